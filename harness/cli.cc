@@ -1,0 +1,91 @@
+#include "harness/cli.h"
+
+#include <CLI/CLI.hpp>
+
+namespace gpuconform {
+
+namespace {
+
+constexpr char kDescription[] =
+    "gpuconform — conformance tests for multi-node GPU clusters.\n"
+    "Asserts cluster properties (NVSwitch connectivity, NCCL transport, Slurm GRES, MUNGE keys,\n"
+    "allreduce bandwidth, software versions, ...) and writes JUnit reports for CI.\n\n"
+    "Run it on every node of an allocation, one task per node:\n"
+    "  srun --ntasks-per-node=1 gpuconform run --profile h100-sxm-8 --junit report.xml\n"
+    "or offline, from a snapshot of raw command outputs captured on a cluster:\n"
+    "  gpuconform run --snapshot snap/ --profile h100-sxm-8\n\n"
+    "Exit status: 0 all evaluated checks conform, 1 non-conformance found,\n"
+    "3 no non-conformance but some check could not be evaluated, 2 bad invocation or input.";
+
+constexpr char kRunFooter[] =
+    "Examples:\n"
+    "  gpuconform run --profile local                      live, this node only\n"
+    "  srun -N4 --ntasks-per-node=1 gpuconform run --junit r.xml   every node of the allocation\n"
+    "  gpuconform run --snapshot snap/ --filter 'Software.*:Munge.*'\n"
+    "  gpuconform run --filter 'SlurmGres.GresCountMatchesHardware'   a check on every node\n"
+    "  gpuconform run --filter '*-Software.*'              all but one suite\n"
+    "Filters use GoogleTest syntax over Suite.Check; per-node cases are Suite.Check/<node>.";
+
+void AddReportOptions(CLI::App& verb, CommandLine& command) {
+  verb.add_option("--profile", command.profile,
+                  "built-in profile NAME (see `gpuconform profiles`) or a YAML FILE; default: $GPUCONFORM_PROFILE, else " +
+                      std::string(kDefaultProfile));
+  verb.add_option("--filter", command.filter, "GoogleTest filter over Suite.Check, e.g. 'Munge.*:SlurmGres.*'");
+}
+
+}  // namespace
+
+ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
+  CommandLine command;
+  CLI::App app(kDescription, "gpuconform");
+  app.require_subcommand(1);
+  app.footer("Verbs have their own --help, e.g. `gpuconform run --help`.");
+
+  CLI::App* run = app.add_subcommand("run", "evaluate the suites live on this node (every node under srun/mpirun) or from --snapshot");
+  AddReportOptions(*run, command);
+  run->add_option("--snapshot", command.snapshot, "judge a snapshot directory (layout v1) instead of probing live")
+      ->check(CLI::ExistingDirectory);
+  run->add_option("--junit", command.junit, "write a JUnit XML report to FILE (rank 0 only)");
+  run->add_option("--junit-dir", command.junit_dir, "also write one Surefire-style TEST-<suite>.xml per suite to DIR");
+  run->add_flag("-q,--quiet", command.quiet, "print only non-conforming checks, errors and the summary");
+  run->add_option("--color", command.color, "colour the terminal report: auto (on a terminal), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  run->footer(kRunFooter);
+
+  CLI::App* capture = app.add_subcommand(
+      "capture", "record this node's (under srun: every node's) raw probe outputs as a snapshot directory");
+  capture->add_option("--out", command.out, "snapshot directory to write (created; files are replaced)")->required();
+  capture->footer("Then judge it anywhere: gpuconform run --snapshot DIR --profile NAME");
+
+  CLI::App* list = app.add_subcommand("list", "list the suites and their checks");
+  CLI::App* profiles = app.add_subcommand("profiles", "list the built-in profiles");
+  CLI::App* version = app.add_subcommand("version", "print the gpuconform version");
+
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  ParsedCommandLine parsed;
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    // `--help` after a verb asks for that verb's help.
+    CLI::App* target = &app;
+    for (CLI::App* verb : {run, capture, list, profiles, version}) {
+      if (verb->parsed()) target = verb;
+    }
+    parsed.message = target->help();
+    parsed.exit_status = 0;
+    return parsed;
+  } catch (const CLI::ParseError& e) {
+    parsed.message = std::string("gpuconform: ") + e.what() + "\nRun `gpuconform --help` for usage.\n";
+    parsed.exit_status = 2;
+    return parsed;
+  }
+  if (run->parsed()) command.verb = Verb::kRun;
+  if (capture->parsed()) command.verb = Verb::kCapture;
+  if (list->parsed()) command.verb = Verb::kList;
+  if (profiles->parsed()) command.verb = Verb::kProfiles;
+  if (version->parsed()) command.verb = Verb::kVersion;
+  parsed.command = command;
+  return parsed;
+}
+
+}  // namespace gpuconform

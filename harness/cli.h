@@ -1,0 +1,36 @@
+// The command line (architecture §2): run, capture, list, profiles, version.
+// Contract: ParseCommandLine never exits the process; --help text and usage errors come
+// back as text with the exit status to use (0 for --help, 2 for a bad invocation).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuconform {
+
+enum class Verb { kRun, kCapture, kList, kProfiles, kVersion };
+
+struct CommandLine {
+  Verb verb = Verb::kRun;
+  std::string profile;     // NAME or FILE; empty = default
+  std::string snapshot;    // run offline from this snapshot
+  std::string junit;       // JUnit file
+  std::string junit_dir;   // one Surefire-style file per suite
+  std::string filter = "*";
+  std::string out;         // capture: snapshot directory to write
+  std::string color = "auto";  // auto | always | never
+  bool quiet = false;
+};
+
+struct ParsedCommandLine {
+  std::optional<CommandLine> command;  // set when the program should go on
+  std::string message;                 // help or error text to print
+  int exit_status = 0;                 // when command is empty
+};
+
+ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args);
+
+inline constexpr char kDefaultProfile[] = "h100-sxm-8";
+
+}  // namespace gpuconform

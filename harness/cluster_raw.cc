@@ -1,0 +1,145 @@
+#include "harness/cluster_raw.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "harness/atomic_file.h"
+#include "harness/snapshot_source.h"
+
+namespace gpuconform {
+
+using nlohmann::json;
+
+RawOutput ClusterRaw::NodeOutput(const std::string& node_name, const std::string& probe_id) const {
+  auto n = node.find(node_name);
+  if (n != node.end()) {
+    auto p = n->second.find(probe_id);
+    if (p != n->second.end()) return p->second;
+  }
+  return {ProbeStatus::kAbsent, "", node_name + ": " + probe_id,
+          node_name + ": no " + probe_id + " output was collected"};
+}
+
+RawOutput ClusterRaw::ClusterOutput(const std::string& probe_id) const {
+  auto p = cluster.find(probe_id);
+  if (p != cluster.end()) return p->second;
+  return {ProbeStatus::kAbsent, "", "cluster: " + probe_id, "no cluster-wide " + probe_id + " output was collected"};
+}
+
+namespace {
+
+json OutputToJson(const RawOutput& out) {
+  return {{"status", static_cast<int>(out.status)}, {"text", out.text}, {"origin", out.origin},
+          {"detail", out.detail}};
+}
+
+RawOutput OutputFromJson(const json& j) {
+  RawOutput out;
+  out.status = static_cast<ProbeStatus>(j.at("status").get<int>());
+  out.text = j.at("text").get<std::string>();
+  out.origin = j.at("origin").get<std::string>();
+  out.detail = j.at("detail").get<std::string>();
+  return out;
+}
+
+}  // namespace
+
+std::string ClusterRaw::ToJson() const {
+  json j;
+  j["nodes"] = nodes;
+  j["node"] = json::object();
+  for (const auto& [name, outputs] : node) {
+    for (const auto& [id, out] : outputs) j["node"][name][id] = OutputToJson(out);
+  }
+  j["cluster"] = json::object();
+  for (const auto& [id, out] : cluster) j["cluster"][id] = OutputToJson(out);
+  // Tool output is not guaranteed UTF-8; replace invalid bytes rather than fail the run.
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+Result<ClusterRaw> ClusterRaw::FromJson(const std::string& text) {
+  try {
+    const json j = json::parse(text);
+    ClusterRaw raw;
+    raw.nodes = j.at("nodes").get<std::vector<std::string>>();
+    for (const auto& [name, outputs] : j.at("node").items()) {
+      for (const auto& [id, out] : outputs.items()) raw.node[name][id] = OutputFromJson(out);
+    }
+    for (const auto& [id, out] : j.at("cluster").items()) raw.cluster[id] = OutputFromJson(out);
+    return raw;
+  } catch (const json::exception& e) {
+    return Error{std::string("corrupt gathered probe data: ") + e.what()};
+  }
+}
+
+void ClusterRaw::Merge(const ClusterRaw& other) {
+  for (const auto& n : other.nodes) {
+    if (std::find(nodes.begin(), nodes.end(), n) == nodes.end()) nodes.push_back(n);
+  }
+  std::sort(nodes.begin(), nodes.end());
+  for (const auto& [name, outputs] : other.node) {
+    for (const auto& [id, out] : outputs) node[name][id] = out;
+  }
+  for (const auto& [id, out] : other.cluster) cluster[id] = out;
+}
+
+ClusterRaw FetchAll(ProbeSource& source, const std::vector<ProbeSpec>& probes) {
+  ClusterRaw raw;
+  raw.nodes = source.Nodes();
+  for (const auto& spec : probes) {
+    if (spec.scope == ProbeScope::kCluster) {
+      raw.cluster[spec.id] = source.Fetch(spec, "");
+    } else {
+      for (const auto& n : raw.nodes) raw.node[n][spec.id] = source.Fetch(spec, n);
+    }
+  }
+  return raw;
+}
+
+namespace {
+
+Result<int> WriteOne(const std::filesystem::path& root, const ProbeSpec& spec, const std::string& node,
+                     const RawOutput& out) {
+  const auto path = root / SnapshotPath(spec, node);
+  if (out.status == ProbeStatus::kAbsent) return 0;
+  if (out.ok()) {
+    auto written = WriteFileAtomically(path.string(), out.text);
+    if (!written) return Error{written.error()};
+    return 1;
+  }
+  auto written = WriteFileAtomically(path.string() + ".error",
+                                     std::string(ProbeStatusName(out.status)) + "\n" + out.detail + "\n");
+  if (!written) return Error{written.error()};
+  return 1;
+}
+
+}  // namespace
+
+Result<int> WriteSnapshot(const ClusterRaw& raw, const std::vector<ProbeSpec>& probes, const std::string& dir,
+                          const std::map<std::string, std::string>& manifest) {
+  const std::filesystem::path root(dir);
+  int files = 0;
+  for (const auto& spec : probes) {
+    if (spec.scope == ProbeScope::kCluster) {
+      auto n = WriteOne(root, spec, "", raw.ClusterOutput(spec.id));
+      if (!n) return n;
+      files += *n;
+      continue;
+    }
+    for (const auto& node : raw.nodes) {
+      std::error_code ec;
+      std::filesystem::create_directories(root / "nodes" / node, ec);
+      auto n = WriteOne(root, spec, node, raw.NodeOutput(node, spec.id));
+      if (!n) return n;
+      files += *n;
+    }
+  }
+  std::string manifest_text = "# gpuconform snapshot, layout v1\nlayout: 1\n";
+  for (const auto& [key, value] : manifest) manifest_text += key + ": " + json(value).dump() + "\n";
+  auto written = WriteFileAtomically((root / "manifest.yaml").string(), manifest_text);
+  if (!written) return Error{written.error()};
+  return files + 1;
+}
+
+}  // namespace gpuconform

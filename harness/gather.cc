@@ -1,0 +1,78 @@
+#include "harness/gather.h"
+
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+namespace gpuconform {
+
+namespace {
+
+// The launch environment the Launch suite judges; never anything secret.
+std::string LaunchEnvironment() {
+  static const char* kNames[] = {"SLURM_JOB_ID",      "SLURM_STEP_ID",    "SLURM_NODEID",    "SLURM_PROCID",
+                                 "SLURM_LOCALID",     "SLURM_NTASKS",     "SLURM_NNODES",    "SLURM_JOB_NODELIST",
+                                 "SLURM_STEP_NODELIST", "SLURM_NTASKS_PER_NODE", "SLURM_TASKS_PER_NODE",
+                                 "SLURM_STEP_TASKS_PER_NODE", "SLURM_GPUS_ON_NODE", "CUDA_VISIBLE_DEVICES",
+                                 "MASTER_ADDR",       "MASTER_PORT",      "OMPI_COMM_WORLD_RANK",
+                                 "OMPI_COMM_WORLD_SIZE", "PMIX_RANK"};
+  std::string text;
+  for (const char* name : kNames) {
+    if (const char* value = std::getenv(name)) text += std::string(name) + "=" + value + "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<ProbeSpec>& probes,
+                       const std::function<void(const std::string&)>& progress) {
+  const std::string host = live.Nodes().front();
+  const std::vector<std::string> hosts = world.AllGather(host);
+  bool node_owner = true;
+  for (int r = 0; r < world.rank(); ++r) {
+    if (hosts[r] == host) node_owner = false;
+  }
+  if (world.is_root()) {
+    progress("gathering probes on " + std::to_string(world.size()) + " rank(s): " + world.Describe());
+  }
+
+  ClusterRaw mine;
+  if (node_owner) {
+    mine.nodes = {host};
+    for (const auto& spec : probes) {
+      if (spec.scope == ProbeScope::kNode && spec.method != ProbeMethod::kCollective) {
+        mine.node[host][spec.id] = live.Fetch(spec, host);
+      }
+    }
+  }
+  if (world.is_root()) {
+    for (const auto& spec : probes) {
+      if (spec.scope == ProbeScope::kCluster && spec.method != ProbeMethod::kCollective) {
+        mine.cluster[spec.id] = live.Fetch(spec, "");
+      }
+    }
+  }
+  // Collective probes last, on every rank in the same order (they talk to each other).
+  const CollectiveContext context{world, host, node_owner, hosts};
+  for (const auto& spec : probes) {
+    if (spec.method != ProbeMethod::kCollective || !spec.collective) continue;
+    if (world.is_root()) progress("running " + spec.id + " across all ranks");
+    RawOutput out = spec.collective(context);
+    if (node_owner) mine.node[host][spec.id] = std::move(out);
+  }
+
+  nlohmann::json envelope = {{"raw", mine.ToJson()}, {"rank", world.rank()}, {"host", host},
+                             {"env", LaunchEnvironment()}};
+  GatheredRun run;
+  for (const std::string& part : world.AllGather(envelope.dump(-1, ' ', false,
+                                                              nlohmann::json::error_handler_t::replace))) {
+    const auto j = nlohmann::json::parse(part);
+    auto raw = ClusterRaw::FromJson(j.at("raw").get<std::string>());
+    if (raw) run.raw.Merge(*raw);
+    run.ranks.push_back({j.at("rank").get<int>(), j.at("host").get<std::string>(), j.at("env").get<std::string>()});
+  }
+  if (world.is_root()) progress("gathered " + std::to_string(run.raw.nodes.size()) + " node(s)");
+  return run;
+}
+
+}  // namespace gpuconform

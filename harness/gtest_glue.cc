@@ -1,0 +1,116 @@
+#include "harness/gtest_glue.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "harness/text_util.h"
+
+namespace gpuconform {
+
+namespace {
+
+// "A:B" -> "A:A/*:B:B/*" for patterns that name a whole check.
+std::string ExpandPatterns(const std::string& patterns) {
+  std::string expanded;
+  std::size_t start = 0;
+  while (start <= patterns.size()) {
+    auto end = patterns.find(':', start);
+    if (end == std::string::npos) end = patterns.size();
+    const std::string piece = patterns.substr(start, end - start);
+    if (!piece.empty()) {
+      if (!expanded.empty()) expanded += ':';
+      expanded += piece;
+      if (piece.find_first_of("*?/") == std::string::npos) expanded += ":" + piece + "/*";
+    }
+    start = end + 1;
+  }
+  return expanded;
+}
+
+}  // namespace
+
+std::string ExpandCheckFilter(const std::string& filter) {
+  if (filter.empty()) return "*";
+  // GoogleTest syntax: POSITIVE[-NEGATIVE]; only the first '-' separates, so node names
+  // with dashes stay intact in the negative part.
+  const auto dash = filter.find('-');
+  if (dash == std::string::npos) return ExpandPatterns(filter);
+  const std::string positive = ExpandPatterns(filter.substr(0, dash));
+  return (positive.empty() ? "*" : positive) + "-" + ExpandPatterns(filter.substr(dash + 1));
+}
+
+namespace {
+
+class VerdictTest : public testing::Test {
+ public:
+  explicit VerdictTest(const CheckResult* result) : result_(result) {}
+  void TestBody() override {
+    for (const auto& m : result_->measurements) {
+      RecordProperty(m.name, m.value + (m.unit.empty() ? "" : " " + m.unit));
+    }
+    switch (result_->verdict) {
+      case Verdict::kPass: break;
+      case Verdict::kSkip:
+        GTEST_SKIP() << (result_->findings.empty() ? "" : result_->findings.front().message);
+        break;
+      case Verdict::kFail:
+        for (const auto& f : result_->findings) ADD_FAILURE() << f.code << ": " << f.message;
+        break;
+      case Verdict::kError:
+        for (const auto& f : result_->findings) ADD_FAILURE() << "could not evaluate: " << f.code << ": " << f.message;
+        break;
+    }
+  }
+
+ private:
+  const CheckResult* result_;
+};
+
+// Records which tests the filter let run; makes no MPI call (architecture §4).
+class RanRecorder : public testing::EmptyTestEventListener {
+ public:
+  void OnTestEnd(const testing::TestInfo& info) override {
+    ran_.push_back(std::string(info.test_suite_name()) + "." + info.name());
+  }
+  const std::vector<std::string>& ran() const { return ran_; }
+
+ private:
+  std::vector<std::string> ran_;
+};
+
+}  // namespace
+
+std::vector<CheckResult> RunAsGtests(const std::vector<CheckResult>& results, const std::string& filter) {
+  int argc = 1;
+  char program[] = "gpuconform";
+  char* argv[] = {program, nullptr};
+  testing::InitGoogleTest(&argc, argv);
+  GTEST_FLAG_SET(filter, ExpandCheckFilter(filter));
+
+  std::map<std::string, const CheckResult*> by_name;
+  for (const auto& result : results) {
+    by_name[result.TestName()] = &result;
+    const CheckResult* pointer = &result;
+    testing::RegisterTest(result.suite.c_str(), result.CaseName().c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                          [pointer]() -> testing::Test* { return new VerdictTest(pointer); });
+  }
+
+  auto& listeners = testing::UnitTest::GetInstance()->listeners();
+  // Our terminal report replaces GoogleTest's printer: it aggregates across nodes.
+  delete listeners.Release(listeners.default_result_printer());
+  auto* recorder = new RanRecorder;
+  listeners.Append(recorder);
+  const int gtest_status = RUN_ALL_TESTS();
+  (void)gtest_status;  // the exit status comes from our verdicts, which tell failure from error
+
+  std::vector<CheckResult> ran;
+  for (const auto& name : recorder->ran()) {
+    auto it = by_name.find(name);
+    if (it != by_name.end()) ran.push_back(*it->second);
+  }
+  return ran;
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,70 @@
+// Probes: the only code that touches the outside world. A probe returns raw material
+// exactly as the tool printed it, so that a snapshot is just those outputs on disk.
+// Contract (leveldb's Env as the model): one ProbeSource interface; LiveSource runs the
+// commands on this node, SnapshotSource answers from a snapshot directory (layout v1).
+// A source never throws and never hangs: every failure is a RawOutput with a status.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gpuconform {
+
+struct CollectiveContext;  // gather.h
+struct RawOutput;
+
+enum class ProbeScope {
+  kNode,     // one answer per node: nodes/<host>/<file>
+  kCluster,  // one answer for the cluster, taken on rank 0: cluster/<file>
+};
+
+// How a live source obtains the raw output.
+enum class ProbeMethod {
+  kCommand,   // run argv
+  kReadFile,  // read path (e.g. /proc/sys/kernel/osrelease)
+  kBuiltin,   // computed in-process by the live source (library versions, the run's env)
+  kCollective,  // needs the ranks to talk (credential exchange, bandwidth): see gather.h
+};
+
+struct ProbeSpec {
+  std::string id;    // stable name, also the snapshot file name without directory
+  ProbeScope scope = ProbeScope::kNode;
+  ProbeMethod method = ProbeMethod::kCommand;
+  std::vector<std::string> argv;  // kCommand
+  std::string path;               // kReadFile
+  int timeout_ms = 15000;
+  std::string file;  // snapshot file name, e.g. "nvidia-smi-topo-m.txt"
+  // kCollective: called on every rank, in the same order, during the live gather; returns
+  // this node's raw output (kept from the lowest rank on each node). Node scope only.
+  std::function<RawOutput(const CollectiveContext&)> collective;
+};
+
+enum class ProbeStatus {
+  kOk,           // text holds the output
+  kAbsent,       // the snapshot has no such file
+  kToolMissing,  // the command or library does not exist on the node
+  kTimedOut,     // the command passed its deadline and was killed
+  kFailed,       // the command exited non-zero or the file could not be read
+};
+
+const char* ProbeStatusName(ProbeStatus status);
+
+struct RawOutput {
+  ProbeStatus status = ProbeStatus::kAbsent;
+  std::string text;    // stdout (or file contents); kept for kFailed too, tools explain on stdout
+  std::string origin;  // where it came from, for messages: "node1: `uname -r`" or a file path
+  std::string detail;  // for non-ok: what went wrong, naming the command and node
+
+  bool ok() const { return status == ProbeStatus::kOk; }
+};
+
+class ProbeSource {
+ public:
+  virtual ~ProbeSource() = default;
+  // The nodes this source can answer node-scope probes for.
+  virtual std::vector<std::string> Nodes() const = 0;
+  virtual RawOutput Fetch(const ProbeSpec& spec, const std::string& node) = 0;
+};
+
+}  // namespace gpuconform

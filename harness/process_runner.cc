@@ -1,0 +1,102 @@
+#include "harness/process_runner.h"
+
+#include <utility>
+
+#include <boost/asio.hpp>
+#include <boost/process.hpp>
+#include <exception>
+#include <future>
+
+namespace gpuconform {
+
+namespace bp = boost::process;
+
+std::string CommandLine(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const auto& word : argv) {
+    if (!line.empty()) line += ' ';
+    line += word.find(' ') == std::string::npos ? word : "'" + word + "'";
+  }
+  return line;
+}
+
+namespace {
+
+boost::filesystem::path FindExecutable(const std::string& name) {
+  if (name.find('/') != std::string::npos) {
+    boost::system::error_code ec;
+    return boost::filesystem::exists(name, ec) ? boost::filesystem::path(name) : boost::filesystem::path();
+  }
+  return bp::search_path(name);
+}
+
+std::string Truncated(std::string text) {
+  if (text.size() > kMaxCapturedBytes) text.resize(kMaxCapturedBytes);
+  return text;
+}
+
+}  // namespace
+
+CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                         const std::string& stdin_text) {
+  CommandResult result;
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  if (argv.empty()) {
+    result.error = "empty command";
+    return result;
+  }
+  const auto exe = FindExecutable(argv[0]);
+  if (exe.empty()) {
+    result.outcome = CommandOutcome::kNotFound;
+    result.error = argv[0] + ": command not found";
+    return result;
+  }
+  try {
+    boost::asio::io_context io;
+    std::future<std::string> out;
+    std::future<std::string> err;
+    // A group, so that the deadline kills the tool's children too (e.g. srun's helpers).
+    bp::group group;
+    std::vector<std::string> args(argv.begin() + 1, argv.end());
+    bp::async_pipe in_pipe(io);
+    // With an io_context, Boost.Process reaps the child in its SIGCHLD handler, so the
+    // exit status is only reliable through on_exit.
+    bool exited = false;
+    int exit_code = -1;
+    bp::child child(exe, bp::args(args), bp::std_out > out, bp::std_err > err, bp::std_in < in_pipe, io, group,
+                    bp::on_exit = [&](int code, const std::error_code&) {
+                      exited = true;
+                      exit_code = code;
+                    });
+    // Feed stdin asynchronously, then close it so the tool sees EOF.
+    boost::asio::async_write(in_pipe, boost::asio::buffer(stdin_text),
+                             [&](const boost::system::error_code&, std::size_t) { in_pipe.close(); });
+    io.run_for(timeout);
+    if (!io.stopped() || !exited) {
+      std::error_code ignored;
+      group.terminate(ignored);
+      child.wait(ignored);
+      result.outcome = CommandOutcome::kTimedOut;
+      // Collect what the tool printed before it was killed; the pipes are closed now
+      // unless a grandchild escaped the group, so bound this drain too.
+      io.restart();
+      io.run_for(std::chrono::milliseconds(500));
+    } else {
+      result.outcome = CommandOutcome::kExited;
+      result.exit_code = exit_code;
+    }
+    using namespace std::chrono_literals;
+    if (out.wait_for(0s) == std::future_status::ready) result.stdout_text = Truncated(out.get());
+    if (err.wait_for(0s) == std::future_status::ready) result.stderr_text = Truncated(err.get());
+  } catch (const std::exception& e) {
+    result.outcome = CommandOutcome::kSpawnFailed;
+    result.error = std::string("could not run ") + CommandLine(argv) + ": " + e.what();
+  }
+  result.elapsed_s = elapsed();
+  return result;
+}
+
+}  // namespace gpuconform

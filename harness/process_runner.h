@@ -1,0 +1,39 @@
+// Runs one external command with a deadline. Every external command gpuconform runs goes
+// through here, so that a hung tool becomes a reported timeout, never a hung run.
+// Contract: never throws; the whole process group is killed when the deadline passes;
+// stdout and stderr are captured in full (up to kMaxCapturedBytes each).
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace gpuconform {
+
+enum class CommandOutcome {
+  kExited,       // ran to completion; see exit_code
+  kNotFound,     // argv[0] is not on PATH (or not executable)
+  kTimedOut,     // killed at the deadline
+  kSpawnFailed,  // fork/exec or pipe setup failed; see error
+};
+
+struct CommandResult {
+  CommandOutcome outcome = CommandOutcome::kSpawnFailed;
+  int exit_code = -1;
+  std::string stdout_text;
+  std::string stderr_text;
+  std::string error;  // spawn failure detail
+  double elapsed_s = 0.0;
+
+  bool Succeeded() const { return outcome == CommandOutcome::kExited && exit_code == 0; }
+};
+
+inline constexpr std::size_t kMaxCapturedBytes = 64 * 1024 * 1024;
+
+CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                         const std::string& stdin_text = "");
+
+// "nvidia-smi topo -m" — argv joined for messages, quoting words with spaces.
+std::string CommandLine(const std::vector<std::string>& argv);
+
+}  // namespace gpuconform

@@ -1,0 +1,664 @@
+// Profile loading: YAML text -> Profile, strictly. A profile is the yardstick every check
+// judges against, so a typo or a wrong type must stop the run (exit 2) instead of quietly
+// turning a check off. The first problem found is reported as "file:line:key: what".
+#include "harness/profile.h"
+
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+namespace gpuconform {
+namespace {
+
+constexpr std::size_t kMaxShownValueChars = 40;
+// A profile is a page of YAML; anything larger is the wrong file (or /dev/zero).
+constexpr std::size_t kMaxProfileFileBytes = 1 << 20;
+
+constexpr std::string_view kYamlStringTag = "tag:yaml.org,2002:str";
+constexpr std::string_view kQuotedScalarTag = "!";
+
+const std::vector<std::string_view>& SoftwareComponents() {
+  static const std::vector<std::string_view> kComponents = {
+      "kernel", "driver", "cuda", "nccl", "slurm", "munge", "mpi", "gpuconform"};
+  return kComponents;
+}
+
+std::string JoinViews(const std::vector<std::string_view>& parts) {
+  std::string joined;
+  for (std::string_view part : parts) {
+    if (!joined.empty()) joined += ", ";
+    joined += part;
+  }
+  return joined;
+}
+
+// yaml-cpp counts lines from 0 and uses -1 for "no position".
+int LineOf(const YAML::Mark& mark) { return mark.line >= 0 ? mark.line + 1 : 1; }
+
+// Keys and values end up in messages; binary garbage and megabyte scalars must not.
+std::string Printable(std::string_view value) {
+  std::string shown;
+  for (std::size_t i = 0; i < value.size() && i < kMaxShownValueChars; ++i) {
+    const unsigned char c = static_cast<unsigned char>(value[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      shown += static_cast<char>(c);
+    } else {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      shown += escaped;
+    }
+  }
+  if (value.size() > kMaxShownValueChars) shown += "...";
+  return shown;
+}
+
+std::string Shown(std::string_view value) { return "'" + Printable(value) + "'"; }
+
+// A quoted scalar is a string in YAML even when it looks like a number: '8' is not 8.
+bool IsStringTyped(const YAML::Node& node) {
+  return node.Tag() == kQuotedScalarTag || node.Tag() == kYamlStringTag;
+}
+
+std::string Described(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Scalar:
+      return (IsStringTyped(node) ? "the quoted string " : "") + Shown(node.Scalar());
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a mapping";
+    default:
+      return "nothing";
+  }
+}
+
+std::size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string_view ClosestKey(std::string_view key, const std::vector<std::string_view>& allowed) {
+  std::string_view closest;
+  std::size_t best = std::max<std::size_t>(2, key.size() / 3) + 1;
+  for (std::string_view candidate : allowed) {
+    const std::size_t distance = EditDistance(key, candidate);
+    if (distance < best) {
+      best = distance;
+      closest = candidate;
+    }
+  }
+  return closest;
+}
+
+// The keys of one YAML mapping, checked against what its section allows.
+struct Fields {
+  std::string path;  // "gpu", "allreduce[1]"; empty at the top level
+  int line = 1;      // where the section starts, for "missing" messages
+  std::map<std::string, std::pair<YAML::Node, YAML::Node>> by_key;  // key node, value node
+
+  std::string PathOf(std::string_view key) const {
+    return path.empty() ? std::string(key) : path + "." + std::string(key);
+  }
+  bool Has(std::string_view key) const { return by_key.count(std::string(key)) > 0; }
+  int LineOf(std::string_view key) const {
+    auto found = by_key.find(std::string(key));
+    return found == by_key.end() ? line : gpuconform::LineOf(found->second.first.Mark());
+  }
+  const YAML::Node* Value(std::string_view key) const {
+    auto found = by_key.find(std::string(key));
+    return found == by_key.end() ? nullptr : &found->second.second;
+  }
+};
+
+// Reads a profile tree, remembering the first problem found. Later problems are often
+// consequences of the first, so they are not reported.
+class ProfileReader {
+ public:
+  explicit ProfileReader(std::string file) : file_(std::move(file)) {}
+
+  const std::optional<std::string>& error() const { return error_; }
+
+  void Fail(int line, std::string_view key_path, std::string_view message) {
+    if (error_) return;
+    std::string located = file_ + ":" + std::to_string(line) + ":";
+    if (!key_path.empty()) located += std::string(key_path) + ":";
+    error_ = located + " " + std::string(message);
+  }
+
+  std::optional<Fields> Mapping(const YAML::Node& node, std::string path, int line,
+                                const std::vector<std::string_view>& allowed) {
+    if (!node.IsMap()) {
+      Fail(line, path, "expected a mapping, got " + Described(node));
+      return std::nullopt;
+    }
+    Fields fields{std::move(path), line, {}};
+    for (const auto& entry : node) {
+      if (!AddField(fields, entry.first, entry.second, allowed)) return std::nullopt;
+    }
+    return fields;
+  }
+
+  std::optional<std::string> String(const Fields& fields, std::string_view key) {
+    const YAML::Node* value = fields.Value(key);
+    if (!value) return std::nullopt;
+    if (!value->IsScalar()) {
+      Fail(fields.LineOf(key), fields.PathOf(key), "expected a string, got " + Described(*value));
+      return std::nullopt;
+    }
+    return value->Scalar();
+  }
+
+  std::optional<std::string> NonEmptyString(const Fields& fields, std::string_view key) {
+    std::optional<std::string> text = String(fields, key);
+    if (text && text->empty()) {
+      Fail(fields.LineOf(key), fields.PathOf(key), "must not be empty");
+      return std::nullopt;
+    }
+    return text;
+  }
+
+  std::optional<bool> Bool(const Fields& fields, std::string_view key) {
+    const YAML::Node* value = fields.Value(key);
+    if (!value) return std::nullopt;
+    static const std::map<std::string, bool, std::less<>> kSpellings = {
+        {"true", true}, {"True", true}, {"TRUE", true},
+        {"false", false}, {"False", false}, {"FALSE", false}};
+    if (value->IsScalar() && !IsStringTyped(*value)) {
+      auto found = kSpellings.find(value->Scalar());
+      if (found != kSpellings.end()) return found->second;
+    }
+    Fail(fields.LineOf(key), fields.PathOf(key), "expected true or false, got " + Described(*value));
+    return std::nullopt;
+  }
+
+  std::optional<long long> PositiveInteger(const Fields& fields, std::string_view key,
+                                           long long max = std::numeric_limits<int>::max()) {
+    const YAML::Node* value = fields.Value(key);
+    if (!value) return std::nullopt;
+    long long number = 0;
+    const std::errc parsed = ParsePlainScalar(*value, number);
+    if (parsed == std::errc::result_out_of_range) {
+      Fail(fields.LineOf(key), fields.PathOf(key), "too large, got " + Shown(value->Scalar()));
+      return std::nullopt;
+    }
+    if (parsed != std::errc()) {
+      Fail(fields.LineOf(key), fields.PathOf(key), "expected an integer, got " + Described(*value));
+      return std::nullopt;
+    }
+    return CheckedPositive(fields, key, number, static_cast<double>(max), value->Scalar());
+  }
+
+  std::optional<double> PositiveNumber(const Fields& fields, std::string_view key) {
+    const YAML::Node* value = fields.Value(key);
+    if (!value) return std::nullopt;
+    double number = 0;
+    if (ParsePlainScalar(*value, number) != std::errc() || !std::isfinite(number)) {
+      Fail(fields.LineOf(key), fields.PathOf(key), "expected a number, got " + Described(*value));
+      return std::nullopt;
+    }
+    return CheckedPositive(fields, key, number, std::numeric_limits<double>::max(), value->Scalar());
+  }
+
+  std::optional<std::vector<std::string>> StringList(const Fields& fields, std::string_view key) {
+    const YAML::Node* value = fields.Value(key);
+    if (!value) return std::nullopt;
+    if (!value->IsSequence()) {
+      Fail(fields.LineOf(key), fields.PathOf(key), "expected a list, got " + Described(*value));
+      return std::nullopt;
+    }
+    std::vector<std::string> items;
+    for (std::size_t i = 0; i < value->size(); ++i) {
+      const YAML::Node item = (*value)[i];
+      const std::string item_path = fields.PathOf(key) + "[" + std::to_string(i) + "]";
+      if (!item.IsScalar() || item.Scalar().empty()) {
+        Fail(LineOf(item.Mark()), item_path, "expected a non-empty string, got " + Described(item));
+        return std::nullopt;
+      }
+      if (std::find(items.begin(), items.end(), item.Scalar()) != items.end()) {
+        Fail(LineOf(item.Mark()), item_path, Shown(item.Scalar()) + " is listed twice");
+        return std::nullopt;
+      }
+      items.push_back(item.Scalar());
+    }
+    return items;
+  }
+
+  void Require(const Fields& fields, std::initializer_list<std::string_view> keys,
+               std::string_view why) {
+    for (std::string_view key : keys) {
+      if (!fields.Has(key)) Fail(fields.line, fields.PathOf(key), "missing; " + std::string(why));
+    }
+  }
+
+  void Forbid(const Fields& fields, std::initializer_list<std::string_view> keys,
+              std::string_view why) {
+    for (std::string_view key : keys) {
+      if (fields.Has(key)) Fail(fields.LineOf(key), fields.PathOf(key), "not allowed: " + std::string(why));
+    }
+  }
+
+  // The contract: every section that holds numbers says where they came from.
+  void RequireSourceFor(const Fields& fields, std::initializer_list<std::string_view> number_keys) {
+    const bool holds_numbers = std::any_of(number_keys.begin(), number_keys.end(),
+                                           [&](std::string_view key) { return fields.Has(key); });
+    if (holds_numbers && !fields.Has("source")) {
+      Fail(fields.line, fields.PathOf("source"),
+           "missing; a section that holds numbers must say where they come from "
+           "(a datasheet, a published baseline, a measured run)");
+    }
+  }
+
+ private:
+  bool AddField(Fields& fields, const YAML::Node& key, const YAML::Node& value,
+                const std::vector<std::string_view>& allowed) {
+    if (!key.IsScalar()) {
+      Fail(LineOf(key.Mark()), fields.path, "expected a key name, got " + Described(key));
+      return false;
+    }
+    const std::string& name = key.Scalar();
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+      const std::string shown_name = name.empty() ? "''" : Printable(name);
+      Fail(LineOf(key.Mark()), fields.PathOf(shown_name), UnknownKeyMessage(fields.path, name, allowed));
+      return false;
+    }
+    if (fields.Has(name)) {
+      Fail(LineOf(key.Mark()), fields.PathOf(name),
+           "duplicate key (first given at line " + std::to_string(fields.LineOf(name)) + ")");
+      return false;
+    }
+    fields.by_key.emplace(name, std::make_pair(key, value));
+    return true;
+  }
+
+  static std::string UnknownKeyMessage(const std::string& path, const std::string& name,
+                                       const std::vector<std::string_view>& allowed) {
+    std::string message = "unknown key";
+    const std::string_view closest = ClosestKey(name, allowed);
+    if (!closest.empty()) message += "; did you mean '" + std::string(closest) + "'?";
+    const std::string where = path.empty() ? "a profile" : path;
+    return message + " (" + where + " takes: " + JoinViews(allowed) + ")";
+  }
+
+  // The whole plain scalar must be the number: "8 GPUs", "0x8" and "8.0" (for an integer) fail.
+  template <typename Number>
+  static std::errc ParsePlainScalar(const YAML::Node& node, Number& number) {
+    if (!node.IsScalar() || IsStringTyped(node)) return std::errc::invalid_argument;
+    const std::string& text = node.Scalar();
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, number);
+    if (error != std::errc()) return error;
+    return stop == end ? std::errc() : std::errc::invalid_argument;
+  }
+
+  template <typename Number>
+  std::optional<Number> CheckedPositive(const Fields& fields, std::string_view key, Number number,
+                                        double max, const std::string& text) {
+    if (number <= 0) {
+      Fail(fields.LineOf(key), fields.PathOf(key), "must be positive, got " + Shown(text));
+      return std::nullopt;
+    }
+    if (static_cast<double>(number) > max) {
+      Fail(fields.LineOf(key), fields.PathOf(key), "too large, got " + Shown(text));
+      return std::nullopt;
+    }
+    return number;
+  }
+
+  std::string file_;
+  std::optional<std::string> error_;
+};
+
+GpuExpectation ReadGpu(ProfileReader& reader, const Fields& fields) {
+  GpuExpectation gpu;
+  gpu.present = reader.Bool(fields, "present").value_or(true);
+  if (gpu.present) {
+    reader.Require(fields, {"count_per_node"}, "required when gpu.present is true");
+  } else {
+    reader.Forbid(fields, {"count_per_node", "model_contains"}, "gpu.present is false");
+  }
+  gpu.count_per_node = static_cast<int>(reader.PositiveInteger(fields, "count_per_node").value_or(0));
+  gpu.model_contains = reader.NonEmptyString(fields, "model_contains").value_or("");
+  gpu.source = reader.NonEmptyString(fields, "source").value_or("");
+  reader.RequireSourceFor(fields, {"count_per_node"});
+  return gpu;
+}
+
+NvlinkExpectation ReadNvlink(ProfileReader& reader, const Fields& fields) {
+  NvlinkExpectation nvlink;
+  reader.Require(fields, {"links_per_gpu", "link_bandwidth_gb_per_s", "p2p_bandwidth_floor_gb_per_s"},
+                 "an nvlink section states all of its numbers");
+  nvlink.links_per_gpu = static_cast<int>(reader.PositiveInteger(fields, "links_per_gpu").value_or(0));
+  nvlink.link_bandwidth_gb_per_s = reader.PositiveNumber(fields, "link_bandwidth_gb_per_s").value_or(0);
+  nvlink.p2p_bandwidth_floor_gb_per_s =
+      reader.PositiveNumber(fields, "p2p_bandwidth_floor_gb_per_s").value_or(0);
+  nvlink.source = reader.NonEmptyString(fields, "source").value_or("");
+  reader.RequireSourceFor(fields, {"links_per_gpu", "link_bandwidth_gb_per_s", "p2p_bandwidth_floor_gb_per_s"});
+  return nvlink;
+}
+
+InfinibandExpectation ReadInfiniband(ProfileReader& reader, const Fields& fields) {
+  InfinibandExpectation infiniband;
+  infiniband.present = reader.Bool(fields, "present").value_or(true);
+  if (infiniband.present) {
+    reader.Require(fields, {"rail_nics_per_node", "link_layer", "rate_gbit_per_s"},
+                   "required when infiniband.present is true");
+  } else {
+    reader.Forbid(fields, {"rail_nics_per_node", "link_layer", "rate_gbit_per_s"},
+                  "infiniband.present is false");
+  }
+  infiniband.rail_nics_per_node =
+      static_cast<int>(reader.PositiveInteger(fields, "rail_nics_per_node").value_or(0));
+  infiniband.link_layer = reader.String(fields, "link_layer").value_or("");
+  if (fields.Has("link_layer") && infiniband.link_layer != "InfiniBand" &&
+      infiniband.link_layer != "Ethernet") {
+    reader.Fail(fields.LineOf("link_layer"), fields.PathOf("link_layer"),
+                "expected 'InfiniBand' or 'Ethernet' (RoCE), as ibstat prints it, got " +
+                    Shown(infiniband.link_layer));
+  }
+  infiniband.rate_gbit_per_s = static_cast<int>(reader.PositiveInteger(fields, "rate_gbit_per_s").value_or(0));
+  infiniband.source = reader.NonEmptyString(fields, "source").value_or("");
+  reader.RequireSourceFor(fields, {"rail_nics_per_node", "rate_gbit_per_s"});
+  return infiniband;
+}
+
+NcclExpectation ReadNccl(ProfileReader& reader, const Fields& fields) {
+  NcclExpectation nccl;
+  reader.Require(fields, {"network"}, "the NCCL network expected between nodes, e.g. IB or Socket");
+  nccl.network = reader.NonEmptyString(fields, "network").value_or("");
+  nccl.gpudirect_rdma = reader.Bool(fields, "gpudirect_rdma").value_or(false);
+  nccl.socket_ifname = reader.NonEmptyString(fields, "socket_ifname").value_or("");
+  nccl.forbidden_ifnames = reader.StringList(fields, "forbidden_ifnames").value_or(std::vector<std::string>{});
+  nccl.source = reader.NonEmptyString(fields, "source").value_or("");
+  const auto& forbidden = nccl.forbidden_ifnames;
+  if (!nccl.socket_ifname.empty() &&
+      std::find(forbidden.begin(), forbidden.end(), nccl.socket_ifname) != forbidden.end()) {
+    reader.Fail(fields.LineOf("socket_ifname"), fields.PathOf("socket_ifname"),
+                Shown(nccl.socket_ifname) + " is also in nccl.forbidden_ifnames");
+  }
+  return nccl;
+}
+
+// "gpu:8" or "gpu:h100:8": the count is the last field.
+std::optional<long long> GresCount(std::string_view gres) {
+  const std::size_t colon = gres.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return std::nullopt;
+  const std::string_view count = gres.substr(colon + 1);
+  long long number = 0;
+  const auto [stop, error] = std::from_chars(count.data(), count.data() + count.size(), number);
+  if (error != std::errc() || stop != count.data() + count.size() || number <= 0) return std::nullopt;
+  return number;
+}
+
+SlurmExpectation ReadSlurm(ProfileReader& reader, const Fields& fields) {
+  SlurmExpectation slurm;
+  reader.Require(fields, {"gres", "gpus_per_node"}, "a slurm section states the GPU GRES of a node");
+  slurm.gres = reader.NonEmptyString(fields, "gres").value_or("");
+  const std::optional<long long> gres_count = GresCount(slurm.gres);
+  if (fields.Has("gres") && !slurm.gres.empty() && !gres_count) {
+    reader.Fail(fields.LineOf("gres"), fields.PathOf("gres"),
+                "expected 'NAME:COUNT' or 'NAME:TYPE:COUNT' such as 'gpu:8', got " + Shown(slurm.gres));
+  }
+  slurm.gpus_per_node = static_cast<int>(reader.PositiveInteger(fields, "gpus_per_node").value_or(0));
+  if (gres_count && slurm.gpus_per_node > 0 && *gres_count != slurm.gpus_per_node) {
+    reader.Fail(fields.LineOf("gpus_per_node"), fields.PathOf("gpus_per_node"),
+                std::to_string(slurm.gpus_per_node) + " disagrees with slurm.gres " + Shown(slurm.gres));
+  }
+  slurm.partition = reader.String(fields, "partition").value_or("");
+  slurm.source = reader.NonEmptyString(fields, "source").value_or("");
+  reader.RequireSourceFor(fields, {"gpus_per_node"});
+  return slurm;
+}
+
+MungeExpectation ReadMunge(ProfileReader& reader, const Fields& fields) {
+  MungeExpectation munge;
+  munge.present = reader.Bool(fields, "present").value_or(true);
+  if (munge.present) {
+    reader.Require(fields, {"max_clock_skew_s"}, "required when munge.present is true");
+  } else {
+    reader.Forbid(fields, {"max_clock_skew_s"}, "munge.present is false");
+  }
+  munge.max_clock_skew_s = static_cast<int>(reader.PositiveInteger(fields, "max_clock_skew_s").value_or(0));
+  munge.source = reader.NonEmptyString(fields, "source").value_or("");
+  reader.RequireSourceFor(fields, {"max_clock_skew_s"});
+  return munge;
+}
+
+AllreduceFloor ReadAllreduceFloor(ProfileReader& reader, const Fields& fields) {
+  AllreduceFloor floor;
+  reader.Require(fields, {"nodes", "size_bytes", "busbw_floor_gb_per_s"},
+                 "an allreduce floor names its node count, message size and busbw floor");
+  floor.nodes = static_cast<int>(reader.PositiveInteger(fields, "nodes").value_or(0));
+  floor.size_bytes = reader.PositiveInteger(fields, "size_bytes", std::numeric_limits<long long>::max())
+                         .value_or(0);
+  floor.busbw_floor_gb_per_s = reader.PositiveNumber(fields, "busbw_floor_gb_per_s").value_or(0);
+  floor.source = reader.NonEmptyString(fields, "source").value_or("");
+  reader.RequireSourceFor(fields, {"nodes", "size_bytes", "busbw_floor_gb_per_s"});
+  return floor;
+}
+
+std::vector<AllreduceFloor> ReadAllreduce(ProfileReader& reader, const Fields& root) {
+  std::vector<AllreduceFloor> floors;
+  const YAML::Node* list = root.Value("allreduce");
+  if (!list) return floors;
+  if (!list->IsSequence()) {
+    reader.Fail(root.LineOf("allreduce"), "allreduce",
+                "expected a list of {nodes, size_bytes, busbw_floor_gb_per_s, source}, got " + Described(*list));
+    return floors;
+  }
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const YAML::Node item = (*list)[i];
+    const int line = item.IsNull() ? root.LineOf("allreduce") : LineOf(item.Mark());
+    std::optional<Fields> fields = reader.Mapping(item, "allreduce[" + std::to_string(i) + "]", line,
+                                                  {"nodes", "size_bytes", "busbw_floor_gb_per_s", "source"});
+    if (!fields) return floors;
+    floors.push_back(ReadAllreduceFloor(reader, *fields));
+  }
+  return floors;
+}
+
+SoftwareExpectation ReadSoftware(ProfileReader& reader, const Fields& fields) {
+  SoftwareExpectation software;
+  software.identical_across_nodes =
+      reader.StringList(fields, "identical_across_nodes").value_or(std::vector<std::string>{});
+  const std::vector<std::string_view>& known = SoftwareComponents();
+  for (std::size_t i = 0; i < software.identical_across_nodes.size(); ++i) {
+    const std::string& component = software.identical_across_nodes[i];
+    if (std::find(known.begin(), known.end(), component) == known.end()) {
+      const YAML::Node item = (*fields.Value("identical_across_nodes"))[i];
+      reader.Fail(LineOf(item.Mark()), "software.identical_across_nodes[" + std::to_string(i) + "]",
+                  "unknown component " + Shown(component) + " (known: " + JoinViews(known) + ")");
+    }
+  }
+  return software;
+}
+
+// Opens root[key] as a section when present and hands it to `read`; absent stays absent.
+template <typename Read>
+auto ReadSection(ProfileReader& reader, const Fields& root, std::string_view key,
+                 const std::vector<std::string_view>& allowed, Read read)
+    -> std::optional<decltype(read(reader, std::declval<const Fields&>()))> {
+  const YAML::Node* node = root.Value(key);
+  if (!node) return {};
+  std::optional<Fields> fields = reader.Mapping(*node, std::string(key), root.LineOf(key), allowed);
+  if (!fields) return {};
+  return read(reader, *fields);
+}
+
+void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
+  profile.gpu = ReadSection(reader, root, "gpu", {"present", "count_per_node", "model_contains", "source"}, ReadGpu);
+  profile.nvlink = ReadSection(reader, root, "nvlink",
+                               {"links_per_gpu", "link_bandwidth_gb_per_s", "p2p_bandwidth_floor_gb_per_s", "source"},
+                               ReadNvlink);
+  profile.infiniband = ReadSection(reader, root, "infiniband",
+                                   {"present", "rail_nics_per_node", "link_layer", "rate_gbit_per_s", "source"},
+                                   ReadInfiniband);
+  profile.nccl = ReadSection(reader, root, "nccl",
+                             {"network", "gpudirect_rdma", "socket_ifname", "forbidden_ifnames", "source"}, ReadNccl);
+  profile.slurm = ReadSection(reader, root, "slurm", {"gres", "gpus_per_node", "partition", "source"}, ReadSlurm);
+  profile.munge = ReadSection(reader, root, "munge", {"present", "max_clock_skew_s", "source"}, ReadMunge);
+  profile.allreduce = ReadAllreduce(reader, root);
+  profile.software =
+      ReadSection(reader, root, "software", {"identical_across_nodes"}, ReadSoftware).value_or(SoftwareExpectation{});
+}
+
+Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file) {
+  ProfileReader reader(file);
+  if (root_node.IsNull()) {
+    reader.Fail(1, "", "empty profile: expected a YAML mapping with at least 'name'");
+    return Error{*reader.error()};
+  }
+  if (!root_node.IsMap()) {
+    reader.Fail(LineOf(root_node.Mark()), "",
+                "the top level must be a mapping of profile keys (name:, gpu:, ...), got " + Described(root_node));
+    return Error{*reader.error()};
+  }
+  std::optional<Fields> root =
+      reader.Mapping(root_node, "", LineOf(root_node.Mark()),
+                     {"name", "description", "gpu", "nvlink", "infiniband", "nccl", "slurm", "munge",
+                      "allreduce", "software"});
+  if (!root) return Error{*reader.error()};
+  Profile profile;
+  profile.file = file;
+  reader.Require(*root, {"name"}, "every profile has a name");
+  profile.name = reader.NonEmptyString(*root, "name").value_or("");
+  profile.description = reader.String(*root, "description").value_or("");
+  ReadSections(reader, *root, profile);
+  if (reader.error()) return Error{*reader.error()};
+  return profile;
+}
+
+// Counts documents without building them. yaml-cpp 0.7's LoadAll loops forever (allocating)
+// on some invalid input, e.g. a lone ",", so the stream is walked at most two documents deep.
+class DocumentCounter : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override { last_start_ = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+  const YAML::Mark& last_start() const { return last_start_; }
+
+ private:
+  YAML::Mark last_start_;
+};
+
+// Returns an error message when the text is not exactly one YAML document.
+std::optional<std::string> SingleDocumentProblem(const std::string& yaml_text, const std::string& file) {
+  std::istringstream input(yaml_text);
+  YAML::Parser parser(input);
+  DocumentCounter counter;
+  parser.HandleNextDocument(counter);
+  if (!parser.HandleNextDocument(counter)) return std::nullopt;
+  return file + ":" + std::to_string(LineOf(counter.last_start())) +
+         ": a profile is one YAML document, but another one starts here";
+}
+
+std::string YamlErrorMessage(const std::string& file, const YAML::Exception& error) {
+  std::string where = file;
+  if (error.mark.line >= 0) {
+    where += ":" + std::to_string(error.mark.line + 1) + ": invalid YAML at column " +
+             std::to_string(error.mark.column + 1);
+  } else {
+    where += ": invalid YAML";
+  }
+  return where + ": " + error.msg;
+}
+
+std::string BuiltinNames() {
+  std::string names;
+  for (const BuiltinProfile& builtin : BuiltinProfiles()) {
+    if (!names.empty()) names += ", ";
+    names += builtin.name;
+  }
+  return names;
+}
+
+const BuiltinProfile* FindBuiltin(const std::string& name) {
+  for (const BuiltinProfile& builtin : BuiltinProfiles()) {
+    if (builtin.name == name) return &builtin;
+  }
+  return nullptr;
+}
+
+Result<std::string> ReadProfileFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return Error{path + ": is a directory, not a profile file"};
+  std::ifstream input(path, std::ios::binary);
+  if (!input) return Error{path + ": cannot open profile file: " + std::generic_category().message(errno)};
+  std::string text(kMaxProfileFileBytes + 1, '\0');
+  input.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (input.bad()) return Error{path + ": cannot read profile file"};
+  text.resize(static_cast<std::size_t>(input.gcount()));
+  if (text.size() > kMaxProfileFileBytes) {
+    return Error{path + ": larger than " + std::to_string(kMaxProfileFileBytes) + " bytes; not a profile"};
+  }
+  return text;
+}
+
+}  // namespace
+
+Result<Profile> ParseProfile(const std::string& yaml_text, const std::string& file) {
+  try {
+    if (std::optional<std::string> problem = SingleDocumentProblem(yaml_text, file)) return Error{*problem};
+    return ReadProfile(YAML::Load(yaml_text), file);
+  } catch (const YAML::DeepRecursion& error) {
+    return Error{file + ":" + std::to_string(LineOf(error.mark)) + ": invalid YAML: nested too deeply"};
+  } catch (const YAML::Exception& error) {
+    return Error{YamlErrorMessage(file, error)};
+  } catch (const std::exception& error) {
+    return Error{file + ": cannot parse profile: " + error.what()};
+  }
+}
+
+Result<Profile> LoadProfile(const std::string& name_or_file) {
+  try {
+    if (const BuiltinProfile* builtin = FindBuiltin(name_or_file)) {
+      return ParseProfile(builtin->yaml, builtin->file);
+    }
+    std::error_code ec;
+    const bool exists = std::filesystem::exists(name_or_file, ec);
+    if (ec) return Error{name_or_file + ": cannot access profile file: " + ec.message()};
+    if (!exists) {
+      return Error{"unknown profile '" + name_or_file + "': not a built-in (" + BuiltinNames() +
+                   ") and no such file"};
+    }
+    Result<std::string> text = ReadProfileFile(name_or_file);
+    if (!text) return Error{text.error()};
+    return ParseProfile(*text, name_or_file);
+  } catch (const std::exception& error) {
+    return Error{name_or_file + ": cannot load profile: " + error.what()};
+  }
+}
+
+}  // namespace gpuconform

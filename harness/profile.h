@@ -1,0 +1,105 @@
+// Profile: what a conforming cluster of one kind looks like (topologies/<name>.yaml).
+// Contract: per-SKU expectations are data, not code. Every number has its unit in its key
+// and every section that holds numbers has a `source:`. A section that is absent means
+// "this profile does not say", and checks that need it are skipped, saying so; a section
+// with `present: false` means "this cluster has no such component" (e.g. the `local`
+// profile has no GPUs), and checks of it are skipped with that reason.
+// LoadProfile errors name file:line:key and are exit-2 material.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/result.h"
+
+namespace gpuconform {
+
+struct GpuExpectation {
+  bool present = true;
+  int count_per_node = 0;
+  std::string model_contains;  // substring of the model name, e.g. "H100"
+  std::string source;
+};
+
+struct NvlinkExpectation {
+  int links_per_gpu = 0;                // NV18 on H100/H200, NV12 on A100
+  double link_bandwidth_gb_per_s = 0;   // per link, per direction
+  double p2p_bandwidth_floor_gb_per_s = 0;  // per GPU pair, unidirectional copy engine
+  std::string source;
+};
+
+struct InfinibandExpectation {
+  bool present = true;
+  int rail_nics_per_node = 0;
+  std::string link_layer;  // "InfiniBand" or "Ethernet" (RoCE)
+  int rate_gbit_per_s = 0;  // 400 NDR, 200 HDR
+  std::string source;
+};
+
+struct NcclExpectation {
+  std::string network;                       // "IB" or "Socket"
+  bool gpudirect_rdma = false;
+  std::string socket_ifname;                 // fabric interface NCCL/MPI must use, e.g. "ens1"
+  std::vector<std::string> forbidden_ifnames;  // e.g. {"eth0"}: never carries collectives
+  std::string source;
+};
+
+struct SlurmExpectation {
+  std::string gres;  // e.g. "gpu:8" or "gpu:h100:8"
+  int gpus_per_node = 0;  // the count inside gres
+  std::string partition;  // empty: the default partition
+  std::string source;
+};
+
+struct MungeExpectation {
+  bool present = true;
+  int max_clock_skew_s = 0;  // credential time-to-live bounds the tolerable skew
+  std::string source;
+};
+
+struct AllreduceFloor {
+  int nodes = 1;               // 1 = intra-node; N = across N nodes (or more)
+  long long size_bytes = 0;    // judged at this message size
+  double busbw_floor_gb_per_s = 0;
+  std::string source;
+};
+
+struct SoftwareExpectation {
+  // Components whose version must be identical on every node (kernel, driver, cuda, nccl,
+  // slurm, munge, mpi, gpuconform); a component not listed is recorded only.
+  std::vector<std::string> identical_across_nodes;
+};
+
+struct Profile {
+  std::string name;
+  std::string description;
+  std::string file;  // where it was loaded from (for messages)
+  std::optional<GpuExpectation> gpu;
+  std::optional<NvlinkExpectation> nvlink;
+  std::optional<InfinibandExpectation> infiniband;
+  std::optional<NcclExpectation> nccl;
+  std::optional<SlurmExpectation> slurm;
+  std::optional<MungeExpectation> munge;
+  std::vector<AllreduceFloor> allreduce;
+  SoftwareExpectation software;
+
+  bool ExpectsGpus() const { return gpu && gpu->present; }
+};
+
+// Parses profile YAML text; `file` names the origin in messages ("topologies/local.yaml").
+Result<Profile> ParseProfile(const std::string& yaml_text, const std::string& file);
+
+// NAME (a built-in profile) or FILE (a path to a YAML file).
+Result<Profile> LoadProfile(const std::string& name_or_file);
+
+struct BuiltinProfile {
+  std::string name;
+  std::string file;  // "topologies/<name>.yaml"
+  std::string yaml;
+};
+// The profiles compiled into the binary from topologies/*.yaml, sorted by name.
+const std::vector<BuiltinProfile>& BuiltinProfiles();
+
+}  // namespace gpuconform

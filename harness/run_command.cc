@@ -1,0 +1,175 @@
+#include "harness/run_command.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <iostream>
+#include <memory>
+
+#include "harness/builtin_probes.h"
+#include "harness/gather.h"
+#include "harness/gtest_glue.h"
+#include "harness/live_source.h"
+#include "harness/profile.h"
+#include "harness/snapshot_source.h"
+#include "harness/suite_registry.h"
+#include "harness/terminal_printer.h"
+#include "harness/text_util.h"
+#include "reports/junit_writer.h"
+
+namespace gpuconform {
+
+namespace {
+
+std::string NowIso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%S", &local);
+  return text;
+}
+
+std::string ProfileArgument(const CommandLine& command) {
+  if (!command.profile.empty()) return command.profile;
+  if (const char* env = std::getenv("GPUCONFORM_PROFILE")) return env;
+  return kDefaultProfile;
+}
+
+bool UseColor(const std::string& mode) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  const char* term = std::getenv("TERM");
+  return isatty(STDOUT_FILENO) && term != nullptr && std::string(term) != "dumb" && std::getenv("NO_COLOR") == nullptr;
+}
+
+void Progress(const World& world, const std::string& line) {
+  if (world.is_root()) std::cerr << "gpuconform: " << line << std::endl;
+}
+
+// Every rank gathers; every rank ends up with the same raw outputs.
+struct Gathered {
+  ClusterRaw raw;
+  std::vector<RankInfo> ranks;
+  std::string mode;
+};
+
+Result<Gathered> GatherRaw(const CommandLine& command, const World& world, const std::vector<ProbeSpec>& probes) {
+  if (!command.snapshot.empty()) {
+    auto snapshot = OpenSnapshot(command.snapshot);
+    if (!snapshot) return Error{snapshot.error()};
+    Gathered gathered{FetchAll(**snapshot, probes), {}, "snapshot " + command.snapshot};
+    if (gathered.raw.nodes.empty() && gathered.raw.cluster.empty()) {
+      return Error{command.snapshot + ": snapshot holds no node and no cluster outputs"};
+    }
+    return gathered;
+  }
+  const std::string host = LocalHostname();
+  LiveSource live(host);
+  AddBuiltinProbes(live, host);
+  GatheredRun run = GatherLive(world, live, probes, [&](const std::string& line) { Progress(world, line); });
+  return Gathered{std::move(run.raw), std::move(run.ranks), "live"};
+}
+
+}  // namespace
+
+int RunVerb(const CommandLine& command, const World& world) {
+  const auto start = std::chrono::steady_clock::now();
+  auto profile = LoadProfile(ProfileArgument(command));
+  if (!profile) {
+    if (world.is_root()) std::cerr << "gpuconform: " << profile.error() << "\n";
+    return 2;
+  }
+  const auto suites = SuiteRegistry::Instance().Suites();
+  const auto probes = SuiteRegistry::Instance().AllProbes();
+  auto gathered = GatherRaw(command, world, probes);
+  if (!gathered) {
+    if (world.is_root()) std::cerr << "gpuconform: " << gathered.error() << "\n";
+    return 2;
+  }
+  Progress(world, "profile " + profile->name + ", " + std::to_string(gathered->raw.nodes.size()) + " node(s): " +
+                      Join(gathered->raw.nodes, ", ") + " (" + gathered->mode + ")");
+
+  const SuiteContext context{gathered->raw, *profile, gathered->ranks, command.snapshot.empty()};
+  const std::vector<CheckResult> evaluated = EvaluateSuites(suites, context);
+  const std::vector<CheckResult> ran = RunAsGtests(evaluated, command.filter);
+  if (ran.empty() && world.is_root()) {
+    std::cerr << "gpuconform: the filter '" << command.filter << "' selects no check; see `gpuconform list`\n";
+  }
+
+  int status = ExitStatusFor(ran);
+  if (world.is_root()) {
+    const TerminalStyle style{UseColor(command.color), command.quiet};
+    std::cout << RenderTerminalReport(ran, style) << RenderSummary(CountChecks(ran), style);
+    ReportMeta meta{LocalHostname(), NowIso8601(), profile->name, GPUCONFORM_VERSION, gathered->mode, {}};
+    meta.properties.push_back({"nodes", Join(gathered->raw.nodes, ",")});
+    meta.properties.push_back({"world", world.Describe()});
+    meta.properties.push_back({"filter", command.filter});
+    meta.properties.push_back(
+        {"elapsed_s", std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())});
+    if (!command.junit.empty()) {
+      auto written = WriteJunitFile(command.junit, ran, meta);
+      if (written) {
+        std::cout << "JUnit report: " << command.junit << "\n";
+      } else {
+        std::cerr << "gpuconform: " << written.error() << "\n";
+        status = 2;
+      }
+    }
+    if (!command.junit_dir.empty()) {
+      auto written = WriteJunitDir(command.junit_dir, ran, meta);
+      if (written) {
+        std::cout << "JUnit reports (one per suite): " << command.junit_dir << "\n";
+      } else {
+        std::cerr << "gpuconform: " << written.error() << "\n";
+        status = 2;
+      }
+    }
+  }
+  return status;
+}
+
+int CaptureVerb(const CommandLine& command, const World& world) {
+  const auto probes = SuiteRegistry::Instance().AllProbes();
+  const std::string host = LocalHostname();
+  LiveSource live(host);
+  AddBuiltinProbes(live, host);
+  GatheredRun run = GatherLive(world, live, probes, [&](const std::string& line) { Progress(world, line); });
+  if (!world.is_root()) return 0;
+  const std::map<std::string, std::string> manifest = {
+      {"captured_at", NowIso8601()}, {"captured_on", host}, {"gpuconform_version", GPUCONFORM_VERSION},
+      {"nodes", Join(run.raw.nodes, ",")}};
+  auto written = WriteSnapshot(run.raw, probes, command.out, manifest);
+  if (!written) {
+    std::cerr << "gpuconform: " << written.error() << "\n";
+    return 2;
+  }
+  std::cout << "snapshot: " << command.out << " (" << *written << " files from " << run.raw.nodes.size()
+            << " node(s)); judge it with: gpuconform run --snapshot " << command.out << " --profile NAME\n";
+  return 0;
+}
+
+int ListVerb() {
+  for (const auto* suite : SuiteRegistry::Instance().Suites()) {
+    std::cout << suite->name << " — " << suite->summary << "\n";
+    for (const auto& check : suite->checks) {
+      std::cout << "  " << suite->name << "." << check.name << (check.per_node ? "/<node>" : "") << "\n      "
+                << check.requirement << "\n";
+    }
+  }
+  return 0;
+}
+
+int ProfilesVerb() {
+  for (const auto& builtin : BuiltinProfiles()) {
+    auto profile = ParseProfile(builtin.yaml, builtin.file);
+    std::cout << builtin.name << "\t" << (profile ? profile->description : "INVALID: " + profile.error()) << "\n";
+  }
+  std::cout << "Use one with --profile NAME, or pass --profile FILE for your own (copy one of "
+               "topologies/*.yaml as a start).\n";
+  return 0;
+}
+
+}  // namespace gpuconform

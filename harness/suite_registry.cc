@@ -1,0 +1,60 @@
+#include "harness/suite_registry.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <set>
+
+namespace gpuconform {
+
+SuiteRegistry& SuiteRegistry::Instance() {
+  static SuiteRegistry registry;
+  return registry;
+}
+
+void SuiteRegistry::Add(SuiteDefinition suite) { suites_.push_back(std::move(suite)); }
+
+std::vector<const SuiteDefinition*> SuiteRegistry::Suites() const {
+  std::vector<const SuiteDefinition*> sorted;
+  for (const auto& suite : suites_) sorted.push_back(&suite);
+  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->name < b->name; });
+  return sorted;
+}
+
+std::vector<ProbeSpec> SuiteRegistry::AllProbes() const {
+  std::vector<ProbeSpec> probes;
+  std::set<std::string> seen;
+  for (const auto* suite : Suites()) {
+    for (const auto& probe : suite->probes) {
+      if (seen.insert(probe.id).second) probes.push_back(probe);
+    }
+  }
+  return probes;
+}
+
+std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*>& suites,
+                                        const SuiteContext& context) {
+  std::vector<CheckResult> all;
+  for (const auto* suite : suites) {
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<CheckResult> results;
+    try {
+      results = suite->evaluate(context);
+    } catch (const std::exception& e) {
+      results.clear();
+      for (const auto& check : suite->checks) {
+        results.push_back(Errored(suite->name, check.name, "", "internal-error",
+                                  "gpuconform defect: suite " + suite->name + " threw: " + e.what() +
+                                      " (please report it with the snapshot)"));
+      }
+    }
+    const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (auto& result : results) {
+      if (result.time_s == 0.0 && !results.empty()) result.time_s = elapsed_s / results.size();
+      all.push_back(std::move(result));
+    }
+  }
+  return all;
+}
+
+}  // namespace gpuconform

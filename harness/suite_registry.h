@@ -1,0 +1,63 @@
+// The suite registry: every suite registers one SuiteDefinition at static-init time.
+// Contract: a suite names the probes it needs and an `evaluate` function that is pure —
+// raw outputs + profile in, CheckResults out; no I/O, no MPI, no gtest. Adding a suite is
+// a folder under suites/ with a SuiteRegistration in it and one line in suites/CMakeLists.txt.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/cluster_raw.h"
+#include "harness/gather.h"
+#include "harness/probe.h"
+#include "harness/profile.h"
+#include "harness/verdict.h"
+
+namespace gpuconform {
+
+struct SuiteContext {
+  const ClusterRaw& raw;
+  const Profile& profile;
+  const std::vector<RankInfo>& ranks;  // per-rank launch facts; empty when replaying a snapshot
+  bool live = false;
+};
+
+struct CheckDescription {
+  std::string name;         // "KeyIdenticalOnAllNodes"
+  std::string requirement;  // one line: what conformance means
+  bool per_node = false;    // one test case per node
+};
+
+struct SuiteDefinition {
+  std::string name;     // JUnit <testsuite name>, e.g. "Software"
+  std::string summary;  // one line for `gpuconform list`
+  std::vector<CheckDescription> checks;
+  std::vector<ProbeSpec> probes;
+  std::function<std::vector<CheckResult>(const SuiteContext&)> evaluate;
+};
+
+class SuiteRegistry {
+ public:
+  static SuiteRegistry& Instance();
+  void Add(SuiteDefinition suite);
+  // Suites in a stable order (by name), so reports and terminal output do not depend on
+  // link order.
+  std::vector<const SuiteDefinition*> Suites() const;
+  // Every probe of every suite, once each (by id).
+  std::vector<ProbeSpec> AllProbes() const;
+
+ private:
+  std::vector<SuiteDefinition> suites_;
+};
+
+struct SuiteRegistration {
+  explicit SuiteRegistration(SuiteDefinition suite) { SuiteRegistry::Instance().Add(std::move(suite)); }
+};
+
+// Runs every suite's evaluate. A suite that throws does not crash the run: each of its
+// checks becomes an error naming the exception, so the defect is visible in the report.
+std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*>& suites,
+                                        const SuiteContext& context);
+
+}  // namespace gpuconform

@@ -1,0 +1,35 @@
+// The terminal report: like GoogleTest's, but aggregated across nodes — one line per
+// check with its conforming/non-conforming node counts, then every finding with its node
+// and message, then a summary. Pure: results in, text out (colour only when asked).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/verdict.h"
+
+namespace gpuconform {
+
+struct TerminalStyle {
+  bool color = false;
+  bool quiet = false;  // only non-conforming checks, errors and the summary
+};
+
+struct RunTotals {
+  int checks = 0;
+  int cases = 0;
+  int passed = 0;   // checks whose every case conforms
+  int failed = 0;   // checks with at least one non-conforming case
+  int errored = 0;  // checks with an error but no failure
+  int skipped = 0;  // checks skipped on every case
+};
+
+RunTotals CountChecks(const std::vector<CheckResult>& results);
+
+std::string RenderTerminalReport(const std::vector<CheckResult>& results, const TerminalStyle& style);
+std::string RenderSummary(const RunTotals& totals, const TerminalStyle& style);
+
+// Exit status per the contract: 1 any failure, else 3 any error, else 0.
+int ExitStatusFor(const std::vector<CheckResult>& results);
+
+}  // namespace gpuconform

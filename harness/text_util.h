@@ -1,0 +1,18 @@
+// Small text helpers shared by the parsers. Pure; no allocation surprises.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuconform {
+
+std::string_view Trim(std::string_view text);
+std::vector<std::string_view> SplitLines(std::string_view text);  // '\n', strips '\r'
+std::vector<std::string_view> SplitWords(std::string_view line);  // on runs of spaces/tabs
+bool StartsWith(std::string_view text, std::string_view prefix);
+bool Contains(std::string_view text, std::string_view needle);
+std::string StripAnsiEscapes(std::string_view text);
+std::string Join(const std::vector<std::string>& parts, std::string_view separator);
+
+}  // namespace gpuconform

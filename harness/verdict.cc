@@ -1,0 +1,58 @@
+#include "harness/verdict.h"
+
+#include <utility>
+
+namespace gpuconform {
+
+const char* VerdictName(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kPass: return "pass";
+    case Verdict::kFail: return "fail";
+    case Verdict::kError: return "error";
+    case Verdict::kSkip: return "skip";
+  }
+  return "unknown";
+}
+
+std::string CheckResult::CaseName() const { return node.empty() ? check : check + "/" + node; }
+
+std::string CheckResult::TestName() const { return suite + "." + CaseName(); }
+
+CheckResult Passed(std::string suite, std::string check, std::string node) {
+  CheckResult r;
+  r.suite = std::move(suite);
+  r.check = std::move(check);
+  r.node = std::move(node);
+  r.verdict = Verdict::kPass;
+  return r;
+}
+
+CheckResult Failed(std::string suite, std::string check, std::string node, std::vector<Finding> findings) {
+  CheckResult r = Passed(std::move(suite), std::move(check), std::move(node));
+  r.verdict = Verdict::kFail;
+  r.findings = std::move(findings);
+  return r;
+}
+
+CheckResult Errored(std::string suite, std::string check, std::string node, std::string code,
+                    std::string message) {
+  CheckResult r = Passed(std::move(suite), std::move(check), node);
+  r.verdict = Verdict::kError;
+  r.findings.push_back({std::move(code), node.empty() ? "cluster" : node, std::move(message)});
+  return r;
+}
+
+CheckResult Skipped(std::string suite, std::string check, std::string node, std::string reason) {
+  CheckResult r = Passed(std::move(suite), std::move(check), node);
+  r.verdict = Verdict::kSkip;
+  r.findings.push_back({"skipped", node.empty() ? "cluster" : node, std::move(reason)});
+  return r;
+}
+
+CheckResult FromFindings(std::string suite, std::string check, std::string node,
+                         std::vector<Finding> findings) {
+  if (findings.empty()) return Passed(std::move(suite), std::move(check), std::move(node));
+  return Failed(std::move(suite), std::move(check), std::move(node), std::move(findings));
+}
+
+}  // namespace gpuconform

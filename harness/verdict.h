@@ -1,0 +1,60 @@
+// The outcome of one check on one entity (a node, or the whole cluster).
+// Contract: checks are pure functions that return CheckResults; the harness turns each
+// into one test case. kFail = non-conformance (<failure>), kError = the fact could not be
+// obtained (<error>), kSkip = the profile says the check does not apply (<skipped>).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuconform {
+
+enum class Verdict { kPass, kFail, kError, kSkip };
+
+const char* VerdictName(Verdict verdict);  // "pass", "fail", "error", "skip"
+
+// One problem found: a stable code (for dashboards and docs), the entity it concerns
+// (e.g. "node7/gpu3/link11"), and a message that says observed vs expected and the fix.
+struct Finding {
+  std::string code;
+  std::string entity;
+  std::string message;
+};
+
+// A number the check measured or read, reported as a JUnit property.
+struct Measurement {
+  std::string name;  // e.g. "node1.kernel" or "busbw_gb_per_s@16GiB"
+  std::string value;
+  std::string unit;       // empty for text values
+  std::string threshold;  // empty when the check has none, e.g. ">= 460"
+  std::string source;     // where the threshold came from
+};
+
+struct CheckResult {
+  std::string suite;   // JUnit <testsuite name>, e.g. "Munge"
+  std::string check;   // e.g. "KeyIdenticalOnAllNodes"
+  std::string node;    // empty for cluster-wide checks; else the node the case is about
+  Verdict verdict = Verdict::kPass;
+  std::vector<Finding> findings;  // why it failed, errored or was skipped
+  std::vector<Measurement> measurements;
+  double time_s = 0.0;
+
+  // "Suite.Check" or "Suite.Check/node" — the GoogleTest full name.
+  std::string TestName() const;
+  // Check name as GoogleTest sees it: "Check" or "Check/node".
+  std::string CaseName() const;
+};
+
+// Builders that keep the suites short and the verdict consistent with the findings.
+CheckResult Passed(std::string suite, std::string check, std::string node = "");
+CheckResult Failed(std::string suite, std::string check, std::string node, std::vector<Finding> findings);
+CheckResult Errored(std::string suite, std::string check, std::string node, std::string code,
+                    std::string message);
+CheckResult Skipped(std::string suite, std::string check, std::string node, std::string reason);
+
+// A check that collected findings fails when it has any, passes otherwise.
+CheckResult FromFindings(std::string suite, std::string check, std::string node,
+                         std::vector<Finding> findings);
+
+}  // namespace gpuconform

@@ -1,0 +1,77 @@
+#include "harness/world.h"
+
+#include <mpi.h>
+
+#include <cstdlib>
+
+namespace gpuconform {
+
+namespace {
+
+bool HasEnv(const char* name) { return std::getenv(name) != nullptr; }
+
+int EnvInt(const char* name, int fallback) {
+  const char* value = std::getenv(name);
+  return value ? std::atoi(value) : fallback;
+}
+
+}  // namespace
+
+Result<World> World::Start(int* argc, char*** argv) {
+  std::string launcher;
+  if (HasEnv("OMPI_COMM_WORLD_RANK")) {
+    launcher = "mpirun";
+  } else if (HasEnv("PMIX_RANK")) {
+    launcher = HasEnv("SLURM_STEP_ID") ? "srun/PMIx" : "PMIx";
+  } else if (HasEnv("PMI_RANK")) {
+    launcher = "PMI";
+  }
+  if (launcher.empty()) {
+    if (EnvInt("SLURM_STEP_NUM_TASKS", 1) > 1) {
+      return Error{"started by srun as " + std::to_string(EnvInt("SLURM_STEP_NUM_TASKS", 1)) +
+                   " tasks without a process-management interface, so the tasks cannot gather their "
+                   "results; launch with `srun --mpi=pmix` (or set MpiDefault=pmix in slurm.conf)"};
+    }
+    return World(0, 1, false, "single process");
+  }
+  int provided = 0;
+  if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    return Error{"MPI_Init failed under " + launcher};
+  }
+  int rank = 0;
+  int size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return World(rank, size, true, launcher);
+}
+
+std::string World::Describe() const {
+  if (!uses_mpi_) return "single process";
+  return "MPI (" + launcher_ + "), " + std::to_string(size_) + " ranks";
+}
+
+std::vector<std::string> World::AllGather(const std::string& mine) const {
+  if (!uses_mpi_) return {mine};
+  const int my_size = static_cast<int>(mine.size());
+  std::vector<int> sizes(size_);
+  MPI_Allgather(&my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  std::vector<int> offsets(size_, 0);
+  long long total = 0;
+  for (int r = 0; r < size_; ++r) {
+    offsets[r] = static_cast<int>(total);
+    total += sizes[r];
+  }
+  std::string all(static_cast<std::size_t>(total), '\0');
+  MPI_Allgatherv(mine.data(), my_size, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR,
+                 MPI_COMM_WORLD);
+  std::vector<std::string> parts;
+  parts.reserve(size_);
+  for (int r = 0; r < size_; ++r) parts.push_back(all.substr(offsets[r], sizes[r]));
+  return parts;
+}
+
+void World::Finish() const {
+  if (uses_mpi_) MPI_Finalize();
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,462 @@
+#include "reports/junit_writer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <string_view>
+#include <system_error>
+
+#include <pugixml.hpp>
+
+#include "harness/atomic_file.h"
+
+// What the three schemas allow, and why the documents look the way they do
+// (schemas: jenkins-xunit junit-10.xsd, windyroad JUnit.xsd, Maven surefire-test-report.xsd):
+//
+// * <testsuites> root: windyroad declares no attributes on it at all, so any of name, tests,
+//   failures, errors, time makes the document invalid there; Jenkins allows those five but
+//   not "skipped". Run totals on the root therefore cannot validate against both, and the
+//   root carries none. Nothing is lost: every <testsuite> carries its own counts, and the
+//   totals are their sums.
+// * <testsuite> in the aggregate: windyroad requires, in this order, <properties>, the
+//   <testcase>s, <system-out>, <system-err>, and the attributes name, timestamp (no zone),
+//   hostname, tests, failures, errors, time, package and id; Jenkins accepts all of that
+//   (it allows those children in any order and declares those attributes).
+// * <testcase>: windyroad allows at most one of <skipped>, <error>, <failure>, requires a
+//   "type" on <error>/<failure>, allows "message" on all three, and allows text in all three.
+//   Jenkins allows the same. Neither allows <properties> inside a <testcase>, so measurements
+//   go to the suite's <properties>, named "<CaseName>.<measurement>" (see MeasurementValue).
+// * Surefire single-suite document: Surefire declares neither hostname, id nor package and no
+//   suite-level <system-out>/<system-err>, and requires "skipped"; windyroad requires hostname
+//   and both system elements. One single-suite document cannot satisfy both, so
+//   RenderJunitSuite targets Surefire (and Jenkins, which accepts it), not windyroad.
+
+namespace gpuconform {
+
+namespace {
+
+constexpr const char* kPackage = "gpuconform";
+constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";  // U+FFFD
+
+// XML 1.0 production [2] Char: the only characters a document may contain, even escaped.
+bool IsXmlChar(char32_t code_point) {
+  if (code_point == 0x9 || code_point == 0xA || code_point == 0xD) return true;
+  if (code_point >= 0x20 && code_point <= 0xD7FF) return true;
+  if (code_point >= 0xE000 && code_point <= 0xFFFD) return true;
+  return code_point >= 0x10000 && code_point <= 0x10FFFF;
+}
+
+bool IsContinuationByte(unsigned char byte) { return (byte & 0xC0) == 0x80; }
+
+// Length of the well-formed UTF-8 sequence at text[pos] (RFC 3629: no overlongs, no
+// surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one.
+std::size_t DecodeUtf8(std::string_view text, std::size_t pos, char32_t& code_point) {
+  const auto lead = static_cast<unsigned char>(text[pos]);
+  std::size_t length = 0;
+  unsigned char min_second = 0x80, max_second = 0xBF;
+  if (lead < 0x80) {
+    code_point = lead;
+    return 1;
+  } else if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+    code_point = lead & 0x1F;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    code_point = lead & 0x0F;
+    if (lead == 0xE0) min_second = 0xA0;
+    if (lead == 0xED) max_second = 0x9F;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    code_point = lead & 0x07;
+    if (lead == 0xF0) min_second = 0x90;
+    if (lead == 0xF4) max_second = 0x8F;
+  } else {
+    return 0;
+  }
+  if (pos + length > text.size()) return 0;
+  const auto second = static_cast<unsigned char>(text[pos + 1]);
+  if (second < min_second || second > max_second) return 0;
+  for (std::size_t i = 1; i < length; ++i) {
+    const auto byte = static_cast<unsigned char>(text[pos + i]);
+    if (!IsContinuationByte(byte)) return 0;
+    code_point = (code_point << 6) | (byte & 0x3F);
+  }
+  return length;
+}
+
+// Tools print garbage (binary, Latin-1, terminal escapes) and the report must stay
+// well-formed anyway: pugixml would write a control character as a character reference
+// such as "&#27;", which XML 1.0 forbids. So control characters are dropped and bytes that
+// are not UTF-8 become U+FFFD, which shows a reader that something was there.
+std::string XmlSafe(std::string_view text) {
+  std::string safe;
+  safe.reserve(text.size());
+  for (std::size_t pos = 0; pos < text.size();) {
+    char32_t code_point = 0;
+    const std::size_t length = DecodeUtf8(text, pos, code_point);
+    if (length == 0) {
+      safe += kReplacementCharacter;
+      ++pos;
+      continue;
+    }
+    if (IsXmlChar(code_point)) {
+      safe.append(text.substr(pos, length));
+    } else if (code_point >= 0x20) {
+      safe += kReplacementCharacter;  // U+FFFE, U+FFFF: not characters, but not controls
+    }
+    pos += length;
+  }
+  return safe;
+}
+
+bool IsBlank(std::string_view text) {
+  return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+// windyroad types names as xs:token with minLength 1, so a blank one would be invalid.
+std::string NonBlank(std::string_view text, std::string_view fallback) {
+  std::string safe = XmlSafe(text);
+  return IsBlank(safe) ? std::string(fallback) : safe;
+}
+
+std::string FormatSeconds(double seconds) {
+  // Surefire's time pattern allows at most three decimals and no sign or exponent.
+  if (!std::isfinite(seconds) || seconds < 0) seconds = 0;
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.3f", seconds);
+  return buffer;
+}
+
+bool IsDigits(std::string_view text) {
+  return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+int ToInt(std::string_view digits) { return std::stoi(std::string(digits)); }
+
+// windyroad's timestamp is "YYYY-MM-DDTHH:MM:SS" exactly (no fraction, no zone).
+bool IsReportTimestamp(std::string_view text) {
+  if (text.size() != 19 || text[4] != '-' || text[7] != '-' || text[10] != 'T' ||
+      text[13] != ':' || text[16] != ':') {
+    return false;
+  }
+  for (const std::size_t field : {0, 5, 8, 11, 14, 17}) {
+    if (!IsDigits(text.substr(field, field == 0 ? 4 : 2))) return false;
+  }
+  const std::chrono::year_month_day date{std::chrono::year{ToInt(text.substr(0, 4))},
+                                         std::chrono::month{unsigned(ToInt(text.substr(5, 2)))},
+                                         std::chrono::day{unsigned(ToInt(text.substr(8, 2)))}};
+  return date.ok() && ToInt(text.substr(11, 2)) < 24 && ToInt(text.substr(14, 2)) < 60 &&
+         ToInt(text.substr(17, 2)) < 60;
+}
+
+std::string NowUtcTimestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%S", &utc);
+  return buffer;
+}
+
+// A caller may hand in "…Z" or fractional seconds; those parts are cut rather than the
+// whole report made invalid. Without a usable timestamp the report is stamped now, since
+// the attribute is required.
+std::string ReportTimestamp(const std::string& requested) {
+  const std::string_view head = std::string_view(requested).substr(0, 19);
+  return IsReportTimestamp(head) ? std::string(head) : NowUtcTimestamp();
+}
+
+struct SuiteCases {
+  std::string name;
+  std::vector<const CheckResult*> cases;
+};
+
+std::vector<SuiteCases> GroupBySuiteInFirstSeenOrder(const std::vector<CheckResult>& results) {
+  std::vector<SuiteCases> suites;
+  for (const CheckResult& result : results) {
+    auto it = std::find_if(suites.begin(), suites.end(),
+                           [&](const SuiteCases& suite) { return suite.name == result.suite; });
+    if (it == suites.end()) it = suites.insert(suites.end(), SuiteCases{result.suite, {}});
+    it->cases.push_back(&result);
+  }
+  return suites;
+}
+
+struct SuiteCounts {
+  int tests = 0;
+  int failures = 0;
+  int errors = 0;
+  int skipped = 0;
+  double time_s = 0.0;
+};
+
+SuiteCounts CountVerdicts(const SuiteCases& suite) {
+  SuiteCounts counts;
+  for (const CheckResult* result : suite.cases) {
+    ++counts.tests;
+    if (result->verdict == Verdict::kFail) ++counts.failures;
+    if (result->verdict == Verdict::kError) ++counts.errors;
+    if (result->verdict == Verdict::kSkip) ++counts.skipped;
+    if (std::isfinite(result->time_s) && result->time_s > 0) counts.time_s += result->time_s;
+  }
+  return counts;
+}
+
+void SetAttribute(pugi::xml_node node, const char* name, std::string_view value) {
+  node.append_attribute(name).set_value(XmlSafe(value).c_str());
+}
+
+void SetAttribute(pugi::xml_node node, const char* name, int value) {
+  node.append_attribute(name).set_value(value);
+}
+
+void AddText(pugi::xml_node node, std::string_view text) {
+  if (!text.empty()) node.text().set(XmlSafe(text).c_str());
+}
+
+void AddProperty(pugi::xml_node properties, std::string_view name, std::string_view value) {
+  pugi::xml_node property = properties.append_child("property");
+  property.append_attribute("name").set_value(NonBlank(name, "unnamed").c_str());
+  SetAttribute(property, "value", value);
+}
+
+void AddRunProperties(pugi::xml_node properties, const ReportMeta& meta) {
+  AddProperty(properties, "profile", meta.profile);
+  AddProperty(properties, "version", meta.version);
+  AddProperty(properties, "mode", meta.mode);
+  for (const auto& [name, value] : meta.properties) AddProperty(properties, name, value);
+}
+
+// "452.1 GB/s (threshold >= 460, source nccl-tests baseline)": one readable property per
+// measurement keeps Jenkins' property table legible; every field of the Measurement is in
+// it, and the parenthesised part is left out only when both threshold and source are empty.
+std::string MeasurementValue(const Measurement& measurement) {
+  std::string value = measurement.value;
+  if (!measurement.unit.empty()) value += " " + measurement.unit;
+  std::vector<std::string> context;
+  if (!measurement.threshold.empty()) context.push_back("threshold " + measurement.threshold);
+  if (!measurement.source.empty()) context.push_back("source " + measurement.source);
+  if (!context.empty()) {
+    value += " (" + context.front();
+    if (context.size() > 1) value += ", " + context.back();
+    value += ")";
+  }
+  return value;
+}
+
+void AddMeasurementProperties(pugi::xml_node properties, const SuiteCases& suite) {
+  for (const CheckResult* result : suite.cases) {
+    for (const Measurement& measurement : result->measurements) {
+      AddProperty(properties, result->CaseName() + "." + measurement.name,
+                  MeasurementValue(measurement));
+    }
+  }
+}
+
+std::string FindingLine(const Finding& finding) {
+  return finding.code + ": " + finding.entity + ": " + finding.message;
+}
+
+std::string FindingLines(const std::vector<Finding>& findings) {
+  std::string lines;
+  for (const Finding& finding : findings) {
+    if (!lines.empty()) lines += "\n";
+    lines += FindingLine(finding);
+  }
+  return lines;
+}
+
+// The contract says a failure message starts with the node (and GPU/link/NIC); a check
+// that already led with its entity is not made to repeat it.
+std::string LeadMessage(const Finding& finding) {
+  if (finding.entity.empty() || finding.message.starts_with(finding.entity)) return finding.message;
+  return finding.entity + ": " + finding.message;
+}
+
+const char* OutcomeElement(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kFail: return "failure";
+    case Verdict::kError: return "error";
+    case Verdict::kSkip: return "skipped";
+    case Verdict::kPass: break;
+  }
+  return nullptr;
+}
+
+// windyroad requires "type" on <failure> and <error>; a result built without findings
+// still gets one, named after its verdict.
+void AddOutcome(pugi::xml_node testcase, const CheckResult& result) {
+  const char* element = OutcomeElement(result.verdict);
+  if (element == nullptr) return;
+  pugi::xml_node outcome = testcase.append_child(element);
+  const bool has_findings = !result.findings.empty();
+  if (has_findings) SetAttribute(outcome, "message", LeadMessage(result.findings.front()));
+  if (result.verdict != Verdict::kSkip) {
+    SetAttribute(outcome, "type", has_findings ? result.findings.front().code
+                                               : std::string(VerdictName(result.verdict)));
+  }
+  AddText(outcome, FindingLines(result.findings));
+}
+
+pugi::xml_node AddTestcase(pugi::xml_node suite_node, const CheckResult& result) {
+  pugi::xml_node testcase = suite_node.append_child("testcase");
+  SetAttribute(testcase, "name", result.CaseName());
+  SetAttribute(testcase, "classname", NonBlank(result.suite, "unnamed"));
+  SetAttribute(testcase, "time", FormatSeconds(result.time_s));
+  AddOutcome(testcase, result);
+  return testcase;
+}
+
+// A passing result has no element to carry findings, so any it has (a builder never adds
+// them, but nothing forbids it) are kept as output lines rather than dropped.
+std::string PassNotes(const CheckResult& result) {
+  if (result.verdict != Verdict::kPass || result.findings.empty()) return "";
+  std::string notes;
+  for (const Finding& finding : result.findings) {
+    notes += result.CaseName() + ": " + FindingLine(finding) + "\n";
+  }
+  return notes;
+}
+
+void SetCountAttributes(pugi::xml_node suite_node, const SuiteCounts& counts) {
+  SetAttribute(suite_node, "tests", counts.tests);
+  SetAttribute(suite_node, "failures", counts.failures);
+  SetAttribute(suite_node, "errors", counts.errors);
+  SetAttribute(suite_node, "skipped", counts.skipped);
+  SetAttribute(suite_node, "time", FormatSeconds(counts.time_s));
+}
+
+pugi::xml_node AddProperties(pugi::xml_node suite_node, const SuiteCases& suite,
+                             const ReportMeta& meta) {
+  pugi::xml_node properties = suite_node.append_child("properties");
+  AddRunProperties(properties, meta);
+  AddMeasurementProperties(properties, suite);
+  return properties;
+}
+
+void AddAggregateSuite(pugi::xml_node root, const SuiteCases& suite, int id,
+                       const ReportMeta& meta, const std::string& timestamp) {
+  pugi::xml_node suite_node = root.append_child("testsuite");
+  SetAttribute(suite_node, "name", NonBlank(suite.name, "unnamed"));
+  SetCountAttributes(suite_node, CountVerdicts(suite));
+  SetAttribute(suite_node, "timestamp", timestamp);
+  SetAttribute(suite_node, "hostname", NonBlank(meta.hostname, "localhost"));
+  SetAttribute(suite_node, "id", id);
+  SetAttribute(suite_node, "package", kPackage);
+
+  AddProperties(suite_node, suite, meta);
+  std::string notes;
+  for (const CheckResult* result : suite.cases) {
+    AddTestcase(suite_node, *result);
+    notes += PassNotes(*result);
+  }
+  AddText(suite_node.append_child("system-out"), notes);
+  suite_node.append_child("system-err");
+}
+
+void AddSurefireSuite(pugi::xml_document& document, const SuiteCases& suite,
+                      const ReportMeta& meta) {
+  pugi::xml_node suite_node = document.append_child("testsuite");
+  SetAttribute(suite_node, "name", NonBlank(suite.name, "unnamed"));
+  SetCountAttributes(suite_node, CountVerdicts(suite));
+  SetAttribute(suite_node, "timestamp", ReportTimestamp(meta.timestamp));
+
+  AddProperties(suite_node, suite, meta);
+  for (const CheckResult* result : suite.cases) {
+    pugi::xml_node testcase = AddTestcase(suite_node, *result);
+    const std::string notes = PassNotes(*result);
+    if (!notes.empty()) AddText(testcase.append_child("system-out"), notes);
+  }
+}
+
+void AddDeclaration(pugi::xml_document& document) {
+  pugi::xml_node declaration = document.append_child(pugi::node_declaration);
+  declaration.append_attribute("version").set_value("1.0");
+  declaration.append_attribute("encoding").set_value("UTF-8");
+}
+
+std::string Serialise(const pugi::xml_document& document) {
+  std::ostringstream out;
+  // Not format_skip_control_chars: it would also drop the tabs and newlines of attribute
+  // values, which pugixml otherwise keeps as "&#9;"/"&#10;". XmlSafe already removed the rest.
+  document.save(out, "  ", pugi::format_indent, pugi::encoding_utf8);
+  return out.str();
+}
+
+// Suite names are identifiers, but a file name must not be able to escape DIR.
+std::string SafeFileComponent(std::string_view name) {
+  std::string safe;
+  for (const char c : name) {
+    const bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                       c == '-' || c == '_' || c == '.';
+    safe += plain ? c : '_';
+  }
+  if (safe.empty() || safe.find_first_not_of('.') == std::string::npos) safe = "unnamed" + safe;
+  return safe;
+}
+
+// Two suite names that differ only in unsafe characters would otherwise share a file,
+// and the second would silently replace the first.
+std::string UniqueFileName(std::string_view suite, int index, std::set<std::string>& used_names) {
+  std::string name = "TEST-" + SafeFileComponent(suite) + ".xml";
+  if (!used_names.insert(name).second) {
+    name = "TEST-" + SafeFileComponent(suite) + "-" + std::to_string(index) + ".xml";
+    used_names.insert(name);
+  }
+  return name;
+}
+
+}  // namespace
+
+std::string RenderJunit(const std::vector<CheckResult>& results, const ReportMeta& meta) {
+  pugi::xml_document document;
+  AddDeclaration(document);
+  pugi::xml_node root = document.append_child("testsuites");
+  const std::string timestamp = ReportTimestamp(meta.timestamp);
+  int id = 0;
+  for (const SuiteCases& suite : GroupBySuiteInFirstSeenOrder(results)) {
+    AddAggregateSuite(root, suite, id++, meta, timestamp);
+  }
+  return Serialise(document);
+}
+
+std::string RenderJunitSuite(const std::vector<CheckResult>& results, const std::string& suite,
+                             const ReportMeta& meta) {
+  SuiteCases selected{suite, {}};
+  for (const CheckResult& result : results) {
+    if (result.suite == suite) selected.cases.push_back(&result);
+  }
+  pugi::xml_document document;
+  AddDeclaration(document);
+  AddSurefireSuite(document, selected, meta);
+  return Serialise(document);
+}
+
+Result<bool> WriteJunitFile(const std::string& path, const std::vector<CheckResult>& results,
+                            const ReportMeta& meta) {
+  return WriteFileAtomically(path, RenderJunit(results, meta));
+}
+
+Result<int> WriteJunitDir(const std::string& dir, const std::vector<CheckResult>& results,
+                          const ReportMeta& meta) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{"cannot write JUnit reports to " + dir + ": " + ec.message()};
+  int written = 0;
+  std::set<std::string> used_names;
+  for (const SuiteCases& suite : GroupBySuiteInFirstSeenOrder(results)) {
+    const std::filesystem::path path =
+        std::filesystem::path(dir) / UniqueFileName(suite.name, written, used_names);
+    Result<bool> status = WriteFileAtomically(path.string(), RenderJunitSuite(results, suite.name, meta));
+    if (!status.ok()) return Error{status.error()};
+    ++written;
+  }
+  return written;
+}
+
+}  // namespace gpuconform

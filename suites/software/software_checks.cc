@@ -1,0 +1,108 @@
+#include "suites/software/software_checks.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "harness/text_util.h"
+
+namespace gpuconform::software {
+
+namespace {
+
+bool Required(const Profile& profile, const std::string& key) {
+  const auto& list = profile.software.identical_across_nodes;
+  return std::find(list.begin(), list.end(), key) != list.end();
+}
+
+// The version most nodes run; ties go to the smaller string so the verdict is stable.
+std::string MajorityVersion(const std::map<std::string, std::vector<std::string>>& nodes_by_version) {
+  std::string best;
+  std::size_t best_count = 0;
+  for (const auto& [version, nodes] : nodes_by_version) {
+    if (nodes.size() > best_count) {
+      best = version;
+      best_count = nodes.size();
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+CheckResult CheckVersionsIdentical(const Component& component, const std::map<std::string, VersionReading>& readings,
+                                   const Profile& profile) {
+  std::vector<Measurement> measurements;
+  std::map<std::string, std::vector<std::string>> nodes_by_version;
+  std::vector<std::string> not_installed;
+  std::vector<const std::pair<const std::string, VersionReading>*> unreadable;
+  for (const auto& entry : readings) {
+    const auto& [node, reading] = entry;
+    measurements.push_back({node + "." + component.key, reading.version.value_or("unavailable"), "", "", ""});
+    if (reading.version) {
+      nodes_by_version[*reading.version].push_back(node);
+    } else if (reading.not_installed) {
+      not_installed.push_back(node);
+    } else {
+      unreadable.push_back(&entry);
+    }
+  }
+
+  auto with_measurements = [&](CheckResult result) {
+    result.measurements = measurements;
+    return result;
+  };
+
+  if (component.needs_gpu && !profile.ExpectsGpus()) {
+    return with_measurements(Skipped(kSuite, component.check, "",
+                                     "profile " + profile.name + " has no GPUs (gpu.present: false), so " +
+                                         component.label + " is not expected on these nodes"));
+  }
+  if (!Required(profile, component.key)) {
+    return with_measurements(Skipped(kSuite, component.check, "",
+                                     "recorded only: profile " + profile.name + " does not list '" + component.key +
+                                         "' in software.identical_across_nodes"));
+  }
+  if (readings.empty()) {
+    return Errored(kSuite, component.check, "", "no-nodes", "no node reported a " + component.label + " version");
+  }
+
+  if (nodes_by_version.empty() && unreadable.empty()) {
+    // Installed nowhere: not skew, but the profile requires the component.
+    return with_measurements(Errored(kSuite, component.check, "", "not-installed",
+                                     component.label + " is not installed on any node (" + Join(not_installed, ", ") +
+                                         "): " + readings.begin()->second.problem));
+  }
+
+  std::vector<Finding> findings;
+  const std::string expected = MajorityVersion(nodes_by_version);
+  const auto& majority_nodes = nodes_by_version[expected];
+  const std::string majority_text = expected.empty() ? "" :
+      " like " + Join(majority_nodes, ", ") + " (" + std::to_string(majority_nodes.size()) + " of " +
+      std::to_string(readings.size()) + " nodes)";
+  for (const auto& [version, nodes] : nodes_by_version) {
+    if (version == expected) continue;
+    for (const auto& node : nodes) {
+      findings.push_back({"version-skew", node,
+                          node + ": " + component.label + " " + version + ", expected " + expected + majority_text +
+                              ": " + component.fix});
+    }
+  }
+  for (const auto& node : not_installed) {
+    if (expected.empty()) break;
+    findings.push_back({"missing-on-node", node,
+                        node + ": " + component.label + " is not installed, while " + Join(majority_nodes, ", ") +
+                            " run " + expected + ": " + component.fix + " (" + readings.at(node).problem + ")"});
+  }
+  if (!findings.empty()) return with_measurements(Failed(kSuite, component.check, "", std::move(findings)));
+
+  if (!unreadable.empty()) {
+    CheckResult result = Errored(kSuite, component.check, "", "unreadable", unreadable.front()->second.problem);
+    for (std::size_t i = 1; i < unreadable.size(); ++i) {
+      result.findings.push_back({"unreadable", unreadable[i]->first, unreadable[i]->second.problem});
+    }
+    return with_measurements(std::move(result));
+  }
+  return with_measurements(Passed(kSuite, component.check, ""));
+}
+
+}  // namespace gpuconform::software

@@ -1,0 +1,109 @@
+// Software suite glue: which probes feed which component, and the suite's registration.
+#include <functional>
+
+#include "harness/probe_catalog.h"
+#include "harness/suite_registry.h"
+#include "suites/software/software_checks.h"
+#include "suites/software/software_parse.h"
+
+namespace gpuconform::software {
+
+namespace {
+
+using Parser = std::function<Result<std::string>(const std::string& text, const std::string& origin)>;
+
+struct ComponentSource {
+  Component component;
+  ProbeSpec probe;
+  Parser parse;
+};
+
+Result<std::string> DriverFromXml(const std::string& text, const std::string& origin) {
+  auto versions = ParseNvidiaSmiVersions(text, origin);
+  if (!versions) return Error{versions.error()};
+  return versions->driver;
+}
+
+Result<std::string> CudaFromXml(const std::string& text, const std::string& origin) {
+  auto versions = ParseNvidiaSmiVersions(text, origin);
+  if (!versions) return Error{versions.error()};
+  if (versions->cuda.empty()) return Error{origin + ":1: <nvidia_smi_log> has no <cuda_version>"};
+  return versions->cuda;
+}
+
+const std::vector<ComponentSource>& Components() {
+  static const std::vector<ComponentSource> kComponents = {
+      {{"kernel", "kernel", "KernelVersionIdentical", false,
+        "reimage the odd node, or roll the kernel update out to every node"},
+       probes::KernelRelease(), ParseKernelRelease},
+      {{"driver", "NVIDIA driver", "DriverVersionIdentical", true,
+        "install the same driver on every node (a driver mismatch breaks NCCL and fabric manager)"},
+       probes::NvidiaSmiQueryXml(), DriverFromXml},
+      {{"cuda", "CUDA version (driver API)", "CudaVersionIdentical", true,
+        "install the same driver and CUDA on every node"},
+       probes::NvidiaSmiQueryXml(), CudaFromXml},
+      {{"nccl", "NCCL", "NcclVersionIdentical", true,
+        "install the same NCCL on every node (mixed NCCL versions can hang collectives)"},
+       probes::NcclVersion(), ParseDottedVersion},
+      {{"slurm", "Slurm (slurmd)", "SlurmVersionIdentical", false,
+        "upgrade slurmd on every node to the controller's version"},
+       probes::SlurmdVersion(), ParseSlurmdVersion},
+      {{"munge", "MUNGE", "MungeVersionIdentical", false, "install the same munge package on every node"},
+       probes::MungedVersion(), ParseMungedVersion},
+      {{"mpi", "MPI library", "MpiVersionIdentical", false,
+        "install the same MPI on every node (ranks of different MPI builds cannot talk)"},
+       probes::MpiLibraryVersion(), ParseMpiLibraryVersion},
+      {{"gpuconform", "gpuconform", "GpuconformVersionIdentical", false,
+        "run the same gpuconform build on every node (put it on shared storage)"},
+       probes::GpuconformVersion(), ParseDottedVersion},
+  };
+  return kComponents;
+}
+
+VersionReading Read(const RawOutput& out, const Parser& parse) {
+  VersionReading reading;
+  if (!out.ok()) {
+    reading.not_installed = out.status == ProbeStatus::kToolMissing;
+    reading.problem = out.detail;
+    return reading;
+  }
+  auto version = parse(out.text, out.origin);
+  if (version) {
+    reading.version = *version;
+  } else {
+    reading.problem = version.error();
+  }
+  return reading;
+}
+
+std::vector<CheckResult> Evaluate(const SuiteContext& context) {
+  std::vector<CheckResult> results;
+  for (const auto& source : Components()) {
+    std::map<std::string, VersionReading> readings;
+    for (const auto& node : context.raw.nodes) {
+      readings[node] = Read(context.raw.NodeOutput(node, source.probe.id), source.parse);
+    }
+    results.push_back(CheckVersionsIdentical(source.component, readings, context.profile));
+  }
+  return results;
+}
+
+SuiteDefinition Definition() {
+  SuiteDefinition suite;
+  suite.name = kSuite;
+  suite.summary = "kernel, driver, CUDA, NCCL, Slurm, MUNGE, MPI and gpuconform versions identical on every node";
+  for (const auto& source : Components()) {
+    suite.checks.push_back({source.component.check, "every node runs the same " + source.component.label, false});
+    bool seen = false;
+    for (const auto& probe : suite.probes) seen = seen || probe.id == source.probe.id;
+    if (!seen) suite.probes.push_back(source.probe);
+  }
+  suite.evaluate = Evaluate;
+  return suite;
+}
+
+const SuiteRegistration kRegistration(Definition());
+
+}  // namespace
+
+}  // namespace gpuconform::software

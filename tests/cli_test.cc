@@ -1,0 +1,172 @@
+// End-to-end tests of the gpuconform binary on the project's snapshot fixtures.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "harness/process_runner.h"
+
+namespace gpuconform {
+namespace {
+
+using namespace std::chrono_literals;
+
+const std::string kSnapshots = std::string(GPUCONFORM_SOURCE_DIR) + "/fixtures/snapshots";
+
+CommandResult Gpuconform(std::vector<std::string> args) {
+  args.insert(args.begin(), GPUCONFORM_BINARY);
+  return RunCommand(args, 120s);
+}
+
+std::string TempPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("gpuconform-cli-" + std::to_string(getpid()) + "-" + name))
+      .string();
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(Cli, HelpTeachesUsageAndExitStatuses) {
+  auto r = Gpuconform({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.stdout_text.find("srun --ntasks-per-node=1 gpuconform run"), std::string::npos) << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("Exit status"), std::string::npos);
+}
+
+TEST(Cli, EveryVerbHasHelp) {
+  for (const std::string verb : {"run", "capture", "list", "profiles", "version"}) {
+    auto r = Gpuconform({verb, "--help"});
+    EXPECT_EQ(r.exit_code, 0) << verb;
+    EXPECT_NE(r.stdout_text.find(verb), std::string::npos) << verb << ": " << r.stdout_text;
+  }
+  EXPECT_NE(Gpuconform({"run", "--help"}).stdout_text.find("--snapshot"), std::string::npos);
+}
+
+TEST(Cli, BadInvocationExitsTwo) {
+  EXPECT_EQ(Gpuconform({"frobnicate"}).exit_code, 2);
+  EXPECT_EQ(Gpuconform({"run", "--no-such-flag"}).exit_code, 2);
+  EXPECT_EQ(Gpuconform({"capture"}).exit_code, 2) << "--out is required";
+  EXPECT_EQ(Gpuconform({"run", "--snapshot", "/nonexistent/dir"}).exit_code, 2);
+}
+
+TEST(Cli, HealthySnapshotConformsAndWritesJunit) {
+  const std::string junit = TempPath("healthy.xml");
+  auto r = Gpuconform({"run", "--snapshot", kSnapshots + "/h100-2node-healthy", "--profile", "h100-sxm-8",
+                       "--junit", junit, "--filter", "Software.*"});
+  EXPECT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("[  PASS  ] DriverVersionIdentical"), std::string::npos) << r.stdout_text;
+  const std::string xml = ReadFile(junit);
+  EXPECT_NE(xml.find("<testsuite name=\"Software\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("gpu-node-02.driver"), std::string::npos) << "versions are recorded as properties";
+}
+
+TEST(Cli, VersionSkewExitsOneAndNamesTheNode) {
+  auto r = Gpuconform({"run", "--snapshot", kSnapshots + "/h100-3node-version-skew", "--profile", "h100-sxm-8",
+                       "--filter", "Software.*"});
+  EXPECT_EQ(r.exit_code, 1) << r.stdout_text << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("gpu-node-02: NVIDIA driver 535.129.03, expected 550.54.15"), std::string::npos)
+      << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("gpu-node-02: NCCL 2.18.3, expected 2.20.5"), std::string::npos) << r.stdout_text;
+}
+
+TEST(Cli, GarbledOutputIsAnErrorNamingFileAndLineExitThree) {
+  auto r = Gpuconform({"run", "--snapshot", kSnapshots + "/h100-1node-garbled-output", "--profile", "h100-sxm-8",
+                       "--filter", "Software.*"});
+  EXPECT_EQ(r.exit_code, 3) << r.stdout_text << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("slurmd-V.txt:1: expected 'slurm <version>'"), std::string::npos) << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("nvidia-smi-q.xml:"), std::string::npos) << r.stdout_text;
+}
+
+TEST(Cli, InvalidSnapshotManifestExitsTwoNamingFileAndLine) {
+  auto r = Gpuconform({"run", "--snapshot", kSnapshots + "/invalid-manifest", "--profile", "h100-sxm-8"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.stderr_text.find("invalid-manifest/manifest.yaml:3: invalid YAML"), std::string::npos) << r.stderr_text;
+}
+
+TEST(Cli, MalformedProfileExitsTwoNamingFileAndLine) {
+  const std::string profile = TempPath("bad-profile.yaml");
+  std::ofstream(profile) << "name: broken\ngpu:\n  count_per_node: eight\n  source: x\n";
+  auto r = Gpuconform({"run", "--snapshot", kSnapshots + "/h100-2node-healthy", "--profile", profile});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.stderr_text.find(profile + ":3"), std::string::npos) << r.stderr_text;
+  auto unknown = Gpuconform({"run", "--profile", "no-such-profile"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.stderr_text.find("h100-sxm-8"), std::string::npos) << "lists the built-ins";
+}
+
+TEST(Cli, FilterSelectsChecksAndCountsOnlyThose) {
+  auto r = Gpuconform({"run", "--snapshot", kSnapshots + "/h100-3node-version-skew", "--profile", "h100-sxm-8",
+                       "--filter", "Software.KernelVersionIdentical"});
+  EXPECT_EQ(r.exit_code, 0) << "only the kernel check runs, and kernels agree: " << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("1 checks"), std::string::npos) << r.stdout_text;
+  auto negative = Gpuconform({"run", "--snapshot", kSnapshots + "/h100-3node-version-skew", "--profile",
+                              "h100-sxm-8", "--filter", "Software.*-Software.DriverVersionIdentical:Software.NcclVersionIdentical:Software.CudaVersionIdentical"});
+  EXPECT_EQ(negative.exit_code, 0) << negative.stdout_text;
+}
+
+TEST(Cli, ListAndProfilesDescribeTheSuiteAndProfiles) {
+  auto list = Gpuconform({"list"});
+  EXPECT_EQ(list.exit_code, 0);
+  EXPECT_NE(list.stdout_text.find("Software.KernelVersionIdentical"), std::string::npos);
+  auto profiles = Gpuconform({"profiles"});
+  EXPECT_EQ(profiles.exit_code, 0);
+  for (const char* name : {"a100-sxm-8", "h100-sxm-8", "h200-sxm-8", "local"}) {
+    EXPECT_NE(profiles.stdout_text.find(name), std::string::npos) << name;
+  }
+  EXPECT_EQ(profiles.stdout_text.find("INVALID"), std::string::npos) << profiles.stdout_text;
+}
+
+TEST(Cli, CaptureThenReplayJudgesTheSameNode) {
+  const std::string dir = TempPath("capture");
+  std::filesystem::remove_all(dir);
+  auto capture = Gpuconform({"capture", "--out", dir});
+  ASSERT_EQ(capture.exit_code, 0) << capture.stdout_text << capture.stderr_text;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/manifest.yaml"));
+  auto replay = Gpuconform({"run", "--snapshot", dir, "--profile", "local", "--filter", "Software.KernelVersionIdentical"});
+  EXPECT_EQ(replay.exit_code, 0) << replay.stdout_text << replay.stderr_text;
+  // A node without GPUs: nvidia-smi is missing, and the capture records why.
+  bool found_error_file = false;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (entry.path().filename() == "nvidia-smi-q.xml.error") found_error_file = true;
+  }
+  EXPECT_TRUE(found_error_file || std::filesystem::exists("/usr/bin/nvidia-smi"));
+}
+
+TEST(Cli, MissingDriverIsAnErrorUnderAGpuProfile) {
+  if (std::filesystem::exists("/usr/bin/nvidia-smi")) GTEST_SKIP() << "this machine has an NVIDIA driver";
+  auto r = Gpuconform({"run", "--profile", "h100-sxm-8", "--filter", "Software.DriverVersionIdentical"});
+  EXPECT_EQ(r.exit_code, 3) << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("nvidia-smi"), std::string::npos) << r.stdout_text;
+  auto local = Gpuconform({"run", "--profile", "local", "--filter", "Software.DriverVersionIdentical"});
+  EXPECT_EQ(local.exit_code, 0) << local.stdout_text;
+  EXPECT_NE(local.stdout_text.find("has no GPUs"), std::string::npos) << local.stdout_text;
+}
+
+TEST(Cli, MpirunWithThreeRanksGathersAndWritesOneReport) {
+  const std::string junit = TempPath("mpi.xml");
+  const std::string dir = TempPath("mpi-junit-dir");
+  auto r = RunCommand({"env", "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
+                       "OMPI_MCA_btl=self,tcp", "mpirun", "--oversubscribe", "-np", "3", GPUCONFORM_BINARY, "run",
+                       "--profile", "local", "--junit", junit, "--filter", "Software.*"},
+                      180s);
+  EXPECT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find("3 ranks"), std::string::npos) << r.stderr_text;
+  // Rank 0 alone prints the report and writes the file.
+  std::size_t summaries = 0;
+  for (std::size_t at = r.stdout_text.find("checks ("); at != std::string::npos;
+       at = r.stdout_text.find("checks (", at + 1)) {
+    ++summaries;
+  }
+  EXPECT_EQ(summaries, 1u) << r.stdout_text;
+  EXPECT_NE(ReadFile(junit).find("<testsuite name=\"Software\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuconform

@@ -1,0 +1,65 @@
+#include "harness/gtest_glue.h"
+
+#include <gtest/gtest.h>
+
+#include "harness/terminal_printer.h"
+
+namespace gpuconform {
+namespace {
+
+TEST(CheckFilter, WholeCheckNameAlsoSelectsItsPerNodeCases) {
+  EXPECT_EQ(ExpandCheckFilter("SlurmGres.GresCount"), "SlurmGres.GresCount:SlurmGres.GresCount/*");
+  EXPECT_EQ(ExpandCheckFilter("Munge.*"), "Munge.*");
+  EXPECT_EQ(ExpandCheckFilter(""), "*");
+}
+
+TEST(CheckFilter, NegativePartIsExpandedToo) {
+  EXPECT_EQ(ExpandCheckFilter("*-Munge.KeyIdentical"), "*-Munge.KeyIdentical:Munge.KeyIdentical/*");
+  EXPECT_EQ(ExpandCheckFilter("-A.B"), "*-A.B:A.B/*");
+  EXPECT_EQ(ExpandCheckFilter("A.*:B.C-B.C/gpu-node-1"), "A.*:B.C:B.C/*-B.C/gpu-node-1");
+}
+
+CheckResult Case(const std::string& check, const std::string& node, Verdict verdict, const std::string& message = "") {
+  CheckResult r = Passed("SlurmGres", check, node);
+  r.verdict = verdict;
+  if (!message.empty()) r.findings.push_back({"code", node, message});
+  return r;
+}
+
+TEST(TerminalReport, AggregatesPerNodeCasesIntoOneLineWithCounts) {
+  const std::vector<CheckResult> results = {
+      Case("GresCount", "node1", Verdict::kPass), Case("GresCount", "node2", Verdict::kFail, "node2: gpu:4, expected gpu:8"),
+      Case("GresCount", "node3", Verdict::kPass)};
+  const std::string text = RenderTerminalReport(results, {});
+  EXPECT_NE(text.find("[  FAIL  ] GresCount"), std::string::npos) << text;
+  EXPECT_NE(text.find("2/3 nodes conform, 1 non-conforming"), std::string::npos) << text;
+  EXPECT_NE(text.find("node2: gpu:4, expected gpu:8"), std::string::npos) << text;
+  EXPECT_EQ(text.find("\x1b["), std::string::npos) << "no colour unless asked";
+}
+
+TEST(TerminalReport, QuietShowsOnlyProblems) {
+  const std::vector<CheckResult> results = {Case("A", "", Verdict::kPass), Case("B", "", Verdict::kError, "timeout")};
+  const std::string text = RenderTerminalReport(results, {false, true});
+  EXPECT_EQ(text.find(" A "), std::string::npos) << text;
+  EXPECT_NE(text.find("[ ERROR  ] B"), std::string::npos) << text;
+}
+
+TEST(ExitStatus, FailureBeatsErrorBeatsPass) {
+  EXPECT_EQ(ExitStatusFor({Case("A", "", Verdict::kPass), Case("B", "", Verdict::kSkip)}), 0);
+  EXPECT_EQ(ExitStatusFor({Case("A", "", Verdict::kPass), Case("B", "", Verdict::kError)}), 3);
+  EXPECT_EQ(ExitStatusFor({Case("A", "", Verdict::kError), Case("B", "", Verdict::kFail)}), 1);
+  EXPECT_EQ(ExitStatusFor({}), 0);
+}
+
+TEST(RunTotals, CountsChecksNotCases) {
+  const auto totals = CountChecks({Case("A", "n1", Verdict::kPass), Case("A", "n2", Verdict::kFail),
+                                   Case("B", "", Verdict::kSkip), Case("C", "", Verdict::kError)});
+  EXPECT_EQ(totals.checks, 3);
+  EXPECT_EQ(totals.cases, 4);
+  EXPECT_EQ(totals.failed, 1);
+  EXPECT_EQ(totals.skipped, 1);
+  EXPECT_EQ(totals.errored, 1);
+}
+
+}  // namespace
+}  // namespace gpuconform

@@ -1,0 +1,61 @@
+#include "harness/process_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+namespace gpuconform {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(ProcessRunner, CapturesStdoutStderrAndExitCode) {
+  const auto result = RunCommand({"sh", "-c", "echo out; echo err >&2; exit 7"}, 10s);
+  EXPECT_EQ(result.outcome, CommandOutcome::kExited);
+  EXPECT_EQ(result.exit_code, 7);
+  EXPECT_EQ(result.stdout_text, "out\n");
+  EXPECT_EQ(result.stderr_text, "err\n");
+  EXPECT_FALSE(result.Succeeded());
+}
+
+TEST(ProcessRunner, CommandPastItsDeadlineIsKilledAndReportedAsTimeout) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto result = RunCommand({"sh", "-c", "echo started; sleep 30"}, 500ms);
+  const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(result.outcome, CommandOutcome::kTimedOut);
+  EXPECT_LT(elapsed_s, 10.0) << "the deadline must bound the run";
+  EXPECT_EQ(result.stdout_text, "started\n") << "output printed before the kill is kept";
+}
+
+TEST(ProcessRunner, DeadlineKillsTheWholeProcessGroup) {
+  // The child forks a grandchild that would hold the pipe open for 30 s.
+  const auto result = RunCommand({"sh", "-c", "sleep 30 & sleep 30"}, 300ms);
+  EXPECT_EQ(result.outcome, CommandOutcome::kTimedOut);
+  EXPECT_LT(result.elapsed_s, 10.0);
+}
+
+TEST(ProcessRunner, MissingToolIsNotFoundNotACrash) {
+  const auto result = RunCommand({"gpuconform-no-such-tool", "-x"}, 1s);
+  EXPECT_EQ(result.outcome, CommandOutcome::kNotFound);
+  EXPECT_NE(result.error.find("gpuconform-no-such-tool"), std::string::npos);
+}
+
+TEST(ProcessRunner, FeedsStdin) {
+  const auto result = RunCommand({"cat"}, 5s, "credential-bytes");
+  EXPECT_TRUE(result.Succeeded());
+  EXPECT_EQ(result.stdout_text, "credential-bytes");
+}
+
+TEST(ProcessRunner, LargeOutputOnBothStreamsDoesNotDeadlock) {
+  const auto result = RunCommand({"sh", "-c", "head -c 3000000 /dev/zero; head -c 3000000 /dev/zero >&2"}, 20s);
+  EXPECT_TRUE(result.Succeeded());
+  EXPECT_EQ(result.stdout_text.size(), 3000000u);
+  EXPECT_EQ(result.stderr_text.size(), 3000000u);
+}
+
+TEST(ProcessRunner, CommandLineQuotesWordsWithSpaces) {
+  EXPECT_EQ(CommandLine({"sinfo", "-o", "%N %G"}), "sinfo -o '%N %G'");
+}
+
+}  // namespace
+}  // namespace gpuconform

@@ -1,0 +1,599 @@
+// Unit tests of profile loading: the built-in profiles carry the published figures, and a
+// bad profile is refused with file:line:key, never accepted with a check silently off.
+#include "harness/profile.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace gpuconform {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+constexpr long long kSixteenGiB = 17179869184;
+constexpr long long kEightGiB = 8589934592;
+constexpr long long kSixtyFourMiB = 67108864;
+constexpr char kFile[] = "t.yaml";
+
+// Joins lines with '\n' so that a test's line numbers can be read off its source.
+std::string Lines(std::initializer_list<const char*> lines) {
+  std::string text;
+  for (const char* line : lines) text += std::string(line) + "\n";
+  return text;
+}
+
+Profile MustLoad(const std::string& name) {
+  Result<Profile> profile = LoadProfile(name);
+  EXPECT_TRUE(profile.ok()) << profile.error();
+  return profile.ok() ? profile.value() : Profile{};
+}
+
+std::string ParseError(const std::string& yaml_text) {
+  Result<Profile> profile = ParseProfile(yaml_text, kFile);
+  if (profile.ok()) return "(parsed without error)";
+  return profile.error();
+}
+
+// A file under the test's temporary directory, removed again when the test ends.
+class TempFile {
+ public:
+  TempFile(const std::string& name, const std::string& contents)
+      : path_(std::filesystem::path(testing::TempDir()) / name) {
+    std::ofstream(path_, std::ios::binary) << contents;
+  }
+  ~TempFile() {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  std::string path() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+const AllreduceFloor* FloorFor(const Profile& profile, int nodes) {
+  for (const AllreduceFloor& floor : profile.allreduce) {
+    if (floor.nodes == nodes) return &floor;
+  }
+  return nullptr;
+}
+
+// ---- built-in profiles ------------------------------------------------------------------
+
+TEST(BuiltinProfiles, IncludeTheFourContractNamesSortedByName) {
+  std::vector<std::string> names;
+  for (const BuiltinProfile& builtin : BuiltinProfiles()) names.push_back(builtin.name);
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+  for (const char* required : {"a100-sxm-8", "h100-sxm-8", "h200-sxm-8", "local"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), required), names.end()) << required;
+  }
+}
+
+TEST(BuiltinProfiles, EachParsesAndIsNamedAfterItsFile) {
+  for (const BuiltinProfile& builtin : BuiltinProfiles()) {
+    Result<Profile> profile = ParseProfile(builtin.yaml, builtin.file);
+    ASSERT_TRUE(profile.ok()) << profile.error();
+    EXPECT_EQ(profile->name, builtin.name);
+    EXPECT_EQ(profile->file, "topologies/" + builtin.name + ".yaml");
+    EXPECT_FALSE(profile->description.empty()) << builtin.name;
+  }
+}
+
+TEST(BuiltinProfiles, EachStartsWithACommentSayingWhatItDescribes) {
+  for (const BuiltinProfile& builtin : BuiltinProfiles()) {
+    EXPECT_THAT(builtin.yaml, StartsWith("# " + builtin.name + ": ")) << builtin.file;
+  }
+}
+
+TEST(BuiltinProfiles, EverySectionWithNumbersNamesItsSource) {
+  for (const BuiltinProfile& builtin : BuiltinProfiles()) {
+    const Profile profile = MustLoad(builtin.name);
+    SCOPED_TRACE(builtin.name);
+    if (profile.ExpectsGpus()) {
+      EXPECT_FALSE(profile.gpu->source.empty());
+    }
+    if (profile.nvlink) {
+      EXPECT_FALSE(profile.nvlink->source.empty());
+    }
+    if (profile.infiniband && profile.infiniband->present) {
+      EXPECT_FALSE(profile.infiniband->source.empty());
+    }
+    if (profile.slurm) {
+      EXPECT_FALSE(profile.slurm->source.empty());
+    }
+    if (profile.munge && profile.munge->present) {
+      EXPECT_FALSE(profile.munge->source.empty());
+    }
+    for (const AllreduceFloor& floor : profile.allreduce) {
+      EXPECT_FALSE(floor.source.empty());
+    }
+  }
+}
+
+TEST(BuiltinProfiles, H100HasThePublishedNdH100V5Figures) {
+  const Profile profile = MustLoad("h100-sxm-8");
+  ASSERT_TRUE(profile.gpu && profile.nvlink && profile.infiniband && profile.nccl && profile.slurm && profile.munge);
+  EXPECT_TRUE(profile.ExpectsGpus());
+  EXPECT_EQ(profile.gpu->count_per_node, 8);
+  EXPECT_EQ(profile.gpu->model_contains, "H100");
+  EXPECT_EQ(profile.nvlink->links_per_gpu, 18);
+  EXPECT_DOUBLE_EQ(profile.nvlink->link_bandwidth_gb_per_s, 25);
+  EXPECT_DOUBLE_EQ(profile.nvlink->p2p_bandwidth_floor_gb_per_s, 335);
+  EXPECT_TRUE(profile.infiniband->present);
+  EXPECT_EQ(profile.infiniband->rail_nics_per_node, 8);
+  EXPECT_EQ(profile.infiniband->link_layer, "InfiniBand");
+  EXPECT_EQ(profile.infiniband->rate_gbit_per_s, 400);
+  const AllreduceFloor* one_node = FloorFor(profile, 1);
+  ASSERT_NE(one_node, nullptr);
+  EXPECT_EQ(one_node->size_bytes, kSixteenGiB);
+  EXPECT_DOUBLE_EQ(one_node->busbw_floor_gb_per_s, 460);
+  EXPECT_THAT(one_node->source, HasSubstr("nd96isr_h100_v5"));
+}
+
+TEST(BuiltinProfiles, H200HasThePublishedNdH200V5Figures) {
+  const Profile profile = MustLoad("h200-sxm-8");
+  ASSERT_TRUE(profile.gpu && profile.nvlink && profile.infiniband);
+  EXPECT_EQ(profile.gpu->count_per_node, 8);
+  EXPECT_EQ(profile.gpu->model_contains, "H200");
+  EXPECT_EQ(profile.nvlink->links_per_gpu, 18);
+  EXPECT_DOUBLE_EQ(profile.nvlink->link_bandwidth_gb_per_s, 25);
+  EXPECT_DOUBLE_EQ(profile.nvlink->p2p_bandwidth_floor_gb_per_s, 335);
+  EXPECT_EQ(profile.infiniband->rail_nics_per_node, 8);
+  EXPECT_EQ(profile.infiniband->rate_gbit_per_s, 400);
+  const AllreduceFloor* one_node = FloorFor(profile, 1);
+  ASSERT_NE(one_node, nullptr);
+  EXPECT_EQ(one_node->size_bytes, kSixteenGiB);
+  EXPECT_DOUBLE_EQ(one_node->busbw_floor_gb_per_s, 431);
+  EXPECT_THAT(one_node->source, HasSubstr("nd96isr_h200_v5"));
+}
+
+TEST(BuiltinProfiles, A100HasThePublishedNdA100V4Figures) {
+  const Profile profile = MustLoad("a100-sxm-8");
+  ASSERT_TRUE(profile.gpu && profile.nvlink && profile.infiniband);
+  EXPECT_EQ(profile.gpu->count_per_node, 8);
+  EXPECT_EQ(profile.gpu->model_contains, "A100");
+  EXPECT_EQ(profile.nvlink->links_per_gpu, 12);
+  EXPECT_DOUBLE_EQ(profile.nvlink->link_bandwidth_gb_per_s, 25);
+  EXPECT_DOUBLE_EQ(profile.nvlink->p2p_bandwidth_floor_gb_per_s, 235);
+  EXPECT_EQ(profile.infiniband->rail_nics_per_node, 8);
+  EXPECT_EQ(profile.infiniband->rate_gbit_per_s, 200);
+  const AllreduceFloor* one_node = FloorFor(profile, 1);
+  ASSERT_NE(one_node, nullptr);
+  EXPECT_EQ(one_node->size_bytes, kSixteenGiB);
+  EXPECT_DOUBLE_EQ(one_node->busbw_floor_gb_per_s, 228);
+  const AllreduceFloor* two_nodes = FloorFor(profile, 2);
+  ASSERT_NE(two_nodes, nullptr);
+  EXPECT_EQ(two_nodes->size_bytes, kEightGiB);
+  EXPECT_DOUBLE_EQ(two_nodes->busbw_floor_gb_per_s, 180);
+}
+
+TEST(BuiltinProfiles, GpuProfilesExpectNcclOverIbWithGdrSlurmGpu8AndMungeTtl) {
+  for (const char* name : {"h100-sxm-8", "h200-sxm-8", "a100-sxm-8"}) {
+    const Profile profile = MustLoad(name);
+    ASSERT_TRUE(profile.nccl && profile.slurm && profile.munge) << name;
+    EXPECT_EQ(profile.nccl->network, "IB") << name;
+    EXPECT_TRUE(profile.nccl->gpudirect_rdma) << name;
+    EXPECT_EQ(profile.nccl->forbidden_ifnames, std::vector<std::string>{"eth0"}) << name;
+    EXPECT_EQ(profile.slurm->gres, "gpu:8") << name;
+    EXPECT_EQ(profile.slurm->gpus_per_node, 8) << name;
+    EXPECT_TRUE(profile.munge->present) << name;
+    EXPECT_EQ(profile.munge->max_clock_skew_s, 300) << name;
+    EXPECT_EQ(profile.software.identical_across_nodes.size(), 8u) << name;
+  }
+}
+
+TEST(BuiltinProfiles, LocalHasNoGpusNoInfinibandAndPinsCollectivesToEns1) {
+  const Profile profile = MustLoad("local");
+  ASSERT_TRUE(profile.gpu && profile.infiniband && profile.nccl && profile.slurm && profile.munge);
+  EXPECT_FALSE(profile.ExpectsGpus());
+  EXPECT_FALSE(profile.infiniband->present);
+  EXPECT_FALSE(profile.nvlink.has_value());
+  EXPECT_EQ(profile.nccl->network, "Socket");
+  EXPECT_EQ(profile.nccl->socket_ifname, "ens1");
+  EXPECT_EQ(profile.nccl->forbidden_ifnames, std::vector<std::string>{"eth0"});
+  EXPECT_EQ(profile.slurm->gres, "gpu:8");
+  EXPECT_EQ(profile.slurm->gpus_per_node, 8);
+  EXPECT_EQ(profile.munge->max_clock_skew_s, 300);
+  EXPECT_EQ(profile.software.identical_across_nodes,
+            (std::vector<std::string>{"kernel", "slurm", "munge", "mpi", "gpuconform"}));
+}
+
+TEST(BuiltinProfiles, LocalAllreduceFloorSeparatesEns1FromEth0) {
+  const Profile profile = MustLoad("local");
+  const AllreduceFloor* floor = FloorFor(profile, 3);
+  ASSERT_NE(floor, nullptr);
+  EXPECT_EQ(floor->size_bytes, kSixtyFourMiB);
+  // Measured: eth0 gives about 0.012 GB/s busbw; the slowest ens1 launch about 0.11 GB/s.
+  EXPECT_GT(floor->busbw_floor_gb_per_s, 0.012 * 2);
+  EXPECT_LT(floor->busbw_floor_gb_per_s, 0.11);
+}
+
+// ---- LoadProfile --------------------------------------------------------------------------
+
+TEST(LoadProfile, ByBuiltinNameRecordsTheBuiltinFile) {
+  const Profile profile = MustLoad("h100-sxm-8");
+  EXPECT_EQ(profile.name, "h100-sxm-8");
+  EXPECT_EQ(profile.file, "topologies/h100-sxm-8.yaml");
+}
+
+TEST(LoadProfile, ByFilePathParsesThatFileAndNamesItInMessages) {
+  const TempFile good("profile_test_good.yaml", Lines({"name: custom", "munge:", "  max_clock_skew_s: 60",
+                                                       "  source: our site policy"}));
+  const Profile profile = MustLoad(good.path());
+  EXPECT_EQ(profile.name, "custom");
+  EXPECT_EQ(profile.file, good.path());
+  ASSERT_TRUE(profile.munge);
+  EXPECT_EQ(profile.munge->max_clock_skew_s, 60);
+
+  const TempFile bad("profile_test_bad.yaml", Lines({"name: custom", "munge:", "  max_clock_skew_s: soon"}));
+  Result<Profile> refused = LoadProfile(bad.path());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error(), bad.path() + ":3:munge.max_clock_skew_s: expected an integer, got 'soon'");
+}
+
+TEST(LoadProfile, ABuiltinFileCopiedToDiskLoadsTheSame) {
+  for (const BuiltinProfile& builtin : BuiltinProfiles()) {
+    const TempFile copy("profile_test_copy_" + builtin.name + ".yaml", builtin.yaml);
+    EXPECT_EQ(MustLoad(copy.path()).name, builtin.name);
+  }
+}
+
+TEST(LoadProfile, UnknownNameIsRefusedListingTheBuiltins) {
+  Result<Profile> profile = LoadProfile("h100");
+  ASSERT_FALSE(profile.ok());
+  std::string names;
+  for (const BuiltinProfile& builtin : BuiltinProfiles()) names += (names.empty() ? "" : ", ") + builtin.name;
+  EXPECT_EQ(profile.error(), "unknown profile 'h100': not a built-in (" + names + ") and no such file");
+  EXPECT_THAT(profile.error(), HasSubstr("a100-sxm-8, h100-sxm-8, h200-sxm-8"));
+  EXPECT_THAT(profile.error(), HasSubstr("local"));
+}
+
+TEST(LoadProfile, MissingFileIsRefusedAsUnknownProfile) {
+  const std::string path = (std::filesystem::path(testing::TempDir()) / "profile_test_no_such.yaml").string();
+  Result<Profile> profile = LoadProfile(path);
+  ASSERT_FALSE(profile.ok());
+  EXPECT_THAT(profile.error(), StartsWith("unknown profile '" + path + "': not a built-in ("));
+  EXPECT_THAT(profile.error(), HasSubstr("and no such file"));
+}
+
+TEST(LoadProfile, DirectoryIsRefusedNamingIt) {
+  const std::string directory = testing::TempDir();
+  Result<Profile> profile = LoadProfile(directory);
+  ASSERT_FALSE(profile.ok());
+  EXPECT_THAT(profile.error(), StartsWith(directory + ": is a directory"));
+}
+
+TEST(LoadProfile, EmptyArgumentIsRefusedAsUnknownProfile) {
+  Result<Profile> profile = LoadProfile("");
+  ASSERT_FALSE(profile.ok());
+  EXPECT_THAT(profile.error(), StartsWith("unknown profile '': not a built-in"));
+}
+
+// ---- ParseProfile: what is accepted ----------------------------------------------------
+
+TEST(ParseProfile, ANameAloneIsAProfileThatSaysNothingElse) {
+  Result<Profile> profile = ParseProfile("name: minimal\n", kFile);
+  ASSERT_TRUE(profile.ok()) << profile.error();
+  EXPECT_EQ(profile->name, "minimal");
+  EXPECT_FALSE(profile->gpu || profile->nvlink || profile->infiniband || profile->nccl || profile->slurm ||
+               profile->munge);
+  EXPECT_TRUE(profile->allreduce.empty());
+  EXPECT_TRUE(profile->software.identical_across_nodes.empty());
+}
+
+TEST(ParseProfile, AcceptsTypedSpelledGresAndTrueFalseCapitalised) {
+  Result<Profile> profile = ParseProfile(Lines({"name: typed", "slurm:", "  gres: gpu:h100:8", "  gpus_per_node: 8",
+                                                "  partition: batch", "  source: site", "gpu:",
+                                                "  present: True", "  count_per_node: 8", "  source: site"}),
+                                         kFile);
+  ASSERT_TRUE(profile.ok()) << profile.error();
+  EXPECT_EQ(profile->slurm->gres, "gpu:h100:8");
+  EXPECT_EQ(profile->slurm->partition, "batch");
+  EXPECT_TRUE(profile->ExpectsGpus());
+}
+
+TEST(ParseProfile, SectionWithoutNumbersNeedsNoSource) {
+  Result<Profile> profile = ParseProfile(Lines({"name: n", "nccl:", "  network: IB", "gpu:", "  present: false"}), kFile);
+  ASSERT_TRUE(profile.ok()) << profile.error();
+  EXPECT_EQ(profile->nccl->network, "IB");
+  EXPECT_FALSE(profile->ExpectsGpus());
+}
+
+// ---- ParseProfile: what is refused, with file:line:key --------------------------------
+
+TEST(ParseProfile, RejectsInvalidYamlWithTheParserLine) {
+  EXPECT_THAT(ParseError(Lines({"name: n", "gpu:", "  count_per_node: [8, 9", "  source: x"})),
+              StartsWith("t.yaml:4: invalid YAML at column"));
+  EXPECT_EQ(ParseError(Lines({"name: n", "description: a: b"})),
+            "t.yaml:2: invalid YAML at column 15: illegal map value");
+  EXPECT_THAT(ParseError(Lines({"name: n", "\tgpu: {}"})), StartsWith("t.yaml:2: invalid YAML"));
+}
+
+TEST(ParseProfile, RejectsEmptyTextAndComments) {
+  EXPECT_EQ(ParseError(""), "t.yaml:1: empty profile: expected a YAML mapping with at least 'name'");
+  EXPECT_THAT(ParseError("# only a comment\n"), StartsWith("t.yaml:1: empty profile"));
+}
+
+TEST(ParseProfile, RejectsANonMappingRoot) {
+  EXPECT_THAT(ParseError(Lines({"- name: n"})), StartsWith("t.yaml:1: the top level must be a mapping"));
+  EXPECT_THAT(ParseError(Lines({"# comment", "just text"})),
+              StartsWith("t.yaml:2: the top level must be a mapping of profile keys (name:, gpu:, ...), got 'just text'"));
+}
+
+TEST(ParseProfile, RejectsMoreThanOneDocument) {
+  EXPECT_EQ(ParseError(Lines({"name: a", "---", "name: b"})),
+            "t.yaml:2: a profile is one YAML document, but another one starts here");
+}
+
+TEST(ParseProfile, RejectsUnknownSectionKeyWithASuggestion) {
+  EXPECT_THAT(ParseError(Lines({"name: n", "gpu:", "  present: true", "  count_per_nod: 8", "  source: x"})),
+              StartsWith("t.yaml:4:gpu.count_per_nod: unknown key; did you mean 'count_per_node'?"));
+}
+
+TEST(ParseProfile, RejectsUnknownTopLevelKey) {
+  EXPECT_THAT(ParseError(Lines({"name: n", "", "infinibnad:", "  present: false"})),
+              StartsWith("t.yaml:3:infinibnad: unknown key; did you mean 'infiniband'?"));
+  EXPECT_THAT(ParseError(Lines({"name: n", "colour: blue"})),
+              StartsWith("t.yaml:2:colour: unknown key (a profile takes: name, description, gpu,"));
+}
+
+TEST(ParseProfile, RejectsUnknownKeyInAnAllreduceEntry) {
+  EXPECT_THAT(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 1", "    size_bytes: 8",
+                                "    busbw_floor_gbps: 1", "    source: x"})),
+              StartsWith("t.yaml:5:allreduce[0].busbw_floor_gbps: unknown key; did you mean 'busbw_floor_gb_per_s'?"));
+}
+
+TEST(ParseProfile, RejectsDuplicateKeys) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "munge:", "  max_clock_skew_s: 300", "  max_clock_skew_s: 30",
+                              "  source: x"})),
+            "t.yaml:4:munge.max_clock_skew_s: duplicate key (first given at line 3)");
+}
+
+TEST(ParseProfile, RejectsAWordWhereAnIntegerBelongs) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "gpu:", "  count_per_node: eight", "  source: x"})),
+            "t.yaml:3:gpu.count_per_node: expected an integer, got 'eight'");
+}
+
+TEST(ParseProfile, RejectsFractionsAndQuotedNumbersWhereAnIntegerBelongs) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "gpu:", "  count_per_node: 8.5", "  source: x"})),
+            "t.yaml:3:gpu.count_per_node: expected an integer, got '8.5'");
+  EXPECT_EQ(ParseError(Lines({"name: n", "gpu:", "  count_per_node: '8'", "  source: x"})),
+            "t.yaml:3:gpu.count_per_node: expected an integer, got the quoted string '8'");
+  EXPECT_EQ(ParseError(Lines({"name: n", "gpu:", "  count_per_node: 8 GPUs", "  source: x"})),
+            "t.yaml:3:gpu.count_per_node: expected an integer, got '8 GPUs'");
+}
+
+TEST(ParseProfile, RejectsAListWhereANumberBelongs) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "nvlink:", "  links_per_gpu: 18", "  link_bandwidth_gb_per_s: [25]",
+                              "  p2p_bandwidth_floor_gb_per_s: 335", "  source: x"})),
+            "t.yaml:4:nvlink.link_bandwidth_gb_per_s: expected a number, got a list");
+}
+
+TEST(ParseProfile, RejectsNonFiniteNumbers) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 1", "    size_bytes: 8",
+                              "    busbw_floor_gb_per_s: .inf", "    source: x"})),
+            "t.yaml:5:allreduce[0].busbw_floor_gb_per_s: expected a number, got '.inf'");
+  EXPECT_EQ(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 1", "    size_bytes: 8",
+                              "    busbw_floor_gb_per_s: nan", "    source: x"})),
+            "t.yaml:5:allreduce[0].busbw_floor_gb_per_s: expected a number, got 'nan'");
+}
+
+TEST(ParseProfile, RejectsYesNoWhereABooleanBelongs) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "infiniband:", "  present: yes"})),
+            "t.yaml:3:infiniband.present: expected true or false, got 'yes'");
+}
+
+TEST(ParseProfile, RejectsAMappingWhereAStringBelongs) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "nccl:", "  network:", "    kind: IB"})),
+            "t.yaml:3:nccl.network: expected a string, got a mapping");
+}
+
+TEST(ParseProfile, RejectsAScalarWhereAListBelongs) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "nccl:", "  network: IB", "  forbidden_ifnames: eth0"})),
+            "t.yaml:4:nccl.forbidden_ifnames: expected a list, got 'eth0'");
+  EXPECT_THAT(ParseError(Lines({"name: n", "allreduce:", "  nodes: 1"})),
+              StartsWith("t.yaml:2:allreduce: expected a list of {nodes, size_bytes, busbw_floor_gb_per_s, source}, got a mapping"));
+}
+
+TEST(ParseProfile, RejectsASectionThatIsNotAMapping) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "gpu: 8"})), "t.yaml:2:gpu: expected a mapping, got '8'");
+  EXPECT_EQ(ParseError(Lines({"name: n", "munge:"})), "t.yaml:2:munge: expected a mapping, got nothing");
+  EXPECT_EQ(ParseError(Lines({"name: n", "allreduce:", "  - 460"})),
+            "t.yaml:3:allreduce[0]: expected a mapping, got '460'");
+}
+
+TEST(ParseProfile, RejectsZeroAndNegativeCounts) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "gpu:", "  count_per_node: 0", "  source: x"})),
+            "t.yaml:3:gpu.count_per_node: must be positive, got '0'");
+  EXPECT_EQ(ParseError(Lines({"name: n", "infiniband:", "  rail_nics_per_node: -8", "  link_layer: InfiniBand",
+                              "  rate_gbit_per_s: 400", "  source: x"})),
+            "t.yaml:3:infiniband.rail_nics_per_node: must be positive, got '-8'");
+  EXPECT_EQ(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 0", "    size_bytes: 8",
+                              "    busbw_floor_gb_per_s: 1", "    source: x"})),
+            "t.yaml:3:allreduce[0].nodes: must be positive, got '0'");
+  EXPECT_EQ(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 1", "    size_bytes: 8",
+                              "    busbw_floor_gb_per_s: -0.5", "    source: x"})),
+            "t.yaml:5:allreduce[0].busbw_floor_gb_per_s: must be positive, got '-0.5'");
+}
+
+TEST(ParseProfile, RejectsCountsBeyondTheirType) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "gpu:", "  count_per_node: 4294967297", "  source: x"})),
+            "t.yaml:3:gpu.count_per_node: too large, got '4294967297'");
+  EXPECT_EQ(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 1", "    size_bytes: 99999999999999999999",
+                              "    busbw_floor_gb_per_s: 1", "    source: x"})),
+            "t.yaml:4:allreduce[0].size_bytes: too large, got '99999999999999999999'");
+}
+
+TEST(ParseProfile, AcceptsSizesBeyondThirtyTwoBits) {
+  Result<Profile> profile = ParseProfile(Lines({"name: n", "allreduce:", "  - nodes: 1", "    size_bytes: 17179869184",
+                                                "    busbw_floor_gb_per_s: 460.5", "    source: x"}),
+                                         kFile);
+  ASSERT_TRUE(profile.ok()) << profile.error();
+  EXPECT_EQ(profile->allreduce.at(0).size_bytes, kSixteenGiB);
+  EXPECT_DOUBLE_EQ(profile->allreduce.at(0).busbw_floor_gb_per_s, 460.5);
+}
+
+TEST(ParseProfile, RejectsASectionWithNumbersButNoSourceAtTheSectionLine) {
+  EXPECT_THAT(ParseError(Lines({"name: n", "", "nvlink:", "  links_per_gpu: 18", "  link_bandwidth_gb_per_s: 25",
+                                "  p2p_bandwidth_floor_gb_per_s: 335"})),
+              StartsWith("t.yaml:3:nvlink.source: missing; a section that holds numbers must say where they come from"));
+  EXPECT_THAT(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 1", "    size_bytes: 8",
+                                "    busbw_floor_gb_per_s: 1", "  - nodes: 2", "    size_bytes: 8",
+                                "    busbw_floor_gb_per_s: 1", "    source: x"})),
+              StartsWith("t.yaml:3:allreduce[0].source: missing;"));
+}
+
+TEST(ParseProfile, RejectsAnEmptySource) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "munge:", "  max_clock_skew_s: 300", "  source: ''"})),
+            "t.yaml:4:munge.source: must not be empty");
+}
+
+TEST(ParseProfile, RejectsAMissingOrEmptyName) {
+  EXPECT_EQ(ParseError(Lines({"# no name", "description: nameless"})),
+            "t.yaml:2:name: missing; every profile has a name");
+  EXPECT_EQ(ParseError(Lines({"name: ''"})), "t.yaml:1:name: must not be empty");
+  EXPECT_EQ(ParseError(Lines({"name:"})), "t.yaml:1:name: expected a string, got nothing");
+}
+
+TEST(ParseProfile, RequiresCountsOfComponentsThatArePresent) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "gpu:", "  model_contains: H100", "  source: x"})),
+            "t.yaml:2:gpu.count_per_node: missing; required when gpu.present is true");
+  EXPECT_EQ(ParseError(Lines({"name: n", "infiniband:", "  rail_nics_per_node: 8", "  rate_gbit_per_s: 400",
+                              "  source: x"})),
+            "t.yaml:2:infiniband.link_layer: missing; required when infiniband.present is true");
+  EXPECT_EQ(ParseError(Lines({"name: n", "munge:", "  source: x"})),
+            "t.yaml:2:munge.max_clock_skew_s: missing; required when munge.present is true");
+  EXPECT_EQ(ParseError(Lines({"name: n", "nvlink:", "  links_per_gpu: 18", "  source: x"})),
+            "t.yaml:2:nvlink.link_bandwidth_gb_per_s: missing; an nvlink section states all of its numbers");
+  EXPECT_EQ(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 1", "    source: x"})),
+            "t.yaml:3:allreduce[0].size_bytes: missing; an allreduce floor names its node count, message size and "
+            "busbw floor");
+}
+
+TEST(ParseProfile, RejectsNumbersForAComponentThatIsAbsent) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "gpu:", "  present: false", "  count_per_node: 8", "  source: x"})),
+            "t.yaml:4:gpu.count_per_node: not allowed: gpu.present is false");
+}
+
+TEST(ParseProfile, RejectsAnUnknownLinkLayer) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "infiniband:", "  rail_nics_per_node: 8", "  link_layer: IB",
+                              "  rate_gbit_per_s: 400", "  source: x"})),
+            "t.yaml:4:infiniband.link_layer: expected 'InfiniBand' or 'Ethernet' (RoCE), as ibstat prints it, got 'IB'");
+}
+
+TEST(ParseProfile, RejectsGresThatDisagreesWithGpusPerNode) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "slurm:", "  gres: gpu:8", "  gpus_per_node: 4", "  source: x"})),
+            "t.yaml:4:slurm.gpus_per_node: 4 disagrees with slurm.gres 'gpu:8'");
+  EXPECT_EQ(ParseError(Lines({"name: n", "slurm:", "  gres: gpu", "  gpus_per_node: 8", "  source: x"})),
+            "t.yaml:3:slurm.gres: expected 'NAME:COUNT' or 'NAME:TYPE:COUNT' such as 'gpu:8', got 'gpu'");
+}
+
+TEST(ParseProfile, RejectsASocketInterfaceThatIsAlsoForbidden) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "nccl:", "  network: Socket", "  socket_ifname: eth0",
+                              "  forbidden_ifnames: [eth0]"})),
+            "t.yaml:4:nccl.socket_ifname: 'eth0' is also in nccl.forbidden_ifnames");
+}
+
+TEST(ParseProfile, RejectsUnknownAndRepeatedSoftwareComponents) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "software:", "  identical_across_nodes:", "    - kernel",
+                              "    - kernal"})),
+            "t.yaml:5:software.identical_across_nodes[1]: unknown component 'kernal' (known: kernel, driver, cuda, "
+            "nccl, slurm, munge, mpi, gpuconform)");
+  EXPECT_EQ(ParseError(Lines({"name: n", "software:", "  identical_across_nodes: [nccl, nccl]"})),
+            "t.yaml:3:software.identical_across_nodes[1]: 'nccl' is listed twice");
+}
+
+TEST(ParseProfile, ShowsBinaryValuesEscapedAndLongValuesShortened) {
+  const std::string error = ParseError("name: n\ngpu:\n  count_per_node: \x01\x7f" + std::string(100, 'x') +
+                                       "\n  source: x\n");
+  EXPECT_THAT(error, StartsWith("t.yaml:3:gpu.count_per_node: expected an integer, got '\\x01\\x7fxxx"));
+  EXPECT_THAT(error, HasSubstr("...'"));
+  EXPECT_LT(error.size(), 120u);
+}
+
+TEST(ParseProfile, ReportsTheNameOfTheFileItWasGiven) {
+  Result<Profile> profile = ParseProfile("name: n\nmunge:\n  max_clock_skew_s: x\n", "topologies/h100-sxm-8.yaml");
+  ASSERT_FALSE(profile.ok());
+  EXPECT_THAT(profile.error(), StartsWith("topologies/h100-sxm-8.yaml:3:munge.max_clock_skew_s: "));
+}
+
+// ---- ParseProfile: any byte string ------------------------------------------------------
+
+void ExpectParsesOrNamesTheFile(const std::string& text, const std::string& file) {
+  Result<Profile> profile = ParseProfile(text, file);
+  if (!profile.ok()) {
+    ASSERT_THAT(profile.error(), StartsWith(file + ":")) << "input of " << text.size() << " bytes";
+  }
+}
+
+TEST(ParseProfileRobustness, EveryPrefixOfEveryBuiltinParsesOrNamesTheFile) {
+  for (const BuiltinProfile& builtin : BuiltinProfiles()) {
+    for (std::size_t length = 0; length <= builtin.yaml.size(); ++length) {
+      ExpectParsesOrNamesTheFile(builtin.yaml.substr(0, length), builtin.file);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST(ParseProfileRobustness, PseudoRandomBytesParseOrNameTheFile) {
+  std::mt19937 random(20240601);  // fixed seed: a failure reproduces
+  for (int i = 0; i < 3000; ++i) {
+    std::string text(random() % 256, '\0');
+    for (char& byte : text) byte = static_cast<char>(random() % 256);
+    ExpectParsesOrNamesTheFile(text, kFile);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(ParseProfileRobustness, PseudoRandomYamlPunctuationParsesOrNamesTheFile) {
+  // Bytes YAML gives meaning to find far more parser paths than uniform noise.
+  static constexpr char kYamlBytes[] = "[]{}:-,?!&*|>'\"#%@` \n\t\r\\ab01.~\0\xff\xef\xbb\xbf";
+  const std::string alphabet(kYamlBytes, sizeof kYamlBytes - 1);
+  std::mt19937 random(7);
+  for (int i = 0; i < 3000; ++i) {
+    std::string text(random() % 128, '\0');
+    for (char& byte : text) byte = alphabet[random() % alphabet.size()];
+    ExpectParsesOrNamesTheFile(text, kFile);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(ParseProfileRobustness, MutatedBuiltinsParseOrNameTheFile) {
+  std::mt19937 random(11);
+  for (const BuiltinProfile& builtin : BuiltinProfiles()) {
+    for (int i = 0; i < 500; ++i) {
+      std::string text = builtin.yaml;
+      for (int flips = 1 + random() % 4; flips > 0; --flips) {
+        text[random() % text.size()] = static_cast<char>(random() % 256);
+      }
+      ExpectParsesOrNamesTheFile(text, builtin.file);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST(ParseProfileRobustness, InputsThatHangOrExhaustSomeYamlParsersAreRefused) {
+  // A lone ',' makes yaml-cpp 0.7's LoadAll loop forever; '[:' and '{:' hung older releases.
+  for (const char* text : {",", ",\n,", "[:", "{:", "[[:", "{# ke\ny{:", "- !+(.,.)", "&a [*a]", "*unknown", "\xef\xbb\xbf"}) {
+    ExpectParsesOrNamesTheFile(text, kFile);
+  }
+  EXPECT_THAT(ParseError(std::string(100000, '[')), StartsWith("t.yaml:"));
+  EXPECT_THAT(ParseError(std::string(100000, '{')), StartsWith("t.yaml:"));
+  std::string nested_lists;
+  for (int depth = 0; depth < 5000; ++depth) nested_lists += std::string(2 * depth, ' ') + "-\n";
+  EXPECT_THAT(ParseError(nested_lists), StartsWith("t.yaml:"));
+  EXPECT_THAT(ParseError(std::string("name: n\0gpu: 1\n", 15)), StartsWith("t.yaml:"));
+}
+
+}  // namespace
+}  // namespace gpuconform

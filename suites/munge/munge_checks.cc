@@ -215,6 +215,8 @@ std::optional<Finding> OddNodeFinding(const std::string& node, const std::set<st
     rejections.push_back(&pair);
   }
   if (rejections.empty()) return std::nullopt;
+  std::sort(inbound.begin(), inbound.end());
+  std::sort(outbound.begin(), outbound.end());
   const std::string status = MostCommonStatus(rejections);
   const MungeFailure failure = ClassifyMungeStatus(-1, status);
   std::string message = node + ": ";

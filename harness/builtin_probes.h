@@ -1,12 +1,21 @@
-// In-process live probes: facts a library call answers better than a command line.
-// Contract: each returns a RawOutput like a command would (kToolMissing when the library
-// is not on the node); the binary never links NCCL, so it runs on nodes without GPUs.
+// In-process live probes: facts a library call or a directory listing answers better than
+// a command line. Contract: each returns a RawOutput like a command would (kToolMissing
+// when the library or device is not on the node). NCCL is loaded with dlopen, never
+// linked, so the binary runs on nodes without GPUs.
 #pragma once
 
 #include "harness/live_source.h"
 
 namespace gpuconform {
 
-void AddBuiltinProbes(LiveSource& live, const std::string& hostname);
+RawOutput NcclVersionOutput(const LiveContext& context);         // "2.18.3"
+RawOutput MpiLibraryVersionOutput(const LiveContext& context);   // MPI_Get_library_version
+RawOutput GpuconformVersionOutput(const LiveContext& context);   // this binary's version
+// NVIDIA GPU device files and driver entries, one per line:
+//   "device /dev/nvidia0 195:0" for each character device nvidia<N> in the device directory,
+//   "driver-gpu 0000:18:00.0" for each /proc/driver/nvidia/gpus entry.
+// The device directory is $GPUCONFORM_DEV_DIR (where "%n" stands for the host name, as in
+// slurm.conf paths), else /dev.
+RawOutput GpuDevicesOutput(const LiveContext& context);
 
 }  // namespace gpuconform

@@ -18,37 +18,34 @@ std::string LocalHostname() {
   return host.substr(0, host.find('.'));
 }
 
-LiveSource::LiveSource(std::string hostname) : hostname_(std::move(hostname)) {}
-
-void LiveSource::AddBuiltin(const std::string& probe_id, Builtin builtin) {
-  builtins_[probe_id] = std::move(builtin);
-}
+LiveSource::LiveSource(std::string hostname, const Profile* profile) : context_{std::move(hostname), profile} {}
 
 RawOutput LiveSource::Fetch(const ProbeSpec& spec, const std::string& /*node*/) {
+  const std::string& host = context_.host;
   switch (spec.method) {
     case ProbeMethod::kCommand: return RunProbeCommand(spec);
     case ProbeMethod::kReadFile: return ReadProbeFile(spec);
     case ProbeMethod::kBuiltin: {
-      auto it = builtins_.find(spec.id);
-      if (it == builtins_.end()) {
-        return {ProbeStatus::kToolMissing, "", hostname_ + ": " + spec.id,
-                hostname_ + ": no live implementation of probe " + spec.id};
+      if (!spec.builtin) {
+        return {ProbeStatus::kToolMissing, "", host + ": " + spec.id,
+                host + ": no live implementation of probe " + spec.id};
       }
-      RawOutput out = it->second();
-      if (out.origin.empty()) out.origin = hostname_ + ": " + spec.id;
+      RawOutput out = spec.builtin(context_);
+      if (out.origin.empty()) out.origin = host + ": " + spec.id;
       return out;
     }
     case ProbeMethod::kCollective:
       break;  // run by GatherLive, which holds the world
   }
-  return {ProbeStatus::kFailed, "", hostname_ + ": " + spec.id,
-          hostname_ + ": probe " + spec.id + " needs all ranks and runs only in a live gather"};
+  return {ProbeStatus::kFailed, "", host + ": " + spec.id,
+          host + ": probe " + spec.id + " needs all ranks and runs only in a live gather"};
 }
 
 RawOutput LiveSource::RunProbeCommand(const ProbeSpec& spec) const {
+  const std::string& host = context_.host;
   const std::string command = CommandLine(spec.argv);
   RawOutput out;
-  out.origin = hostname_ + ": `" + command + "`";
+  out.origin = host + ": `" + command + "`";
   const CommandResult run = RunCommand(spec.argv, std::chrono::milliseconds(spec.timeout_ms));
   out.text = run.stdout_text;
   switch (run.outcome) {
@@ -59,34 +56,35 @@ RawOutput LiveSource::RunProbeCommand(const ProbeSpec& spec) const {
         out.status = ProbeStatus::kFailed;
         std::string err = run.stderr_text.substr(0, 400);
         while (!err.empty() && (err.back() == '\n' || err.back() == ' ')) err.pop_back();
-        out.detail = hostname_ + ": `" + command + "` exited with status " + std::to_string(run.exit_code) +
+        out.detail = host + ": `" + command + "` exited with status " + std::to_string(run.exit_code) +
                      (err.empty() ? "" : ": " + err);
       }
       break;
     case CommandOutcome::kNotFound:
       out.status = ProbeStatus::kToolMissing;
-      out.detail = hostname_ + ": `" + spec.argv[0] + "` is not installed (not found on PATH)";
+      out.detail = host + ": `" + spec.argv[0] + "` is not installed (not found on PATH)";
       break;
     case CommandOutcome::kTimedOut:
       out.status = ProbeStatus::kTimedOut;
-      out.detail = hostname_ + ": `" + command + "` did not finish within " + std::to_string(spec.timeout_ms) +
+      out.detail = host + ": `" + command + "` did not finish within " + std::to_string(spec.timeout_ms) +
                    " ms and was killed";
       break;
     case CommandOutcome::kSpawnFailed:
       out.status = ProbeStatus::kFailed;
-      out.detail = hostname_ + ": " + run.error;
+      out.detail = host + ": " + run.error;
       break;
   }
   return out;
 }
 
 RawOutput LiveSource::ReadProbeFile(const ProbeSpec& spec) const {
+  const std::string& host = context_.host;
   RawOutput out;
-  out.origin = hostname_ + ":" + spec.path;
+  out.origin = host + ":" + spec.path;
   std::ifstream in(spec.path, std::ios::binary);
   if (!in) {
     out.status = ProbeStatus::kToolMissing;
-    out.detail = hostname_ + ": cannot read " + spec.path;
+    out.detail = host + ": cannot read " + spec.path;
     return out;
   }
   std::ostringstream text;

@@ -3,31 +3,30 @@
 // a timeout or a non-zero exit becomes a RawOutput status naming the command and node.
 #pragma once
 
-#include <functional>
-#include <map>
 #include <string>
 
 #include "harness/probe.h"
+#include "harness/profile.h"
 
 namespace gpuconform {
 
+// What an in-process (kBuiltin) probe may know about the run.
+struct LiveContext {
+  std::string host;
+  const Profile* profile = nullptr;  // the profile being judged against; may be null (capture)
+};
+
 class LiveSource : public ProbeSource {
  public:
-  using Builtin = std::function<RawOutput()>;
-
-  explicit LiveSource(std::string hostname);
-  std::vector<std::string> Nodes() const override { return {hostname_}; }
+  LiveSource(std::string hostname, const Profile* profile);
+  std::vector<std::string> Nodes() const override { return {context_.host}; }
   RawOutput Fetch(const ProbeSpec& spec, const std::string& node) override;
-
-  // In-process probes (kBuiltin), keyed by probe id; registered by the harness.
-  void AddBuiltin(const std::string& probe_id, Builtin builtin);
 
  private:
   RawOutput RunProbeCommand(const ProbeSpec& spec) const;
   RawOutput ReadProbeFile(const ProbeSpec& spec) const;
 
-  std::string hostname_;
-  std::map<std::string, Builtin> builtins_;
+  LiveContext context_;
 };
 
 // This machine's short host name (what Slurm calls the node).

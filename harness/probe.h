@@ -12,6 +12,7 @@
 namespace gpuconform {
 
 struct CollectiveContext;  // gather.h
+struct LiveContext;        // live_source.h
 struct RawOutput;
 
 enum class ProbeScope {
@@ -38,6 +39,8 @@ struct ProbeSpec {
   // kCollective: called on every rank, in the same order, during the live gather; returns
   // this node's raw output (kept from the lowest rank on each node). Node scope only.
   std::function<RawOutput(const CollectiveContext&)> collective;
+  // kBuiltin: computes the output in-process on the node (library calls, device files).
+  std::function<RawOutput(const LiveContext&)> builtin;
 };
 
 enum class ProbeStatus {

@@ -13,5 +13,7 @@ ProbeSpec MungedVersion();        // nodes/<h>/munged-version.txt     munged --v
 ProbeSpec MpiLibraryVersion();    // nodes/<h>/mpi-library-version.txt  MPI_Get_library_version (built in)
 ProbeSpec NcclVersion();          // nodes/<h>/nccl-version.txt       ncclGetVersion via dlopen (built in)
 ProbeSpec GpuconformVersion();    // nodes/<h>/gpuconform-version.txt this binary (built in)
+ProbeSpec GpuDevices();           // nodes/<h>/gpu-devices.txt        /dev/nvidia<N> + /proc/driver/nvidia/gpus (built in)
+ProbeSpec NvidiaSmiTopoMatrix();  // nodes/<h>/nvidia-smi-topo-m.txt  nvidia-smi topo -m (NvSwitch, InfiniBand)
 
 }  // namespace gpuconform::probes

@@ -33,8 +33,8 @@ constexpr std::string_view kYamlStringTag = "tag:yaml.org,2002:str";
 constexpr std::string_view kQuotedScalarTag = "!";
 
 const std::vector<std::string_view>& SoftwareComponents() {
-  static const std::vector<std::string_view> kComponents = {
-      "kernel", "driver", "cuda", "nccl", "slurm", "munge", "mpi", "gpuconform"};
+  static const std::vector<std::string_view> kComponents = {"kernel", "driver", "cuda", "nccl",
+                                                            "slurm",  "munge",  "mpi",  "gpuconform"};
   return kComponents;
 }
 
@@ -186,8 +186,7 @@ class ProfileReader {
     const YAML::Node* value = fields.Value(key);
     if (!value) return std::nullopt;
     static const std::map<std::string, bool, std::less<>> kSpellings = {
-        {"true", true}, {"True", true}, {"TRUE", true},
-        {"false", false}, {"False", false}, {"FALSE", false}};
+        {"true", true}, {"True", true}, {"TRUE", true}, {"false", false}, {"False", false}, {"FALSE", false}};
     if (value->IsScalar() && !IsStringTyped(*value)) {
       auto found = kSpellings.find(value->Scalar());
       if (found != kSpellings.end()) return found->second;
@@ -248,15 +247,13 @@ class ProfileReader {
     return items;
   }
 
-  void Require(const Fields& fields, std::initializer_list<std::string_view> keys,
-               std::string_view why) {
+  void Require(const Fields& fields, std::initializer_list<std::string_view> keys, std::string_view why) {
     for (std::string_view key : keys) {
       if (!fields.Has(key)) Fail(fields.line, fields.PathOf(key), "missing; " + std::string(why));
     }
   }
 
-  void Forbid(const Fields& fields, std::initializer_list<std::string_view> keys,
-              std::string_view why) {
+  void Forbid(const Fields& fields, std::initializer_list<std::string_view> keys, std::string_view why) {
     for (std::string_view key : keys) {
       if (fields.Has(key)) Fail(fields.LineOf(key), fields.PathOf(key), "not allowed: " + std::string(why));
     }
@@ -316,8 +313,8 @@ class ProfileReader {
   }
 
   template <typename Number>
-  std::optional<Number> CheckedPositive(const Fields& fields, std::string_view key, Number number,
-                                        double max, const std::string& text) {
+  std::optional<Number> CheckedPositive(const Fields& fields, std::string_view key, Number number, double max,
+                                        const std::string& text) {
     if (number <= 0) {
       Fail(fields.LineOf(key), fields.PathOf(key), "must be positive, got " + Shown(text));
       return std::nullopt;
@@ -357,7 +354,8 @@ NvlinkExpectation ReadNvlink(ProfileReader& reader, const Fields& fields) {
   nvlink.p2p_bandwidth_floor_gb_per_s =
       reader.PositiveNumber(fields, "p2p_bandwidth_floor_gb_per_s").value_or(0);
   nvlink.source = reader.NonEmptyString(fields, "source").value_or("");
-  reader.RequireSourceFor(fields, {"links_per_gpu", "link_bandwidth_gb_per_s", "p2p_bandwidth_floor_gb_per_s"});
+  reader.RequireSourceFor(fields,
+                          {"links_per_gpu", "link_bandwidth_gb_per_s", "p2p_bandwidth_floor_gb_per_s"});
   return nvlink;
 }
 
@@ -380,7 +378,9 @@ InfinibandExpectation ReadInfiniband(ProfileReader& reader, const Fields& fields
                 "expected 'InfiniBand' or 'Ethernet' (RoCE), as ibstat prints it, got " +
                     Shown(infiniband.link_layer));
   }
-  infiniband.rate_gbit_per_s = static_cast<int>(reader.PositiveInteger(fields, "rate_gbit_per_s").value_or(0));
+  infiniband.rate_gbit_per_s =
+      static_cast<int>(reader.PositiveInteger(fields, "rate_gbit_per_s").value_or(0));
+  infiniband.gpu_local_nic_required = reader.Bool(fields, "gpu_local_nic_required").value_or(false);
   infiniband.source = reader.NonEmptyString(fields, "source").value_or("");
   reader.RequireSourceFor(fields, {"rail_nics_per_node", "rate_gbit_per_s"});
   return infiniband;
@@ -392,7 +392,8 @@ NcclExpectation ReadNccl(ProfileReader& reader, const Fields& fields) {
   nccl.network = reader.NonEmptyString(fields, "network").value_or("");
   nccl.gpudirect_rdma = reader.Bool(fields, "gpudirect_rdma").value_or(false);
   nccl.socket_ifname = reader.NonEmptyString(fields, "socket_ifname").value_or("");
-  nccl.forbidden_ifnames = reader.StringList(fields, "forbidden_ifnames").value_or(std::vector<std::string>{});
+  nccl.forbidden_ifnames =
+      reader.StringList(fields, "forbidden_ifnames").value_or(std::vector<std::string>{});
   nccl.source = reader.NonEmptyString(fields, "source").value_or("");
   const auto& forbidden = nccl.forbidden_ifnames;
   if (!nccl.socket_ifname.empty() &&
@@ -453,8 +454,8 @@ AllreduceFloor ReadAllreduceFloor(ProfileReader& reader, const Fields& fields) {
   reader.Require(fields, {"nodes", "size_bytes", "busbw_floor_gb_per_s"},
                  "an allreduce floor names its node count, message size and busbw floor");
   floor.nodes = static_cast<int>(reader.PositiveInteger(fields, "nodes").value_or(0));
-  floor.size_bytes = reader.PositiveInteger(fields, "size_bytes", std::numeric_limits<long long>::max())
-                         .value_or(0);
+  floor.size_bytes =
+      reader.PositiveInteger(fields, "size_bytes", std::numeric_limits<long long>::max()).value_or(0);
   floor.busbw_floor_gb_per_s = reader.PositiveNumber(fields, "busbw_floor_gb_per_s").value_or(0);
   floor.source = reader.NonEmptyString(fields, "source").value_or("");
   reader.RequireSourceFor(fields, {"nodes", "size_bytes", "busbw_floor_gb_per_s"});
@@ -466,8 +467,9 @@ std::vector<AllreduceFloor> ReadAllreduce(ProfileReader& reader, const Fields& r
   const YAML::Node* list = root.Value("allreduce");
   if (!list) return floors;
   if (!list->IsSequence()) {
-    reader.Fail(root.LineOf("allreduce"), "allreduce",
-                "expected a list of {nodes, size_bytes, busbw_floor_gb_per_s, source}, got " + Described(*list));
+    reader.Fail(
+        root.LineOf("allreduce"), "allreduce",
+        "expected a list of {nodes, size_bytes, busbw_floor_gb_per_s, source}, got " + Described(*list));
     return floors;
   }
   for (std::size_t i = 0; i < list->size(); ++i) {
@@ -510,20 +512,24 @@ auto ReadSection(ProfileReader& reader, const Fields& root, std::string_view key
 }
 
 void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
-  profile.gpu = ReadSection(reader, root, "gpu", {"present", "count_per_node", "model_contains", "source"}, ReadGpu);
-  profile.nvlink = ReadSection(reader, root, "nvlink",
-                               {"links_per_gpu", "link_bandwidth_gb_per_s", "p2p_bandwidth_floor_gb_per_s", "source"},
-                               ReadNvlink);
-  profile.infiniband = ReadSection(reader, root, "infiniband",
-                                   {"present", "rail_nics_per_node", "link_layer", "rate_gbit_per_s", "source"},
-                                   ReadInfiniband);
-  profile.nccl = ReadSection(reader, root, "nccl",
-                             {"network", "gpudirect_rdma", "socket_ifname", "forbidden_ifnames", "source"}, ReadNccl);
-  profile.slurm = ReadSection(reader, root, "slurm", {"gres", "gpus_per_node", "partition", "source"}, ReadSlurm);
+  profile.gpu =
+      ReadSection(reader, root, "gpu", {"present", "count_per_node", "model_contains", "source"}, ReadGpu);
+  profile.nvlink = ReadSection(
+      reader, root, "nvlink",
+      {"links_per_gpu", "link_bandwidth_gb_per_s", "p2p_bandwidth_floor_gb_per_s", "source"}, ReadNvlink);
+  profile.infiniband = ReadSection(
+      reader, root, "infiniband",
+      {"present", "rail_nics_per_node", "link_layer", "rate_gbit_per_s", "gpu_local_nic_required", "source"},
+      ReadInfiniband);
+  profile.nccl =
+      ReadSection(reader, root, "nccl",
+                  {"network", "gpudirect_rdma", "socket_ifname", "forbidden_ifnames", "source"}, ReadNccl);
+  profile.slurm =
+      ReadSection(reader, root, "slurm", {"gres", "gpus_per_node", "partition", "source"}, ReadSlurm);
   profile.munge = ReadSection(reader, root, "munge", {"present", "max_clock_skew_s", "source"}, ReadMunge);
   profile.allreduce = ReadAllreduce(reader, root);
-  profile.software =
-      ReadSection(reader, root, "software", {"identical_across_nodes"}, ReadSoftware).value_or(SoftwareExpectation{});
+  profile.software = ReadSection(reader, root, "software", {"identical_across_nodes"}, ReadSoftware)
+                         .value_or(SoftwareExpectation{});
 }
 
 Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file) {
@@ -533,14 +539,14 @@ Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file
     return Error{*reader.error()};
   }
   if (!root_node.IsMap()) {
-    reader.Fail(LineOf(root_node.Mark()), "",
-                "the top level must be a mapping of profile keys (name:, gpu:, ...), got " + Described(root_node));
+    reader.Fail(
+        LineOf(root_node.Mark()), "",
+        "the top level must be a mapping of profile keys (name:, gpu:, ...), got " + Described(root_node));
     return Error{*reader.error()};
   }
-  std::optional<Fields> root =
-      reader.Mapping(root_node, "", LineOf(root_node.Mark()),
-                     {"name", "description", "gpu", "nvlink", "infiniband", "nccl", "slurm", "munge",
-                      "allreduce", "software"});
+  std::optional<Fields> root = reader.Mapping(root_node, "", LineOf(root_node.Mark()),
+                                              {"name", "description", "gpu", "nvlink", "infiniband", "nccl",
+                                               "slurm", "munge", "allreduce", "software"});
   if (!root) return Error{*reader.error()};
   Profile profile;
   profile.file = file;
@@ -564,7 +570,8 @@ class DocumentCounter : public YAML::EventHandler {
   void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
                        YAML::EmitterStyle::value) override {}
   void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+  }
   void OnMapEnd() override {}
 
   const YAML::Mark& last_start() const { return last_start_; }

@@ -35,6 +35,9 @@ struct InfinibandExpectation {
   int rail_nics_per_node = 0;
   std::string link_layer;  // "InfiniBand" or "Ethernet" (RoCE)
   int rate_gbit_per_s = 0;  // 400 NDR, 200 HDR
+  // Each GPU must have a rail NIC under its own PCIe switch (PIX or PXB in nvidia-smi topo -m),
+  // as GPUDirect RDMA on rail-optimised nodes needs.
+  bool gpu_local_nic_required = false;
   std::string source;
 };
 

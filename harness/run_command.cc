@@ -8,7 +8,6 @@
 #include <iostream>
 #include <memory>
 
-#include "harness/builtin_probes.h"
 #include "harness/gather.h"
 #include "harness/gtest_glue.h"
 #include "harness/live_source.h"
@@ -56,7 +55,8 @@ struct Gathered {
   std::string mode;
 };
 
-Result<Gathered> GatherRaw(const CommandLine& command, const World& world, const std::vector<ProbeSpec>& probes) {
+Result<Gathered> GatherRaw(const CommandLine& command, const World& world, const std::vector<ProbeSpec>& probes,
+                           const Profile& profile) {
   if (!command.snapshot.empty()) {
     auto snapshot = OpenSnapshot(command.snapshot);
     if (!snapshot) return Error{snapshot.error()};
@@ -66,9 +66,7 @@ Result<Gathered> GatherRaw(const CommandLine& command, const World& world, const
     }
     return gathered;
   }
-  const std::string host = LocalHostname();
-  LiveSource live(host);
-  AddBuiltinProbes(live, host);
+  LiveSource live(LocalHostname(), &profile);
   GatheredRun run = GatherLive(world, live, probes, [&](const std::string& line) { Progress(world, line); });
   return Gathered{std::move(run.raw), std::move(run.ranks), "live"};
 }
@@ -84,7 +82,7 @@ int RunVerb(const CommandLine& command, const World& world) {
   }
   const auto suites = SuiteRegistry::Instance().Suites();
   const auto probes = SuiteRegistry::Instance().AllProbes();
-  auto gathered = GatherRaw(command, world, probes);
+  auto gathered = GatherRaw(command, world, probes, *profile);
   if (!gathered) {
     if (world.is_root()) std::cerr << "gpuconform: " << gathered.error() << "\n";
     return 2;
@@ -134,8 +132,7 @@ int RunVerb(const CommandLine& command, const World& world) {
 int CaptureVerb(const CommandLine& command, const World& world) {
   const auto probes = SuiteRegistry::Instance().AllProbes();
   const std::string host = LocalHostname();
-  LiveSource live(host);
-  AddBuiltinProbes(live, host);
+  LiveSource live(host, nullptr);
   GatheredRun run = GatherLive(world, live, probes, [&](const std::string& line) { Progress(world, line); });
   if (!world.is_root()) return 0;
   const std::map<std::string, std::string> manifest = {

@@ -4,9 +4,9 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -44,11 +44,12 @@ std::string ParseError(const std::string& yaml_text) {
   return profile.error();
 }
 
-// A file under the test's temporary directory, removed again when the test ends.
+// A file under the test's temporary directory, removed again when the test ends. The pid
+// keeps tests that ctest runs in parallel from sharing one.
 class TempFile {
  public:
   TempFile(const std::string& name, const std::string& contents)
-      : path_(std::filesystem::path(testing::TempDir()) / name) {
+      : path_(std::filesystem::path(testing::TempDir()) / (std::to_string(::getpid()) + "_" + name)) {
     std::ofstream(path_, std::ios::binary) << contents;
   }
   ~TempFile() {
@@ -122,7 +123,8 @@ TEST(BuiltinProfiles, EverySectionWithNumbersNamesItsSource) {
 
 TEST(BuiltinProfiles, H100HasThePublishedNdH100V5Figures) {
   const Profile profile = MustLoad("h100-sxm-8");
-  ASSERT_TRUE(profile.gpu && profile.nvlink && profile.infiniband && profile.nccl && profile.slurm && profile.munge);
+  ASSERT_TRUE(profile.gpu && profile.nvlink && profile.infiniband && profile.nccl && profile.slurm &&
+              profile.munge);
   EXPECT_TRUE(profile.ExpectsGpus());
   EXPECT_EQ(profile.gpu->count_per_node, 8);
   EXPECT_EQ(profile.gpu->model_contains, "H100");
@@ -292,10 +294,10 @@ TEST(ParseProfile, ANameAloneIsAProfileThatSaysNothingElse) {
 }
 
 TEST(ParseProfile, AcceptsTypedSpelledGresAndTrueFalseCapitalised) {
-  Result<Profile> profile = ParseProfile(Lines({"name: typed", "slurm:", "  gres: gpu:h100:8", "  gpus_per_node: 8",
-                                                "  partition: batch", "  source: site", "gpu:",
-                                                "  present: True", "  count_per_node: 8", "  source: site"}),
-                                         kFile);
+  Result<Profile> profile = ParseProfile(
+      Lines({"name: typed", "slurm:", "  gres: gpu:h100:8", "  gpus_per_node: 8", "  partition: batch",
+             "  source: site", "gpu:", "  present: True", "  count_per_node: 8", "  source: site"}),
+      kFile);
   ASSERT_TRUE(profile.ok()) << profile.error();
   EXPECT_EQ(profile->slurm->gres, "gpu:h100:8");
   EXPECT_EQ(profile->slurm->partition, "batch");
@@ -303,7 +305,8 @@ TEST(ParseProfile, AcceptsTypedSpelledGresAndTrueFalseCapitalised) {
 }
 
 TEST(ParseProfile, SectionWithoutNumbersNeedsNoSource) {
-  Result<Profile> profile = ParseProfile(Lines({"name: n", "nccl:", "  network: IB", "gpu:", "  present: false"}), kFile);
+  Result<Profile> profile =
+      ParseProfile(Lines({"name: n", "nccl:", "  network: IB", "gpu:", "  present: false"}), kFile);
   ASSERT_TRUE(profile.ok()) << profile.error();
   EXPECT_EQ(profile->nccl->network, "IB");
   EXPECT_FALSE(profile->ExpectsGpus());
@@ -326,8 +329,10 @@ TEST(ParseProfile, RejectsEmptyTextAndComments) {
 
 TEST(ParseProfile, RejectsANonMappingRoot) {
   EXPECT_THAT(ParseError(Lines({"- name: n"})), StartsWith("t.yaml:1: the top level must be a mapping"));
-  EXPECT_THAT(ParseError(Lines({"# comment", "just text"})),
-              StartsWith("t.yaml:2: the top level must be a mapping of profile keys (name:, gpu:, ...), got 'just text'"));
+  EXPECT_THAT(
+      ParseError(Lines({"# comment", "just text"})),
+      StartsWith(
+          "t.yaml:2: the top level must be a mapping of profile keys (name:, gpu:, ...), got 'just text'"));
 }
 
 TEST(ParseProfile, RejectsMoreThanOneDocument) {
@@ -348,14 +353,16 @@ TEST(ParseProfile, RejectsUnknownTopLevelKey) {
 }
 
 TEST(ParseProfile, RejectsUnknownKeyInAnAllreduceEntry) {
-  EXPECT_THAT(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 1", "    size_bytes: 8",
-                                "    busbw_floor_gbps: 1", "    source: x"})),
-              StartsWith("t.yaml:5:allreduce[0].busbw_floor_gbps: unknown key; did you mean 'busbw_floor_gb_per_s'?"));
+  EXPECT_THAT(
+      ParseError(Lines({"name: n", "allreduce:", "  - nodes: 1", "    size_bytes: 8",
+                        "    busbw_floor_gbps: 1", "    source: x"})),
+      StartsWith(
+          "t.yaml:5:allreduce[0].busbw_floor_gbps: unknown key; did you mean 'busbw_floor_gb_per_s'?"));
 }
 
 TEST(ParseProfile, RejectsDuplicateKeys) {
-  EXPECT_EQ(ParseError(Lines({"name: n", "munge:", "  max_clock_skew_s: 300", "  max_clock_skew_s: 30",
-                              "  source: x"})),
+  EXPECT_EQ(ParseError(Lines(
+                {"name: n", "munge:", "  max_clock_skew_s: 300", "  max_clock_skew_s: 30", "  source: x"})),
             "t.yaml:4:munge.max_clock_skew_s: duplicate key (first given at line 3)");
 }
 
@@ -402,7 +409,8 @@ TEST(ParseProfile, RejectsAScalarWhereAListBelongs) {
   EXPECT_EQ(ParseError(Lines({"name: n", "nccl:", "  network: IB", "  forbidden_ifnames: eth0"})),
             "t.yaml:4:nccl.forbidden_ifnames: expected a list, got 'eth0'");
   EXPECT_THAT(ParseError(Lines({"name: n", "allreduce:", "  nodes: 1"})),
-              StartsWith("t.yaml:2:allreduce: expected a list of {nodes, size_bytes, busbw_floor_gb_per_s, source}, got a mapping"));
+              StartsWith("t.yaml:2:allreduce: expected a list of {nodes, size_bytes, busbw_floor_gb_per_s, "
+                         "source}, got a mapping"));
 }
 
 TEST(ParseProfile, RejectsASectionThatIsNotAMapping) {
@@ -415,8 +423,8 @@ TEST(ParseProfile, RejectsASectionThatIsNotAMapping) {
 TEST(ParseProfile, RejectsZeroAndNegativeCounts) {
   EXPECT_EQ(ParseError(Lines({"name: n", "gpu:", "  count_per_node: 0", "  source: x"})),
             "t.yaml:3:gpu.count_per_node: must be positive, got '0'");
-  EXPECT_EQ(ParseError(Lines({"name: n", "infiniband:", "  rail_nics_per_node: -8", "  link_layer: InfiniBand",
-                              "  rate_gbit_per_s: 400", "  source: x"})),
+  EXPECT_EQ(ParseError(Lines({"name: n", "infiniband:", "  rail_nics_per_node: -8",
+                              "  link_layer: InfiniBand", "  rate_gbit_per_s: 400", "  source: x"})),
             "t.yaml:3:infiniband.rail_nics_per_node: must be positive, got '-8'");
   EXPECT_EQ(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 0", "    size_bytes: 8",
                               "    busbw_floor_gb_per_s: 1", "    source: x"})),
@@ -435,18 +443,21 @@ TEST(ParseProfile, RejectsCountsBeyondTheirType) {
 }
 
 TEST(ParseProfile, AcceptsSizesBeyondThirtyTwoBits) {
-  Result<Profile> profile = ParseProfile(Lines({"name: n", "allreduce:", "  - nodes: 1", "    size_bytes: 17179869184",
-                                                "    busbw_floor_gb_per_s: 460.5", "    source: x"}),
-                                         kFile);
+  Result<Profile> profile =
+      ParseProfile(Lines({"name: n", "allreduce:", "  - nodes: 1", "    size_bytes: 17179869184",
+                          "    busbw_floor_gb_per_s: 460.5", "    source: x"}),
+                   kFile);
   ASSERT_TRUE(profile.ok()) << profile.error();
   EXPECT_EQ(profile->allreduce.at(0).size_bytes, kSixteenGiB);
   EXPECT_DOUBLE_EQ(profile->allreduce.at(0).busbw_floor_gb_per_s, 460.5);
 }
 
 TEST(ParseProfile, RejectsASectionWithNumbersButNoSourceAtTheSectionLine) {
-  EXPECT_THAT(ParseError(Lines({"name: n", "", "nvlink:", "  links_per_gpu: 18", "  link_bandwidth_gb_per_s: 25",
-                                "  p2p_bandwidth_floor_gb_per_s: 335"})),
-              StartsWith("t.yaml:3:nvlink.source: missing; a section that holds numbers must say where they come from"));
+  EXPECT_THAT(
+      ParseError(Lines({"name: n", "", "nvlink:", "  links_per_gpu: 18", "  link_bandwidth_gb_per_s: 25",
+                        "  p2p_bandwidth_floor_gb_per_s: 335"})),
+      StartsWith(
+          "t.yaml:3:nvlink.source: missing; a section that holds numbers must say where they come from"));
   EXPECT_THAT(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 1", "    size_bytes: 8",
                                 "    busbw_floor_gb_per_s: 1", "  - nodes: 2", "    size_bytes: 8",
                                 "    busbw_floor_gb_per_s: 1", "    source: x"})),
@@ -475,9 +486,10 @@ TEST(ParseProfile, RequiresCountsOfComponentsThatArePresent) {
             "t.yaml:2:munge.max_clock_skew_s: missing; required when munge.present is true");
   EXPECT_EQ(ParseError(Lines({"name: n", "nvlink:", "  links_per_gpu: 18", "  source: x"})),
             "t.yaml:2:nvlink.link_bandwidth_gb_per_s: missing; an nvlink section states all of its numbers");
-  EXPECT_EQ(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 1", "    source: x"})),
-            "t.yaml:3:allreduce[0].size_bytes: missing; an allreduce floor names its node count, message size and "
-            "busbw floor");
+  EXPECT_EQ(
+      ParseError(Lines({"name: n", "allreduce:", "  - nodes: 1", "    source: x"})),
+      "t.yaml:3:allreduce[0].size_bytes: missing; an allreduce floor names its node count, message size and "
+      "busbw floor");
 }
 
 TEST(ParseProfile, RejectsNumbersForAComponentThatIsAbsent) {
@@ -488,7 +500,8 @@ TEST(ParseProfile, RejectsNumbersForAComponentThatIsAbsent) {
 TEST(ParseProfile, RejectsAnUnknownLinkLayer) {
   EXPECT_EQ(ParseError(Lines({"name: n", "infiniband:", "  rail_nics_per_node: 8", "  link_layer: IB",
                               "  rate_gbit_per_s: 400", "  source: x"})),
-            "t.yaml:4:infiniband.link_layer: expected 'InfiniBand' or 'Ethernet' (RoCE), as ibstat prints it, got 'IB'");
+            "t.yaml:4:infiniband.link_layer: expected 'InfiniBand' or 'Ethernet' (RoCE), as ibstat prints "
+            "it, got 'IB'");
 }
 
 TEST(ParseProfile, RejectsGresThatDisagreesWithGpusPerNode) {
@@ -505,24 +518,26 @@ TEST(ParseProfile, RejectsASocketInterfaceThatIsAlsoForbidden) {
 }
 
 TEST(ParseProfile, RejectsUnknownAndRepeatedSoftwareComponents) {
-  EXPECT_EQ(ParseError(Lines({"name: n", "software:", "  identical_across_nodes:", "    - kernel",
-                              "    - kernal"})),
-            "t.yaml:5:software.identical_across_nodes[1]: unknown component 'kernal' (known: kernel, driver, cuda, "
-            "nccl, slurm, munge, mpi, gpuconform)");
+  EXPECT_EQ(
+      ParseError(
+          Lines({"name: n", "software:", "  identical_across_nodes:", "    - kernel", "    - kernal"})),
+      "t.yaml:5:software.identical_across_nodes[1]: unknown component 'kernal' (known: kernel, driver, cuda, "
+      "nccl, slurm, munge, mpi, gpuconform)");
   EXPECT_EQ(ParseError(Lines({"name: n", "software:", "  identical_across_nodes: [nccl, nccl]"})),
             "t.yaml:3:software.identical_across_nodes[1]: 'nccl' is listed twice");
 }
 
 TEST(ParseProfile, ShowsBinaryValuesEscapedAndLongValuesShortened) {
-  const std::string error = ParseError("name: n\ngpu:\n  count_per_node: \x01\x7f" + std::string(100, 'x') +
-                                       "\n  source: x\n");
+  const std::string error =
+      ParseError("name: n\ngpu:\n  count_per_node: \x01\x7f" + std::string(100, 'x') + "\n  source: x\n");
   EXPECT_THAT(error, StartsWith("t.yaml:3:gpu.count_per_node: expected an integer, got '\\x01\\x7fxxx"));
   EXPECT_THAT(error, HasSubstr("...'"));
   EXPECT_LT(error.size(), 120u);
 }
 
 TEST(ParseProfile, ReportsTheNameOfTheFileItWasGiven) {
-  Result<Profile> profile = ParseProfile("name: n\nmunge:\n  max_clock_skew_s: x\n", "topologies/h100-sxm-8.yaml");
+  Result<Profile> profile =
+      ParseProfile("name: n\nmunge:\n  max_clock_skew_s: x\n", "topologies/h100-sxm-8.yaml");
   ASSERT_FALSE(profile.ok());
   EXPECT_THAT(profile.error(), StartsWith("topologies/h100-sxm-8.yaml:3:munge.max_clock_skew_s: "));
 }
@@ -584,7 +599,8 @@ TEST(ParseProfileRobustness, MutatedBuiltinsParseOrNameTheFile) {
 
 TEST(ParseProfileRobustness, InputsThatHangOrExhaustSomeYamlParsersAreRefused) {
   // A lone ',' makes yaml-cpp 0.7's LoadAll loop forever; '[:' and '{:' hung older releases.
-  for (const char* text : {",", ",\n,", "[:", "{:", "[[:", "{# ke\ny{:", "- !+(.,.)", "&a [*a]", "*unknown", "\xef\xbb\xbf"}) {
+  for (const char* text :
+       {",", ",\n,", "[:", "{:", "[[:", "{# ke\ny{:", "- !+(.,.)", "&a [*a]", "*unknown", "\xef\xbb\xbf"}) {
     ExpectParsesOrNamesTheFile(text, kFile);
   }
   EXPECT_THAT(ParseError(std::string(100000, '[')), StartsWith("t.yaml:"));

@@ -1,0 +1,44 @@
+// NcclTopology checks: does the topology NCCL detected (or was told, by a static
+// NCCL_TOPO_FILE) match what the profile says the node is? A wrong topology throws no error:
+// NCCL routes around the missing NVLinks or NICs and the collectives just run slowly.
+// Pure: one node's parsed topology + profile in, one CheckResult per check out. A fact the
+// file does not state (a bare static skeleton) is an error saying what is missing, never a pass.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/profile.h"
+#include "harness/verdict.h"
+#include "suites/nccl_topology/nccl_topology_parse.h"
+
+namespace gpuconform::nccl_topology {
+
+inline constexpr char kSuite[] = "NcclTopology";
+
+inline constexpr char kGpuCount[] = "GpuCount";
+inline constexpr char kNvlinkCountPerGpu[] = "NvlinkCountPerGpu";
+inline constexpr char kNicCountSpeedGdr[] = "NicCountSpeedGdr";
+inline constexpr char kGpuHasNicUnderPcieSwitch[] = "GpuHasNicUnderPcieSwitch";
+
+// The check names in report order.
+const std::vector<std::string>& CheckNames();
+
+CheckResult CheckGpuCount(const std::string& node, const Topology& topology, const Profile& profile);
+// Sum of <nvlink count> over targets of NVSwitch class, per GPU, == nvlink.links_per_gpu.
+CheckResult CheckNvlinkCountPerGpu(const std::string& node, const Topology& topology, const Profile& profile);
+// NICs == infiniband.rail_nics_per_node, speed >= rate_gbit_per_s, link layer, and gdr=1
+// where nccl.gpudirect_rdma.
+CheckResult CheckNicCountSpeedGdr(const std::string& node, const Topology& topology, const Profile& profile);
+// Every GPU has a NIC in its PCIe switch tree (NCCL's PIX/PXB), hence on its NUMA node.
+CheckResult CheckGpuHasNicUnderPcieSwitch(const std::string& node, const Topology& topology, const Profile& profile);
+
+// All checks on one node.
+std::vector<CheckResult> JudgeTopology(const std::string& node, const Topology& topology, const Profile& profile);
+
+// All checks on a node whose topology could not be obtained: skipped where the profile says
+// they do not apply, else errors carrying `problem` (which names the file and what to do).
+std::vector<CheckResult> TopologyUnavailable(const std::string& node, const std::string& code,
+                                             const std::string& problem, const Profile& profile);
+
+}  // namespace gpuconform::nccl_topology

@@ -1,0 +1,178 @@
+#include "suites/nvswitch/nvswitch_checks.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace gpuconform::nvswitch {
+
+namespace {
+
+// What a non-NVLink cell of `nvidia-smi topo -m` means, in the words of its legend.
+std::string PathMeaning(const std::string& cell) {
+  static const std::map<std::string, std::string> kMeaning = {
+      {"SYS", "PCIe plus the CPU interconnect between NUMA nodes"},
+      {"SOC", "PCIe plus the CPU interconnect between NUMA nodes"},
+      {"NODE", "PCIe plus the interconnect between host bridges of a NUMA node"},
+      {"PHB", "PCIe through a host bridge (the CPU)"},
+      {"PXB", "PCIe through several PCIe bridges"},
+      {"PIX", "PCIe through a single PCIe bridge"},
+  };
+  const auto it = kMeaning.find(cell);
+  return it == kMeaning.end() ? "an unknown path" : it->second;
+}
+
+std::string NvlinkSkipReason(const Profile& profile) {
+  return "profile " + profile.name + " has no nvlink section, so it does not say how GPUs are linked";
+}
+
+}  // namespace
+
+std::optional<CheckResult> SkipWithoutGpus(const std::string& suite, const std::string& check,
+                                           const std::string& node, const Profile& profile) {
+  if (!profile.gpu) {
+    return Skipped(suite, check, node, "profile " + profile.name + " has no gpu section, so it expects no GPUs");
+  }
+  if (!profile.gpu->present) {
+    return Skipped(suite, check, node,
+                   "profile " + profile.name + " has no GPUs (gpu.present: false), so there is nothing to check");
+  }
+  return std::nullopt;
+}
+
+CheckResult CheckGpuCountAndModel(const std::string& node, const Result<pcie::GpuInventory>& inventory,
+                                  const Profile& profile) {
+  if (auto skip = SkipWithoutGpus(kSuite, kGpuCountAndModel, node, profile)) return *skip;
+  if (!inventory) return Errored(kSuite, kGpuCountAndModel, node, "unavailable", inventory.error());
+  const GpuExpectation& expected = *profile.gpu;
+  std::vector<Finding> findings;
+  const int count = static_cast<int>(inventory->gpus.size());
+  if (count != expected.count_per_node) {
+    std::string cause = count < expected.count_per_node
+                            ? "a GPU fell off the bus or its driver failed to attach: look for Xid 79 / \"fallen off "
+                              "the bus\" in `dmesg`, reseat or replace the GPU"
+                            : "the node has more GPUs than the profile says: wrong profile?";
+    findings.push_back({"gpu-count", node,
+                        node + ": " + std::to_string(count) + " GPUs visible to the driver, expected " +
+                            std::to_string(expected.count_per_node) + " (profile " + profile.name + "): " + cause});
+  }
+  if (!expected.model_contains.empty()) {
+    for (const auto& gpu : inventory->gpus) {
+      if (gpu.product_name.find(expected.model_contains) != std::string::npos) continue;
+      findings.push_back({"gpu-model", node + "/gpu" + std::to_string(gpu.index),
+                          node + ": " + pcie::GpuDisplayName(gpu) + " is '" + gpu.product_name +
+                              "', expected a model containing '" + expected.model_contains + "' (profile " +
+                              profile.name + "): wrong node type in this pool, or the wrong profile"});
+    }
+  }
+  CheckResult result = FromFindings(kSuite, kGpuCountAndModel, node, std::move(findings));
+  result.measurements.push_back({node + ".gpu_count", std::to_string(count), "",
+                                 "== " + std::to_string(expected.count_per_node), expected.source});
+  return result;
+}
+
+CheckResult CheckAllPairsNvlinkConnected(const std::string& node, const Result<TopoMatrix>& matrix,
+                                         const Profile& profile) {
+  if (auto skip = SkipWithoutGpus(kSuite, kAllPairsNvlinkConnected, node, profile)) return *skip;
+  if (!profile.nvlink) return Skipped(kSuite, kAllPairsNvlinkConnected, node, NvlinkSkipReason(profile));
+  if (!matrix) return Errored(kSuite, kAllPairsNvlinkConnected, node, "unavailable", matrix.error());
+  const auto& gpus = matrix->gpus;
+  if (gpus.size() < 2) {
+    return Skipped(kSuite, kAllPairsNvlinkConnected, node,
+                   node + " has " + std::to_string(gpus.size()) +
+                       " GPU in nvidia-smi topo -m: there are no GPU pairs, so all-to-all NVLink does not apply "
+                       "(GpuCountAndModel judges the count)");
+  }
+  const int k = profile.nvlink->links_per_gpu;
+  const std::string expected = "NV" + std::to_string(k);
+  std::vector<Finding> findings;
+  for (std::size_t a = 0; a < gpus.size(); ++a) {
+    for (std::size_t b = a + 1; b < gpus.size(); ++b) {
+      const std::string cell = matrix->Between(gpus[a], gpus[b]);
+      const std::string pair = gpus[a] + "-" + gpus[b];
+      const std::string entity = node + "/" + gpus[a] + "-" + gpus[b];
+      if (cell == expected) continue;
+      if (const auto links = NvlinkCount(cell)) {
+        findings.push_back({"nvlink-count", entity,
+                            fmt::format("{}: {} connected by {} ({} NVLinks), expected {} ({} per GPU through "
+                                        "NVSwitch, profile {}): {}",
+                                        node, pair, cell, *links, expected, k, profile.name,
+                                        *links < k ? "links are down or untrained; see `nvidia-smi nvlink -s` "
+                                                     "and the fabric manager log"
+                                                   : "the node has more links than the profile says: wrong profile?")});
+      } else {
+        findings.push_back({"pcie-path", entity,
+                            fmt::format("{}: {} connected over {} ({}), expected {} through NVSwitch (profile {}): "
+                                        "peer traffic takes PCIe, an order of magnitude slower; check "
+                                        "`systemctl status nvidia-fabricmanager` and `nvidia-smi nvlink -s`",
+                                        node, pair, cell.empty() ? "nothing" : cell,
+                                        cell.empty() ? "the matrix has no cell for this pair" : PathMeaning(cell),
+                                        expected, profile.name)});
+      }
+    }
+  }
+  return FromFindings(kSuite, kAllPairsNvlinkConnected, node, std::move(findings));
+}
+
+CheckResult CheckAllLinksActive(const std::string& node, const Result<NvlinkStatus>& status, const Profile& profile) {
+  if (auto skip = SkipWithoutGpus(kSuite, kAllLinksActive, node, profile)) return *skip;
+  if (!profile.nvlink) return Skipped(kSuite, kAllLinksActive, node, NvlinkSkipReason(profile));
+  if (!status) return Errored(kSuite, kAllLinksActive, node, "unavailable", status.error());
+  const int expected_links = profile.nvlink->links_per_gpu;
+  const double floor_gb_per_s = profile.nvlink->link_bandwidth_gb_per_s;
+  std::vector<Finding> findings;
+  int active_links = 0;
+  for (const auto& gpu : status->gpus) {
+    const std::string gpu_name = "GPU " + std::to_string(gpu.index);
+    const std::string gpu_entity = node + "/gpu" + std::to_string(gpu.index);
+    if (gpu.links.empty()) {
+      findings.push_back({"links-inactive", gpu_entity,
+                          fmt::format("{}: {} ({}) has no active NVLink{}, expected {} active at >= {} GB/s: "
+                                      "the GPU is cut off from NVSwitch; check `systemctl status "
+                                      "nvidia-fabricmanager` and the GPU's fabric state in `nvidia-smi -q`",
+                                      node, gpu_name, gpu.name,
+                                      gpu.all_inactive_message.empty() ? "" : " (" + gpu.all_inactive_message + ")",
+                                      expected_links, floor_gb_per_s)});
+      continue;
+    }
+    for (const auto& link : gpu.links) {
+      const std::string entity = gpu_entity + "/link" + std::to_string(link.index);
+      if (!link.active) {
+        findings.push_back({"link-inactive", entity,
+                            fmt::format("{}: {} link {} is inactive, expected active at >= {} GB/s: a dead link "
+                                        "or NVSwitch port; the GPU loses 1/{} of its NVLink bandwidth (reset the "
+                                        "GPU, then check the baseboard)",
+                                        node, gpu_name, link.index, floor_gb_per_s, expected_links)});
+      } else if (link.speed_gb_per_s < floor_gb_per_s) {
+        findings.push_back({"link-slow", entity,
+                            fmt::format("{}: {} link {} runs at {} GB/s, expected >= {} GB/s (profile {}): the "
+                                        "link trained at a lower speed",
+                                        node, gpu_name, link.index, link.speed_gb_per_s, floor_gb_per_s,
+                                        profile.name)});
+      } else {
+        ++active_links;
+      }
+    }
+    if (static_cast<int>(gpu.links.size()) != expected_links) {
+      findings.push_back({"link-count", gpu_entity,
+                          fmt::format("{}: {} ({}) has {} NVLinks, expected {} (profile {}): {}", node, gpu_name,
+                                      gpu.name, gpu.links.size(), expected_links, profile.name,
+                                      static_cast<int>(gpu.links.size()) < expected_links
+                                          ? "a GPU with fewer links (an export variant such as H800) or links "
+                                            "hidden by the driver"
+                                          : "wrong profile for this GPU?")});
+    }
+  }
+  CheckResult result = FromFindings(kSuite, kAllLinksActive, node, std::move(findings));
+  if (result.verdict == Verdict::kPass && status->elided_at_line) {
+    result = Errored(kSuite, kAllLinksActive, node, "elided",
+                     fmt::format("{}: the nvidia-smi nvlink -s output leaves GPUs out (\"...\" at line {}), so their "
+                                 "links could not be judged; capture the full output",
+                                 node, status->elided_at_line));
+  }
+  result.measurements.push_back({node + ".nvlinks_active", std::to_string(active_links), "",
+                                 fmt::format(">= {} GB/s each", floor_gb_per_s), profile.nvlink->source});
+  return result;
+}
+
+}  // namespace gpuconform::nvswitch

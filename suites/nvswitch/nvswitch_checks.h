@@ -1,0 +1,38 @@
+// NvSwitch suite checks: on an 8-GPU SXM node every GPU reaches every other through the
+// NVSwitch crossbar with all of its NVLinks (NV18 on H100/H200, NV12 on A100); a pair routed
+// over PCIe is an order of magnitude slower, and one dead link costs 1/k of every
+// all-reduce. Pure: parsed facts (or why there are none) + profile in, one CheckResult per
+// node out. A profile without GPUs skips; facts that could not be read are errors.
+#pragma once
+
+#include <string>
+
+#include "harness/profile.h"
+#include "harness/result.h"
+#include "harness/verdict.h"
+#include "suites/nvswitch/nvswitch_parse.h"
+#include "suites/pcie/pcie_parse.h"
+
+namespace gpuconform::nvswitch {
+
+inline constexpr char kSuite[] = "NvSwitch";
+inline constexpr char kGpuCountAndModel[] = "GpuCountAndModel";
+inline constexpr char kAllPairsNvlinkConnected[] = "AllPairsNvlinkConnected";
+inline constexpr char kAllLinksActive[] = "AllLinksActive";
+
+// The node has profile.gpu.count_per_node GPUs, each a model containing gpu.model_contains.
+CheckResult CheckGpuCountAndModel(const std::string& node, const Result<pcie::GpuInventory>& inventory,
+                                  const Profile& profile);
+
+// Every GPU pair is NV<k> with k = nvlink.links_per_gpu in `nvidia-smi topo -m`.
+CheckResult CheckAllPairsNvlinkConnected(const std::string& node, const Result<TopoMatrix>& matrix,
+                                         const Profile& profile);
+
+// Every GPU lists nvlink.links_per_gpu links, each active at >= nvlink.link_bandwidth_gb_per_s.
+CheckResult CheckAllLinksActive(const std::string& node, const Result<NvlinkStatus>& status, const Profile& profile);
+
+// The skip a GPU check gets where the profile has no GPUs (or does not say), else nullopt.
+std::optional<CheckResult> SkipWithoutGpus(const std::string& suite, const std::string& check,
+                                           const std::string& node, const Profile& profile);
+
+}  // namespace gpuconform::nvswitch

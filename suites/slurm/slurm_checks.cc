@@ -1,0 +1,223 @@
+#include "suites/slurm/slurm_checks.h"
+
+#include <algorithm>
+#include <map>
+
+#include "harness/text_util.h"
+
+namespace gpuconform::slurm {
+
+namespace {
+
+std::string ResumeFix(const std::string& node) {
+  return "then `scontrol update nodename=" + node + " state=resume`";
+}
+
+long long ConfiguredGpus(const SlurmNode& node, std::string& problem) {
+  auto gres = ParseGres(node.Field("Gres"));
+  if (!gres) {
+    problem = node.name + ": cannot read Gres='" + node.Field("Gres") + "': " + gres.error();
+    return -1;
+  }
+  return GpuCount(*gres);
+}
+
+}  // namespace
+
+CheckResult CheckGresMatchesProfile(const SlurmNode& node, const Profile& profile) {
+  const char* check = "GresMatchesProfile";
+  if (!profile.slurm) return Skipped(kGresSuite, check, node.name, "profile " + profile.name + " has no slurm section");
+  std::string problem;
+  const long long configured = ConfiguredGpus(node, problem);
+  if (configured < 0) return Errored(kGresSuite, check, node.name, "unreadable-gres", problem);
+  auto expected = ParseGres(profile.slurm->gres);
+  if (!expected) {
+    return Errored(kGresSuite, check, node.name, "bad-profile", profile.file + ": slurm.gres: " + expected.error());
+  }
+  std::vector<Finding> findings;
+  if (configured != GpuCount(*expected)) {
+    findings.push_back({"gres-count", node.name,
+                        node.name + ": Slurm advertises Gres=" + node.Field("Gres") + " (" + std::to_string(configured) +
+                            " GPUs), expected " + profile.slurm->gres + " (profile " + profile.name +
+                            "): set Gres=" + profile.slurm->gres + " for " + node.name +
+                            " in slurm.conf and gres.conf, restart slurmd"});
+  } else {
+    auto actual = ParseGres(node.Field("Gres"));
+    for (const auto& want : *expected) {
+      if (want.name != "gpu" || want.type.empty()) continue;
+      bool typed = false;
+      for (const auto& have : *actual) typed = typed || (have.name == "gpu" && have.type == want.type);
+      if (!typed) {
+        findings.push_back({"gres-type", node.name,
+                            node.name + ": Slurm advertises Gres=" + node.Field("Gres") + ", expected GPU type '" +
+                                want.type + "' (" + profile.slurm->gres + "): jobs asking for --gpus=" + want.type +
+                                ":N will not run here; add Type=" + want.type + " in gres.conf"});
+      }
+    }
+  }
+  CheckResult result = FromFindings(kGresSuite, check, node.name, std::move(findings));
+  result.measurements.push_back({"configured_gpus", std::to_string(configured), "GPUs",
+                                 "== " + std::to_string(GpuCount(*expected)), profile.slurm->source});
+  return result;
+}
+
+CheckResult CheckGresRegistered(const SlurmNode& node) {
+  const char* check = "GresRegistered";
+  const auto flags = node.StateFlags();
+  const bool invalid = flags.count("INVAL") || flags.count("INVALID_REG") || flags.count("INVALID");
+  const bool gres_reason = Contains(node.reason(), "gres/");
+  if (!invalid && !gres_reason) return Passed(kGresSuite, check, node.name);
+  std::string message = node.name + ": slurmctld rejected the node's GRES registration (State=" + node.state();
+  if (!node.reason().empty()) message += ", Reason=\"" + node.reason() + "\"";
+  message += "): the node is drained and jobs that need it pend; make gres.conf on " + node.name +
+             " match the GPUs and slurm.conf's Gres=, restart slurmd there, " + ResumeFix(node.name);
+  return Failed(kGresSuite, check, node.name, {{"gres-registration-rejected", node.name, message}});
+}
+
+CheckResult CheckGresConfMatchesSlurmConf(const SlurmNode& node, const GresConf& conf, const std::string& conf_origin) {
+  const char* check = "GresConfMatchesSlurmConf";
+  std::string problem;
+  const long long configured = ConfiguredGpus(node, problem);
+  if (configured < 0) return Errored(kGresSuite, check, node.name, "unreadable-gres", problem);
+  const long long declared = conf.GpusFor(node.name);
+  if (declared < 0) {
+    if (!conf.autodetect.empty() && conf.autodetect != "off") {
+      return Skipped(kGresSuite, check, node.name,
+                     "gres.conf autodetects GPUs (AutoDetect=" + conf.autodetect + "); GresMatchesHardware covers it");
+    }
+    if (configured == 0) return Passed(kGresSuite, check, node.name);
+    return Failed(kGresSuite, check, node.name,
+                  {{"gres-conf-missing", node.name,
+                    node.name + ": slurm.conf says Gres=" + node.Field("Gres") + " but " + conf_origin +
+                        " declares no GPU for it: slurmd drops file-less GPUs and the node goes INVAL; add "
+                        "'NodeName=" + node.name + " Name=gpu File=/dev/nvidia[0-" + std::to_string(configured - 1) +
+                        "]'"}});
+  }
+  if (declared == configured) return Passed(kGresSuite, check, node.name);
+  return Failed(kGresSuite, check, node.name,
+                {{"gres-conf-count", node.name,
+                  node.name + ": " + conf_origin + " declares " + std::to_string(declared) +
+                      " GPUs, slurm.conf says Gres=" + node.Field("Gres") + " (" + std::to_string(configured) +
+                      "): make them agree (fix the File= range or Count=), restart slurmd on " + node.name + ", " +
+                      ResumeFix(node.name)}});
+}
+
+CheckResult CheckGresMatchesHardware(const SlurmNode& node, const HardwareGpus& hardware) {
+  const char* check = "GresMatchesHardware";
+  std::string problem;
+  const long long configured = ConfiguredGpus(node, problem);
+  if (configured < 0) return Errored(kGresSuite, check, node.name, "unreadable-gres", problem);
+  if (!hardware.count) return Errored(kGresSuite, check, node.name, "no-gpu-count", hardware.problem);
+  CheckResult result = Passed(kGresSuite, check, node.name);
+  if (*hardware.count != configured) {
+    const bool fewer = configured < *hardware.count;
+    result = Failed(kGresSuite, check, node.name,
+                    {{"gres-vs-hardware", node.name,
+                      node.name + ": Slurm advertises " + std::to_string(configured) + " GPUs (Gres=" +
+                          node.Field("Gres") + ") but " + hardware.evidence +
+                          (fewer ? ": jobs can use only part of the node; raise Gres= and gres.conf"
+                                 : ": a GPU is missing or fell off the bus (check nvidia-smi, dmesg for Xid 79), or "
+                                   "Gres= is too high") +
+                          ", restart slurmd"}});
+  }
+  result.measurements.push_back({"hardware_gpus", std::to_string(*hardware.count), "GPUs",
+                                 "== " + std::to_string(configured), "Slurm Gres="});
+  return result;
+}
+
+CheckResult CheckNodeUsable(const SlurmNode& node) {
+  const char* check = "NodeUsable";
+  const auto flags = node.StateFlags();
+  struct Bad {
+    const char* flag;
+    const char* meaning;
+    const char* fix;
+  };
+  static const Bad kBad[] = {
+      {"NOT_RESPONDING", "slurmd does not answer the controller",
+       "check that slurmd runs on the node, that it reaches the controller, and that its MUNGE key matches"},
+      {"DOWN", "the node is down", "find the cause in slurmd.log / slurmctld.log, fix it"},
+      {"DRAIN", "the node is drained and takes no new jobs", "fix the cause in the reason"},
+      {"DRAINED", "the node is drained and takes no new jobs", "fix the cause in the reason"},
+      {"DRAINING", "the node is draining", "fix the cause in the reason"},
+      {"FAIL", "the node is failed", "fix the cause in the reason"},
+      {"FAILING", "the node is failing", "fix the cause in the reason"},
+      {"INVAL", "the node's registration was rejected", "fix the configuration in the reason, restart slurmd"},
+      {"INVALID_REG", "the node's registration was rejected", "fix the configuration in the reason, restart slurmd"},
+      {"UNKNOWN", "the node never registered with the controller",
+       "start slurmd on it; if it runs, check its MUNGE key and slurm.conf against the controller's"},
+      {"MAINT", "the node is reserved for maintenance", "end the maintenance reservation"},
+  };
+  std::vector<std::string> meanings;
+  std::string fix;
+  for (const auto& bad : kBad) {
+    if (!flags.count(bad.flag)) continue;
+    meanings.push_back(bad.meaning);
+    if (fix.empty()) fix = bad.fix;
+  }
+  if (meanings.empty()) return Passed(kNodesSuite, check, node.name);
+  std::string message = node.name + ": State=" + node.state();
+  if (!node.reason().empty()) message += ", Reason=\"" + node.reason() + "\"";
+  message += ": " + Join(meanings, "; ") + "; " + fix + ", " + ResumeFix(node.name);
+  return Failed(kNodesSuite, check, node.name, {{"node-unusable", node.name, message}});
+}
+
+CheckResult CheckNoJobsPendingOnBrokenNodes(const std::vector<PendingJob>& jobs) {
+  const char* check = "NoJobsPendingOnBrokenNodes";
+  static const char* kBrokenNodeReasons[] = {"ReqNodeNotAvail", "NodeDown", "Nodes required for job are DOWN",
+                                             "BadConstraints", "Nodes_required_for_job_are_DOWN"};
+  std::vector<Finding> findings;
+  for (const auto& job : jobs) {
+    for (const char* reason : kBrokenNodeReasons) {
+      if (!Contains(job.reason, reason)) continue;
+      findings.push_back({"job-pending-on-broken-node", "job" + job.job_id,
+                          "job " + job.job_id + " (user " + job.user + ", partition " + job.partition +
+                              ") is pending: " + job.reason +
+                              ": it waits on nodes that are down or drained; see SlurmNodes.NodeUsable"});
+      break;
+    }
+  }
+  CheckResult result = FromFindings(kNodesSuite, check, "", std::move(findings));
+  result.measurements.push_back({"pending_jobs", std::to_string(jobs.size()), "jobs", "", ""});
+  return result;
+}
+
+std::vector<AllocationTask> ParseAllocationReport(const std::string& text) {
+  std::vector<AllocationTask> tasks;
+  for (auto line : SplitLines(text)) {
+    const auto words = SplitWords(line);
+    if (words.size() == 2) tasks.push_back({std::string(words[0]), std::string(words[1])});
+  }
+  return tasks;
+}
+
+CheckResult CheckAllocationGivesGpus(const std::vector<AllocationTask>& tasks, const std::vector<std::string>& nodes,
+                                     int gpus_per_node) {
+  const char* check = "AllocationGivesGpus";
+  std::map<std::string, std::string> by_host;
+  for (const auto& task : tasks) by_host[task.host] = task.visible_devices;
+  std::vector<Finding> findings;
+  for (const auto& node : nodes) {
+    auto it = by_host.find(node);
+    if (it == by_host.end()) {
+      findings.push_back({"no-task", node,
+                          node + ": `srun --gpus-per-node=" + std::to_string(gpus_per_node) +
+                              "` started no task here, so no GPUs were handed out on it"});
+      continue;
+    }
+    const std::string& devices = it->second;
+    const int count = devices == "unset" || devices.empty()
+                          ? 0
+                          : static_cast<int>(std::count(devices.begin(), devices.end(), ',')) + 1;
+    if (count != gpus_per_node) {
+      findings.push_back({"allocation-gpus", node,
+                          node + ": `srun --gpus-per-node=" + std::to_string(gpus_per_node) +
+                              "` set CUDA_VISIBLE_DEVICES=" + devices + " (" + std::to_string(count) +
+                              " GPUs), expected " + std::to_string(gpus_per_node) +
+                              ": check GresTypes=gpu in slurm.conf and the node's gres.conf File= lines"});
+    }
+  }
+  return FromFindings(kGresSuite, check, "", std::move(findings));
+}
+
+}  // namespace gpuconform::slurm

@@ -1,0 +1,70 @@
+// Parsers for Slurm's outputs and configuration: `scontrol show node`, GRES strings,
+// hostlists, gres.conf and `squeue` pending-job lines. Pure: text in, typed records out,
+// or an error naming origin:line. They accept what operators paste: shell prompts and
+// other tables around the output, tabs, mixed-case keys.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "harness/result.h"
+
+namespace gpuconform::slurm {
+
+struct SlurmNode {
+  std::string name;
+  std::map<std::string, std::string> fields;  // every Key=value of the record
+  int line = 0;                               // where the record starts, for messages
+
+  std::string Field(const std::string& key) const;
+  std::string state() const { return Field("State"); }  // e.g. "IDLE+DRAIN+INVALID_REG"
+  std::set<std::string> StateFlags() const;             // {"IDLE", "DRAIN", "INVALID_REG"}
+  std::string reason() const { return Field("Reason"); }
+  std::vector<std::string> Partitions() const;
+};
+
+Result<std::vector<SlurmNode>> ParseScontrolShowNode(const std::string& text, const std::string& origin);
+
+// One entry of a GRES string: "gpu:h100:8(S:0-1)" -> {gpu, h100, 8}.
+struct GresEntry {
+  std::string name;
+  std::string type;  // empty when untyped
+  long long count = 0;
+};
+// "gpu:8", "gpu:h100:8(S:0-1),mps:100", "(null)" (no GRES) -> entries.
+Result<std::vector<GresEntry>> ParseGres(const std::string& gres);
+long long GpuCount(const std::vector<GresEntry>& entries);
+
+// "node[1-3],gpu-[01-02]" -> node1 node2 node3 gpu-01 gpu-02. Errors on bad ranges or
+// lists longer than kMaxHostlistEntries (a typo like [1-999999999] must not eat memory).
+inline constexpr std::size_t kMaxHostlistEntries = 100000;
+Result<std::vector<std::string>> ExpandHostlist(const std::string& hostlist);
+
+struct GresConfLine {
+  int line = 0;
+  std::vector<std::string> nodes;  // empty: applies to every node
+  std::string name;                // "gpu"
+  std::string type;
+  long long count = 0;             // Count= or the number of File= devices
+  std::string file;                // File= as written
+};
+struct GresConf {
+  std::string autodetect;  // AutoDetect= value ("nvml", "off", ...), empty when unset
+  std::vector<GresConfLine> lines;
+  // GPUs gres.conf declares for `node`; -1 when no line applies (autodetected or absent).
+  long long GpusFor(const std::string& node) const;
+};
+Result<GresConf> ParseGresConf(const std::string& text, const std::string& origin);
+
+struct PendingJob {
+  std::string job_id;
+  std::string partition;
+  std::string user;
+  std::string reason;  // e.g. "ReqNodeNotAvail, UnavailableNodes:node3"
+};
+// Lines of `squeue -h -t PD -o "%i|%P|%u|%r"`.
+Result<std::vector<PendingJob>> ParsePendingJobs(const std::string& text, const std::string& origin);
+
+}  // namespace gpuconform::slurm

@@ -1,0 +1,98 @@
+#include "suites/slurm/slurm_probes.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+
+#include "harness/live_source.h"
+#include "harness/process_runner.h"
+
+namespace gpuconform::slurm {
+
+namespace {
+
+std::string SlurmConfDirectory() {
+  const char* conf = std::getenv("SLURM_CONF");
+  const std::filesystem::path path = conf && *conf ? conf : "/etc/slurm/slurm.conf";
+  return path.parent_path().string();
+}
+
+RawOutput RunAllocation(const LiveContext& context) {
+  RawOutput out;
+  const char* job = std::getenv("SLURM_JOB_ID");
+  const char* nodes = std::getenv("SLURM_JOB_NUM_NODES");
+  if (job == nullptr || nodes == nullptr) {
+    out.status = ProbeStatus::kToolMissing;
+    out.detail = context.host + ": not inside a Slurm allocation (no SLURM_JOB_ID); run under srun or sbatch";
+    return out;
+  }
+  if (context.profile == nullptr || !context.profile->slurm || context.profile->slurm->gpus_per_node <= 0) {
+    out.status = ProbeStatus::kToolMissing;
+    out.detail = "the profile gives no slurm.gpus_per_node to request";
+    return out;
+  }
+  const std::string gpus = std::to_string(context.profile->slurm->gpus_per_node);
+  // --overlap: the step shares the resources of the step gpuconform itself runs in;
+  // --immediate: a node that cannot give the GPUs fails the step instead of pending forever.
+  const std::vector<std::string> argv = {"srun", "--overlap", "--immediate=10", "--nodes=" + std::string(nodes),
+                                         "--ntasks-per-node=1", "--gpus-per-node=" + gpus, "sh", "-c",
+                                         "echo \"$(hostname -s) ${CUDA_VISIBLE_DEVICES:-unset}\""};
+  out.origin = context.host + ": `" + CommandLine(argv) + "`";
+  const CommandResult run = RunCommand(argv, std::chrono::seconds(60));
+  out.text = run.stdout_text;
+  if (run.outcome == CommandOutcome::kTimedOut) {
+    out.status = ProbeStatus::kTimedOut;
+    out.detail = context.host + ": `" + CommandLine(argv) + "` did not finish within 60 s";
+  } else if (!run.Succeeded()) {
+    out.status = ProbeStatus::kFailed;
+    out.detail = context.host + ": `" + CommandLine(argv) + "` failed: " +
+                 (run.error.empty() ? run.stderr_text.substr(0, 400) : run.error);
+  } else {
+    out.status = ProbeStatus::kOk;
+  }
+  return out;
+}
+
+}  // namespace
+
+ProbeSpec ScontrolShowNodes() {
+  ProbeSpec spec;
+  spec.id = "scontrol-show-node";
+  spec.scope = ProbeScope::kCluster;
+  spec.file = "scontrol-show-node.txt";
+  spec.argv = {"scontrol", "show", "node"};
+  spec.timeout_ms = 30000;  // a dead slurmctld costs MessageTimeout per call
+  return spec;
+}
+
+ProbeSpec PendingJobs() {
+  ProbeSpec spec;
+  spec.id = "squeue-pending";
+  spec.scope = ProbeScope::kCluster;
+  spec.file = "squeue-pending.txt";
+  spec.argv = {"squeue", "-h", "-t", "PD", "-o", "%i|%P|%u|%r"};
+  spec.timeout_ms = 30000;
+  return spec;
+}
+
+ProbeSpec GresConfFile() {
+  ProbeSpec spec;
+  spec.id = "gres.conf";
+  spec.scope = ProbeScope::kNode;
+  spec.method = ProbeMethod::kReadFile;
+  spec.file = "gres.conf";
+  spec.path = SlurmConfDirectory() + "/gres.conf";
+  return spec;
+}
+
+ProbeSpec GpuAllocation() {
+  ProbeSpec spec;
+  spec.id = "srun-gpus-per-node";
+  spec.scope = ProbeScope::kCluster;
+  spec.method = ProbeMethod::kBuiltin;
+  spec.file = "srun-gpus-per-node.txt";
+  spec.builtin = RunAllocation;
+  return spec;
+}
+
+}  // namespace gpuconform::slurm

@@ -256,6 +256,26 @@ std::vector<Measurement> DecodeMeasurements(const std::vector<DecodePair>& pairs
           {"decode_pairs_untested", std::to_string(pairs.size() - decoded - rejected), "pairs", "0", ""}};
 }
 
+// Nodes none of whose pairs could be tested: named beside a failure, so that a reader sees
+// why they are missing from it (and why a majority may be lacking).
+std::vector<Finding> UntestedNodeNotes(const std::map<std::string, Result<DecodeReport>>& reports,
+                                       const std::vector<DecodePair>& pairs) {
+  std::set<std::string> judged;
+  for (const auto& pair : pairs) {
+    if (pair.outcome == PairOutcome::kUntested) continue;
+    judged.insert(pair.decoder);
+    judged.insert(pair.encoder);
+  }
+  std::vector<Finding> notes;
+  for (const auto& [node, report] : reports) {
+    if (judged.count(node)) continue;
+    notes.push_back({"untested", node,
+                     node + ": no credential to or from " + node + " could be tested, so " + node +
+                         " is not judged here; see Munge.DaemonReachable/" + node});
+  }
+  return notes;
+}
+
 CheckResult UntestedPairsError(const std::vector<DecodePair>& pairs) {
   std::vector<std::pair<std::string, std::string>> problems;
   for (const auto& pair : pairs) {
@@ -324,6 +344,7 @@ CheckResult CheckCredentialsDecodeAcrossNodes(const std::map<std::string, Result
     if (pair.outcome == PairOutcome::kRejected && !pair.explained) findings.push_back(PairFinding(pair, !groups.majority));
   }
   if (!findings.empty()) {
+    for (auto& note : UntestedNodeNotes(reports, pairs)) findings.push_back(std::move(note));
     return WithMeasurements(Failed(kSuite, kCredentialsDecodeAcrossNodes, "", std::move(findings)), measurements);
   }
   if (auto problems = Problems(reports); !problems.empty()) {

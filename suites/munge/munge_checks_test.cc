@@ -390,6 +390,24 @@ TEST(MungeCredentialsDecodeAcrossNodes, NodeWhoseMungedIsDownLeavesPairsUntested
   EXPECT_TRUE(AnyMessageContains(r, "node2: the credential from node1 was not tested: Socket communication error"));
 }
 
+// As recorded live on the local cluster: node3 with another key, node2's munged stopped.
+TEST(MungeCredentialsDecodeAcrossNodes, FailureAlsoNamesTheNodeThatCouldNotBeTested) {
+  Reports reports;
+  reports.emplace("node1", Report({Ok("node1"), NoCredential("node2"), Invalid("node3")}));
+  reports.emplace("node2", EncodeFailed("munge: Error: Failed to access \"/run/munge/munge.socket.2\": No such file",
+                                        {SocketDown("node1"), NoCredential("node2"), SocketDown("node3")}));
+  reports.emplace("node3", Report({Invalid("node1"), NoCredential("node2"), Ok("node3")}));
+  auto r = CheckCredentialsDecodeAcrossNodes(reports, LocalProfile());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  ASSERT_EQ(r.findings.size(), 3u);
+  EXPECT_EQ(r.findings[0].entity, "node1");
+  EXPECT_EQ(r.findings[1].entity, "node3");
+  EXPECT_EQ(r.findings[2].code, "untested");
+  EXPECT_EQ(r.findings[2].message,
+            "node2: no credential to or from node2 could be tested, so node2 is not judged here; see "
+            "Munge.DaemonReachable/node2");
+}
+
 TEST(MungeCredentialsDecodeAcrossNodes, MissingRowIsAnErrorNamingNodeAndFile) {
   Reports reports = MatrixWithKeys({{"node1", 1}, {"node2", 1}});
   reports.erase("node2");
@@ -625,14 +643,19 @@ const SuiteDefinition& MungeSuite() {
 
 RawOutput File(const std::string& text) { return {ProbeStatus::kOk, text, "snap/file", ""}; }
 
-TEST(MungeSuite, RegistersItsChecksAndCollectiveProbes) {
+TEST(MungeSuite, RegistersItsChecksAndProbes) {
   const auto& suite = MungeSuite();
   ASSERT_EQ(suite.probes.size(), 4u);
   std::vector<std::string> files;
   for (const auto& probe : suite.probes) {
-    EXPECT_EQ(probe.method, ProbeMethod::kCollective) << probe.id;
     EXPECT_EQ(probe.scope, ProbeScope::kNode) << probe.id;
-    EXPECT_TRUE(static_cast<bool>(probe.collective)) << probe.id;
+    if (probe.id == "munge-key-stat") {
+      EXPECT_EQ(probe.method, ProbeMethod::kBuiltin);
+      EXPECT_TRUE(static_cast<bool>(probe.builtin));
+    } else {
+      EXPECT_EQ(probe.method, ProbeMethod::kCollective) << probe.id;
+      EXPECT_TRUE(static_cast<bool>(probe.collective)) << probe.id;
+    }
     files.push_back(probe.file);
   }
   EXPECT_EQ(files, (std::vector<std::string>{"munge-key.digest", "munge-key-stat.txt", "munge-decode.txt", "clock.txt"}));
@@ -893,7 +916,7 @@ TEST_F(MungeProbes, KeyBytesNeverAppearInAnyProbeOutput) {
   ScopedEnv key_env("GPUCONFORM_MUNGE_KEY", KeyPath());
   const World world = OneProcessWorld();
   const CollectiveContext context{world, "testnode", true, {"testnode"}};
-  const std::vector<RawOutput> outputs = {ProbeKeyDigest(context), ProbeKeyStat(context)};
+  const std::vector<RawOutput> outputs = {ProbeKeyDigest(context), ProbeKeyStat(LiveContext{"testnode", nullptr})};
   ASSERT_TRUE(outputs[0].ok()) << outputs[0].detail;
   ASSERT_TRUE(outputs[1].ok()) << outputs[1].detail;
 
@@ -947,7 +970,7 @@ TEST_F(MungeProbes, MissingKeyNamesNodeAndPath) {
                                 0),
             0u)
       << digest.detail;
-  const RawOutput stat = ProbeKeyStat(context);
+  const RawOutput stat = ProbeKeyStat(LiveContext{"testnode", nullptr});
   EXPECT_FALSE(stat.ok());
   EXPECT_NE(stat.detail.find("testnode: cannot stat the MUNGE key"), std::string::npos) << stat.detail;
 }

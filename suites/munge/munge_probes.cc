@@ -257,8 +257,7 @@ RawOutput ProbeKeyDigest(const CollectiveContext& context) {
   return DigestKeyFile(context.host, CurrentMungePaths(), shared.empty() ? "" : shared.front());
 }
 
-RawOutput ProbeKeyStat(const CollectiveContext& context) {
-  if (!context.node_owner) return {};
+RawOutput ProbeKeyStat(const LiveContext& context) {
   const MungePaths paths = CurrentMungePaths();
   const std::string origin = context.host + ": stat " + paths.key_path;
   struct stat info {};

@@ -1,8 +1,8 @@
 // Live probes of the Munge suite: the only code in suites/munge that does I/O.
-// Contract: each is a collective probe (gather.h). Every rank calls it in the same order
-// and it makes the same World calls on every rank whatever happens locally (a failure is
-// a RawOutput, never an early return before a collective); the node owner's answer is
-// kept, other ranks return an empty RawOutput. The MUNGE key never leaves the node and is
+// Contract: the collective ones (gather.h) are called by every rank in the same order and
+// make the same World calls on every rank whatever happens locally (a failure is a
+// RawOutput, never an early return before a collective); the node owner's answer is kept,
+// other ranks return an empty RawOutput. The stat probe is in-process (kBuiltin). The MUNGE key never leaves the node and is
 // never written into any output: only HMAC-SHA256(key, a per-run nonce) is.
 // External commands go through RunCommand with a deadline.
 #pragma once
@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "harness/gather.h"
+#include "harness/live_source.h"
 #include "harness/probe.h"
 #include "suites/munge/munge_parse.h"
 
@@ -23,7 +24,7 @@ inline constexpr int kMungeCommandTimeoutMs = 5000;
 RawOutput ProbeKeyDigest(const CollectiveContext& context);
 
 // munge-key-stat.txt: stat(2) of the key file (path, owner, group, mode, size_bytes).
-RawOutput ProbeKeyStat(const CollectiveContext& context);
+RawOutput ProbeKeyStat(const LiveContext& context);
 
 // munge-decode.txt: munge -n on each node, credentials exchanged with AllGather, and each
 // node owner's unmunge of every node's credential (its own included).

@@ -25,7 +25,15 @@ const ProbeSpec& KeyDigestProbe() {
   return kSpec;
 }
 const ProbeSpec& KeyStatProbe() {
-  static const ProbeSpec kSpec = CollectiveProbe("munge-key-stat", "munge-key-stat.txt", ProbeKeyStat);
+  static const ProbeSpec kSpec = [] {
+    ProbeSpec spec;
+    spec.id = "munge-key-stat";
+    spec.scope = ProbeScope::kNode;
+    spec.method = ProbeMethod::kBuiltin;
+    spec.file = "munge-key-stat.txt";
+    spec.builtin = ProbeKeyStat;
+    return spec;
+  }();
   return kSpec;
 }
 const ProbeSpec& CrossDecodeProbe() {
@@ -80,7 +88,8 @@ SuiteDefinition Definition() {
       {kDaemonReachable, "munged answers on the node: munge -n encodes and the node decodes its own credential", true},
       {kClockSkewWithinTtl, "node clocks differ by no more than the profile's munge.max_clock_skew_s", false},
   };
-  // Collectives run in this order on every rank; the clock last, after the slow decodes.
+  // Collectives run in this order on every rank, after the node probes (the stat); the
+  // clock last, after the slow decodes.
   suite.probes = {KeyDigestProbe(), KeyStatProbe(), CrossDecodeProbe(), ClockProbe()};
   suite.evaluate = Evaluate;
   return suite;

@@ -93,7 +93,24 @@ CheckResult CheckGresConfMatchesSlurmConf(const SlurmNode& node, const GresConf&
                         "'NodeName=" + node.name + " Name=gpu File=/dev/nvidia[0-" + std::to_string(configured - 1) +
                         "]'"}});
   }
-  if (declared == configured) return Passed(kGresSuite, check, node.name);
+  if (declared == configured) {
+    // Counts agree; where both sides name types, the types must agree too, or jobs that
+    // ask for --gpus=<type>:N pend on a node that has the GPUs.
+    const auto declared_types = conf.GpuTypesFor(node.name);
+    const auto configured_types = GpuCountByType(*ParseGres(node.Field("Gres")));
+    const bool both_typed = !declared_types.count("") && !configured_types.count("");
+    if (!both_typed || declared_types == configured_types) return Passed(kGresSuite, check, node.name);
+    auto describe = [](const std::map<std::string, long long>& types) {
+      std::vector<std::string> parts;
+      for (const auto& [type, count] : types) parts.push_back(type + ":" + std::to_string(count));
+      return Join(parts, ",");
+    };
+    return Failed(kGresSuite, check, node.name,
+                  {{"gres-conf-types", node.name,
+                    node.name + ": " + conf_origin + " declares GPU types " + describe(declared_types) +
+                        ", slurm.conf says Gres=" + node.Field("Gres") +
+                        ": make Type= in gres.conf match the types in slurm.conf, restart slurmd on " + node.name}});
+  }
   return Failed(kGresSuite, check, node.name,
                 {{"gres-conf-count", node.name,
                   node.name + ": " + conf_origin + " declares " + std::to_string(declared) +
@@ -160,6 +177,17 @@ CheckResult CheckNodeUsable(const SlurmNode& node) {
   if (!node.reason().empty()) message += ", Reason=\"" + node.reason() + "\"";
   message += ": " + Join(meanings, "; ") + "; " + fix + ", " + ResumeFix(node.name);
   return Failed(kNodesSuite, check, node.name, {{"node-unusable", node.name, message}});
+}
+
+CheckResult CheckSlurmdResponding(const std::string& node, const SlurmdStatus& status) {
+  const char* check = "SlurmdResponding";
+  if (!status.evaluable) return Errored(kNodesSuite, check, node, "not-evaluated", status.detail);
+  if (status.answered) return Passed(kNodesSuite, check, node);
+  return Failed(kNodesSuite, check, node,
+                {{"slurmd-not-responding", node,
+                  node + ": the node's slurmd does not answer (" + status.detail +
+                      "): running steps go on, but no new job step can start here and the controller will mark the "
+                      "node DOWN after SlurmdTimeout; restart slurmd on " + node + " and read its slurmd.log"}});
 }
 
 CheckResult CheckNoJobsPendingOnBrokenNodes(const std::vector<PendingJob>& jobs) {

@@ -110,6 +110,36 @@ Result<std::vector<SlurmNode>> ParseScontrolShowNode(const std::string& text, co
   return nodes;
 }
 
+Result<std::vector<SlurmNode>> ParseSlurmConfNodes(const std::string& text, const std::string& origin) {
+  std::vector<SlurmNode> nodes;
+  int number = 0;
+  for (auto raw_line : SplitLines(text)) {
+    ++number;
+    const std::string_view line = Trim(raw_line.substr(0, raw_line.find('#')));
+    if (Lower(line.substr(0, 9)) != "nodename=") continue;
+    std::map<std::string, std::string> fields;
+    std::string last_key;
+    AddFields(line, fields, last_key);
+    std::string names;
+    for (const auto& [key, value] : fields) {
+      if (Lower(key) == "nodename") names = value;
+    }
+    if (names == "DEFAULT") continue;
+    auto hosts = ExpandHostlist(names);
+    if (!hosts) return At(origin, number, hosts.error());
+    for (const auto& host : *hosts) {
+      SlurmNode node;
+      node.name = host;
+      node.fields = fields;
+      node.fields["NodeName"] = host;
+      node.line = number;
+      nodes.push_back(std::move(node));
+    }
+  }
+  if (nodes.empty()) return At(origin, 1, "no NodeName= line: not a slurm.conf with nodes");
+  return nodes;
+}
+
 Result<std::vector<GresEntry>> ParseGres(const std::string& gres) {
   std::vector<GresEntry> entries;
   const std::string_view text = Trim(gres);
@@ -144,19 +174,28 @@ Result<std::vector<GresEntry>> ParseGres(const std::string& gres) {
     entry.name = fields[0];
     if (entry.name.empty()) return Error{"GRES '" + gres + "': empty name"};
     long long count = 1;  // "gpu" alone means one
-    if (fields.size() == 2) {
-      if (!ParseCount(fields[1], count)) {  // "gpu:h100" is a typed single GPU
-        entry.type = fields[1];
-        count = 1;
+    if (fields.size() >= 2 && !ParseCount(fields.back(), count)) {
+      // "gpu:h100" is one typed GPU; other GRES carry counts like "4G" or flags like
+      // "no_consume" that do not concern GPU checks, so only GPU counts must be numbers.
+      if (entry.name == "gpu" && fields.size() >= 3) {
+        return Error{"GRES '" + gres + "': count '" + fields.back() + "' is not a number"};
       }
-    } else if (fields.size() >= 3) {
-      entry.type = fields[1];
-      if (!ParseCount(fields[2], count)) return Error{"GRES '" + gres + "': count '" + fields[2] + "' is not a number"};
+      count = entry.name == "gpu" ? 1 : 0;
     }
+    if (fields.size() >= 3 || (fields.size() == 2 && !ParseCount(fields[1], count))) entry.type = fields[1];
+    if (fields.size() == 2 && entry.type.empty()) ParseCount(fields[1], count);
     entry.count = count;
     entries.push_back(entry);
   }
   return entries;
+}
+
+std::map<std::string, long long> GpuCountByType(const std::vector<GresEntry>& entries) {
+  std::map<std::string, long long> by_type;
+  for (const auto& entry : entries) {
+    if (entry.name == "gpu") by_type[entry.type] += entry.count;
+  }
+  return by_type;
 }
 
 long long GpuCount(const std::vector<GresEntry>& entries) {
@@ -233,6 +272,16 @@ Result<std::vector<std::string>> ExpandHostlist(const std::string& hostlist) {
   auto ok = flush();
   if (!ok) return Error{ok.error()};
   return hosts;
+}
+
+std::map<std::string, long long> GresConf::GpuTypesFor(const std::string& node) const {
+  std::map<std::string, long long> by_type;
+  for (const auto& line : lines) {
+    if (line.name != "gpu") continue;
+    if (!line.nodes.empty() && std::find(line.nodes.begin(), line.nodes.end(), node) == line.nodes.end()) continue;
+    by_type[line.type] += line.count;
+  }
+  return by_type;
 }
 
 long long GresConf::GpusFor(const std::string& node) const {

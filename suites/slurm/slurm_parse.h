@@ -26,6 +26,8 @@ struct SlurmNode {
 };
 
 Result<std::vector<SlurmNode>> ParseScontrolShowNode(const std::string& text, const std::string& origin);
+// NodeName= lines of slurm.conf, one SlurmNode per expanded host (State is not set).
+Result<std::vector<SlurmNode>> ParseSlurmConfNodes(const std::string& text, const std::string& origin);
 
 // One entry of a GRES string: "gpu:h100:8(S:0-1)" -> {gpu, h100, 8}.
 struct GresEntry {
@@ -36,6 +38,8 @@ struct GresEntry {
 // "gpu:8", "gpu:h100:8(S:0-1),mps:100", "(null)" (no GRES) -> entries.
 Result<std::vector<GresEntry>> ParseGres(const std::string& gres);
 long long GpuCount(const std::vector<GresEntry>& entries);
+// GPUs per type ("" for untyped): {"h100": 8}.
+std::map<std::string, long long> GpuCountByType(const std::vector<GresEntry>& entries);
 
 // "node[1-3],gpu-[01-02]" -> node1 node2 node3 gpu-01 gpu-02. Errors on bad ranges or
 // lists longer than kMaxHostlistEntries (a typo like [1-999999999] must not eat memory).
@@ -55,6 +59,7 @@ struct GresConf {
   std::vector<GresConfLine> lines;
   // GPUs gres.conf declares for `node`; -1 when no line applies (autodetected or absent).
   long long GpusFor(const std::string& node) const;
+  std::map<std::string, long long> GpuTypesFor(const std::string& node) const;
 };
 Result<GresConf> ParseGresConf(const std::string& text, const std::string& origin);
 

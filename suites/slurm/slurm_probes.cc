@@ -85,6 +85,16 @@ ProbeSpec GresConfFile() {
   return spec;
 }
 
+ProbeSpec LocalSlurmd() {
+  ProbeSpec spec;
+  spec.id = "scontrol-show-slurmd";
+  spec.scope = ProbeScope::kNode;
+  spec.file = "scontrol-show-slurmd.txt";
+  spec.argv = {"scontrol", "show", "slurmd"};
+  spec.timeout_ms = 20000;
+  return spec;
+}
+
 ProbeSpec GpuAllocation() {
   ProbeSpec spec;
   spec.id = "srun-gpus-per-node";

@@ -1,0 +1,240 @@
+#include "suites/infiniband/infiniband_checks.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "suites/nvswitch/nvswitch_checks.h"
+
+namespace gpuconform::infiniband {
+
+namespace {
+
+std::optional<CheckResult> SkipWithoutInfiniband(const std::string& check, const std::string& node,
+                                                 const Profile& profile) {
+  if (!profile.infiniband) {
+    return Skipped(kSuite, check, node, "profile " + profile.name + " has no infiniband section, so it expects no rails");
+  }
+  if (!profile.infiniband->present) {
+    return Skipped(kSuite, check, node,
+                   "profile " + profile.name + " has no InfiniBand (infiniband.present: false), so there is nothing to check");
+  }
+  return std::nullopt;
+}
+
+std::string RateName(double rate_gbit_per_s) {
+  static const std::map<int, std::string> kNames = {{800, "XDR"}, {400, "NDR"}, {200, "HDR"}, {100, "EDR"},
+                                                    {56, "FDR"},  {40, "QDR"},  {20, "DDR"},  {10, "SDR"}};
+  const auto it = kNames.find(static_cast<int>(rate_gbit_per_s));
+  return it == kNames.end() ? "" : " " + it->second;
+}
+
+std::string PortList(const std::vector<const IbPort*>& ports) {
+  std::string out;
+  for (const auto* port : ports) out += (out.empty() ? "" : ", ") + port->ca;
+  return out;
+}
+
+// Why a rail port is not Active/LinkUp, and what an operator does about it.
+std::string PortStateCause(const IbPort& port) {
+  if (port.physical_state == "Polling") {
+    return "the port is trying to train but sees no peer: check the cable, the transceiver and the switch port";
+  }
+  if (port.physical_state == "Disabled") {
+    return "the port is disabled or has no cable: check the cable and the switch port, and whether the port was "
+           "disabled (`ibportstate`)";
+  }
+  if (port.physical_state == "LinkUp") {
+    return "the link is up but the subnet manager has not activated the port: check that the SM (opensm/UFM) "
+           "runs and sees this port";
+  }
+  return "the link did not come up: check the cable, the transceiver and the switch port";
+}
+
+// Lower is nearer: the order of the topo -m legend, from one PCIe bridge to across sockets.
+int PathRank(const std::string& cell) {
+  static const std::map<std::string, int> kRank = {{"PIX", 0}, {"PXB", 1}, {"PHB", 2},
+                                                   {"NODE", 3}, {"SYS", 4}, {"SOC", 4}};
+  const auto it = kRank.find(cell);
+  return it == kRank.end() ? 5 : it->second;
+}
+
+}  // namespace
+
+std::vector<const IbPort*> RailPorts(const IbPortReport& report, const InfinibandExpectation& expected) {
+  std::vector<const IbPort*> rails;
+  for (const auto& port : report.ports) {
+    if (port.link_layer == expected.link_layer) rails.push_back(&port);
+  }
+  if (expected.link_layer != "Ethernet" || static_cast<int>(rails.size()) <= expected.rail_nics_per_node) return rails;
+  std::map<std::string, int> per_type;
+  for (const auto* port : rails) ++per_type[port->ca_type];
+  const auto most = std::max_element(per_type.begin(), per_type.end(),
+                                     [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (most->first.empty()) return rails;
+  std::vector<const IbPort*> same_model;
+  for (const auto* port : rails) {
+    if (port->ca_type == most->first) same_model.push_back(port);
+  }
+  return same_model;
+}
+
+CheckResult CheckRailNicsPresent(const std::string& node, const Result<IbPortReport>& ports, const Profile& profile) {
+  if (auto skip = SkipWithoutInfiniband(kRailNicsPresent, node, profile)) return *skip;
+  if (!ports) return Errored(kSuite, kRailNicsPresent, node, "unavailable", ports.error());
+  const InfinibandExpectation& expected = *profile.infiniband;
+  const auto rails = RailPorts(*ports, expected);
+  std::vector<const IbPort*> others;
+  for (const auto& port : ports->ports) {
+    if (std::find(rails.begin(), rails.end(), &port) == rails.end()) others.push_back(&port);
+  }
+  std::vector<Finding> findings;
+  const int count = static_cast<int>(rails.size());
+  if (count != expected.rail_nics_per_node) {
+    std::string message = fmt::format("{}: {} {} rail ports{}, expected {} (profile {})", node, count,
+                                      expected.link_layer, rails.empty() ? "" : " (" + PortList(rails) + ")",
+                                      expected.rail_nics_per_node, profile.name);
+    if (!others.empty()) {
+      std::set<std::string> layers;
+      for (const auto* port : others) layers.insert(port->link_layer);
+      std::string layer_list;
+      for (const auto& layer : layers) layer_list += (layer_list.empty() ? "" : "/") + layer;
+      message += fmt::format("; not counted: {} port(s) with link layer {} ({})", others.size(), layer_list,
+                             PortList(others));
+    }
+    if (rails.empty() && !others.empty()) {
+      message += ": the HCAs run another link layer (RoCE instead of InfiniBand, or the reverse): set the port "
+                 "type with `mlxconfig ... LINK_TYPE_P1`, or use a profile for this fabric";
+    } else if (count < expected.rail_nics_per_node) {
+      message += ": an HCA is missing, failed to probe (see `dmesg | grep mlx5`), or runs the wrong link layer";
+    } else {
+      message += ": more rails than the profile says: wrong profile?";
+    }
+    findings.push_back({"rail-count", node, message});
+  }
+  CheckResult result = FromFindings(kSuite, kRailNicsPresent, node, std::move(findings));
+  result.measurements.push_back({node + ".rail_ports", std::to_string(count), "",
+                                 "== " + std::to_string(expected.rail_nics_per_node), expected.source});
+  return result;
+}
+
+CheckResult CheckPortsActiveAtRate(const std::string& node, const Result<IbPortReport>& ports, const Profile& profile) {
+  if (auto skip = SkipWithoutInfiniband(kPortsActiveAtRate, node, profile)) return *skip;
+  if (!ports) return Errored(kSuite, kPortsActiveAtRate, node, "unavailable", ports.error());
+  if (!ports->ShowsPortState()) {
+    return Errored(kSuite, kPortsActiveAtRate, node, "no-port-state",
+                   node + ": the port listing is " + PortListingFormatName(ports->format) +
+                       " output, which shows the state of each netdev (IPoIB), not of the port, and no rate: "
+                       "'(Down)' there does not mean the port is down; capture `ibstat` to judge the ports");
+  }
+  const InfinibandExpectation& expected = *profile.infiniband;
+  const auto rails = RailPorts(*ports, expected);
+  if (rails.empty()) {
+    return Errored(kSuite, kPortsActiveAtRate, node, "no-rails",
+                   node + ": no port with link layer " + expected.link_layer +
+                       " to judge (RailNicsPresent says what is there instead)");
+  }
+  std::vector<Finding> findings;
+  std::vector<std::string> rate_unknown;
+  for (const IbPort* port : rails) {
+    const std::string entity = node + "/" + port->ca + "/port" + std::to_string(port->port);
+    if (port->state != "Active" || port->physical_state != "LinkUp") {
+      findings.push_back({"port-state", entity,
+                          fmt::format("{}: {} is State {}, Physical state {}, expected Active / LinkUp: {}", node,
+                                      port->Name(), port->state.empty() ? "(not shown)" : port->state,
+                                      port->physical_state.empty() ? "(not shown)" : port->physical_state,
+                                      PortStateCause(*port))});
+      continue;
+    }
+    if (!port->rate_gbit_per_s) {
+      rate_unknown.push_back(port->Name());
+      continue;
+    }
+    if (*port->rate_gbit_per_s != expected.rate_gbit_per_s) {
+      findings.push_back({"port-rate", entity,
+                          fmt::format("{}: {} Rate {} Gb/s{}, expected {} Gb/s{} (profile {}): the link trained at "
+                                      "another speed: a cable, transceiver or switch port of another generation, "
+                                      "or a degraded cable (`mlxlink -d {}`)",
+                                      node, port->Name(), *port->rate_gbit_per_s, RateName(*port->rate_gbit_per_s),
+                                      expected.rate_gbit_per_s, RateName(expected.rate_gbit_per_s), profile.name,
+                                      port->ca)});
+    }
+  }
+  if (!ports->tool_error.empty()) {
+    if (findings.empty()) {
+      return Errored(kSuite, kPortsActiveAtRate, node, "tool-error",
+                     node + ": the listed rail ports conform, but the listing reported an error, so devices may be "
+                            "missing from it: " + ports->tool_error);
+    }
+    findings.push_back({"tool-error", node, node + ": the listing also reported an error: " + ports->tool_error});
+  }
+  if (findings.empty() && !rate_unknown.empty()) {
+    std::string names;
+    for (const auto& name : rate_unknown) names += (names.empty() ? "" : ", ") + name;
+    return Errored(kSuite, kPortsActiveAtRate, node, "rate-not-shown",
+                   node + ": the listing shows no rate for " + names + "; capture `ibstat` or `ibv_devinfo -v`");
+  }
+  return FromFindings(kSuite, kPortsActiveAtRate, node, std::move(findings));
+}
+
+CheckResult CheckGpuHasLocalRailNic(const std::string& node, const Result<nvswitch::TopoMatrix>& matrix,
+                                    const Result<IbPortReport>& ports, const Profile& profile) {
+  if (auto skip = SkipWithoutInfiniband(kGpuHasLocalRailNic, node, profile)) return *skip;
+  if (auto skip = nvswitch::SkipWithoutGpus(kSuite, kGpuHasLocalRailNic, node, profile)) return *skip;
+  if (!profile.infiniband->gpu_local_nic_required) {
+    return Skipped(kSuite, kGpuHasLocalRailNic, node,
+                   "profile " + profile.name + " does not require a rail NIC per GPU under its PCIe switch "
+                                               "(infiniband.gpu_local_nic_required is false)");
+  }
+  if (!matrix) return Errored(kSuite, kGpuHasLocalRailNic, node, "unavailable", matrix.error());
+  if (matrix->nics.empty()) {
+    return Failed(kSuite, kGpuHasLocalRailNic, node,
+                  {{"no-nic", node,
+                    node + ": nvidia-smi topo -m shows no NIC at all, expected a rail NIC at PIX/PXB for every GPU: "
+                           "no RDMA NIC is visible next to the GPUs (mlx5 driver not loaded, or devices hidden from "
+                           "this container), so GPUDirect RDMA cannot work"}});
+  }
+  // Where the legend names the NICs and the port listing is readable, only rail NICs count:
+  // an Ethernet front-end NIC under the GPU's switch does not carry the GPU's traffic.
+  std::set<std::string> rail_names;
+  if (ports && !matrix->nic_names.empty()) {
+    for (const auto* port : RailPorts(*ports, *profile.infiniband)) rail_names.insert(port->ca);
+  }
+  auto is_rail = [&](const std::string& nic) {
+    if (rail_names.empty()) return true;
+    const auto it = matrix->nic_names.find(nic);
+    return it == matrix->nic_names.end() || rail_names.count(it->second) > 0;
+  };
+  std::vector<Finding> findings;
+  for (const auto& gpu : matrix->gpus) {
+    std::string nearest_nic;
+    std::string nearest_cell;
+    bool local = false;
+    for (const auto& nic : matrix->nics) {
+      if (!is_rail(nic)) continue;
+      const std::string cell = matrix->Between(gpu, nic);
+      if (PathRank(cell) <= 1) {
+        local = true;
+        break;
+      }
+      if (nearest_nic.empty() || PathRank(cell) < PathRank(nearest_cell)) {
+        nearest_nic = nic;
+        nearest_cell = cell;
+      }
+    }
+    if (local) continue;
+    const std::string nearest = nearest_nic.empty()
+                                    ? "no rail NIC appears in the matrix"
+                                    : "nearest rail NIC " + matrix->NicDisplayName(nearest_nic) + " at " +
+                                          (nearest_cell.empty() ? "an unknown path" : nearest_cell);
+    findings.push_back({"no-local-nic", node + "/" + gpu,
+                        node + ": " + gpu + " has no rail NIC at PIX/PXB (under its own PCIe switch); " + nearest +
+                            ": its RDMA traffic crosses the CPU root complex, which slows GPUDirect RDMA; check that "
+                            "every rail HCA is seated in the slot beside its GPU"});
+  }
+  return FromFindings(kSuite, kGpuHasLocalRailNic, node, std::move(findings));
+}
+
+}  // namespace gpuconform::infiniband

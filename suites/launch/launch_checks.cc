@@ -1,0 +1,146 @@
+#include "suites/launch/launch_checks.h"
+
+#include <algorithm>
+#include <set>
+
+#include "harness/text_util.h"
+
+namespace gpuconform::launch {
+
+namespace {
+
+std::string RankName(const RankLaunch& rank) { return "rank " + std::to_string(rank.rank) + " on " + rank.host; }
+
+bool SlurmLaunched(const std::vector<RankLaunch>& ranks) {
+  return std::any_of(ranks.begin(), ranks.end(), [](const auto& r) { return !r.Env("SLURM_PROCID").empty(); });
+}
+
+}  // namespace
+
+std::string RankLaunch::Env(const std::string& name) const {
+  auto it = env.find(name);
+  return it == env.end() ? "" : it->second;
+}
+
+std::vector<RankLaunch> ParseRanks(const std::vector<RankInfo>& ranks) {
+  std::vector<RankLaunch> parsed;
+  for (const auto& info : ranks) {
+    RankLaunch rank{info.rank, info.host, {}};
+    for (auto line : SplitLines(info.env_text)) {
+      const auto eq = line.find('=');
+      if (eq != std::string_view::npos) rank.env[std::string(line.substr(0, eq))] = std::string(line.substr(eq + 1));
+    }
+    parsed.push_back(std::move(rank));
+  }
+  std::sort(parsed.begin(), parsed.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
+  return parsed;
+}
+
+CheckResult CheckSlurmIdsConsistent(const std::vector<RankLaunch>& ranks) {
+  const char* check = "SlurmIdsConsistent";
+  if (!SlurmLaunched(ranks)) return Skipped(kSuite, check, "", "not started by srun (no SLURM_PROCID)");
+  std::vector<Finding> findings;
+  std::map<std::string, std::set<std::string>> node_ids_by_host;
+  std::map<std::string, std::set<std::string>> hosts_by_node_id;
+  const std::string world_size = std::to_string(ranks.size());
+  for (const auto& rank : ranks) {
+    if (rank.Env("SLURM_PROCID") != std::to_string(rank.rank)) {
+      findings.push_back({"procid", rank.host,
+                          RankName(rank) + ": SLURM_PROCID=" + rank.Env("SLURM_PROCID") + ", expected " +
+                              std::to_string(rank.rank) + " (the MPI rank): ranks were reordered by the launcher"});
+    }
+    const std::string ntasks = !rank.Env("SLURM_STEP_NUM_TASKS").empty() ? rank.Env("SLURM_STEP_NUM_TASKS")
+                                                                          : rank.Env("SLURM_NTASKS");
+    if (!ntasks.empty() && ntasks != world_size) {
+      findings.push_back({"ntasks", rank.host,
+                          RankName(rank) + ": Slurm says " + ntasks + " tasks, MPI sees " + world_size +
+                              ": tasks of one step are not in one MPI world (launch with srun --mpi=pmix)"});
+    }
+    node_ids_by_host[rank.host].insert(rank.Env("SLURM_NODEID"));
+    hosts_by_node_id[rank.Env("SLURM_NODEID")].insert(rank.host);
+  }
+  for (const auto& [host, ids] : node_ids_by_host) {
+    if (ids.size() > 1) {
+      findings.push_back({"nodeid", host, host + ": its ranks disagree on SLURM_NODEID (" +
+                                              Join({ids.begin(), ids.end()}, ", ") + ")"});
+    }
+  }
+  for (const auto& [id, hosts] : hosts_by_node_id) {
+    if (hosts.size() > 1) {
+      findings.push_back({"nodeid", *hosts.begin(), "SLURM_NODEID=" + id + " on several hosts (" +
+                                                        Join({hosts.begin(), hosts.end()}, ", ") +
+                                                        "): host names do not identify nodes (check hostname)"});
+    }
+  }
+  return FromFindings(kSuite, check, "", std::move(findings));
+}
+
+CheckResult CheckTasksPerNodeAsRequested(const std::vector<RankLaunch>& ranks) {
+  const char* check = "TasksPerNodeAsRequested";
+  std::map<std::string, int> tasks_by_host;
+  for (const auto& rank : ranks) ++tasks_by_host[rank.host];
+  std::string requested_text;
+  for (const auto& rank : ranks) {
+    if (!rank.Env("SLURM_NTASKS_PER_NODE").empty()) requested_text = rank.Env("SLURM_NTASKS_PER_NODE");
+  }
+  const int requested = requested_text.empty() ? 1 : std::max(1, std::atoi(requested_text.c_str()));
+  std::vector<Finding> findings;
+  for (const auto& [host, tasks] : tasks_by_host) {
+    if (tasks <= requested) continue;
+    findings.push_back({"oversubscribed", host,
+                        host + ": " + std::to_string(tasks) + " tasks on this node, expected at most " +
+                            std::to_string(requested) +
+                            (requested_text.empty() ? " (gpuconform drives all of a node's GPUs from one task)"
+                                                    : " (--ntasks-per-node=" + requested_text + ")") +
+                            ": ranks share GPUs and NICs; launch with srun --ntasks-per-node=" +
+                            std::to_string(requested)});
+  }
+  CheckResult result = FromFindings(kSuite, check, "", std::move(findings));
+  for (const auto& [host, tasks] : tasks_by_host) {
+    result.measurements.push_back({host + ".tasks", std::to_string(tasks), "tasks", "<= " + std::to_string(requested), ""});
+  }
+  return result;
+}
+
+CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks) {
+  const char* check = "MasterAddrInAllocation";
+  std::set<std::string> addrs;
+  std::set<std::string> ports;
+  std::set<std::string> hosts;
+  for (const auto& rank : ranks) {
+    addrs.insert(rank.Env("MASTER_ADDR"));
+    ports.insert(rank.Env("MASTER_PORT"));
+    hosts.insert(rank.host);
+  }
+  if (addrs.size() == 1 && addrs.begin()->empty()) {
+    return Skipped(kSuite, check, "", "MASTER_ADDR is not set (only frameworks like torch.distributed use it)");
+  }
+  std::vector<Finding> findings;
+  if (addrs.size() > 1) {
+    findings.push_back({"master-addr-differs", "cluster",
+                        "ranks disagree on MASTER_ADDR (" + Join({addrs.begin(), addrs.end()}, ", ") +
+                            "): set it once in the job script, e.g. from the first host of SLURM_JOB_NODELIST"});
+  } else {
+    const std::string addr = *addrs.begin();
+    const std::string short_addr = addr.substr(0, addr.find('.'));
+    const bool is_ip = !addr.empty() && std::all_of(addr.begin(), addr.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == ':';
+    });
+    if (!is_ip && !hosts.count(short_addr) && !hosts.count(addr)) {
+      findings.push_back({"master-addr-outside", "cluster",
+                          "MASTER_ADDR=" + addr + " is not a node of this allocation (" +
+                              Join({hosts.begin(), hosts.end()}, ", ") +
+                              "): rank 0's rendezvous will never be reached; use the first allocated host"});
+    }
+  }
+  for (const auto& port : ports) {
+    const int value = std::atoi(port.c_str());
+    if (port.empty() || value < 1 || value > 65535) {
+      findings.push_back({"master-port", "cluster",
+                          "MASTER_PORT='" + port + "' is not a TCP port (1-65535): set MASTER_PORT, e.g. 29500"});
+    }
+  }
+  return FromFindings(kSuite, check, "", std::move(findings));
+}
+
+}  // namespace gpuconform::launch

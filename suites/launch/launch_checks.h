@@ -1,0 +1,37 @@
+// Launch suite: the job's ranks were started the way the job asked. Pure: the per-rank
+// launch facts (rank, host, environment) in, CheckResults out. The classic trap it catches
+// is oversubscription — a node running more tasks than requested, so ranks fight over
+// GPUs and NICs while every single-node test still passes.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/gather.h"
+#include "harness/verdict.h"
+
+namespace gpuconform::launch {
+
+inline constexpr char kSuite[] = "Launch";
+
+struct RankLaunch {
+  int rank = 0;
+  std::string host;
+  std::map<std::string, std::string> env;  // parsed from RankInfo::env_text
+
+  std::string Env(const std::string& name) const;
+};
+
+std::vector<RankLaunch> ParseRanks(const std::vector<RankInfo>& ranks);
+
+// SLURM_PROCID is the MPI rank, SLURM_NTASKS the world size, SLURM_NODEID one per host.
+CheckResult CheckSlurmIdsConsistent(const std::vector<RankLaunch>& ranks);
+// No node runs more tasks than --ntasks-per-node asked (one, when nothing was asked:
+// gpuconform drives all of a node's GPUs from one task).
+CheckResult CheckTasksPerNodeAsRequested(const std::vector<RankLaunch>& ranks);
+// MASTER_ADDR/MASTER_PORT, when set, are the same on every rank and name a node of the
+// allocation with a valid port.
+CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks);
+
+}  // namespace gpuconform::launch

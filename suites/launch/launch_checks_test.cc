@@ -1,0 +1,71 @@
+#include "suites/launch/launch_checks.h"
+
+#include <gtest/gtest.h>
+
+namespace gpuconform::launch {
+namespace {
+
+RankInfo Rank(int rank, const std::string& host, const std::string& env) { return {rank, host, env}; }
+
+std::vector<RankLaunch> ThreeNodeSrun() {
+  return ParseRanks({Rank(0, "node1", "SLURM_PROCID=0\nSLURM_NODEID=0\nSLURM_NTASKS=3\nSLURM_NTASKS_PER_NODE=1\n"),
+                     Rank(1, "node2", "SLURM_PROCID=1\nSLURM_NODEID=1\nSLURM_NTASKS=3\nSLURM_NTASKS_PER_NODE=1\n"),
+                     Rank(2, "node3", "SLURM_PROCID=2\nSLURM_NODEID=2\nSLURM_NTASKS=3\nSLURM_NTASKS_PER_NODE=1\n")});
+}
+
+TEST(Launch, ConsistentSrunLaunchConforms) {
+  const auto ranks = ThreeNodeSrun();
+  EXPECT_EQ(CheckSlurmIdsConsistent(ranks).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckTasksPerNodeAsRequested(ranks).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckMasterAddrInAllocation(ranks).verdict, Verdict::kSkip);
+}
+
+TEST(Launch, ReorderedProcidAndWrongTaskCountAreNamed) {
+  const auto ranks = ParseRanks({Rank(0, "node1", "SLURM_PROCID=1\nSLURM_NODEID=0\nSLURM_NTASKS=4\n"),
+                                 Rank(1, "node2", "SLURM_PROCID=0\nSLURM_NODEID=1\nSLURM_NTASKS=4\n")});
+  const auto result = CheckSlurmIdsConsistent(ranks);
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  EXPECT_EQ(result.findings[0].message.rfind("rank 0 on node1: SLURM_PROCID=1, expected 0", 0), 0u)
+      << result.findings[0].message;
+  bool ntasks = false;
+  for (const auto& f : result.findings) ntasks = ntasks || f.code == "ntasks";
+  EXPECT_TRUE(ntasks);
+}
+
+TEST(Launch, OversubscribedNodeIsNamed) {
+  const auto ranks = ParseRanks({Rank(0, "node1", "SLURM_PROCID=0\nSLURM_NODEID=0\n"),
+                                 Rank(1, "node1", "SLURM_PROCID=1\nSLURM_NODEID=0\n"),
+                                 Rank(2, "node2", "SLURM_PROCID=2\nSLURM_NODEID=1\n")});
+  const auto result = CheckTasksPerNodeAsRequested(ranks);
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  ASSERT_EQ(result.findings.size(), 1u);
+  EXPECT_EQ(result.findings[0].message.rfind("node1: 2 tasks on this node, expected at most 1", 0), 0u);
+  const auto asked_two = ParseRanks({Rank(0, "node1", "SLURM_NTASKS_PER_NODE=2\n"),
+                                     Rank(1, "node1", "SLURM_NTASKS_PER_NODE=2\n")});
+  EXPECT_EQ(CheckTasksPerNodeAsRequested(asked_two).verdict, Verdict::kPass);
+}
+
+TEST(Launch, MasterAddrMustAgreeAndBeAnAllocatedNode) {
+  auto with_master = [](const std::string& addr0, const std::string& addr1, const std::string& port) {
+    return ParseRanks({Rank(0, "node1", "MASTER_ADDR=" + addr0 + "\nMASTER_PORT=" + port + "\n"),
+                       Rank(1, "node2", "MASTER_ADDR=" + addr1 + "\nMASTER_PORT=" + port + "\n")});
+  };
+  EXPECT_EQ(CheckMasterAddrInAllocation(with_master("node1", "node1", "29500")).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckMasterAddrInAllocation(with_master("node1.cluster.local", "node1.cluster.local", "29500")).verdict,
+            Verdict::kPass);
+  const auto outside = CheckMasterAddrInAllocation(with_master("login1", "login1", "29500"));
+  ASSERT_EQ(outside.verdict, Verdict::kFail);
+  EXPECT_NE(outside.findings[0].message.find("MASTER_ADDR=login1 is not a node of this allocation"), std::string::npos);
+  EXPECT_EQ(CheckMasterAddrInAllocation(with_master("node1", "node2", "29500")).findings[0].code,
+            "master-addr-differs");
+  EXPECT_EQ(CheckMasterAddrInAllocation(with_master("node1", "node1", "99999")).findings[0].code, "master-port");
+}
+
+TEST(Launch, PlainRunWithoutSrunSkipsSlurmIds) {
+  const auto ranks = ParseRanks({Rank(0, "vm", "")});
+  EXPECT_EQ(CheckSlurmIdsConsistent(ranks).verdict, Verdict::kSkip);
+  EXPECT_EQ(CheckTasksPerNodeAsRequested(ranks).verdict, Verdict::kPass);
+}
+
+}  // namespace
+}  // namespace gpuconform::launch

@@ -1,0 +1,37 @@
+// Launch suite glue: the per-rank facts come from the live gather (no probe files).
+#include "harness/suite_registry.h"
+#include "suites/launch/launch_checks.h"
+
+namespace gpuconform::launch {
+
+namespace {
+
+std::vector<CheckResult> Evaluate(const SuiteContext& context) {
+  if (context.ranks.empty()) {
+    const std::string reason = "launch facts exist only in a live run under srun or mpirun";
+    return {Skipped(kSuite, "SlurmIdsConsistent", "", reason), Skipped(kSuite, "TasksPerNodeAsRequested", "", reason),
+            Skipped(kSuite, "MasterAddrInAllocation", "", reason)};
+  }
+  const auto ranks = ParseRanks(context.ranks);
+  return {CheckSlurmIdsConsistent(ranks), CheckTasksPerNodeAsRequested(ranks), CheckMasterAddrInAllocation(ranks)};
+}
+
+SuiteDefinition Definition() {
+  SuiteDefinition suite;
+  suite.name = kSuite;
+  suite.summary = "ranks were launched as the job asked: ids consistent, no oversubscribed node, rendezvous valid";
+  suite.checks = {
+      {"SlurmIdsConsistent", "SLURM_PROCID = MPI rank, SLURM_NTASKS = world size, one SLURM_NODEID per host", false},
+      {"TasksPerNodeAsRequested", "no node runs more tasks than --ntasks-per-node asked (one by default)", false},
+      {"MasterAddrInAllocation", "MASTER_ADDR/MASTER_PORT, when set, agree on every rank and name an allocated node",
+       false},
+  };
+  suite.evaluate = Evaluate;
+  return suite;
+}
+
+const SuiteRegistration kRegistration(Definition());
+
+}  // namespace
+
+}  // namespace gpuconform::launch

@@ -1,0 +1,96 @@
+// NcclTopology suite glue: the nccl-topo.xml probe and the suite's registration.
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "harness/gather.h"
+#include "harness/suite_registry.h"
+#include "suites/nccl_topology/nccl_topology_checks.h"
+#include "suites/nccl_topology/nccl_topology_parse.h"
+
+namespace gpuconform::nccl_topology {
+
+namespace {
+
+constexpr char kHowToProduce[] =
+    "to produce it, run any NCCL job on the node with NCCL_TOPO_DUMP_FILE=<file> and run gpuconform with the same "
+    "NCCL_TOPO_DUMP_FILE (or NCCL_TOPO_FILE for a static file NCCL is given), or replay a snapshot holding "
+    "nodes/<host>/nccl-topo.xml";
+
+// Live: the file the environment names. Each rank reads its own node's file; the harness
+// keeps the lowest rank's answer per node. No collective calls, so no rank can hang here.
+RawOutput ReadTopologyNamedByEnvironment(const CollectiveContext& context) {
+  RawOutput out;
+  const char* names[] = {"NCCL_TOPO_DUMP_FILE", "NCCL_TOPO_FILE"};
+  for (const char* name : names) {
+    const char* path = std::getenv(name);
+    if (path == nullptr || *path == '\0') continue;
+    out.origin = context.host + ":" + path + " (" + name + ")";
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      out.status = ProbeStatus::kToolMissing;
+      out.detail = context.host + ": " + name + "=" + path + " but the file cannot be read; " + kHowToProduce;
+      return out;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    out.text = text.str();
+    out.status = ProbeStatus::kOk;
+    return out;
+  }
+  out.origin = context.host + ": nccl-topo";
+  out.status = ProbeStatus::kToolMissing;
+  out.detail = context.host + ": neither NCCL_TOPO_DUMP_FILE nor NCCL_TOPO_FILE is set, so there is no NCCL topology "
+                              "to judge; " + kHowToProduce;
+  return out;
+}
+
+ProbeSpec TopologyProbe() {
+  ProbeSpec spec;
+  spec.id = "nccl-topo";
+  spec.file = "nccl-topo.xml";
+  spec.scope = ProbeScope::kNode;
+  spec.method = ProbeMethod::kCollective;
+  spec.collective = ReadTopologyNamedByEnvironment;
+  return spec;
+}
+
+std::vector<CheckResult> Evaluate(const SuiteContext& context) {
+  std::vector<CheckResult> results;
+  for (const auto& node : context.raw.nodes) {
+    const RawOutput out = context.raw.NodeOutput(node, TopologyProbe().id);
+    std::vector<CheckResult> judged;
+    if (!out.ok()) {
+      const std::string detail = out.status == ProbeStatus::kAbsent ? out.detail + "; " + kHowToProduce : out.detail;
+      judged = TopologyUnavailable(node, ProbeStatusName(out.status), detail, context.profile);
+    } else if (auto topology = ParseTopologyXml(out.text, out.origin)) {
+      judged = JudgeTopology(node, *topology, context.profile);
+    } else {
+      judged = TopologyUnavailable(node, "unparseable", topology.error(), context.profile);
+    }
+    results.insert(results.end(), judged.begin(), judged.end());
+  }
+  return results;
+}
+
+SuiteDefinition Definition() {
+  SuiteDefinition suite;
+  suite.name = kSuite;
+  suite.summary = "NCCL's topology (NCCL_TOPO_DUMP_FILE) matches the profile: GPUs, NVLinks, NICs, GPU-NIC affinity";
+  suite.checks = {
+      {kGpuCount, "NCCL sees gpu.count_per_node GPUs on every node", true},
+      {kNvlinkCountPerGpu, "every GPU has nvlink.links_per_gpu NVLinks to NVSwitches", true},
+      {kNicCountSpeedGdr, "NCCL sees infiniband.rail_nics_per_node NICs at the profile's rate, with GPUDirect RDMA",
+       true},
+      {kGpuHasNicUnderPcieSwitch, "every GPU has a NIC under its PCIe switch, on its NUMA node", true},
+  };
+  suite.probes = {TopologyProbe()};
+  suite.evaluate = Evaluate;
+  return suite;
+}
+
+const SuiteRegistration kRegistration(Definition());
+
+}  // namespace
+
+}  // namespace gpuconform::nccl_topology

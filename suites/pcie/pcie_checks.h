@@ -1,0 +1,23 @@
+// Pcie suite checks: every GPU's PCIe link trained at its maximum generation and width. A
+// link that came up as x8 or Gen3 halves or quarters host-device copies and GPUDirect RDMA,
+// and nothing else in a job's logs says so. Pure: parsed nvidia-smi -q -x (or why there is
+// none) + profile in, one CheckResult per node out.
+#pragma once
+
+#include <string>
+
+#include "harness/profile.h"
+#include "harness/result.h"
+#include "harness/verdict.h"
+#include "suites/pcie/pcie_parse.h"
+
+namespace gpuconform::pcie {
+
+inline constexpr char kSuite[] = "Pcie";
+inline constexpr char kLinksAtMaxGenAndWidth[] = "LinksAtMaxGenAndWidth";
+
+// Each GPU's current PCIe generation and width equal the maximum the link supports.
+CheckResult CheckLinksAtMaxGenAndWidth(const std::string& node, const Result<GpuInventory>& inventory,
+                                       const Profile& profile);
+
+}  // namespace gpuconform::pcie

@@ -1,0 +1,286 @@
+#include "suites/slurm/slurm_checks.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "suites/slurm/slurm_parse.h"
+
+namespace gpuconform::slurm {
+namespace {
+
+const std::string kRealdata = GPUCONFORM_REALDATA_DIR;
+
+std::string ReadRealdata(const std::string& relative) {
+  std::ifstream in(kRealdata + "/" + relative);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+#define REQUIRE_REALDATA()                                                                          \
+  if (!std::filesystem::is_directory(kRealdata)) GTEST_SKIP() << "the realdata folder is absent: " \
+                                                              << kRealdata
+
+constexpr char kHealthyNode[] =
+    "NodeName=node2 Arch=x86_64 CoresPerSocket=2 \n"
+    "   CPUAlloc=0 CPUEfctv=2 CPUTot=2 CPULoad=0.41\n"
+    "   Gres=gpu:8\n"
+    "   NodeAddr=10.10.0.2 NodeHostName=node2 Version=22.05.8\n"
+    "   OS=Linux 6.1.0-18-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01) \n"
+    "   State=IDLE ThreadsPerCore=1 TmpDisk=0 Weight=1 Owner=N/A MCS_label=N/A\n"
+    "   Partitions=gpu \n";
+
+constexpr char kGresRejectedNode[] =
+    "NodeName=node2 Arch=x86_64 CoresPerSocket=2 \n"
+    "   Gres=gpu:8\n"
+    "   State=IDLE+DRAIN+INVALID_REG ThreadsPerCore=1 TmpDisk=0 Weight=1 Owner=N/A MCS_label=N/A\n"
+    "   Partitions=gpu \n"
+    "   Reason=gres/gpu count reported lower than configured (4 < 8) [slurm@2026-12-01T10:00:00]\n";
+
+SlurmNode ParseOne(const std::string& text) {
+  auto nodes = ParseScontrolShowNode(text, "scontrol.txt");
+  EXPECT_TRUE(nodes) << nodes.error();
+  return nodes->front();
+}
+
+Profile LocalProfile(const std::string& gres = "gpu:8") {
+  Profile p;
+  p.name = "local";
+  p.file = "topologies/local.yaml";
+  p.slurm = SlurmExpectation{gres, 8, "", "test"};
+  return p;
+}
+
+TEST(ScontrolParse, ReadsFieldsStateFlagsAndWholeReason) {
+  const SlurmNode node = ParseOne(kGresRejectedNode);
+  EXPECT_EQ(node.name, "node2");
+  EXPECT_EQ(node.Field("Gres"), "gpu:8");
+  EXPECT_EQ(node.StateFlags(), (std::set<std::string>{"IDLE", "DRAIN", "INVALID_REG"}));
+  EXPECT_EQ(node.reason(), "gres/gpu count reported lower than configured (4 < 8) [slurm@2026-12-01T10:00:00]");
+  EXPECT_EQ(node.Partitions(), std::vector<std::string>{"gpu"});
+  EXPECT_EQ(ParseOne(kHealthyNode).Field("OS").rfind("Linux 6.1.0-18-amd64 #1", 0), 0u);
+}
+
+TEST(ScontrolParse, NotScontrolOutputIsAnErrorNamingOrigin) {
+  auto nodes = ParseScontrolShowNode("PARTITION AVAIL TIMELIMIT\ngpu* up infinite\n", "snap/cluster/scontrol.txt");
+  ASSERT_FALSE(nodes);
+  EXPECT_EQ(nodes.error().rfind("snap/cluster/scontrol.txt:1: ", 0), 0u) << nodes.error();
+  auto no_state = ParseScontrolShowNode("NodeName=n1 Arch=x86_64\n   Gres=gpu:8\n", "f");
+  ASSERT_FALSE(no_state);
+  EXPECT_NE(no_state.error().find("f:1: node n1 has no State="), std::string::npos) << no_state.error();
+}
+
+TEST(ScontrolParse, RealSlinkyOutputWithShellPromptAndSinfoTable) {
+  REQUIRE_REALDATA();
+  auto nodes = ParseScontrolShowNode(ReadRealdata("slurm-node/slinky-45-sinfo-scontrol-a40-gres.txt"), "slinky");
+  ASSERT_TRUE(nodes) << nodes.error();
+  ASSERT_EQ(nodes->size(), 1u);
+  const SlurmNode& node = nodes->front();
+  EXPECT_EQ(node.name, "esc8000a-1");
+  EXPECT_EQ(node.Field("Gres"), "gpu:a40:1(S:0,2,4,6,8,10)");
+  // The .source.txt: the Slurm-side record is self-consistent and idle: usable, 1 GPU.
+  EXPECT_EQ(CheckNodeUsable(node).verdict, Verdict::kPass);
+  EXPECT_EQ(GpuCount(*ParseGres(node.Field("Gres"))), 1);
+  // ... and "GRES count == physical GPUs visible" fails on that host (8 visible vs 1 configured).
+  const auto vs_hardware = CheckGresMatchesHardware(node, {8, "nvidia-smi lists 8 GPUs", ""});
+  EXPECT_EQ(vs_hardware.verdict, Verdict::kFail);
+  EXPECT_NE(vs_hardware.findings[0].message.find("esc8000a-1: Slurm advertises 1 GPUs"), std::string::npos);
+}
+
+TEST(GresString, ParsesTypedUntypedAffinityAndMultipleEntries) {
+  auto a = ParseGres("gpu:h100:8(S:0-1)");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->front().type, "h100");
+  EXPECT_EQ(GpuCount(*a), 8);
+  EXPECT_EQ(GpuCount(*ParseGres("gpu:8")), 8);
+  EXPECT_EQ(GpuCount(*ParseGres("gpu:gtx970:1,gpu:gtx1060:1")), 2);
+  EXPECT_EQ(GpuCount(*ParseGres("gpu:tesla:2,gpu:kepler:2,mps:400,bandwidth:lustre:no_consume:4G")), 4);
+  EXPECT_EQ(GpuCount(*ParseGres("(null)")), 0);
+  EXPECT_FALSE(ParseGres("gpu:h100:eight"));
+}
+
+TEST(Hostlist, ExpandsRangesPaddingAndLists) {
+  EXPECT_EQ(*ExpandHostlist("node[1-3]"), (std::vector<std::string>{"node1", "node2", "node3"}));
+  EXPECT_EQ(*ExpandHostlist("c[002,004,008-009]"), (std::vector<std::string>{"c002", "c004", "c008", "c009"}));
+  EXPECT_EQ(*ExpandHostlist("a,b[01-02]"), (std::vector<std::string>{"a", "b01", "b02"}));
+  EXPECT_FALSE(ExpandHostlist("node[3-1]"));
+  EXPECT_FALSE(ExpandHostlist("node[1-"));
+  EXPECT_FALSE(ExpandHostlist("node[1-999999999]")) << "bounded, not a memory bomb";
+}
+
+TEST(GresConf, CountsFilesAndCountsPerNodeCaseInsensitively) {
+  auto conf = ParseGresConf(
+      "AutoDetect=off\n"
+      "NodeName=node1 Name=gpu File=/x/node1/dev/nvidia[0-7]\n"
+      "Nodename=node2\tName=gpu Type=h100 File=/dev/nvidia[0-3]  # four only\n"
+      "NodeName=node3 Name=gpu Count=2\n",
+      "gres.conf");
+  ASSERT_TRUE(conf) << conf.error();
+  EXPECT_EQ(conf->GpusFor("node1"), 8);
+  EXPECT_EQ(conf->GpusFor("node2"), 4);
+  EXPECT_EQ(conf->GpusFor("node3"), 2);
+  EXPECT_EQ(conf->GpusFor("node4"), -1);
+  auto bad = ParseGresConf("NodeName=n1 Name=gpu\nthis is not gres\n", "gres.conf");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().rfind("gres.conf:2: ", 0), 0u) << bad.error();
+}
+
+TEST(GresConf, RealDanielmcPairAgreesForEveryGpuNode) {
+  REQUIRE_REALDATA();
+  auto conf = ParseGresConf(ReadRealdata("slurm-node/danielmc81-cluster-gres.conf"), "gres.conf");
+  ASSERT_TRUE(conf) << conf.error();
+  auto nodes = ParseSlurmConfNodes(ReadRealdata("slurm-node/danielmc81-cluster-slurm.conf"), "slurm.conf");
+  ASSERT_TRUE(nodes) << nodes.error();
+  int gpu_nodes = 0;
+  for (const auto& node : *nodes) {
+    if (node.Field("Gres").empty()) continue;
+    ++gpu_nodes;
+    EXPECT_EQ(CheckGresConfMatchesSlurmConf(node, *conf, "gres.conf").verdict, Verdict::kPass) << node.name;
+  }
+  EXPECT_EQ(gpu_nodes, 5) << "ibnodo1-2, visualizacion1-2, ibtesla";
+  // ... and it fails an 8x H100 profile.
+  EXPECT_EQ(CheckGresMatchesProfile(nodes->front(), LocalProfile("gpu:h100:8")).verdict, Verdict::kFail);
+}
+
+TEST(GresConf, RealSchedmdDocPairHasMismatchedTypes) {
+  REQUIRE_REALDATA();
+  auto conf = ParseGresConf(ReadRealdata("slurm-node/schedmd-gres-doc-gres-conf-example.conf"), "gres.conf");
+  ASSERT_TRUE(conf) << conf.error();
+  auto nodes = ParseSlurmConfNodes(ReadRealdata("slurm-node/schedmd-gres-doc-slurm-conf-snippet.conf"), "slurm.conf");
+  ASSERT_TRUE(nodes) << nodes.error();
+  ASSERT_EQ(nodes->size(), 8u) << "tux[0-7]";
+  const auto result = CheckGresConfMatchesSlurmConf(nodes->front(), *conf, "gres.conf");
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  EXPECT_EQ(result.findings[0].code, "gres-conf-types");
+  EXPECT_NE(result.findings[0].message.find("tux0: gres.conf declares GPU types gp100:2,p6000:2"), std::string::npos)
+      << result.findings[0].message;
+}
+
+TEST(SlurmGres, MatchesProfileFailsOnWrongCountAndType) {
+  EXPECT_EQ(CheckGresMatchesProfile(ParseOne(kHealthyNode), LocalProfile()).verdict, Verdict::kPass);
+  const auto wrong_count = CheckGresMatchesProfile(ParseOne(kHealthyNode), LocalProfile("gpu:4"));
+  ASSERT_EQ(wrong_count.verdict, Verdict::kFail);
+  EXPECT_NE(wrong_count.findings[0].message.find("node2: Slurm advertises Gres=gpu:8 (8 GPUs), expected gpu:4"),
+            std::string::npos);
+  const auto wrong_type = CheckGresMatchesProfile(ParseOne(kHealthyNode), LocalProfile("gpu:h100:8"));
+  ASSERT_EQ(wrong_type.verdict, Verdict::kFail);
+  EXPECT_EQ(wrong_type.findings[0].code, "gres-type");
+  Profile no_slurm = LocalProfile();
+  no_slurm.slurm.reset();
+  EXPECT_EQ(CheckGresMatchesProfile(ParseOne(kHealthyNode), no_slurm).verdict, Verdict::kSkip);
+}
+
+TEST(SlurmGres, RegisteredSurfacesTheControllersReason) {
+  EXPECT_EQ(CheckGresRegistered(ParseOne(kHealthyNode)).verdict, Verdict::kPass);
+  const auto rejected = CheckGresRegistered(ParseOne(kGresRejectedNode));
+  ASSERT_EQ(rejected.verdict, Verdict::kFail);
+  EXPECT_NE(rejected.findings[0].message.find("gres/gpu count reported lower than configured (4 < 8)"),
+            std::string::npos);
+  EXPECT_NE(rejected.findings[0].message.find("scontrol update nodename=node2 state=resume"), std::string::npos);
+}
+
+TEST(SlurmGres, GresConfCountMismatchNamesNodeAndBothCounts) {
+  auto conf = ParseGresConf("NodeName=node2 Name=gpu File=/dev/nvidia[0-3]\n", "node2:/etc/slurm/gres.conf");
+  const auto result = CheckGresConfMatchesSlurmConf(ParseOne(kHealthyNode), *conf, "node2:/etc/slurm/gres.conf");
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  EXPECT_NE(result.findings[0].message.find("node2: node2:/etc/slurm/gres.conf declares 4 GPUs, slurm.conf says Gres=gpu:8"),
+            std::string::npos)
+      << result.findings[0].message;
+  auto none = ParseGresConf("NodeName=node1 Name=gpu File=/dev/nvidia[0-7]\n", "g");
+  EXPECT_EQ(CheckGresConfMatchesSlurmConf(ParseOne(kHealthyNode), *none, "g").findings[0].code, "gres-conf-missing");
+  auto autodetect = ParseGresConf("AutoDetect=nvml\n", "g");
+  EXPECT_EQ(CheckGresConfMatchesSlurmConf(ParseOne(kHealthyNode), *autodetect, "g").verdict, Verdict::kSkip);
+}
+
+TEST(SlurmGres, HardwareMismatchAndMissingCountAreFailureAndError) {
+  EXPECT_EQ(CheckGresMatchesHardware(ParseOne(kHealthyNode), {8, "8 devices", ""}).verdict, Verdict::kPass);
+  const auto fewer = CheckGresMatchesHardware(ParseOne(kHealthyNode), {7, "nvidia-smi lists 7 GPUs", ""});
+  ASSERT_EQ(fewer.verdict, Verdict::kFail);
+  EXPECT_NE(fewer.findings[0].message.find("node2: Slurm advertises 8 GPUs (Gres=gpu:8) but nvidia-smi lists 7 GPUs"),
+            std::string::npos);
+  const auto unknown = CheckGresMatchesHardware(ParseOne(kHealthyNode), {std::nullopt, "", "node2: no NVIDIA GPU found"});
+  EXPECT_EQ(unknown.verdict, Verdict::kError);
+}
+
+TEST(SlurmNodes, UnusableStatesAreNamedWithReasonAndFix) {
+  EXPECT_EQ(CheckNodeUsable(ParseOne(kHealthyNode)).verdict, Verdict::kPass);
+  const auto drained = CheckNodeUsable(ParseOne(
+      "NodeName=node3\n   State=IDLE+DRAIN\n   Reason=gpuconform fault injection [root@2026-12-02T14:00:00]\n"));
+  ASSERT_EQ(drained.verdict, Verdict::kFail);
+  EXPECT_NE(drained.findings[0].message.find("node3: State=IDLE+DRAIN, Reason=\"gpuconform fault injection"),
+            std::string::npos);
+  const auto silent = CheckNodeUsable(ParseOne("NodeName=node2\n   State=IDLE+NOT_RESPONDING\n"));
+  ASSERT_EQ(silent.verdict, Verdict::kFail);
+  EXPECT_NE(silent.findings[0].message.find("slurmd does not answer"), std::string::npos);
+  EXPECT_EQ(CheckNodeUsable(ParseOne("NodeName=n\n   State=UNKNOWN+NOT_RESPONDING\n")).verdict, Verdict::kFail);
+  EXPECT_EQ(CheckNodeUsable(ParseOne("NodeName=n\n   State=MIXED\n")).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckNodeUsable(ParseOne("NodeName=n\n   State=ALLOCATED\n")).verdict, Verdict::kPass);
+}
+
+TEST(SlurmNodes, JobsPendingOnBrokenNodesAreNamed) {
+  auto jobs = ParsePendingJobs(
+      "41|gpu|alice|(Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions)\n"
+      "42|gpu|bob|Resources\n",
+      "squeue");
+  ASSERT_TRUE(jobs) << jobs.error();
+  const auto result = CheckNoJobsPendingOnBrokenNodes(*jobs);
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  ASSERT_EQ(result.findings.size(), 1u) << "waiting for Resources is normal";
+  EXPECT_NE(result.findings[0].message.find("job 41 (user alice, partition gpu)"), std::string::npos);
+  EXPECT_EQ(CheckNoJobsPendingOnBrokenNodes({}).verdict, Verdict::kPass);
+  EXPECT_FALSE(ParsePendingJobs("garbage line\n", "squeue"));
+}
+
+TEST(SlurmGres, AllocationCountsVisibleDevicesPerNode) {
+  const std::vector<std::string> nodes = {"node1", "node2"};
+  EXPECT_EQ(CheckAllocationGivesGpus(ParseAllocationReport("node1 0,1,2,3\nnode2 0,1,2,3\n"), nodes, 4).verdict,
+            Verdict::kPass);
+  const auto short_node = CheckAllocationGivesGpus(ParseAllocationReport("node1 0,1,2,3\nnode2 0,1\n"), nodes, 4);
+  ASSERT_EQ(short_node.verdict, Verdict::kFail);
+  EXPECT_NE(short_node.findings[0].message.find("node2: `srun --gpus-per-node=4` set CUDA_VISIBLE_DEVICES=0,1 (2 GPUs)"),
+            std::string::npos);
+  const auto missing = CheckAllocationGivesGpus(ParseAllocationReport("node1 unset\n"), nodes, 4);
+  EXPECT_EQ(missing.findings.size(), 2u);
+}
+
+TEST(SlurmParse, SurvivesArbitraryBytesAndTruncation) {
+  std::uint32_t state = 7;
+  for (int i = 0; i < 3000; ++i) {
+    std::string bytes;
+    for (int j = 0; j < (i % 131); ++j) {
+      state = state * 1664525u + 1013904223u;
+      bytes += "N=[]-,: \n\tgpu0123"[state >> 28];
+    }
+    (void)ParseScontrolShowNode(bytes, "fuzz");
+    (void)ParseGresConf(bytes, "fuzz");
+    (void)ParseGres(bytes);
+    (void)ExpandHostlist(bytes);
+    (void)ParsePendingJobs(bytes, "fuzz");
+    (void)ParseSlurmConfNodes(bytes, "fuzz");
+  }
+  const std::string real = kGresRejectedNode;
+  for (std::size_t n = 0; n <= real.size(); ++n) (void)ParseScontrolShowNode(real.substr(0, n), "truncated");
+  SUCCEED() << "no crash";
+}
+
+}  // namespace
+}  // namespace gpuconform::slurm
+
+namespace gpuconform::slurm {
+namespace {
+
+TEST(SlurmNodes, DeadSlurmdIsNamedAndUnaskedSlurmdIsAnError) {
+  EXPECT_EQ(CheckSlurmdResponding("node2", {true, true, ""}).verdict, Verdict::kPass);
+  const auto dead = CheckSlurmdResponding(
+      "node2", {false, true, "node2: `scontrol show slurmd` exited with status 1: slurm_load_slurmd_status: Connection refused"});
+  ASSERT_EQ(dead.verdict, Verdict::kFail);
+  EXPECT_EQ(dead.findings[0].message.rfind("node2: the node's slurmd does not answer", 0), 0u);
+  EXPECT_NE(dead.findings[0].message.find("Connection refused"), std::string::npos);
+  EXPECT_EQ(CheckSlurmdResponding("node2", {false, false, "no task"}).verdict, Verdict::kError);
+}
+
+}  // namespace
+}  // namespace gpuconform::slurm

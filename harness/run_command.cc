@@ -73,7 +73,19 @@ Result<Gathered> GatherRaw(const CommandLine& command, const World& world, const
 
 }  // namespace
 
-int RunVerb(const CommandLine& command, const World& world) {
+namespace {
+int RunVerbWith(const CommandLine& command, const World& world, const std::string& world_problem);
+}  // namespace
+
+int RunVerb(const CommandLine& command, const World& world) { return RunVerbWith(command, world, ""); }
+
+int RunVerbAlone(const CommandLine& command, const std::string& world_problem) {
+  return RunVerbWith(command, World::Single(), world_problem);
+}
+
+namespace {
+
+int RunVerbWith(const CommandLine& command, const World& world, const std::string& world_problem) {
   const auto start = std::chrono::steady_clock::now();
   auto profile = LoadProfile(ProfileArgument(command));
   if (!profile) {
@@ -90,7 +102,7 @@ int RunVerb(const CommandLine& command, const World& world) {
   Progress(world, "profile " + profile->name + ", " + std::to_string(gathered->raw.nodes.size()) + " node(s): " +
                       Join(gathered->raw.nodes, ", ") + " (" + gathered->mode + ")");
 
-  const SuiteContext context{gathered->raw, *profile, gathered->ranks, command.snapshot.empty()};
+  const SuiteContext context{gathered->raw, *profile, gathered->ranks, command.snapshot.empty(), world_problem};
   const std::vector<CheckResult> evaluated = EvaluateSuites(suites, context);
   const std::vector<CheckResult> ran = RunAsGtests(evaluated, command.filter);
   if (ran.empty() && world.is_root()) {
@@ -128,6 +140,8 @@ int RunVerb(const CommandLine& command, const World& world) {
   }
   return status;
 }
+
+}  // namespace
 
 int CaptureVerb(const CommandLine& command, const World& world) {
   const auto probes = SuiteRegistry::Instance().AllProbes();

@@ -10,6 +10,9 @@
 namespace gpuconform {
 
 int RunVerb(const CommandLine& command, const World& world);
+// The run rank 0 makes alone when the world could not be formed: this node's probes, the
+// controller's view of the others, and Launch.WorldFormed as an error saying why.
+int RunVerbAlone(const CommandLine& command, const std::string& world_problem);
 int CaptureVerb(const CommandLine& command, const World& world);
 int ListVerb();
 int ProfilesVerb();

@@ -21,6 +21,8 @@ struct SuiteContext {
   const Profile& profile;
   const std::vector<RankInfo>& ranks;  // per-rank launch facts; empty when replaying a snapshot
   bool live = false;
+  // Why the ranks could not form one world (MPI_Init timed out); empty when they did.
+  std::string world_problem;
 };
 
 struct CheckDescription {

@@ -17,6 +17,9 @@ class World {
   // Fails (exit-2 material) when started as several tasks that cannot talk to each
   // other, e.g. `srun --mpi=none -n3`, which would otherwise write three reports.
   static Result<World> Start(int* argc, char*** argv);
+  // One process, no MPI: for plain runs, and for the report rank 0 writes alone when the
+  // world could not be formed.
+  static World Single() { return World(0, 1, false, "single process"); }
 
   int rank() const { return rank_; }
   int size() const { return size_; }

@@ -59,3 +59,34 @@ TEST(ProcessRunner, CommandLineQuotesWordsWithSpaces) {
 
 }  // namespace
 }  // namespace gpuconform
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "harness/tcp_probe.h"
+
+namespace gpuconform {
+namespace {
+
+TEST(TcpProbe, ConnectsToAListenerAndReportsRefusal) {
+  const int listener = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = 0;
+  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  ASSERT_EQ(listen(listener, 1), 0);
+  socklen_t length = sizeof(address);
+  getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+  const int port = ntohs(address.sin_port);
+  EXPECT_TRUE(TcpConnect("127.0.0.1", port, std::chrono::milliseconds(2000)).connected);
+  close(listener);
+  const auto refused = TcpConnect("127.0.0.1", port, std::chrono::milliseconds(2000));
+  EXPECT_FALSE(refused.connected);
+  EXPECT_NE(refused.error.find("refused"), std::string::npos) << refused.error;
+}
+
+}  // namespace
+}  // namespace gpuconform

@@ -6,14 +6,23 @@ namespace gpuconform::launch {
 
 namespace {
 
+std::vector<CheckResult> SkipRankChecks(CheckResult world, const std::string& reason) {
+  return {std::move(world), Skipped(kSuite, "SlurmIdsConsistent", "", reason),
+          Skipped(kSuite, "TasksPerNodeAsRequested", "", reason), Skipped(kSuite, "MasterAddrInAllocation", "", reason)};
+}
+
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
-  if (context.ranks.empty()) {
+  if (!context.world_problem.empty()) {
+    return SkipRankChecks(Errored(kSuite, "WorldFormed", "", "world-not-formed", context.world_problem),
+                          "the ranks did not form a world; see WorldFormed");
+  }
+  if (!context.live || context.ranks.empty()) {
     const std::string reason = "launch facts exist only in a live run under srun or mpirun";
-    return {Skipped(kSuite, "SlurmIdsConsistent", "", reason), Skipped(kSuite, "TasksPerNodeAsRequested", "", reason),
-            Skipped(kSuite, "MasterAddrInAllocation", "", reason)};
+    return SkipRankChecks(Skipped(kSuite, "WorldFormed", "", reason), reason);
   }
   const auto ranks = ParseRanks(context.ranks);
-  return {CheckSlurmIdsConsistent(ranks), CheckTasksPerNodeAsRequested(ranks), CheckMasterAddrInAllocation(ranks)};
+  return {Passed(kSuite, "WorldFormed"), CheckSlurmIdsConsistent(ranks), CheckTasksPerNodeAsRequested(ranks),
+          CheckMasterAddrInAllocation(ranks)};
 }
 
 SuiteDefinition Definition() {
@@ -21,6 +30,7 @@ SuiteDefinition Definition() {
   suite.name = kSuite;
   suite.summary = "ranks were launched as the job asked: ids consistent, no oversubscribed node, rendezvous valid";
   suite.checks = {
+      {"WorldFormed", "every rank joined one MPI world within the deadline (GPUCONFORM_WORLD_TIMEOUT_S)", false},
       {"SlurmIdsConsistent", "SLURM_PROCID = MPI rank, SLURM_NTASKS = world size, one SLURM_NODEID per host", false},
       {"TasksPerNodeAsRequested", "no node runs more tasks than --ntasks-per-node asked (one by default)", false},
       {"MasterAddrInAllocation", "MASTER_ADDR/MASTER_PORT, when set, agree on every rank and name an allocated node",

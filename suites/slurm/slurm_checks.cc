@@ -179,15 +179,31 @@ CheckResult CheckNodeUsable(const SlurmNode& node) {
   return Failed(kNodesSuite, check, node.name, {{"node-unusable", node.name, message}});
 }
 
-CheckResult CheckSlurmdResponding(const std::string& node, const SlurmdStatus& status) {
-  const char* check = "SlurmdResponding";
-  if (!status.evaluable) return Errored(kNodesSuite, check, node, "not-evaluated", status.detail);
-  if (status.answered) return Passed(kNodesSuite, check, node);
-  return Failed(kNodesSuite, check, node,
-                {{"slurmd-not-responding", node,
-                  node + ": the node's slurmd does not answer (" + status.detail +
-                      "): running steps go on, but no new job step can start here and the controller will mark the "
-                      "node DOWN after SlurmdTimeout; restart slurmd on " + node + " and read its slurmd.log"}});
+std::vector<SlurmdReachability> ParseSlurmdReachability(const std::string& text) {
+  std::vector<SlurmdReachability> probes;
+  for (auto line : SplitLines(text)) {
+    const auto words = SplitWords(line);
+    if (words.size() < 3) continue;
+    SlurmdReachability probe{std::string(words[0]), std::string(words[1]), words[2] == "ok", ""};
+    for (std::size_t i = 3; i < words.size(); ++i) probe.error += (i > 3 ? " " : "") + std::string(words[i]);
+    probes.push_back(probe);
+  }
+  return probes;
+}
+
+CheckResult CheckSlurmdReachable(const std::string& node, const std::vector<SlurmdReachability>& probes) {
+  const char* check = "SlurmdReachable";
+  for (const auto& probe : probes) {
+    if (probe.node != node) continue;
+    if (probe.reachable) return Passed(kNodesSuite, check, node);
+    return Failed(kNodesSuite, check, node,
+                  {{"slurmd-unreachable", node,
+                    node + ": slurmd at " + probe.endpoint + " refuses connections (" + probe.error +
+                        "): running steps go on, but no new job step can start there and the controller will "
+                        "mark the node DOWN after SlurmdTimeout; restart slurmd on " + node +
+                        " and read its slurmd.log (or open the port if a firewall blocks it)"}});
+  }
+  return Errored(kNodesSuite, check, node, "not-probed", node + ": the controller lists no address for " + node);
 }
 
 CheckResult CheckNoJobsPendingOnBrokenNodes(const std::vector<PendingJob>& jobs) {

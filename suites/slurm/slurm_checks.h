@@ -34,15 +34,17 @@ CheckResult CheckGresMatchesHardware(const SlurmNode& node, const HardwareGpus& 
 
 // The node takes jobs: not down, drained, failed, invalid, or not responding.
 CheckResult CheckNodeUsable(const SlurmNode& node);
-// The node's own slurmd answers (`scontrol show slurmd` run on the node). A dead slurmd
-// keeps running steps alive but takes no new ones; the controller notices only after
-// SlurmdTimeout, so this catches it first.
-struct SlurmdStatus {
-  bool answered = false;
-  bool evaluable = true;  // false: the probe could not run (tool missing, no task on the node)
-  std::string detail;     // the command's error, or why it was not evaluable
+// The node's slurmd accepts connections from rank 0 (`slurmd-reachable` probe line
+// "node addr:port ok|failed <error>"). A dead slurmd keeps running steps alive but takes no
+// new ones, and the controller notices only after SlurmdTimeout; this catches it first.
+struct SlurmdReachability {
+  std::string node;
+  std::string endpoint;  // "10.10.0.2:6818"
+  bool reachable = false;
+  std::string error;     // "Connection refused"
 };
-CheckResult CheckSlurmdResponding(const std::string& node, const SlurmdStatus& status);
+std::vector<SlurmdReachability> ParseSlurmdReachability(const std::string& text);
+CheckResult CheckSlurmdReachable(const std::string& node, const std::vector<SlurmdReachability>& probes);
 // No pending job waits on nodes that are down, drained or otherwise unavailable.
 CheckResult CheckNoJobsPendingOnBrokenNodes(const std::vector<PendingJob>& jobs);
 

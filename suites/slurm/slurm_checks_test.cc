@@ -272,14 +272,17 @@ TEST(SlurmParse, SurvivesArbitraryBytesAndTruncation) {
 namespace gpuconform::slurm {
 namespace {
 
-TEST(SlurmNodes, DeadSlurmdIsNamedAndUnaskedSlurmdIsAnError) {
-  EXPECT_EQ(CheckSlurmdResponding("node2", {true, true, ""}).verdict, Verdict::kPass);
-  const auto dead = CheckSlurmdResponding(
-      "node2", {false, true, "node2: `scontrol show slurmd` exited with status 1: slurm_load_slurmd_status: Connection refused"});
+TEST(SlurmNodes, UnreachableSlurmdIsNamedAndUnlistedNodeIsAnError) {
+  const auto probes = ParseSlurmdReachability(
+      "node1 10.10.0.1:6818 ok\nnode2 10.10.0.2:6818 failed Connection refused\n");
+  ASSERT_EQ(probes.size(), 2u);
+  EXPECT_EQ(CheckSlurmdReachable("node1", probes).verdict, Verdict::kPass);
+  const auto dead = CheckSlurmdReachable("node2", probes);
   ASSERT_EQ(dead.verdict, Verdict::kFail);
-  EXPECT_EQ(dead.findings[0].message.rfind("node2: the node's slurmd does not answer", 0), 0u);
-  EXPECT_NE(dead.findings[0].message.find("Connection refused"), std::string::npos);
-  EXPECT_EQ(CheckSlurmdResponding("node2", {false, false, "no task"}).verdict, Verdict::kError);
+  EXPECT_EQ(dead.findings[0].message.rfind("node2: slurmd at 10.10.0.2:6818 refuses connections (Connection refused)", 0),
+            0u)
+      << dead.findings[0].message;
+  EXPECT_EQ(CheckSlurmdReachable("node3", probes).verdict, Verdict::kError);
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 
 #include "harness/live_source.h"
 #include "harness/process_runner.h"
+#include "harness/tcp_probe.h"
+#include "harness/text_util.h"
 
 namespace gpuconform::slurm {
 
@@ -53,6 +55,42 @@ RawOutput RunAllocation(const LiveContext& context) {
   return out;
 }
 
+int SlurmdPort(const std::string& config_text) {
+  for (auto line : SplitLines(config_text)) {
+    const auto words = SplitWords(line);
+    if (words.size() >= 3 && words[0] == "SlurmdPort" && words[1] == "=") return std::atoi(std::string(words[2]).c_str());
+  }
+  return 6818;  // Slurm's default
+}
+
+RawOutput ProbeSlurmdReachability(const LiveContext& context) {
+  RawOutput out;
+  out.origin = context.host + ": TCP connect to each node's slurmd";
+  const CommandResult nodes = RunCommand({"scontrol", "show", "node", "--oneliner"}, std::chrono::seconds(30));
+  if (!nodes.Succeeded()) {
+    out.status = nodes.outcome == CommandOutcome::kNotFound ? ProbeStatus::kToolMissing : ProbeStatus::kFailed;
+    out.detail = context.host + ": `scontrol show node --oneliner` failed: " +
+                 (nodes.error.empty() ? std::string(Trim(nodes.stderr_text)).substr(0, 300) : nodes.error);
+    return out;
+  }
+  const CommandResult config = RunCommand({"scontrol", "show", "config"}, std::chrono::seconds(30));
+  const int port = SlurmdPort(config.stdout_text);
+  for (auto line : SplitLines(nodes.stdout_text)) {
+    std::string name;
+    std::string addr;
+    for (auto word : SplitWords(line)) {
+      if (StartsWith(word, "NodeName=")) name = std::string(word.substr(9));
+      if (StartsWith(word, "NodeAddr=")) addr = std::string(word.substr(9));
+    }
+    if (name.empty()) continue;
+    if (addr.empty()) addr = name;
+    const TcpProbeResult probe = TcpConnect(addr, port, std::chrono::milliseconds(3000));
+    out.text += name + " " + addr + ":" + std::to_string(port) + (probe.connected ? " ok" : " failed " + probe.error) + "\n";
+  }
+  out.status = ProbeStatus::kOk;
+  return out;
+}
+
 }  // namespace
 
 ProbeSpec ScontrolShowNodes() {
@@ -85,13 +123,13 @@ ProbeSpec GresConfFile() {
   return spec;
 }
 
-ProbeSpec LocalSlurmd() {
+ProbeSpec SlurmdReachability() {
   ProbeSpec spec;
-  spec.id = "scontrol-show-slurmd";
-  spec.scope = ProbeScope::kNode;
-  spec.file = "scontrol-show-slurmd.txt";
-  spec.argv = {"scontrol", "show", "slurmd"};
-  spec.timeout_ms = 20000;
+  spec.id = "slurmd-reachable";
+  spec.scope = ProbeScope::kCluster;
+  spec.method = ProbeMethod::kBuiltin;
+  spec.file = "slurmd-reachable.txt";
+  spec.builtin = ProbeSlurmdReachability;
   return spec;
 }
 

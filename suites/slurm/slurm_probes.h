@@ -10,6 +10,9 @@ ProbeSpec ScontrolShowNodes();  // cluster/scontrol-show-node.txt   scontrol sho
 ProbeSpec PendingJobs();        // cluster/squeue-pending.txt       squeue -h -t PD -o "%i|%P|%u|%r"
 ProbeSpec GresConfFile();       // nodes/<h>/gres.conf               gres.conf beside $SLURM_CONF
 ProbeSpec GpuAllocation();
-ProbeSpec LocalSlurmd();        // nodes/<h>/scontrol-show-slurmd.txt  scontrol show slurmd (asks the node's own slurmd)      // cluster/srun-gpus-per-node.txt   srun --gpus-per-node=N inside the allocation
+// cluster/slurmd-reachable.txt: from rank 0, a TCP connect to every node's slurmd
+// (NodeAddr:SlurmdPort), the path slurmctld and srun use. Lines "node addr:port ok" or
+// "node addr:port failed <error>". Works for nodes that run no gpuconform task.
+ProbeSpec SlurmdReachability();      // cluster/srun-gpus-per-node.txt   srun --gpus-per-node=N inside the allocation
 
 }  // namespace gpuconform::slurm

@@ -154,15 +154,12 @@ std::vector<CheckResult> EvaluateNodes(const SuiteContext& context, const SuiteD
   if (!view.problem.empty()) return AllErrored(suite, view.problem);
   std::vector<CheckResult> results;
   for (const auto& node : view.nodes) results.push_back(CheckNodeUsable(node));
+  const RawOutput reachability = context.raw.ClusterOutput(SlurmdReachability().id);
+  const auto probes = ParseSlurmdReachability(reachability.text);
   for (const auto& node : view.nodes) {
-    const RawOutput out = context.raw.NodeOutput(node.name, LocalSlurmd().id);
-    SlurmdStatus status;
-    status.answered = out.ok();
-    status.evaluable = out.ok() || out.status == ProbeStatus::kFailed || out.status == ProbeStatus::kTimedOut;
-    status.detail = out.status == ProbeStatus::kAbsent
-                        ? node.name + ": no gpuconform task ran on " + node.name + ", so its slurmd was not asked"
-                        : out.detail;
-    results.push_back(CheckSlurmdResponding(node.name, status));
+    results.push_back(reachability.ok()
+                          ? CheckSlurmdReachable(node.name, probes)
+                          : Errored(kNodesSuite, "SlurmdReachable", node.name, "no-probe", reachability.detail));
   }
   const RawOutput pending = context.raw.ClusterOutput(PendingJobs().id);
   if (!pending.ok()) {
@@ -198,10 +195,10 @@ SuiteDefinition NodesDefinition() {
   suite.summary = "every node of the partition is usable, and no job waits on a broken node";
   suite.checks = {
       {"NodeUsable", "the node is not down, drained, failed, invalid or not responding", true},
-      {"SlurmdResponding", "the node's own slurmd answers `scontrol show slurmd`", true},
+      {"SlurmdReachable", "the node's slurmd accepts connections (NodeAddr:SlurmdPort)", true},
       {"NoJobsPendingOnBrokenNodes", "no pending job's reason points at unavailable nodes", false},
   };
-  suite.probes = {ScontrolShowNodes(), PendingJobs(), LocalSlurmd()};
+  suite.probes = {ScontrolShowNodes(), PendingJobs(), SlurmdReachability()};
   return suite;
 }
 

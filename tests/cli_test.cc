@@ -170,3 +170,30 @@ TEST(Cli, MpirunWithThreeRanksGathersAndWritesOneReport) {
 
 }  // namespace
 }  // namespace gpuconform
+
+namespace gpuconform {
+namespace {
+
+// These two snapshots were recorded with `gpuconform capture` under srun on the project's
+// local cluster: healthy, and with node2's gres.conf listing 4 of 8 GPUs (node2 drained, so
+// only node1 and node3 ran a task).
+TEST(CliRecordedCluster, HealthyLocalSnapshotConforms) {
+  auto r = Gpuconform({"run", "--snapshot", kSnapshots + "/local-3node-healthy", "--profile", "local"});
+  EXPECT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("[  PASS  ] GresMatchesHardware                3/3 nodes conform"), std::string::npos)
+      << r.stdout_text;
+}
+
+TEST(CliRecordedCluster, GresMismatchSnapshotNamesNode2InEveryAffectedCheck) {
+  auto r = Gpuconform({"run", "--snapshot", kSnapshots + "/local-3node-gres-mismatch", "--profile", "local",
+                       "--filter", "SlurmGres.*:SlurmNodes.*"});
+  EXPECT_EQ(r.exit_code, 1) << r.stdout_text << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("node2: slurmctld rejected the node's GRES registration"), std::string::npos);
+  EXPECT_NE(r.stdout_text.find("gres/gpu count reported lower than configured (4 < 8)"), std::string::npos);
+  EXPECT_NE(r.stdout_text.find("declares 4 GPUs, slurm.conf says Gres=gpu:8"), std::string::npos);
+  EXPECT_NE(r.stdout_text.find("[  PASS  ] GresMatchesProfile                 3/3 nodes conform"), std::string::npos)
+      << r.stdout_text;
+}
+
+}  // namespace
+}  // namespace gpuconform

@@ -48,6 +48,17 @@ std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*
                                       " (please report it with the snapshot)"));
       }
     }
+    // One check's per-node cases together, in the suite's declared check order, so the
+    // terminal report and JUnit list each check once whatever order evaluate() used.
+    auto check_index = [suite](const CheckResult& result) {
+      for (std::size_t i = 0; i < suite->checks.size(); ++i) {
+        if (suite->checks[i].name == result.check) return i;
+      }
+      return suite->checks.size();
+    };
+    std::stable_sort(results.begin(), results.end(), [&](const CheckResult& a, const CheckResult& b) {
+      return check_index(a) < check_index(b);
+    });
     const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     for (auto& result : results) {
       if (result.time_s == 0.0 && !results.empty()) result.time_s = elapsed_s / results.size();

@@ -66,7 +66,7 @@ std::string Tag(Verdict verdict, const TerminalStyle& style) {
 
 std::string NodeCounts(const CheckGroup& group, const GroupCounts& counts) {
   const bool per_node = !group.cases.front()->node.empty();
-  if (!per_node) return "";
+  if (!per_node || counts.skip == static_cast<int>(group.cases.size())) return "";
   const int total = static_cast<int>(group.cases.size());
   std::string text = fmt::format("{}/{} nodes conform", counts.pass, total - counts.skip);
   if (counts.fail) text += fmt::format(", {} non-conforming", counts.fail);

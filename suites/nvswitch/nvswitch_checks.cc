@@ -85,30 +85,50 @@ CheckResult CheckAllPairsNvlinkConnected(const std::string& node, const Result<T
   }
   const int k = profile.nvlink->links_per_gpu;
   const std::string expected = "NV" + std::to_string(k);
-  std::vector<Finding> findings;
+  // One finding per observed connection type, naming its pairs: a bad GPU shows up as the one
+  // label common to all of them, and a node-wide fault stays one line instead of 28.
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> pairs_by_cell;
+  std::size_t pair_count = 0;
   for (std::size_t a = 0; a < gpus.size(); ++a) {
     for (std::size_t b = a + 1; b < gpus.size(); ++b) {
+      ++pair_count;
       const std::string cell = matrix->Between(gpus[a], gpus[b]);
-      const std::string pair = gpus[a] + "-" + gpus[b];
-      const std::string entity = node + "/" + gpus[a] + "-" + gpus[b];
-      if (cell == expected) continue;
-      if (const auto links = NvlinkCount(cell)) {
-        findings.push_back({"nvlink-count", entity,
-                            fmt::format("{}: {} connected by {} ({} NVLinks), expected {} ({} per GPU through "
-                                        "NVSwitch, profile {}): {}",
-                                        node, pair, cell, *links, expected, k, profile.name,
-                                        *links < k ? "links are down or untrained; see `nvidia-smi nvlink -s` "
-                                                     "and the fabric manager log"
-                                                   : "the node has more links than the profile says: wrong profile?")});
-      } else {
-        findings.push_back({"pcie-path", entity,
-                            fmt::format("{}: {} connected over {} ({}), expected {} through NVSwitch (profile {}): "
-                                        "peer traffic takes PCIe, an order of magnitude slower; check "
-                                        "`systemctl status nvidia-fabricmanager` and `nvidia-smi nvlink -s`",
-                                        node, pair, cell.empty() ? "nothing" : cell,
-                                        cell.empty() ? "the matrix has no cell for this pair" : PathMeaning(cell),
-                                        expected, profile.name)});
-      }
+      if (cell != expected) pairs_by_cell[cell].emplace_back(gpus[a], gpus[b]);
+    }
+  }
+  std::vector<Finding> findings;
+  for (const auto& [cell, pairs] : pairs_by_cell) {
+    std::string pair_list;
+    std::map<std::string, std::size_t> per_gpu;
+    for (const auto& [a, b] : pairs) {
+      pair_list += (pair_list.empty() ? "" : ", ") + a + "-" + b;
+      ++per_gpu[a];
+      ++per_gpu[b];
+    }
+    std::string common;
+    for (const auto& [gpu, count] : per_gpu) {
+      if (pairs.size() > 1 && count == pairs.size()) common = " (all involve " + gpu + ")";
+    }
+    const std::string entity =
+        pairs.size() == 1 ? node + "/" + pairs[0].first + "-" + pairs[0].second : node;
+    const std::string head = fmt::format("{}: {} of {} GPU pairs{}", node, pairs.size(), pair_count, common);
+    if (const auto links = NvlinkCount(cell)) {
+      findings.push_back({"nvlink-count", entity,
+                          fmt::format("{} connected by {} ({} NVLinks), expected {} ({} per GPU through NVSwitch, "
+                                      "profile {}): {}; pairs: {}",
+                                      head, cell, *links, expected, k, profile.name,
+                                      *links < k ? "links are down or untrained; see `nvidia-smi nvlink -s` and the "
+                                                   "fabric manager log"
+                                                 : "the node has more links than the profile says: wrong profile?",
+                                      pairs.size() == pair_count && pair_count > 1 ? std::string("all") : pair_list)});
+    } else {
+      findings.push_back({"pcie-path", entity,
+                          fmt::format("{} connected over {} ({}), expected {} through NVSwitch (profile {}): peer "
+                                      "traffic takes PCIe, an order of magnitude slower; check `systemctl status "
+                                      "nvidia-fabricmanager` and `nvidia-smi nvlink -s`; pairs: {}",
+                                      head, cell.empty() ? "nothing" : cell,
+                                      cell.empty() ? "the matrix has no cell for these pairs" : PathMeaning(cell),
+                                      expected, profile.name, pairs.size() == pair_count && pair_count > 1 ? std::string("all") : pair_list)});
     }
   }
   return FromFindings(kSuite, kAllPairsNvlinkConnected, node, std::move(findings));

@@ -234,9 +234,13 @@ Result<std::string> UsableText(const RawOutput& out, const std::string& node, co
     case ProbeStatus::kOk:
       return out.text;
     case ProbeStatus::kAbsent:
-      return Error{node + ": the snapshot has no " + file + (out.detail.empty() ? "" : " (" + out.detail + ")")};
-    case ProbeStatus::kToolMissing:
-      return Error{node + ": " + missing_tool + (out.detail.empty() ? "" : ": " + out.detail)};
+      // The source's own detail names the path it looked for; it is the more precise of the two.
+      return Error{node + ": " + (out.detail.empty() ? "the snapshot has no " + file : out.detail)};
+    case ProbeStatus::kToolMissing: {
+      std::string detail = out.detail;
+      if (StartsWith(detail, node + ": ")) detail = detail.substr(node.size() + 2);
+      return Error{node + ": " + missing_tool + (detail.empty() ? "" : ": " + detail)};
+    }
     case ProbeStatus::kTimedOut:
       return Error{out.detail.empty() ? node + ": " + file + ": the command timed out" : out.detail};
     case ProbeStatus::kFailed:

@@ -1,0 +1,292 @@
+#include "suites/infiniband/infiniband_checks.h"
+
+#include <gtest/gtest.h>
+
+#include "suites/infiniband/infiniband_parse.h"
+#include "suites/nvswitch/topo_test_support.h"
+
+namespace gpuconform::infiniband {
+namespace {
+
+using topo_test::BuiltinProfile;
+using topo_test::DataFiles;
+using topo_test::ReadFile;
+
+std::string Messages(const CheckResult& result) {
+  std::string out;
+  for (const auto& finding : result.findings) out += "[" + finding.code + "] " + finding.message + "\n";
+  return out;
+}
+
+bool AnyMessageContains(const CheckResult& result, const std::string& needle) {
+  return Messages(result).find(needle) != std::string::npos;
+}
+
+Result<IbPortReport> Real(const std::filesystem::path& dir, const std::string& name) {
+  return ParseIbPorts(ReadFile(dir / (name + ".txt")), name);
+}
+
+// The RoCE twin of h100-sxm-8: eight 400 Gb/s rails with link layer Ethernet.
+Profile RoceProfile() {
+  Profile p = BuiltinProfile("h100-sxm-8");
+  p.name = "h100-roce";
+  p.infiniband->link_layer = "Ethernet";
+  return p;
+}
+
+std::string Ibstat(const std::vector<std::tuple<std::string, std::string, std::string, int, std::string>>& ports) {
+  std::string text;
+  for (const auto& [ca, state, phys, rate, layer] : ports) {
+    text += "CA '" + ca + "'\n\tCA type: MT4129\n\tNumber of ports: 1\n\tPort 1:\n\t\tState: " + state +
+            "\n\t\tPhysical state: " + phys + "\n\t\tRate: " + std::to_string(rate) +
+            "\n\t\tBase lid: 1\n\t\tLink layer: " + layer + "\n";
+  }
+  return text;
+}
+
+std::string EightRails(const std::string& state5 = "Active", const std::string& phys5 = "LinkUp", int rate5 = 400) {
+  std::vector<std::tuple<std::string, std::string, std::string, int, std::string>> ports;
+  for (int i = 0; i < 8; ++i) {
+    ports.emplace_back("mlx5_" + std::to_string(i), i == 5 ? state5 : "Active", i == 5 ? phys5 : "LinkUp",
+                       i == 5 ? rate5 : 400, "InfiniBand");
+  }
+  ports.emplace_back("mlx5_8", "Active", "LinkUp", 100, "Ethernet");
+  return Ibstat(ports);
+}
+
+// --- parsers -----------------------------------------------------------------------------
+
+TEST(InfinibandParse, ReadsEveryRelevantRealListingAndRejectsTheOthersCleanly) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "ib-status");
+  struct Expected {
+    std::string file;
+    std::optional<PortListingFormat> format;  // nullopt: not a port listing, must be rejected
+    std::size_t ports;
+  };
+  const std::vector<Expected> expected = {
+      {"aben20807-cnode3-ib-fullmesh-ping-rail-isolated", std::nullopt, 0},
+      {"aben20807-cnode3-ibdev2netdev", PortListingFormat::kIbdev2netdev, 11},
+      {"azure-nhc-ib6-link-flap-syslog", std::nullopt, 0},
+      {"gpud-a100-hdr-ibstat-ibpanic", PortListingFormat::kIbstat, 8},
+      {"gpud-a100-hdr-ibstatus-all-active", PortListingFormat::kIbstatus, 9},
+      {"gpud-h100-cx7-ib-ndr-8up-eth-3down", PortListingFormat::kIbstat, 12},
+      {"gpud-h100-cx7-ib-ndr-all-active-bf3", PortListingFormat::kIbstat, 9},
+      {"gpud-h100-cx7-roce-2-ports-down", PortListingFormat::kIbstat, 12},
+      {"gpud-h100-cx7-roce-polling-port", PortListingFormat::kIbstat, 12},
+      {"imbue-4-h100-ibdev2netdev-ib-down-ipoib", PortListingFormat::kIbdev2netdev, 12},
+      {"koordinator-node1-cx5-ibstat-one-port-down", PortListingFormat::kIbstat, 3},
+      {"koordinator-node2-cx5-ibstat-all-down", PortListingFormat::kIbstat, 3},
+  };
+  ASSERT_EQ(DataFiles(dir).size(), expected.size()) << "a new file in realdata/ib-status needs a row here";
+  for (const auto& e : expected) {
+    auto report = Real(dir, e.file);
+    if (!e.format) {
+      ASSERT_FALSE(report) << e.file;
+      EXPECT_EQ(report.error().rfind(e.file + ":", 0), 0u) << report.error();
+      continue;
+    }
+    ASSERT_TRUE(report) << report.error();
+    EXPECT_EQ(report->format, *e.format) << e.file;
+    EXPECT_EQ(report->ports.size(), e.ports) << e.file;
+  }
+  auto ibstatus = Real(dir, "gpud-a100-hdr-ibstatus-all-active");
+  EXPECT_EQ(ibstatus->ports[0].state, "Active");
+  EXPECT_EQ(ibstatus->ports[0].physical_state, "LinkUp");
+  EXPECT_EQ(ibstatus->ports[0].rate_gbit_per_s, 200);
+  auto annotated = Real(dir, "koordinator-node1-cx5-ibstat-one-port-down");
+  EXPECT_EQ(annotated->ports[2].ca, "mlx5_2");  // "CA 'mlx5_2'      //VF"
+  auto panic = Real(dir, "gpud-a100-hdr-ibstat-ibpanic");
+  EXPECT_NE(panic->tool_error.find("mlx5_8"), std::string::npos);
+  auto imbue = Real(dir, "imbue-4-h100-ibdev2netdev-ib-down-ipoib");
+  EXPECT_EQ(imbue->ports[0].netdev_state, "Down");
+  EXPECT_EQ(imbue->ports[0].link_layer, "InfiniBand");
+  EXPECT_EQ(imbue->ports[1].link_layer, "Ethernet");
+}
+
+TEST(InfinibandParse, ReadsIbvDevinfoVerboseWithRateFromWidthTimesSpeed) {
+  auto report = ParseIbPorts(ReadFile(topo_test::FixtureDir("topo-h100-ib-port-polling/nodes/hgx-node-01/ibv_devinfo.txt")),
+                             "ibv_devinfo.txt");
+  ASSERT_TRUE(report) << report.error();
+  EXPECT_EQ(report->format, PortListingFormat::kIbvDevinfo);
+  ASSERT_EQ(report->ports.size(), 9u);
+  EXPECT_EQ(report->ports[0].rate_gbit_per_s, 400);
+  EXPECT_EQ(report->ports[0].ca_type, "MT4129");
+  EXPECT_EQ(report->ports[2].state, "Down");
+  EXPECT_EQ(report->ports[2].physical_state, "Polling");
+  EXPECT_EQ(report->ports[8].link_layer, "Ethernet");
+}
+
+TEST(InfinibandParse, TruncatedPortsAndGarbageAreErrorsNamingOriginAndLine) {
+  const std::string full = EightRails();
+  auto cut = ParseIbPorts(full.substr(0, full.find("Link layer")), "n1/ibstat.txt");
+  ASSERT_FALSE(cut);
+  EXPECT_EQ(cut.error().rfind("n1/ibstat.txt:4: mlx5_0 port 1 has no Link layer", 0), 0u) << cut.error();
+  auto bad_rate = ParseIbPorts("CA 'mlx5_0'\n\tPort 1:\n\t\tRate: fast\n", "o");
+  ASSERT_FALSE(bad_rate);
+  EXPECT_EQ(bad_rate.error().rfind("o:3: ", 0), 0u) << bad_rate.error();
+  EXPECT_FALSE(ParseIbPorts("", "o"));
+  EXPECT_FALSE(ParseIbPorts("mlx5_0 port 1 ==> ib0\n", "o"));
+}
+
+TEST(InfinibandParse, SurvivesEveryTruncationOfRealFilesAndRandomBytes) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "ib-status");
+  for (const auto& file : DataFiles(dir)) topo_test::SurvivesTruncationAndNoise(ReadFile(file), ParseIbPorts);
+  topo_test::SurvivesTruncationAndNoise(
+      ReadFile(topo_test::FixtureDir("topo-h100-healthy/nodes/hgx-node-01/ibv_devinfo.txt")),
+      ParseIbPorts);
+  SUCCEED() << "no crash";
+}
+
+// --- verdicts on realdata ----------------------------------------------------------------
+
+TEST(InfinibandRealdata, VerdictsAgreeWithSources) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "ib-status");
+  const Profile h100 = BuiltinProfile("h100-sxm-8");
+  const Profile a100 = BuiltinProfile("a100-sxm-8");
+  const Profile roce = RoceProfile();
+  struct Case {
+    std::string file;
+    const Profile* profile;
+    Verdict rails;
+    Verdict ports;
+    std::string needle;  // in the ports (or else the rails) messages
+  };
+  const std::vector<Case> cases = {
+      // ibdev2netdev: rails counted from the ib* netdevs; its (Down) is the netdev's, never a port failure.
+      {"aben20807-cnode3-ibdev2netdev", &h100, Verdict::kPass, Verdict::kError, "not of the port"},
+      {"imbue-4-h100-ibdev2netdev-ib-down-ipoib", &h100, Verdict::kPass, Verdict::kError, "not of the port"},
+      {"gpud-a100-hdr-ibstat-ibpanic", &h100, Verdict::kPass, Verdict::kFail, "Rate 200 Gb/s HDR, expected 400 Gb/s NDR"},
+      {"gpud-a100-hdr-ibstat-ibpanic", &a100, Verdict::kPass, Verdict::kError, "ibpanic"},
+      {"gpud-a100-hdr-ibstatus-all-active", &a100, Verdict::kPass, Verdict::kPass, ""},
+      {"gpud-a100-hdr-ibstatus-all-active", &h100, Verdict::kPass, Verdict::kFail, "expected 400 Gb/s"},
+      {"gpud-h100-cx7-ib-ndr-8up-eth-3down", &h100, Verdict::kPass, Verdict::kPass, ""},
+      {"gpud-h100-cx7-ib-ndr-all-active-bf3", &h100, Verdict::kPass, Verdict::kPass, ""},
+      {"gpud-h100-cx7-roce-2-ports-down", &roce, Verdict::kPass, Verdict::kFail,
+       "mlx5_5 port 1 is State Down, Physical state Disabled"},
+      {"gpud-h100-cx7-roce-2-ports-down", &h100, Verdict::kFail, Verdict::kError, "RoCE instead of InfiniBand"},
+      {"gpud-h100-cx7-roce-polling-port", &roce, Verdict::kPass, Verdict::kFail,
+       "mlx5_11 port 1 is State Down, Physical state Polling"},
+      {"koordinator-node1-cx5-ibstat-one-port-down", &h100, Verdict::kFail, Verdict::kError, "0 InfiniBand rail ports"},
+      {"koordinator-node2-cx5-ibstat-all-down", &h100, Verdict::kFail, Verdict::kError, "0 InfiniBand rail ports"},
+  };
+  for (const auto& c : cases) {
+    const auto ports = Real(dir, c.file);
+    const auto rails = CheckRailNicsPresent("n1", ports, *c.profile);
+    const auto state = CheckPortsActiveAtRate("n1", ports, *c.profile);
+    EXPECT_EQ(rails.verdict, c.rails) << c.file << " / " << c.profile->name << "\n" << Messages(rails);
+    EXPECT_EQ(state.verdict, c.ports) << c.file << " / " << c.profile->name << "\n" << Messages(state);
+    if (!c.needle.empty()) {
+      EXPECT_TRUE(AnyMessageContains(state, c.needle) || AnyMessageContains(rails, c.needle))
+          << c.file << ": '" << c.needle << "'\n" << Messages(rails) << Messages(state);
+    }
+  }
+  // 2 of 8 RoCE rails down: both named, and the ConnectX-6 Dx front-end ports are not judged.
+  const auto two_down = CheckPortsActiveAtRate("n1", Real(dir, "gpud-h100-cx7-roce-2-ports-down"), roce);
+  ASSERT_EQ(two_down.findings.size(), 2u) << Messages(two_down);
+  EXPECT_EQ(two_down.findings[0].entity, "n1/mlx5_11/port1");
+  EXPECT_EQ(two_down.findings[1].entity, "n1/mlx5_5/port1");
+  // The three Down Ethernet ports beside 8 healthy NDR rails are not counted, and say so.
+  const auto eth = CheckRailNicsPresent("n1", Real(dir, "gpud-h100-cx7-ib-ndr-8up-eth-3down"), h100);
+  EXPECT_EQ(eth.measurements[0].value, "8");
+}
+
+TEST(InfinibandRealdata, GpuLocalRailNicVerdictsAgreeWithTopologySources) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "nvidia-smi-topo");
+  const Profile h100 = BuiltinProfile("h100-sxm-8");
+  const Profile a100 = BuiltinProfile("a100-sxm-8");
+  const Result<IbPortReport> no_ports = Error{"no ibstat"};
+  auto topo = [&](const std::string& name) { return nvswitch::ParseTopoMatrix(ReadFile(dir / (name + ".txt")), name); };
+
+  const auto no_nic = CheckGpuHasLocalRailNic("n1", topo("gcp-a3-h100-8gpu-nv18-no-nic"), no_ports, h100);
+  ASSERT_EQ(no_nic.verdict, Verdict::kFail);
+  EXPECT_NE(no_nic.findings[0].message.find("shows no NIC at all"), std::string::npos);
+
+  const auto princeton = CheckGpuHasLocalRailNic("n1", topo("princeton-della-pli-h100-6nic"), no_ports, h100);
+  ASSERT_EQ(princeton.verdict, Verdict::kFail);
+  std::vector<std::string> entities;
+  for (const auto& finding : princeton.findings) entities.push_back(finding.entity);
+  EXPECT_EQ(entities, (std::vector<std::string>{"n1/GPU1", "n1/GPU2", "n1/GPU5", "n1/GPU7"}));
+  EXPECT_NE(princeton.findings[0].message.find("nearest rail NIC NIC0 (mlx5_0) at NODE"), std::string::npos)
+      << princeton.findings[0].message;
+
+  const auto h800 = CheckGpuHasLocalRailNic("n1", topo("llm-action-h800-nv8-4nic-truncated-cols"), no_ports, h100);
+  ASSERT_EQ(h800.verdict, Verdict::kFail);
+  EXPECT_EQ(h800.findings.size(), 5u) << Messages(h800);
+
+  EXPECT_EQ(CheckGpuHasLocalRailNic("n1", topo("xuesongtap-4x-a10-sys-no-nvlink"), no_ports, h100).verdict,
+            Verdict::kFail);
+  EXPECT_EQ(CheckGpuHasLocalRailNic("n1", topo("xuesongtap-8x-a100-nv12-17nic"), no_ports, a100).verdict,
+            Verdict::kPass);
+}
+
+// --- each check fails, errors and skips where it should ----------------------------------
+
+TEST(InfinibandRailNicsPresent, MissingRailFailsAndEthernetIsNotCounted) {
+  const Profile h100 = BuiltinProfile("h100-sxm-8");
+  EXPECT_EQ(CheckRailNicsPresent("n1", ParseIbPorts(EightRails(), "o"), h100).verdict, Verdict::kPass);
+  std::string seven = EightRails();
+  seven = seven.substr(seven.find("CA 'mlx5_1'"));
+  const auto result = CheckRailNicsPresent("n1", ParseIbPorts(seven, "o"), h100);
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  EXPECT_EQ(result.findings[0].message.rfind("n1: 7 InfiniBand rail ports (mlx5_1", 0), 0u) << result.findings[0].message;
+  EXPECT_NE(result.findings[0].message.find("not counted: 1 port(s) with link layer Ethernet (mlx5_8)"),
+            std::string::npos);
+}
+
+TEST(InfinibandPortsActiveAtRate, DownPollingAndSlowPortsFailNamingNicAndPort) {
+  const Profile h100 = BuiltinProfile("h100-sxm-8");
+  EXPECT_EQ(CheckPortsActiveAtRate("n1", ParseIbPorts(EightRails(), "o"), h100).verdict, Verdict::kPass);
+  const auto polling = CheckPortsActiveAtRate("n1", ParseIbPorts(EightRails("Down", "Polling", 40), "o"), h100);
+  ASSERT_EQ(polling.verdict, Verdict::kFail);
+  ASSERT_EQ(polling.findings.size(), 1u);
+  EXPECT_EQ(polling.findings[0].entity, "n1/mlx5_5/port1");
+  EXPECT_NE(polling.findings[0].message.find("sees no peer"), std::string::npos);
+  const auto armed = CheckPortsActiveAtRate("n1", ParseIbPorts(EightRails("Armed", "LinkUp"), "o"), h100);
+  EXPECT_NE(armed.findings[0].message.find("subnet manager"), std::string::npos);
+  const auto slow = CheckPortsActiveAtRate("n1", ParseIbPorts(EightRails("Active", "LinkUp", 200), "o"), h100);
+  ASSERT_EQ(slow.verdict, Verdict::kFail);
+  EXPECT_EQ(slow.findings[0].message.rfind("n1: mlx5_5 port 1 Rate 200 Gb/s HDR, expected 400 Gb/s NDR", 0), 0u)
+      << slow.findings[0].message;
+}
+
+TEST(InfinibandGpuHasLocalRailNic, OnlyRailNicsCountWhereTheLegendNamesThem) {
+  const Profile h100 = BuiltinProfile("h100-sxm-8");
+  // GPU0's only PIX NIC is the Ethernet mlx5_8: not a rail.
+  const std::string topo =
+      "\tGPU0\tNIC0\tNIC1\tCPU Affinity\nGPU0\t X \tNODE\tPIX\t0-1\nNIC0\tNODE\t X \tNODE\nNIC1\tPIX\tNODE\t X \n\n"
+      "NIC Legend:\n\n  NIC0: mlx5_0\n  NIC1: mlx5_8\n";
+  const auto matrix = nvswitch::ParseTopoMatrix(topo, "o");
+  ASSERT_TRUE(matrix) << matrix.error();
+  const auto result = CheckGpuHasLocalRailNic("n1", matrix, ParseIbPorts(EightRails(), "o"), h100);
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  EXPECT_NE(result.findings[0].message.find("nearest rail NIC NIC0 (mlx5_0) at NODE"), std::string::npos)
+      << result.findings[0].message;
+  // Without a port listing every NIC counts, so the same matrix passes.
+  EXPECT_EQ(CheckGpuHasLocalRailNic("n1", matrix, Error{"no ibstat"}, h100).verdict, Verdict::kPass);
+}
+
+TEST(InfinibandChecks, SkipWhereTheProfileHasNoRailsOrDoesNotAsk) {
+  const Profile local = BuiltinProfile("local");
+  for (const auto& result : {CheckRailNicsPresent("n1", Error{"x"}, local), CheckPortsActiveAtRate("n1", Error{"x"}, local),
+                             CheckGpuHasLocalRailNic("n1", Error{"x"}, Error{"x"}, local)}) {
+    EXPECT_EQ(result.verdict, Verdict::kSkip) << result.check;
+    EXPECT_NE(result.findings[0].message.find("infiniband.present: false"), std::string::npos);
+  }
+  Profile relaxed = BuiltinProfile("h100-sxm-8");
+  relaxed.infiniband->gpu_local_nic_required = false;
+  const auto skipped = CheckGpuHasLocalRailNic("n1", Error{"x"}, Error{"x"}, relaxed);
+  EXPECT_EQ(skipped.verdict, Verdict::kSkip);
+  EXPECT_NE(skipped.findings[0].message.find("gpu_local_nic_required is false"), std::string::npos);
+}
+
+TEST(InfinibandChecks, UnreadableListingIsAnError) {
+  const Profile h100 = BuiltinProfile("h100-sxm-8");
+  const Result<IbPortReport> missing = Error{"n1: the snapshot has no ibstat.txt"};
+  EXPECT_EQ(CheckRailNicsPresent("n1", missing, h100).verdict, Verdict::kError);
+  const auto result = CheckPortsActiveAtRate("n1", missing, h100);
+  EXPECT_EQ(result.verdict, Verdict::kError);
+  EXPECT_NE(result.findings[0].message.find("ibstat.txt"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuconform::infiniband

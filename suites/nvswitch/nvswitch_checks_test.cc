@@ -1,0 +1,424 @@
+#include "suites/nvswitch/nvswitch_checks.h"
+
+#include <gtest/gtest.h>
+
+#include "suites/nvswitch/nvswitch_parse.h"
+#include "suites/nvswitch/topo_test_support.h"
+
+namespace gpuconform::nvswitch {
+namespace {
+
+using topo_test::BuiltinProfile;
+using topo_test::DataFiles;
+using topo_test::ReadFile;
+
+bool AnyMessageContains(const CheckResult& result, const std::string& needle) {
+  for (const auto& finding : result.findings) {
+    if (finding.message.find(needle) != std::string::npos) return true;
+  }
+  return false;
+}
+
+std::string Messages(const CheckResult& result) {
+  std::string out;
+  for (const auto& finding : result.findings) out += finding.message + "\n";
+  return out;
+}
+
+Result<TopoMatrix> RealTopo(const std::filesystem::path& dir, const std::string& name) {
+  return ParseTopoMatrix(ReadFile(dir / (name + ".txt")), name);
+}
+
+Result<NvlinkStatus> RealNvlink(const std::filesystem::path& dir, const std::string& name) {
+  return ParseNvlinkStatus(ReadFile(dir / (name + ".txt")), name);
+}
+
+// --- nvidia-smi topo -m ------------------------------------------------------------------
+
+TEST(NvSwitchTopoParse, ReadsEveryRealMatrix) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "nvidia-smi-topo");
+  struct Expected {
+    std::string file;
+    std::size_t gpus, nics;
+  };
+  const std::vector<Expected> expected = {
+      {"gcp-a3-h100-8gpu-nv18-no-nic", 8, 0},        {"llm-action-h800-nv8-4nic-truncated-cols", 8, 4},
+      {"princeton-della-pli-h100-6nic", 8, 6},       {"stas00-mle-2gpu-nv2", 2, 0},
+      {"stas00-mle-8x-a100-nv12", 8, 0},             {"stas00-mle-8x-h100-nv18", 8, 0},
+      {"xuesongtap-2x-1080ti-phb", 2, 0},            {"xuesongtap-4x-a10-sys-no-nvlink", 4, 2},
+      {"xuesongtap-8x-a100-nv12-17nic", 8, 17},
+  };
+  ASSERT_EQ(DataFiles(dir).size(), expected.size()) << "a new file in realdata/nvidia-smi-topo needs a row here";
+  for (const auto& e : expected) {
+    auto matrix = RealTopo(dir, e.file);
+    ASSERT_TRUE(matrix) << matrix.error();
+    EXPECT_EQ(matrix->gpus.size(), e.gpus) << e.file;
+    EXPECT_EQ(matrix->nics.size(), e.nics) << e.file;
+  }
+  auto wide = RealTopo(dir, "xuesongtap-8x-a100-nv12-17nic");
+  EXPECT_EQ(wide->nic_names.at("NIC16"), "mlx5_bond_0");
+  EXPECT_EQ(wide->Between("GPU7", "NIC15"), "PXB");
+  EXPECT_EQ(wide->Between("NIC15", "GPU7"), "PXB");
+  // The header's ANSI underline must not hide GPU0; the clipped paste still reads its NIC rows.
+  EXPECT_EQ(RealTopo(dir, "gcp-a3-h100-8gpu-nv18-no-nic")->Between("GPU0", "GPU7"), "NV18");
+  auto clipped = RealTopo(dir, "llm-action-h800-nv8-4nic-truncated-cols");
+  EXPECT_EQ(clipped->Between("GPU7", "NIC3"), "PIX");
+  EXPECT_EQ(clipped->nic_names.at("NIC3"), "mlx5_3");
+}
+
+TEST(NvSwitchTopoParse, OneByOneMatrixAndPromptBeforeHeader) {
+  auto matrix = ParseTopoMatrix("user@host:~$ nvidia-smi topo -m\n\tGPU0\tCPU Affinity\tNUMA Affinity\nGPU0\t X \t0-11\t\tN/A\n",
+                                "one");
+  ASSERT_TRUE(matrix) << matrix.error();
+  EXPECT_EQ(matrix->gpus, (std::vector<std::string>{"GPU0"}));
+}
+
+TEST(NvSwitchTopoParse, GarbageAndTruncationAreErrorsNamingOriginAndLine) {
+  auto none = ParseTopoMatrix("hello\nworld\n", "snap/nodes/n1/nvidia-smi-topo-m.txt");
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().rfind("snap/nodes/n1/nvidia-smi-topo-m.txt:2: ", 0), 0u) << none.error();
+  auto cut = ParseTopoMatrix("\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tNV18\t0-1\nGPU1\tNV1", "f");
+  ASSERT_FALSE(cut);
+  EXPECT_EQ(cut.error().rfind("f:3: ", 0), 0u) << cut.error();
+  auto missing_row = ParseTopoMatrix("\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tNV18\t0-1\n", "f");
+  ASSERT_FALSE(missing_row);
+  EXPECT_NE(missing_row.error().find("no GPU1 row"), std::string::npos) << missing_row.error();
+  auto shifted = ParseTopoMatrix("\tGPU0\tGPU1\nGPU0\tNV18\t X \nGPU1\tNV18\t X \n", "f");
+  ASSERT_FALSE(shifted);
+  EXPECT_NE(shifted.error().find("misaligned"), std::string::npos) << shifted.error();
+  EXPECT_FALSE(ParseTopoMatrix("\tGPU0\tGPU1\nGPU0\t X \tFOO\nGPU1\tFOO\t X \n", "f"));
+}
+
+TEST(NvSwitchTopoParse, SurvivesEveryTruncationOfRealFilesAndRandomBytes) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "nvidia-smi-topo");
+  for (const auto& file : DataFiles(dir)) topo_test::SurvivesTruncationAndNoise(ReadFile(file), ParseTopoMatrix);
+  SUCCEED() << "no crash";
+}
+
+// --- nvidia-smi nvlink -s ----------------------------------------------------------------
+
+TEST(NvSwitchNvlinkParse, ReadsEveryRealStatus) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "nvidia-smi-nvlink");
+  ASSERT_EQ(DataFiles(dir).size(), 5u) << "a new file in realdata/nvidia-smi-nvlink needs a case here";
+  auto a100 = RealNvlink(dir, "gpud-a100-8gpu-nvlink-status");
+  ASSERT_TRUE(a100) << a100.error();
+  ASSERT_EQ(a100->gpus.size(), 8u);
+  EXPECT_EQ(a100->gpus[7].links.size(), 12u);
+  EXPECT_EQ(a100->gpus[7].links[11].speed_gb_per_s, 25);
+  auto h100 = RealNvlink(dir, "gcp-a3-h100-gpu0-18-links");
+  ASSERT_TRUE(h100) << h100.error();
+  EXPECT_EQ(h100->gpus[0].name, "NVIDIA H100 80GB HBM3");
+  EXPECT_DOUBLE_EQ(h100->gpus[0].links[17].speed_gb_per_s, 26.562);
+  auto inactive = RealNvlink(dir, "azure-nhc-a100-all-links-inactive");
+  ASSERT_TRUE(inactive) << inactive.error();
+  EXPECT_EQ(inactive->gpus[0].index, 6);
+  EXPECT_TRUE(inactive->gpus[0].links.empty());
+  EXPECT_NE(inactive->gpus[0].all_inactive_message.find("all links are inactive"), std::string::npos);
+  auto elided = RealNvlink(dir, "llm-action-h800-8-links-elided");
+  ASSERT_TRUE(elided) << elided.error();
+  EXPECT_EQ(elided->gpus.size(), 3u);
+  EXPECT_EQ(elided->gpus[2].index, 7);
+  EXPECT_EQ(elided->elided_at_line, 21);
+  ASSERT_TRUE(RealNvlink(dir, "azure-nhc-a100-good-nvlink-status"));
+}
+
+TEST(NvSwitchNvlinkParse, InactiveLinksAndErrorsNamingOriginAndLine) {
+  auto status = ParseNvlinkStatus("GPU 0: NVIDIA H100 (UUID: GPU-1)\n\t Link 0: 26.562 GB/s\n\t Link 1: <inactive>\n", "o");
+  ASSERT_TRUE(status) << status.error();
+  EXPECT_TRUE(status->gpus[0].links[0].active);
+  EXPECT_FALSE(status->gpus[0].links[1].active);
+  auto bad = ParseNvlinkStatus("GPU 0: NVIDIA H100 (UUID: GPU-1)\n\t Link 0: fast\n", "n1/nvidia-smi-nvlink-s.txt");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().rfind("n1/nvidia-smi-nvlink-s.txt:2: ", 0), 0u) << bad.error();
+  EXPECT_FALSE(ParseNvlinkStatus("", "o"));
+  EXPECT_FALSE(ParseNvlinkStatus("GPU 0: X\nsomething else\n", "o"));
+}
+
+TEST(NvSwitchNvlinkParse, SurvivesEveryTruncationOfRealFilesAndRandomBytes) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "nvidia-smi-nvlink");
+  for (const auto& file : DataFiles(dir)) topo_test::SurvivesTruncationAndNoise(ReadFile(file), ParseNvlinkStatus);
+  SUCCEED() << "no crash";
+}
+
+// --- verdicts on realdata, with the profile each .source.txt names ------------------------
+
+TEST(NvSwitchRealdata, AllPairsVerdictsAgreeWithSources) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "nvidia-smi-topo");
+  const Profile h100 = BuiltinProfile("h100-sxm-8");
+  const Profile a100 = BuiltinProfile("a100-sxm-8");
+  struct Case {
+    std::string file;
+    const Profile* profile;
+    Verdict verdict;
+    std::string needle;  // in a failure message
+  };
+  const std::vector<Case> cases = {
+      {"gcp-a3-h100-8gpu-nv18-no-nic", &h100, Verdict::kPass, ""},
+      {"llm-action-h800-nv8-4nic-truncated-cols", &h100, Verdict::kFail, "28 of 28 GPU pairs connected by NV8"},
+      {"princeton-della-pli-h100-6nic", &h100, Verdict::kPass, ""},
+      {"stas00-mle-2gpu-nv2", &h100, Verdict::kFail, "1 of 1 GPU pairs connected by NV2 (2 NVLinks), expected NV18"},
+      {"stas00-mle-8x-a100-nv12", &a100, Verdict::kPass, ""},
+      {"stas00-mle-8x-h100-nv18", &h100, Verdict::kPass, ""},
+      {"xuesongtap-2x-1080ti-phb", &h100, Verdict::kFail, "connected over PHB"},
+      {"xuesongtap-4x-a10-sys-no-nvlink", &h100, Verdict::kFail, "6 of 6 GPU pairs connected over SYS"},
+      {"xuesongtap-8x-a100-nv12-17nic", &a100, Verdict::kPass, ""},
+  };
+  for (const auto& c : cases) {
+    const auto result = CheckAllPairsNvlinkConnected("node1", RealTopo(dir, c.file), *c.profile);
+    EXPECT_EQ(result.verdict, c.verdict) << c.file << "\n" << Messages(result);
+    if (!c.needle.empty()) {
+      EXPECT_TRUE(AnyMessageContains(result, c.needle)) << c.file << "\n" << Messages(result);
+    }
+  }
+  // The two-GPU bridge passes where a profile asks for exactly that (the .source.txt's "pass").
+  Profile bridge = h100;
+  bridge.nvlink->links_per_gpu = 2;
+  EXPECT_EQ(CheckAllPairsNvlinkConnected("node1", RealTopo(dir, "stas00-mle-2gpu-nv2"), bridge).verdict, Verdict::kPass);
+}
+
+TEST(NvSwitchRealdata, AllLinksVerdictsAgreeWithSources) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "nvidia-smi-nvlink");
+  const Profile h100 = BuiltinProfile("h100-sxm-8");
+  const Profile a100 = BuiltinProfile("a100-sxm-8");
+  EXPECT_EQ(CheckAllLinksActive("n", RealNvlink(dir, "azure-nhc-a100-good-nvlink-status"), a100).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckAllLinksActive("n", RealNvlink(dir, "gcp-a3-h100-gpu0-18-links"), h100).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckAllLinksActive("n", RealNvlink(dir, "gpud-a100-8gpu-nvlink-status"), a100).verdict, Verdict::kPass);
+
+  const auto inactive = CheckAllLinksActive("n", RealNvlink(dir, "azure-nhc-a100-all-links-inactive"), a100);
+  ASSERT_EQ(inactive.verdict, Verdict::kFail);
+  EXPECT_EQ(inactive.findings[0].entity, "n/gpu6");
+  EXPECT_TRUE(AnyMessageContains(inactive, "n: GPU 6 (NVIDIA A100-SXM4-80GB) has no active NVLink")) << Messages(inactive);
+
+  // H800: the links it has are all up (no link-inactive finding), but 8 < 18 per GPU.
+  const auto h800 = CheckAllLinksActive("n", RealNvlink(dir, "llm-action-h800-8-links-elided"), h100);
+  ASSERT_EQ(h800.verdict, Verdict::kFail);
+  ASSERT_EQ(h800.findings.size(), 3u);
+  for (const auto& finding : h800.findings) EXPECT_EQ(finding.code, "link-count") << finding.message;
+  EXPECT_TRUE(AnyMessageContains(h800, "n: GPU 7 (NVIDIA H800) has 8 NVLinks, expected 18")) << Messages(h800);
+}
+
+// --- each check fails, errors and skips where it should ----------------------------------
+
+Profile H100() {
+  Profile p;
+  p.name = "h100-sxm-8";
+  p.gpu = GpuExpectation{true, 8, "H100", "datasheet"};
+  p.nvlink = NvlinkExpectation{18, 25, 335, "datasheet"};
+  return p;
+}
+
+pcie::GpuInventory Inventory(int count, const std::string& model = "NVIDIA H100 80GB HBM3") {
+  pcie::GpuInventory inventory;
+  for (int i = 0; i < count; ++i) {
+    pcie::GpuRecord gpu;
+    gpu.index = i;
+    gpu.bus_id = "00000000:" + std::to_string(10 + i) + ":00.0";
+    gpu.product_name = model;
+    inventory.gpus.push_back(gpu);
+  }
+  return inventory;
+}
+
+std::string Matrix(int gpus, const std::string& cell) {
+  std::string text = "\t";
+  for (int i = 0; i < gpus; ++i) text += "GPU" + std::to_string(i) + "\t";
+  text += "CPU Affinity\n";
+  for (int i = 0; i < gpus; ++i) {
+    text += "GPU" + std::to_string(i);
+    for (int j = 0; j < gpus; ++j) text += i == j ? "\t X " : "\t" + cell;
+    text += "\t0-1\n";
+  }
+  return text;
+}
+
+std::string Links(int gpus, int links, const std::string& value = "26.562 GB/s") {
+  std::string text;
+  for (int g = 0; g < gpus; ++g) {
+    text += "GPU " + std::to_string(g) + ": NVIDIA H100 80GB HBM3 (UUID: GPU-" + std::to_string(g) + ")\n";
+    for (int l = 0; l < links; ++l) text += "\t Link " + std::to_string(l) + ": " + value + "\n";
+  }
+  return text;
+}
+
+TEST(NvSwitchGpuCountAndModel, ConformingNodePassesAndMeasuresTheCount) {
+  const auto result = CheckGpuCountAndModel("n1", Inventory(8), H100());
+  EXPECT_EQ(result.verdict, Verdict::kPass);
+  EXPECT_EQ(result.TestName(), "NvSwitch.GpuCountAndModel/n1");
+  ASSERT_EQ(result.measurements.size(), 1u);
+  EXPECT_EQ(result.measurements[0].value, "8");
+}
+
+TEST(NvSwitchGpuCountAndModel, MissingGpuAndWrongModelFailNamingTheNode) {
+  const auto missing = CheckGpuCountAndModel("n1", Inventory(7), H100());
+  ASSERT_EQ(missing.verdict, Verdict::kFail);
+  EXPECT_EQ(missing.findings[0].message.rfind("n1: 7 GPUs visible to the driver, expected 8", 0), 0u)
+      << missing.findings[0].message;
+  const auto model = CheckGpuCountAndModel("n1", Inventory(8, "NVIDIA A100-SXM4-80GB"), H100());
+  ASSERT_EQ(model.verdict, Verdict::kFail);
+  EXPECT_EQ(model.findings.size(), 8u);
+  EXPECT_EQ(model.findings[3].entity, "n1/gpu3");
+  EXPECT_NE(model.findings[3].message.find("GPU 3 (00000000:13:00.0) is 'NVIDIA A100-SXM4-80GB'"), std::string::npos);
+}
+
+TEST(NvSwitchGpuChecks, NoGpuProfileSkipsAndSaysWhy) {
+  Profile local = H100();
+  local.name = "local";
+  local.gpu->present = false;
+  const Result<pcie::GpuInventory> none = Error{"n1: no NVIDIA driver was found on the node (nvidia-smi not installed)"};
+  for (const auto& result : {CheckGpuCountAndModel("n1", none, local),
+                             CheckAllPairsNvlinkConnected("n1", Error{"x"}, local),
+                             CheckAllLinksActive("n1", Error{"x"}, local)}) {
+    EXPECT_EQ(result.verdict, Verdict::kSkip) << result.check;
+    EXPECT_NE(result.findings[0].message.find("has no GPUs (gpu.present: false)"), std::string::npos);
+  }
+}
+
+TEST(NvSwitchGpuChecks, MissingDriverIsAnErrorSayingSo) {
+  RawOutput out;
+  out.status = ProbeStatus::kToolMissing;
+  out.detail = "n1: `nvidia-smi` is not installed (not found on PATH)";
+  const auto text = UsableText(out, "n1", "nvidia-smi-q.xml",
+                               "no NVIDIA driver was found on the node (nvidia-smi not installed)");
+  ASSERT_FALSE(text);
+  const auto result = CheckGpuCountAndModel("n1", Error{text.error()}, H100());
+  EXPECT_EQ(result.verdict, Verdict::kError);
+  EXPECT_EQ(result.findings[0].message.rfind("n1: no NVIDIA driver was found on the node (nvidia-smi not installed)", 0), 0u)
+      << result.findings[0].message;
+}
+
+TEST(NvSwitchGpuChecks, AbsentSnapshotFileIsAnErrorNamingIt) {
+  RawOutput out;
+  out.status = ProbeStatus::kAbsent;
+  out.detail = "snap/nodes/n1/nvidia-smi-topo-m.txt does not exist";
+  const auto text = UsableText(out, "n1", "nvidia-smi-topo-m.txt", "no driver");
+  ASSERT_FALSE(text);
+  const auto result = CheckAllPairsNvlinkConnected("n1", Error{text.error()}, H100());
+  EXPECT_EQ(result.verdict, Verdict::kError);
+  EXPECT_NE(result.findings[0].message.find("nvidia-smi-topo-m.txt"), std::string::npos);
+}
+
+TEST(NvSwitchAllPairsNvlinkConnected, FewerLinksOrPciePathsFailNamingThePairs) {
+  EXPECT_EQ(CheckAllPairsNvlinkConnected("n1", ParseTopoMatrix(Matrix(8, "NV18"), "o"), H100()).verdict, Verdict::kPass);
+  const auto sys = CheckAllPairsNvlinkConnected("n1", ParseTopoMatrix(Matrix(4, "SYS"), "o"), H100());
+  ASSERT_EQ(sys.verdict, Verdict::kFail);
+  EXPECT_EQ(sys.findings[0].code, "pcie-path");
+  EXPECT_NE(sys.findings[0].message.find("expected NV18 through NVSwitch"), std::string::npos);
+
+  std::string one_bad = Matrix(8, "NV18");
+  // GPU3's row and column carry NV17: one GPU lost a link, and every pair with it shows it.
+  auto matrix = ParseTopoMatrix(one_bad, "o");
+  ASSERT_TRUE(matrix);
+  for (auto& [row, cells] : matrix.value().rows) {
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      if ((row == "GPU3") != (matrix->columns[c] == "GPU3") && cells[c] != "X") cells[c] = "NV17";
+    }
+  }
+  const auto one = CheckAllPairsNvlinkConnected("n1", matrix, H100());
+  ASSERT_EQ(one.verdict, Verdict::kFail);
+  ASSERT_EQ(one.findings.size(), 1u);
+  EXPECT_NE(one.findings[0].message.find("n1: 7 of 28 GPU pairs (all involve GPU3) connected by NV17"), std::string::npos)
+      << one.findings[0].message;
+}
+
+TEST(NvSwitchAllPairsNvlinkConnected, OneGpuNodeSkipsSayingAllToAllDoesNotApply) {
+  const auto result = CheckAllPairsNvlinkConnected("n1", ParseTopoMatrix(Matrix(1, "NV18"), "o"), H100());
+  EXPECT_EQ(result.verdict, Verdict::kSkip);
+  EXPECT_NE(result.findings[0].message.find("all-to-all NVLink does not apply"), std::string::npos);
+  Profile no_nvlink = H100();
+  no_nvlink.nvlink.reset();
+  EXPECT_EQ(CheckAllPairsNvlinkConnected("n1", ParseTopoMatrix(Matrix(8, "NV18"), "o"), no_nvlink).verdict,
+            Verdict::kSkip);
+}
+
+TEST(NvSwitchAllLinksActive, InactiveSlowAndMissingLinksFailNamingGpuAndLink) {
+  EXPECT_EQ(CheckAllLinksActive("n1", ParseNvlinkStatus(Links(8, 18), "o"), H100()).verdict, Verdict::kPass);
+  std::string text = Links(2, 18);
+  text.replace(text.find("Link 11: 26.562 GB/s", text.find("GPU 1")), 20, "Link 11: <inactive>");
+  const auto inactive = CheckAllLinksActive("n1", ParseNvlinkStatus(text, "o"), H100());
+  ASSERT_EQ(inactive.verdict, Verdict::kFail);
+  ASSERT_EQ(inactive.findings.size(), 1u);
+  EXPECT_EQ(inactive.findings[0].entity, "n1/gpu1/link11");
+  EXPECT_EQ(inactive.findings[0].message.rfind("n1: GPU 1 link 11 is inactive", 0), 0u);
+
+  const auto slow = CheckAllLinksActive("n1", ParseNvlinkStatus(Links(1, 18, "13.281 GB/s"), "o"), H100());
+  ASSERT_EQ(slow.verdict, Verdict::kFail);
+  EXPECT_EQ(slow.findings[0].code, "link-slow");
+  EXPECT_NE(slow.findings[0].message.find("runs at 13.281 GB/s, expected >= 25 GB/s"), std::string::npos);
+
+  const auto few = CheckAllLinksActive("n1", ParseNvlinkStatus(Links(1, 12), "o"), H100());
+  ASSERT_EQ(few.verdict, Verdict::kFail);
+  EXPECT_EQ(few.findings[0].code, "link-count");
+}
+
+TEST(NvSwitchAllLinksActive, ElidedOutputThatLooksCleanIsAnError) {
+  std::string text = Links(2, 18);
+  text.insert(text.find("GPU 1"), "...\n");
+  const auto result = CheckAllLinksActive("n1", ParseNvlinkStatus(text, "o"), H100());
+  EXPECT_EQ(result.verdict, Verdict::kError);
+  EXPECT_NE(result.findings[0].message.find("leaves GPUs out"), std::string::npos);
+}
+
+// --- fixture snapshots: the healthy node conforms, each broken one fails its check --------
+
+struct FixtureCase {
+  std::string snapshot;
+  std::string failing;  // "Suite.Check", or empty for the healthy node
+  std::string entity;
+  std::string needle;
+};
+
+class TopoFixtures : public testing::TestWithParam<FixtureCase> {};
+
+TEST_P(TopoFixtures, FailExactlyTheirCheckNamingTheFault) {
+  const FixtureCase& c = GetParam();
+  const auto results = topo_test::EvaluateTopologySuites(topo_test::FixtureDir(c.snapshot), BuiltinProfile("h100-sxm-8"));
+  ASSERT_EQ(results.size(), 7u);
+  for (const auto& [name, result] : results) {
+    EXPECT_EQ(result.node, "hgx-node-01");
+    if (name != c.failing) {
+      EXPECT_EQ(result.verdict, Verdict::kPass) << c.snapshot << ": " << name << "\n" << Messages(result);
+      continue;
+    }
+    ASSERT_EQ(result.verdict, Verdict::kFail) << c.snapshot << ": " << name;
+    ASSERT_EQ(result.findings.size(), 1u) << Messages(result);
+    EXPECT_EQ(result.findings[0].entity, c.entity);
+    EXPECT_EQ(result.findings[0].message.rfind("hgx-node-01: ", 0), 0u);
+    EXPECT_NE(result.findings[0].message.find(c.needle), std::string::npos) << result.findings[0].message;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Topo, TopoFixtures,
+    testing::Values(
+        FixtureCase{"topo-h100-healthy", "", "", ""},
+        FixtureCase{"topo-h100-nvlink-down", "NvSwitch.AllLinksActive", "hgx-node-01/gpu3/link11",
+                    "GPU 3 link 11 is inactive"},
+        FixtureCase{"topo-h100-nv8", "NvSwitch.AllPairsNvlinkConnected", "hgx-node-01",
+                    "28 of 28 GPU pairs connected by NV8 (8 NVLinks), expected NV18"},
+        FixtureCase{"topo-h100-gpu-missing", "NvSwitch.GpuCountAndModel", "hgx-node-01",
+                    "7 GPUs visible to the driver, expected 8"},
+        FixtureCase{"topo-h100-pcie-downtrained", "Pcie.LinksAtMaxGenAndWidth", "hgx-node-01/gpu5",
+                    "GPU 5 (00000000:AB:00.0) PCIe link is x8, expected x16"},
+        FixtureCase{"topo-h100-ib-port-down", "InfiniBand.PortsActiveAtRate", "hgx-node-01/mlx5_5/port1",
+                    "mlx5_5 port 1 is State Down, Physical state Disabled"},
+        FixtureCase{"topo-h100-ib-port-polling", "InfiniBand.PortsActiveAtRate", "hgx-node-01/mlx5_2/port1",
+                    "mlx5_2 port 1 is State Down, Physical state Polling"}),
+    [](const testing::TestParamInfo<FixtureCase>& info) {
+      std::string name = info.param.snapshot.substr(5);
+      for (char& c : name) c = c == '-' ? '_' : c;
+      return name;
+    });
+
+TEST(TopoFixturesLocalProfile, GpuAndInfinibandChecksSkipWithReasons) {
+  const auto results =
+      topo_test::EvaluateTopologySuites(topo_test::FixtureDir("topo-h100-healthy"), BuiltinProfile("local"));
+  ASSERT_EQ(results.size(), 7u);
+  for (const auto& [name, result] : results) {
+    EXPECT_EQ(result.verdict, Verdict::kSkip) << name;
+    ASSERT_FALSE(result.findings.empty());
+    EXPECT_NE(result.findings[0].message.find("profile local has no"), std::string::npos) << result.findings[0].message;
+  }
+}
+
+}  // namespace
+}  // namespace gpuconform::nvswitch

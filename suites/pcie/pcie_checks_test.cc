@@ -1,0 +1,114 @@
+#include "suites/pcie/pcie_checks.h"
+
+#include <gtest/gtest.h>
+
+#include "suites/nvswitch/topo_test_support.h"
+#include "suites/pcie/pcie_parse.h"
+
+namespace gpuconform::pcie {
+namespace {
+
+Profile H100() {
+  Profile p;
+  p.name = "h100-sxm-8";
+  p.gpu = GpuExpectation{true, 8, "H100", "datasheet"};
+  return p;
+}
+
+std::string Gpu(const std::string& bus, const std::string& gen, const std::string& width,
+                const std::string& pstate = "P0") {
+  return "<gpu id=\"" + bus + "\"><product_name>NVIDIA H100 80GB HBM3</product_name><pci><pci_gpu_link_info>"
+         "<pcie_gen><max_link_gen>5</max_link_gen><current_link_gen>" + gen + "</current_link_gen></pcie_gen>"
+         "<link_widths><max_link_width>16x</max_link_width><current_link_width>" + width +
+         "</current_link_width></link_widths></pci_gpu_link_info></pci><performance_state>" + pstate +
+         "</performance_state></gpu>";
+}
+
+std::string Log(const std::string& gpus) {
+  return "<?xml version=\"1.0\" ?>\n<nvidia_smi_log><driver_version>550.54.15</driver_version>" + gpus +
+         "</nvidia_smi_log>\n";
+}
+
+const std::string kFixtureXml = "topo-h100-healthy/nodes/hgx-node-01/nvidia-smi-q.xml";
+
+TEST(PcieParse, ReadsTheFixtureInventory) {
+  const std::string xml = topo_test::ReadFile(topo_test::FixtureDir(kFixtureXml));
+  auto inventory = ParseNvidiaSmiGpus(xml, "fixture");
+  ASSERT_TRUE(inventory) << inventory.error();
+  ASSERT_EQ(inventory->gpus.size(), 8u);
+  const GpuRecord& gpu = inventory->gpus[5];
+  EXPECT_EQ(gpu.bus_id, "00000000:AB:00.0");
+  EXPECT_EQ(gpu.product_name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(gpu.pcie.max_gen, 5);
+  EXPECT_EQ(gpu.pcie.current_width, 16);
+  EXPECT_EQ(gpu.fabric_state, "Completed");
+  EXPECT_EQ(GpuDisplayName(gpu), "GPU 5 (00000000:AB:00.0)");
+}
+
+TEST(PcieParse, NotReportedFieldsStayUnsetAndBadXmlNamesTheLine) {
+  auto na = ParseNvidiaSmiGpus(Log(Gpu("00000000:18:00.0", "N/A", "N/A")), "o");
+  ASSERT_TRUE(na) << na.error();
+  EXPECT_FALSE(na->gpus[0].pcie.current_gen);
+  auto truncated = ParseNvidiaSmiGpus("<?xml version=\"1.0\" ?>\n<nvidia_smi_log>\n<gpu id=", "n1/nvidia-smi-q.xml");
+  ASSERT_FALSE(truncated);
+  EXPECT_EQ(truncated.error().rfind("n1/nvidia-smi-q.xml:3: ", 0), 0u) << truncated.error();
+  EXPECT_FALSE(ParseNvidiaSmiGpus("<graphs/>", "o"));
+}
+
+TEST(PcieParse, SurvivesEveryTruncationAndRandomBytes) {
+  topo_test::SurvivesTruncationAndNoise(topo_test::ReadFile(topo_test::FixtureDir(kFixtureXml)),
+                                        ParseNvidiaSmiGpus);
+  SUCCEED() << "no crash";
+}
+
+TEST(PcieLinksAtMaxGenAndWidth, FullLinksConform) {
+  const auto result = CheckLinksAtMaxGenAndWidth("n1", ParseNvidiaSmiGpus(Log(Gpu("b0", "5", "16x")), "o"), H100());
+  EXPECT_EQ(result.verdict, Verdict::kPass);
+  EXPECT_EQ(result.TestName(), "Pcie.LinksAtMaxGenAndWidth/n1");
+}
+
+TEST(PcieLinksAtMaxGenAndWidth, DowntrainedWidthOrGenerationFailsNamingTheBusId) {
+  const auto x8 = CheckLinksAtMaxGenAndWidth(
+      "n1", ParseNvidiaSmiGpus(Log(Gpu("00000000:18:00.0", "5", "16x") + Gpu("00000000:9A:00.0", "5", "8x")), "o"),
+      H100());
+  ASSERT_EQ(x8.verdict, Verdict::kFail);
+  ASSERT_EQ(x8.findings.size(), 1u);
+  EXPECT_EQ(x8.findings[0].entity, "n1/gpu1");
+  EXPECT_EQ(x8.findings[0].message.rfind("n1: GPU 1 (00000000:9A:00.0) PCIe link is x8, expected x16", 0), 0u)
+      << x8.findings[0].message;
+
+  const auto gen3 = CheckLinksAtMaxGenAndWidth("n1", ParseNvidiaSmiGpus(Log(Gpu("00000000:18:00.0", "3", "16x")), "o"),
+                                               H100());
+  ASSERT_EQ(gen3.verdict, Verdict::kFail);
+  EXPECT_EQ(gen3.findings[0].code, "pcie-gen");
+  EXPECT_NE(gen3.findings[0].message.find("PCIe link is Gen3, expected Gen5"), std::string::npos);
+  EXPECT_EQ(gen3.findings[0].message.find("idle"), std::string::npos);
+
+  const auto idle = CheckLinksAtMaxGenAndWidth(
+      "n1", ParseNvidiaSmiGpus(Log(Gpu("00000000:18:00.0", "1", "16x", "P8")), "o"), H100());
+  ASSERT_EQ(idle.verdict, Verdict::kFail);
+  EXPECT_NE(idle.findings[0].message.find("in P8: an idle GPU may lower its link generation"), std::string::npos);
+}
+
+TEST(PcieLinksAtMaxGenAndWidth, UnreportedLinksAndNoGpusAreErrors) {
+  const auto na = CheckLinksAtMaxGenAndWidth("n1", ParseNvidiaSmiGpus(Log(Gpu("b0", "N/A", "N/A")), "o"), H100());
+  EXPECT_EQ(na.verdict, Verdict::kError);
+  EXPECT_NE(na.findings[0].message.find("GPU 0 (b0)"), std::string::npos);
+  EXPECT_EQ(CheckLinksAtMaxGenAndWidth("n1", ParseNvidiaSmiGpus(Log(""), "o"), H100()).verdict, Verdict::kError);
+  const auto no_driver = CheckLinksAtMaxGenAndWidth(
+      "n1", Error{"n1: no NVIDIA driver was found on the node (nvidia-smi not installed)"}, H100());
+  EXPECT_EQ(no_driver.verdict, Verdict::kError);
+  EXPECT_NE(no_driver.findings[0].message.find("no NVIDIA driver"), std::string::npos);
+}
+
+TEST(PcieLinksAtMaxGenAndWidth, NoGpuProfileSkips) {
+  Profile local = H100();
+  local.name = "local";
+  local.gpu->present = false;
+  const auto result = CheckLinksAtMaxGenAndWidth("n1", Error{"nvidia-smi missing"}, local);
+  EXPECT_EQ(result.verdict, Verdict::kSkip);
+  EXPECT_NE(result.findings[0].message.find("has no GPUs"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuconform::pcie

@@ -13,4 +13,44 @@ const char* ProbeStatusName(ProbeStatus status) {
   return "unknown";
 }
 
+namespace {
+
+ProbeSpec Spec(std::string id, ProbeScope scope, ProbeMethod method, std::string file) {
+  ProbeSpec spec;
+  spec.id = std::move(id);
+  spec.scope = scope;
+  spec.method = method;
+  spec.file = std::move(file);
+  return spec;
+}
+
+}  // namespace
+
+ProbeSpec CommandProbe(std::string id, ProbeScope scope, std::string file, std::vector<std::string> argv,
+                       int timeout_ms) {
+  ProbeSpec spec = Spec(std::move(id), scope, ProbeMethod::kCommand, std::move(file));
+  spec.argv = std::move(argv);
+  spec.timeout_ms = timeout_ms;
+  return spec;
+}
+
+ProbeSpec FileProbe(std::string id, ProbeScope scope, std::string file, std::string path) {
+  ProbeSpec spec = Spec(std::move(id), scope, ProbeMethod::kReadFile, std::move(file));
+  spec.path = std::move(path);
+  return spec;
+}
+
+ProbeSpec BuiltinProbe(std::string id, ProbeScope scope, std::string file,
+                       std::function<RawOutput(const LiveContext&)> run) {
+  ProbeSpec spec = Spec(std::move(id), scope, ProbeMethod::kBuiltin, std::move(file));
+  spec.builtin = std::move(run);
+  return spec;
+}
+
+ProbeSpec CollectiveProbe(std::string id, std::string file, std::function<RawOutput(const CollectiveContext&)> run) {
+  ProbeSpec spec = Spec(std::move(id), ProbeScope::kNode, ProbeMethod::kCollective, std::move(file));
+  spec.collective = std::move(run);
+  return spec;
+}
+
 }  // namespace gpuconform

@@ -53,6 +53,14 @@ enum class ProbeStatus {
 
 const char* ProbeStatusName(ProbeStatus status);
 
+// The four ways to define a probe, so that suites state only what differs.
+ProbeSpec CommandProbe(std::string id, ProbeScope scope, std::string file, std::vector<std::string> argv,
+                       int timeout_ms = 15000);
+ProbeSpec FileProbe(std::string id, ProbeScope scope, std::string file, std::string path);
+ProbeSpec BuiltinProbe(std::string id, ProbeScope scope, std::string file,
+                       std::function<RawOutput(const LiveContext&)> run);
+ProbeSpec CollectiveProbe(std::string id, std::string file, std::function<RawOutput(const CollectiveContext&)> run);
+
 struct RawOutput {
   ProbeStatus status = ProbeStatus::kAbsent;
   std::string text;    // stdout (or file contents); kept for kFailed too, tools explain on stdout

@@ -5,43 +5,20 @@
 
 namespace gpuconform::probes {
 
-namespace {
-
-ProbeSpec Command(std::string id, std::string file, std::vector<std::string> argv, int timeout_ms = 15000) {
-  ProbeSpec spec;
-  spec.id = std::move(id);
-  spec.file = std::move(file);
-  spec.method = ProbeMethod::kCommand;
-  spec.argv = std::move(argv);
-  spec.timeout_ms = timeout_ms;
-  return spec;
-}
-
-ProbeSpec Builtin(std::string id, std::string file, std::function<RawOutput(const LiveContext&)> run) {
-  ProbeSpec spec;
-  spec.id = std::move(id);
-  spec.file = std::move(file);
-  spec.method = ProbeMethod::kBuiltin;
-  spec.builtin = std::move(run);
-  return spec;
-}
-
-}  // namespace
-
-ProbeSpec KernelRelease() { return Command("uname-r", "uname-r.txt", {"uname", "-r"}); }
+ProbeSpec KernelRelease() { return CommandProbe("uname-r", ProbeScope::kNode, "uname-r.txt", {"uname", "-r"}); }
 // nvidia-smi can take tens of seconds on a node with a wedged GPU; that is what the
 // deadline is for.
-ProbeSpec NvidiaSmiQueryXml() { return Command("nvidia-smi-q", "nvidia-smi-q.xml", {"nvidia-smi", "-q", "-x"}, 60000); }
-ProbeSpec SlurmdVersion() { return Command("slurmd-V", "slurmd-V.txt", {"slurmd", "-V"}); }
-ProbeSpec MungedVersion() { return Command("munged-version", "munged-version.txt", {"munged", "--version"}); }
+ProbeSpec NvidiaSmiQueryXml() { return CommandProbe("nvidia-smi-q", ProbeScope::kNode, "nvidia-smi-q.xml", {"nvidia-smi", "-q", "-x"}, 60000); }
+ProbeSpec SlurmdVersion() { return CommandProbe("slurmd-V", ProbeScope::kNode, "slurmd-V.txt", {"slurmd", "-V"}); }
+ProbeSpec MungedVersion() { return CommandProbe("munged-version", ProbeScope::kNode, "munged-version.txt", {"munged", "--version"}); }
 ProbeSpec MpiLibraryVersion() {
-  return Builtin("mpi-library-version", "mpi-library-version.txt", MpiLibraryVersionOutput);
+  return BuiltinProbe("mpi-library-version", ProbeScope::kNode, "mpi-library-version.txt", MpiLibraryVersionOutput);
 }
-ProbeSpec NcclVersion() { return Builtin("nccl-version", "nccl-version.txt", NcclVersionOutput); }
-ProbeSpec GpuconformVersion() { return Builtin("gpuconform-version", "gpuconform-version.txt", GpuconformVersionOutput); }
-ProbeSpec GpuDevices() { return Builtin("gpu-devices", "gpu-devices.txt", GpuDevicesOutput); }
+ProbeSpec NcclVersion() { return BuiltinProbe("nccl-version", ProbeScope::kNode, "nccl-version.txt", NcclVersionOutput); }
+ProbeSpec GpuconformVersion() { return BuiltinProbe("gpuconform-version", ProbeScope::kNode, "gpuconform-version.txt", GpuconformVersionOutput); }
+ProbeSpec GpuDevices() { return BuiltinProbe("gpu-devices", ProbeScope::kNode, "gpu-devices.txt", GpuDevicesOutput); }
 ProbeSpec NvidiaSmiTopoMatrix() {
-  return Command("nvidia-smi-topo-m", "nvidia-smi-topo-m.txt", {"nvidia-smi", "topo", "-m"}, 60000);
+  return CommandProbe("nvidia-smi-topo-m", ProbeScope::kNode, "nvidia-smi-topo-m.txt", {"nvidia-smi", "topo", "-m"}, 60000);
 }
 
 }  // namespace gpuconform::probes

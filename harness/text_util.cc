@@ -2,6 +2,18 @@
 
 namespace gpuconform {
 
+Error ErrorAt(const std::string& origin, int line, const std::string& message) {
+  return Error{origin + ":" + std::to_string(line) + ": " + message};
+}
+
+std::string QuoteForMessage(std::string_view text) {
+  std::string out(text.substr(0, 60));
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7f) c = '?';
+  }
+  return "'" + out + (text.size() > 60 ? "...'" : "'");
+}
+
 std::string_view Trim(std::string_view text) {
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) return {};

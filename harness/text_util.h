@@ -5,7 +5,15 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/result.h"
+
 namespace gpuconform {
+
+// "origin:line: message" — how every parser says where its input went wrong.
+Error ErrorAt(const std::string& origin, int line, const std::string& message);
+// Text quoted for a message, clipped to 60 characters with control characters shown as
+// '?', so a line of garbage cannot flood or corrupt a report.
+std::string QuoteForMessage(std::string_view text);
 
 std::string_view Trim(std::string_view text);
 std::vector<std::string_view> SplitLines(std::string_view text);  // '\n', strips '\r'

@@ -10,17 +10,7 @@ namespace gpuconform::infiniband {
 
 namespace {
 
-Error At(const std::string& origin, int line, const std::string& message) {
-  return Error{origin + ":" + std::to_string(line) + ": " + message};
-}
 
-std::string Shown(std::string_view text) {
-  std::string out(text.substr(0, 60));
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7f) c = '?';
-  }
-  return "'" + out + (text.size() > 60 ? "...'" : "'");
-}
 
 template <typename Number>
 std::optional<Number> Whole(std::string_view text) {
@@ -100,7 +90,7 @@ std::optional<Error> CheckComplete(const IbPortReport& report, const std::string
                           : port.link_layer.empty()     ? "Link layer"
                                                         : nullptr;
     if (missing) {
-      return At(origin, port.line, port.Name() + " has no " + missing + " (truncated output?)");
+      return ErrorAt(origin, port.line, port.Name() + " has no " + missing + " (truncated output?)");
     }
   }
   return std::nullopt;
@@ -114,7 +104,7 @@ Result<IbPortReport> ParseIbstat(const std::vector<std::string_view>& lines, con
   bool ca_has_port = false;
   bool in_port = false;
   auto close_ca = [&]() -> std::optional<Error> {
-    if (ca_line && !ca_has_port) return At(origin, ca_line, "CA '" + ca + "' lists no port (truncated output?)");
+    if (ca_line && !ca_has_port) return ErrorAt(origin, ca_line, "CA '" + ca + "' lists no port (truncated output?)");
     return std::nullopt;
   };
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -127,7 +117,7 @@ Result<IbPortReport> ParseIbstat(const std::vector<std::string_view>& lines, con
     if (StartsWith(text, "CA '")) {
       if (auto error = close_ca()) return *error;
       const auto name = Quoted(text);
-      if (!name) return At(origin, line, "expected CA '<name>', got " + Shown(text));
+      if (!name) return ErrorAt(origin, line, "expected CA '<name>', got " + QuoteForMessage(text));
       ca = *name;
       ca_type.clear();
       ca_line = line;
@@ -142,7 +132,7 @@ Result<IbPortReport> ParseIbstat(const std::vector<std::string_view>& lines, con
       ca_type = std::string(kv->value);
     } else if (StartsWith(kv->key, "Port ") && kv->value.empty()) {
       const auto number = Whole<int>(Trim(kv->key.substr(5)));
-      if (!number) return At(origin, line, "expected 'Port <n>:', got " + Shown(text));
+      if (!number) return ErrorAt(origin, line, "expected 'Port <n>:', got " + QuoteForMessage(text));
       report.ports.push_back(IbPort{ca, *number, ca_type, "", "", std::nullopt, "", "", "", line});
       ca_has_port = true;
       in_port = true;
@@ -156,7 +146,7 @@ Result<IbPortReport> ParseIbstat(const std::vector<std::string_view>& lines, con
         port.link_layer = std::string(kv->value);
       } else if (kv->key == "Rate") {
         port.rate_gbit_per_s = Whole<double>(kv->value);
-        if (!port.rate_gbit_per_s) return At(origin, line, "Rate of " + port.Name() + " is not a number: " + Shown(kv->value));
+        if (!port.rate_gbit_per_s) return ErrorAt(origin, line, "Rate of " + port.Name() + " is not a number: " + QuoteForMessage(kv->value));
       }
     }
   }
@@ -176,7 +166,7 @@ Result<IbPortReport> ParseIbstatus(const std::vector<std::string_view>& lines, c
       const auto name = Quoted(text);
       const auto words = SplitWords(text);
       const auto number = words.size() >= 5 && words[3] == "port" ? Whole<int>(words[4]) : std::nullopt;
-      if (!name || !number) return At(origin, line, "expected \"Infiniband device '<name>' port <n> status:\", got " + Shown(text));
+      if (!name || !number) return ErrorAt(origin, line, "expected \"Infiniband device '<name>' port <n> status:\", got " + QuoteForMessage(text));
       report.ports.push_back(IbPort{*name, *number, "", "", "", std::nullopt, "", "", "", line});
       continue;
     }
@@ -193,7 +183,7 @@ Result<IbPortReport> ParseIbstatus(const std::vector<std::string_view>& lines, c
     } else if (kv->key == "rate") {
       const auto words = SplitWords(kv->value);  // "200 Gb/sec (4X HDR)"
       port.rate_gbit_per_s = words.empty() ? std::nullopt : Whole<double>(words[0]);
-      if (!port.rate_gbit_per_s) return At(origin, line, "rate of " + port.Name() + " is not '<n> Gb/sec': " + Shown(kv->value));
+      if (!port.rate_gbit_per_s) return ErrorAt(origin, line, "rate of " + port.Name() + " is not '<n> Gb/sec': " + QuoteForMessage(kv->value));
     }
   }
   if (auto error = CheckComplete(report, origin)) return *error;
@@ -213,7 +203,7 @@ Result<IbPortReport> ParseIbvDevinfo(const std::vector<std::string_view>& lines,
     if (kv->key == "hca_id") {
       ca = std::string(kv->value);
       ca_type.clear();
-      if (ca.empty()) return At(origin, line, "hca_id without a device name");
+      if (ca.empty()) return ErrorAt(origin, line, "hca_id without a device name");
       continue;
     }
     if (ca.empty()) continue;
@@ -221,7 +211,7 @@ Result<IbPortReport> ParseIbvDevinfo(const std::vector<std::string_view>& lines,
       ca_type = "MT" + std::string(kv->value);
     } else if (kv->key == "port") {
       const auto number = Whole<int>(kv->value);
-      if (!number) return At(origin, line, "expected 'port: <n>', got " + Shown(kv->value));
+      if (!number) return ErrorAt(origin, line, "expected 'port: <n>', got " + QuoteForMessage(kv->value));
       report.ports.push_back(IbPort{ca, *number, ca_type, "", "", std::nullopt, "", "", "", line});
     } else if (!report.ports.empty() && report.ports.back().ca == ca) {
       IbPort& port = report.ports.back();
@@ -248,7 +238,7 @@ Result<IbPortReport> ParseIbvDevinfo(const std::vector<std::string_view>& lines,
   }
   for (const auto& port : report.ports) {
     if (port.state.empty() || port.link_layer.empty()) {
-      return At(origin, port.line, port.Name() + " has no state or link_layer (truncated output?)");
+      return ErrorAt(origin, port.line, port.Name() + " has no state or link_layer (truncated output?)");
     }
   }
   return report;
@@ -267,7 +257,7 @@ Result<IbPortReport> ParseIbdev2netdev(const std::vector<std::string_view>& line
     const auto words = SplitWords(text);
     const auto number = words.size() >= 6 && words[1] == "port" ? Whole<int>(words[2]) : std::nullopt;
     if (!number || words[3] != "==>" || words[5].size() < 3 || words[5].front() != '(' || words[5].back() != ')') {
-      return At(origin, line, "expected '<dev> port <n> ==> <netdev> (Up|Down)', got " + Shown(Trim(lines[i])));
+      return ErrorAt(origin, line, "expected '<dev> port <n> ==> <netdev> (Up|Down)', got " + QuoteForMessage(Trim(lines[i])));
     }
     IbPort port;
     port.ca = std::string(words[0]);
@@ -297,7 +287,7 @@ Result<IbPortReport> ParseIbPorts(const std::string& text, const std::string& or
   const auto lines = SplitLines(text);
   const auto format = DetectFormat(lines);
   if (!format) {
-    return At(origin, static_cast<int>(std::max<std::size_t>(lines.size(), 1)),
+    return ErrorAt(origin, static_cast<int>(std::max<std::size_t>(lines.size(), 1)),
               "no InfiniBand port listing: expected ibstat (CA '<name>' blocks), ibv_devinfo (hca_id:), "
               "ibstatus or ibdev2netdev output");
   }
@@ -307,7 +297,7 @@ Result<IbPortReport> ParseIbPorts(const std::string& text, const std::string& or
     case PortListingFormat::kIbvDevinfo: return ParseIbvDevinfo(lines, origin);
     case PortListingFormat::kIbdev2netdev: return ParseIbdev2netdev(lines, origin);
   }
-  return At(origin, 1, "unknown format");
+  return ErrorAt(origin, 1, "unknown format");
 }
 
 }  // namespace gpuconform::infiniband

@@ -9,22 +9,15 @@ namespace gpuconform::infiniband {
 
 namespace {
 
-ProbeSpec Command(std::string id, std::string file, std::vector<std::string> argv) {
-  ProbeSpec spec;
-  spec.id = std::move(id);
-  spec.file = std::move(file);
-  spec.method = ProbeMethod::kCommand;
-  spec.argv = std::move(argv);
-  spec.timeout_ms = 30000;  // both walk every HCA through sysfs/verbs; seconds on a healthy node
-  return spec;
-}
+// Both walk every HCA through sysfs/verbs: seconds on a healthy node.
+constexpr int kIbToolTimeoutMs = 30000;
 
 const ProbeSpec& IbstatProbe() {
-  static const ProbeSpec kSpec = Command("ibstat", "ibstat.txt", {"ibstat"});
+  static const ProbeSpec kSpec = CommandProbe("ibstat", ProbeScope::kNode, "ibstat.txt", {"ibstat"}, kIbToolTimeoutMs);
   return kSpec;
 }
 const ProbeSpec& IbvDevinfoProbe() {
-  static const ProbeSpec kSpec = Command("ibv_devinfo", "ibv_devinfo.txt", {"ibv_devinfo", "-v"});
+  static const ProbeSpec kSpec = CommandProbe("ibv_devinfo", ProbeScope::kNode, "ibv_devinfo.txt", {"ibv_devinfo", "-v"}, kIbToolTimeoutMs);
   return kSpec;
 }
 

@@ -14,17 +14,6 @@ namespace {
 
 constexpr std::size_t kSha256HexDigits = 64;
 
-Error At(const std::string& origin, int line, const std::string& message) {
-  return Error{origin + ":" + std::to_string(line) + ": " + message};
-}
-
-// A line as it may appear in a message: short, and printable even when the file is garbage.
-std::string Quoted(std::string_view line) {
-  std::string out = "'";
-  for (char c : line.substr(0, 80)) out += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
-  if (line.size() > 80) out += "...";
-  return out + "'";
-}
 
 struct NumberedLine {
   std::string_view text;
@@ -69,10 +58,10 @@ std::optional<Integer> ParseInteger(std::string_view text, int base = 10) {
 Result<std::string> HexField(const NumberedLine& line, std::string_view key, const std::string& origin) {
   const std::string expected = "'" + std::string(key) + " <64 lowercase hex digits>'";
   auto value = ValueAfterKey(line.text, key);
-  if (!value) return At(origin, line.number, "expected " + expected + ", got " + Quoted(line.text));
+  if (!value) return ErrorAt(origin, line.number, "expected " + expected + ", got " + QuoteForMessage(line.text));
   if (value->size() != kSha256HexDigits || !IsLowerHex(*value)) {
-    return At(origin, line.number, "expected " + expected + ", got " + std::to_string(value->size()) +
-                                       " characters " + Quoted(*value));
+    return ErrorAt(origin, line.number, "expected " + expected + ", got " + std::to_string(value->size()) +
+                                       " characters " + QuoteForMessage(*value));
   }
   return std::string(*value);
 }
@@ -168,11 +157,11 @@ std::optional<std::string> NonEmpty(const std::optional<std::string>& value) {
 
 Result<KeyDigest> ParseKeyDigest(const std::string& text, const std::string& origin) {
   const auto lines = ContentLines(text);
-  if (lines.empty()) return At(origin, 1, "empty digest file; expected 'nonce <hex>' and 'hmac-sha256 <hex>' lines");
+  if (lines.empty()) return ErrorAt(origin, 1, "empty digest file; expected 'nonce <hex>' and 'hmac-sha256 <hex>' lines");
   if (lines.size() < 2) {
-    return At(origin, LastLineNumber(text), "truncated digest file: no 'hmac-sha256 <hex>' line after the nonce");
+    return ErrorAt(origin, LastLineNumber(text), "truncated digest file: no 'hmac-sha256 <hex>' line after the nonce");
   }
-  if (lines.size() > 2) return At(origin, lines[2].number, "unexpected line " + Quoted(lines[2].text));
+  if (lines.size() > 2) return ErrorAt(origin, lines[2].number, "unexpected line " + QuoteForMessage(lines[2].text));
   auto nonce = HexField(lines[0], "nonce", origin);
   if (!nonce) return Error{nonce.error()};
   auto hmac = HexField(lines[1], "hmac-sha256", origin);
@@ -187,15 +176,15 @@ Result<KeyStat> ParseKeyStat(const std::string& text, const std::string& origin)
     const auto words = SplitWords(line.text);
     const auto key = std::find(kKeys.begin(), kKeys.end(), words.front());
     if (key == kKeys.end() || words.size() < 2) {
-      return At(origin, line.number, "expected '<path|owner|group|mode|size_bytes> <value>', got " + Quoted(line.text));
+      return ErrorAt(origin, line.number, "expected '<path|owner|group|mode|size_bytes> <value>', got " + QuoteForMessage(line.text));
     }
     auto& slot = values[key - kKeys.begin()];
-    if (slot) return At(origin, line.number, std::string("'") + *key + "' appears twice");
+    if (slot) return ErrorAt(origin, line.number, std::string("'") + *key + "' appears twice");
     slot = std::string(*ValueAfterKey(line.text, *key));
   }
   for (std::size_t i = 0; i < kKeys.size(); ++i) {
     if (!values[i]) {
-      return At(origin, LastLineNumber(text), std::string("truncated stat file: no '") + kKeys[i] + " <value>' line");
+      return ErrorAt(origin, LastLineNumber(text), std::string("truncated stat file: no '") + kKeys[i] + " <value>' line");
     }
   }
   KeyStat stat;
@@ -203,10 +192,10 @@ Result<KeyStat> ParseKeyStat(const std::string& text, const std::string& origin)
   stat.owner = *values[1];
   stat.group = *values[2];
   const auto mode = values[3]->size() <= 4 ? ParseInteger<unsigned>(*values[3], 8) : std::nullopt;
-  if (!mode) return Error{origin + ": mode " + Quoted(*values[3]) + " is not an octal permission such as 0600"};
+  if (!mode) return Error{origin + ": mode " + QuoteForMessage(*values[3]) + " is not an octal permission such as 0600"};
   stat.mode = *mode;
   const auto size = ParseInteger<long long>(*values[4]);
-  if (!size || *size < 0) return Error{origin + ": size_bytes " + Quoted(*values[4]) + " is not a byte count"};
+  if (!size || *size < 0) return Error{origin + ": size_bytes " + QuoteForMessage(*values[4]) + " is not a byte count"};
   stat.size_bytes = *size;
   return stat;
 }
@@ -221,8 +210,8 @@ namespace {
 
 Result<DecodeAttempt> ParseDecodeAttempt(const NumberedLine& line, const std::string& origin) {
   const auto fail = [&](const std::string& why) {
-    return At(origin, line.number, why + ": expected 'from <node>: status=<status> exit=<code> <message>', got " +
-                                       Quoted(line.text));
+    return ErrorAt(origin, line.number, why + ": expected 'from <node>: status=<status> exit=<code> <message>', got " +
+                                       QuoteForMessage(line.text));
   };
   std::string_view rest = line.text.substr(5);  // after "from "
   const auto status_at = rest.find(": status=");
@@ -262,12 +251,12 @@ Result<DecodeReport> ParseDecodeReport(const std::string& text, const std::strin
       } else if (StartsWith(outcome, "failed")) {
         report.encode_failure = std::string(Trim(outcome.substr(6)));
       } else {
-        return At(origin, line.number, "expected 'encode: ok' or 'encode: failed <reason>', got " + Quoted(line.text));
+        return ErrorAt(origin, line.number, "expected 'encode: ok' or 'encode: failed <reason>', got " + QuoteForMessage(line.text));
       }
       have_encode = true;
     } else if (auto count = ValueAfterKey(line.text, "nodes"); count && have_encode && !expected_nodes) {
       const auto n = ParseInteger<std::size_t>(*count);
-      if (!n) return At(origin, line.number, "expected 'nodes <count>', got " + Quoted(line.text));
+      if (!n) return ErrorAt(origin, line.number, "expected 'nodes <count>', got " + QuoteForMessage(line.text));
       expected_nodes = *n;
       nodes_line = line.number;
     } else if (StartsWith(line.text, "from ") && expected_nodes) {
@@ -275,14 +264,14 @@ Result<DecodeReport> ParseDecodeReport(const std::string& text, const std::strin
       if (!attempt) return Error{attempt.error()};
       report.attempts.push_back(std::move(attempt).value());
     } else {
-      return At(origin, line.number,
-                "unexpected line " + Quoted(line.text) + " (expected socket, encode:, nodes, then from lines)");
+      return ErrorAt(origin, line.number,
+                "unexpected line " + QuoteForMessage(line.text) + " (expected socket, encode:, nodes, then from lines)");
     }
   }
-  if (!have_encode) return At(origin, LastLineNumber(text), "no 'encode: ok|failed' line: not a munge-decode.txt");
-  if (!expected_nodes) return At(origin, LastLineNumber(text), "truncated: no 'nodes <count>' line");
+  if (!have_encode) return ErrorAt(origin, LastLineNumber(text), "no 'encode: ok|failed' line: not a munge-decode.txt");
+  if (!expected_nodes) return ErrorAt(origin, LastLineNumber(text), "truncated: no 'nodes <count>' line");
   if (report.attempts.size() != *expected_nodes) {
-    return At(origin, nodes_line, "truncated: 'nodes " + std::to_string(*expected_nodes) + "' but " +
+    return ErrorAt(origin, nodes_line, "truncated: 'nodes " + std::to_string(*expected_nodes) + "' but " +
                                       std::to_string(report.attempts.size()) + " 'from' lines follow");
   }
   return report;
@@ -290,12 +279,12 @@ Result<DecodeReport> ParseDecodeReport(const std::string& text, const std::strin
 
 Result<long long> ParseClockReading(const std::string& text, const std::string& origin) {
   const auto lines = ContentLines(text);
-  if (lines.empty()) return At(origin, 1, "empty clock file; expected 'epoch_ns <nanoseconds>'");
-  if (lines.size() > 1) return At(origin, lines[1].number, "unexpected line " + Quoted(lines[1].text));
+  if (lines.empty()) return ErrorAt(origin, 1, "empty clock file; expected 'epoch_ns <nanoseconds>'");
+  if (lines.size() > 1) return ErrorAt(origin, lines[1].number, "unexpected line " + QuoteForMessage(lines[1].text));
   const auto value = ValueAfterKey(lines[0].text, "epoch_ns");
   const auto ns = value ? ParseInteger<long long>(*value) : std::nullopt;
   if (!ns || *ns <= 0) {
-    return At(origin, lines[0].number, "expected 'epoch_ns <nanoseconds>', got " + Quoted(lines[0].text));
+    return ErrorAt(origin, lines[0].number, "expected 'epoch_ns <nanoseconds>', got " + QuoteForMessage(lines[0].text));
   }
   return *ns;
 }

@@ -10,30 +10,14 @@ namespace gpuconform::munge {
 
 namespace {
 
-ProbeSpec CollectiveProbe(const char* id, const char* file, std::function<RawOutput(const CollectiveContext&)> probe) {
-  ProbeSpec spec;
-  spec.id = id;
-  spec.scope = ProbeScope::kNode;
-  spec.method = ProbeMethod::kCollective;
-  spec.file = file;
-  spec.collective = std::move(probe);
-  return spec;
-}
 
 const ProbeSpec& KeyDigestProbe() {
   static const ProbeSpec kSpec = CollectiveProbe("munge-key-digest", "munge-key.digest", ProbeKeyDigest);
   return kSpec;
 }
 const ProbeSpec& KeyStatProbe() {
-  static const ProbeSpec kSpec = [] {
-    ProbeSpec spec;
-    spec.id = "munge-key-stat";
-    spec.scope = ProbeScope::kNode;
-    spec.method = ProbeMethod::kBuiltin;
-    spec.file = "munge-key-stat.txt";
-    spec.builtin = ProbeKeyStat;
-    return spec;
-  }();
+  static const ProbeSpec kSpec =
+      BuiltinProbe("munge-key-stat", ProbeScope::kNode, "munge-key-stat.txt", ProbeKeyStat);
   return kSpec;
 }
 const ProbeSpec& CrossDecodeProbe() {

@@ -10,18 +10,7 @@ namespace gpuconform::nvswitch {
 
 namespace {
 
-Error At(const std::string& origin, int line, const std::string& message) {
-  return Error{origin + ":" + std::to_string(line) + ": " + message};
-}
 
-// Quoted for messages, clipped so that a line of garbage does not flood the report.
-std::string Shown(std::string_view text) {
-  std::string out(text.substr(0, 60));
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7f) c = '?';
-  }
-  return "'" + out + (text.size() > 60 ? "...'" : "'");
-}
 
 std::optional<int> WholeInt(std::string_view text) {
   int value = 0;
@@ -96,7 +85,7 @@ Result<TopoMatrix> ParseTopoMatrix(const std::string& text, const std::string& o
       if (word == "CPU" || word == "NUMA") break;
       const std::string label(word);
       if (std::find(matrix.columns.begin(), matrix.columns.end(), label) != matrix.columns.end()) {
-        return At(origin, header_line, "column " + Shown(label) + " appears twice in the header");
+        return ErrorAt(origin, header_line, "column " + QuoteForMessage(label) + " appears twice in the header");
       }
       matrix.columns.push_back(label);
     }
@@ -104,7 +93,7 @@ Result<TopoMatrix> ParseTopoMatrix(const std::string& text, const std::string& o
     break;
   }
   if (header_line == 0) {
-    return At(origin, static_cast<int>(std::max<std::size_t>(lines.size(), 1)),
+    return ErrorAt(origin, static_cast<int>(std::max<std::size_t>(lines.size(), 1)),
               "no topology matrix: no header line starting with GPU0 (is this `nvidia-smi topo -m` output?)");
   }
 
@@ -118,9 +107,9 @@ Result<TopoMatrix> ParseTopoMatrix(const std::string& text, const std::string& o
     const bool is_row = column_set.count(label) > 0 || IsIndexedLabel(label, "GPU") || IsIndexedLabel(label, "NIC");
     if (!is_row) break;
     const int line = static_cast<int>(i) + 1;
-    if (matrix.rows.count(label)) return At(origin, line, "row " + label + " appears twice");
+    if (matrix.rows.count(label)) return ErrorAt(origin, line, "row " + label + " appears twice");
     if (words.size() - 1 < matrix.columns.size()) {
-      return At(origin, line,
+      return ErrorAt(origin, line,
                 "row " + label + " has " + std::to_string(words.size() - 1) + " cells, the header has " +
                     std::to_string(matrix.columns.size()) + " device columns (truncated or misaligned output?)");
     }
@@ -128,13 +117,13 @@ Result<TopoMatrix> ParseTopoMatrix(const std::string& text, const std::string& o
     for (std::size_t c = 0; c < matrix.columns.size(); ++c) {
       const std::string cell(words[c + 1]);
       if (!IsConnectionCell(cell)) {
-        return At(origin, line,
-                  "row " + label + ", column " + matrix.columns[c] + ": " + Shown(cell) +
+        return ErrorAt(origin, line,
+                  "row " + label + ", column " + matrix.columns[c] + ": " + QuoteForMessage(cell) +
                       " is not a connection type (X, NV#, PIX, PXB, PHB, NODE, SYS)");
       }
       // The diagonal is the alignment check: a shifted column shows up as a non-X self cell.
       if (matrix.columns[c] == label && cell != "X") {
-        return At(origin, line, "row " + label + " meets its own column with " + Shown(cell) +
+        return ErrorAt(origin, line, "row " + label + " meets its own column with " + QuoteForMessage(cell) +
                                     ", expected X (misaligned columns?)");
       }
       cells.push_back(cell);
@@ -146,7 +135,7 @@ Result<TopoMatrix> ParseTopoMatrix(const std::string& text, const std::string& o
 
   for (const auto& column : matrix.columns) {
     if (!matrix.rows.count(column)) {
-      return At(origin, last_row_line,
+      return ErrorAt(origin, last_row_line,
                 "the header lists " + column + " but no " + column + " row follows (truncated output?)");
     }
     if (IsNicLabel(column)) AddUnique(matrix.nics, column);
@@ -200,7 +189,7 @@ Result<NvlinkStatus> ParseNvlinkStatus(const std::string& text, const std::strin
     if (StartsWith(trimmed, "Link ")) {
       const auto colon = trimmed.find(':');
       const auto index = colon == std::string_view::npos ? std::nullopt : WholeInt(Trim(trimmed.substr(5, colon - 5)));
-      if (!index) return At(origin, line, "expected 'Link <n>: ...', got " + Shown(trimmed));
+      if (!index) return ErrorAt(origin, line, "expected 'Link <n>: ...', got " + QuoteForMessage(trimmed));
       NvlinkLink link;
       link.index = *index;
       const std::string_view value = Trim(trimmed.substr(colon + 1));
@@ -211,18 +200,18 @@ Result<NvlinkStatus> ParseNvlinkStatus(const std::string& text, const std::strin
       } else {
         const auto words = SplitWords(value);
         const auto speed = words.size() == 2 && words[1] == "GB/s" ? WholeDouble(words[0]) : std::nullopt;
-        if (!speed) return At(origin, line, "expected '<speed> GB/s' or '<inactive>' for link " +
-                                                std::to_string(link.index) + ", got " + Shown(value));
+        if (!speed) return ErrorAt(origin, line, "expected '<speed> GB/s' or '<inactive>' for link " +
+                                                std::to_string(link.index) + ", got " + QuoteForMessage(value));
         link.active = true;
         link.speed_gb_per_s = *speed;
       }
       gpu.links.push_back(link);
       continue;
     }
-    return At(origin, line, "unexpected line in nvidia-smi nvlink -s output: " + Shown(trimmed));
+    return ErrorAt(origin, line, "unexpected line in nvidia-smi nvlink -s output: " + QuoteForMessage(trimmed));
   }
   if (status.gpus.empty()) {
-    return At(origin, static_cast<int>(std::max<std::size_t>(lines.size(), 1)),
+    return ErrorAt(origin, static_cast<int>(std::max<std::size_t>(lines.size(), 1)),
               "no 'GPU <n>: <name>' line (is this `nvidia-smi nvlink -s` output?)");
   }
   return status;

@@ -13,15 +13,9 @@ namespace {
 constexpr char kNoDriver[] = "no NVIDIA driver was found on the node (nvidia-smi not installed)";
 
 const ProbeSpec& NvlinkStatusProbe() {
-  static const ProbeSpec kSpec = [] {
-    ProbeSpec spec;
-    spec.id = "nvidia-smi-nvlink-s";
-    spec.file = "nvidia-smi-nvlink-s.txt";
-    spec.method = ProbeMethod::kCommand;
-    spec.argv = {"nvidia-smi", "nvlink", "-s"};
-    spec.timeout_ms = 60000;  // nvidia-smi can take tens of seconds on a node with a wedged GPU
-    return spec;
-  }();
+  // nvidia-smi can take tens of seconds on a node with a wedged GPU.
+  static const ProbeSpec kSpec = CommandProbe("nvidia-smi-nvlink-s", ProbeScope::kNode, "nvidia-smi-nvlink-s.txt",
+                                              {"nvidia-smi", "nvlink", "-s"}, 60000);
   return kSpec;
 }
 

@@ -9,9 +9,6 @@ namespace gpuconform::pcie {
 
 namespace {
 
-Error At(const std::string& origin, int line, const std::string& message) {
-  return Error{origin + ":" + std::to_string(line) + ": " + message};
-}
 
 int LineOfOffset(const std::string& text, std::ptrdiff_t offset) {
   int line = 1;
@@ -44,10 +41,10 @@ Result<GpuInventory> ParseNvidiaSmiGpus(const std::string& xml, const std::strin
   pugi::xml_document doc;
   const pugi::xml_parse_result parsed = doc.load_buffer(xml.data(), xml.size());
   if (!parsed) {
-    return At(origin, LineOfOffset(xml, parsed.offset), std::string("invalid XML: ") + parsed.description());
+    return ErrorAt(origin, LineOfOffset(xml, parsed.offset), std::string("invalid XML: ") + parsed.description());
   }
   const pugi::xml_node log = doc.child("nvidia_smi_log");
-  if (!log) return At(origin, 1, "not nvidia-smi -q -x output (no <nvidia_smi_log> root)");
+  if (!log) return ErrorAt(origin, 1, "not nvidia-smi -q -x output (no <nvidia_smi_log> root)");
 
   GpuInventory inventory;
   inventory.driver_version = Text(log, "driver_version");

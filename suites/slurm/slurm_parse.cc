@@ -10,9 +10,6 @@ namespace gpuconform::slurm {
 
 namespace {
 
-Error At(const std::string& origin, int line, const std::string& message) {
-  return Error{origin + ":" + std::to_string(line) + ": " + message};
-}
 
 std::string Lower(std::string_view text) {
   std::string out(text);
@@ -91,7 +88,7 @@ Result<std::vector<SlurmNode>> ParseScontrolShowNode(const std::string& text, co
       last_key.clear();
       AddFields(line, nodes.back().fields, last_key);
       nodes.back().name = nodes.back().Field("NodeName");
-      if (nodes.back().name.empty()) return At(origin, number, "NodeName= without a name");
+      if (nodes.back().name.empty()) return ErrorAt(origin, number, "NodeName= without a name");
       in_record = true;
       continue;
     }
@@ -103,9 +100,9 @@ Result<std::vector<SlurmNode>> ParseScontrolShowNode(const std::string& text, co
       in_record = false;
     }
   }
-  if (nodes.empty()) return At(origin, 1, "no 'NodeName=' record: not `scontrol show node` output");
+  if (nodes.empty()) return ErrorAt(origin, 1, "no 'NodeName=' record: not `scontrol show node` output");
   for (const auto& node : nodes) {
-    if (node.state().empty()) return At(origin, node.line, "node " + node.name + " has no State= field");
+    if (node.state().empty()) return ErrorAt(origin, node.line, "node " + node.name + " has no State= field");
   }
   return nodes;
 }
@@ -126,7 +123,7 @@ Result<std::vector<SlurmNode>> ParseSlurmConfNodes(const std::string& text, cons
     }
     if (names == "DEFAULT") continue;
     auto hosts = ExpandHostlist(names);
-    if (!hosts) return At(origin, number, hosts.error());
+    if (!hosts) return ErrorAt(origin, number, hosts.error());
     for (const auto& host : *hosts) {
       SlurmNode node;
       node.name = host;
@@ -136,7 +133,7 @@ Result<std::vector<SlurmNode>> ParseSlurmConfNodes(const std::string& text, cons
       nodes.push_back(std::move(node));
     }
   }
-  if (nodes.empty()) return At(origin, 1, "no NodeName= line: not a slurm.conf with nodes");
+  if (nodes.empty()) return ErrorAt(origin, 1, "no NodeName= line: not a slurm.conf with nodes");
   return nodes;
 }
 
@@ -308,7 +305,7 @@ Result<GresConf> ParseGresConf(const std::string& text, const std::string& origi
     for (auto word : SplitWords(line)) {
       const auto eq = word.find('=');
       if (eq == std::string_view::npos || eq == 0) {
-        return At(origin, number, "expected Key=Value, got '" + std::string(word) + "'");
+        return ErrorAt(origin, number, "expected Key=Value, got '" + std::string(word) + "'");
       }
       fields[Lower(word.substr(0, eq))] = std::string(word.substr(eq + 1));
     }
@@ -321,10 +318,10 @@ Result<GresConf> ParseGresConf(const std::string& text, const std::string& origi
     entry.name = fields["name"];
     entry.type = fields["type"];
     entry.file = fields["file"];
-    if (entry.name.empty()) return At(origin, number, "a GRES line needs Name= (e.g. Name=gpu)");
+    if (entry.name.empty()) return ErrorAt(origin, number, "a GRES line needs Name= (e.g. Name=gpu)");
     if (fields.count("nodename")) {
       auto nodes = ExpandHostlist(fields["nodename"]);
-      if (!nodes) return At(origin, number, nodes.error());
+      if (!nodes) return ErrorAt(origin, number, nodes.error());
       entry.nodes = *nodes;
     }
     if (fields.count("count")) {
@@ -332,13 +329,13 @@ Result<GresConf> ParseGresConf(const std::string& text, const std::string& origi
       long long count = 0;
       std::string count_text = fields["count"];
       if (!ParseCount(count_text, count)) {
-        if (entry.name == "gpu") return At(origin, number, "Count='" + count_text + "' is not a number");
+        if (entry.name == "gpu") return ErrorAt(origin, number, "Count='" + count_text + "' is not a number");
         count = 0;
       }
       entry.count = count;
     } else if (!entry.file.empty()) {
       auto files = ExpandHostlist(entry.file);
-      if (!files) return At(origin, number, "File=" + entry.file + ": " + files.error());
+      if (!files) return ErrorAt(origin, number, "File=" + entry.file + ": " + files.error());
       entry.count = static_cast<long long>(files->size());
     } else {
       entry.count = 1;
@@ -364,7 +361,7 @@ Result<std::vector<PendingJob>> ParsePendingJobs(const std::string& text, const 
       start = bar + 1;
     }
     if (parts.size() != 4) {
-      return At(origin, number, "expected 'jobid|partition|user|reason' (squeue -h -t PD -o \"%i|%P|%u|%r\")");
+      return ErrorAt(origin, number, "expected 'jobid|partition|user|reason' (squeue -h -t PD -o \"%i|%P|%u|%r\")");
     }
     jobs.push_back({parts[0], parts[1], parts[2], parts[3]});
   }

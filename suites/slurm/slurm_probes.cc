@@ -93,54 +93,27 @@ RawOutput ProbeSlurmdReachability(const LiveContext& context) {
 
 }  // namespace
 
+// A dead slurmctld costs MessageTimeout per client call, hence the long deadlines.
 ProbeSpec ScontrolShowNodes() {
-  ProbeSpec spec;
-  spec.id = "scontrol-show-node";
-  spec.scope = ProbeScope::kCluster;
-  spec.file = "scontrol-show-node.txt";
-  spec.argv = {"scontrol", "show", "node"};
-  spec.timeout_ms = 30000;  // a dead slurmctld costs MessageTimeout per call
-  return spec;
+  return CommandProbe("scontrol-show-node", ProbeScope::kCluster, "scontrol-show-node.txt",
+                      {"scontrol", "show", "node"}, 30000);
 }
 
 ProbeSpec PendingJobs() {
-  ProbeSpec spec;
-  spec.id = "squeue-pending";
-  spec.scope = ProbeScope::kCluster;
-  spec.file = "squeue-pending.txt";
-  spec.argv = {"squeue", "-h", "-t", "PD", "-o", "%i|%P|%u|%r"};
-  spec.timeout_ms = 30000;
-  return spec;
+  return CommandProbe("squeue-pending", ProbeScope::kCluster, "squeue-pending.txt",
+                      {"squeue", "-h", "-t", "PD", "-o", "%i|%P|%u|%r"}, 30000);
 }
 
 ProbeSpec GresConfFile() {
-  ProbeSpec spec;
-  spec.id = "gres.conf";
-  spec.scope = ProbeScope::kNode;
-  spec.method = ProbeMethod::kReadFile;
-  spec.file = "gres.conf";
-  spec.path = SlurmConfDirectory() + "/gres.conf";
-  return spec;
+  return FileProbe("gres.conf", ProbeScope::kNode, "gres.conf", SlurmConfDirectory() + "/gres.conf");
 }
 
 ProbeSpec SlurmdReachability() {
-  ProbeSpec spec;
-  spec.id = "slurmd-reachable";
-  spec.scope = ProbeScope::kCluster;
-  spec.method = ProbeMethod::kBuiltin;
-  spec.file = "slurmd-reachable.txt";
-  spec.builtin = ProbeSlurmdReachability;
-  return spec;
+  return BuiltinProbe("slurmd-reachable", ProbeScope::kCluster, "slurmd-reachable.txt", ProbeSlurmdReachability);
 }
 
 ProbeSpec GpuAllocation() {
-  ProbeSpec spec;
-  spec.id = "srun-gpus-per-node";
-  spec.scope = ProbeScope::kCluster;
-  spec.method = ProbeMethod::kBuiltin;
-  spec.file = "srun-gpus-per-node.txt";
-  spec.builtin = RunAllocation;
-  return spec;
+  return BuiltinProbe("srun-gpus-per-node", ProbeScope::kCluster, "srun-gpus-per-node.txt", RunAllocation);
 }
 
 }  // namespace gpuconform::slurm

@@ -24,17 +24,14 @@ FirstLine FirstNonBlankLine(const std::string& text) {
   return {};
 }
 
-Error At(const std::string& origin, int line, const std::string& message) {
-  return Error{origin + ":" + std::to_string(line) + ": " + message};
-}
 
 Result<std::string> MatchFirstLine(const std::string& text, const std::string& origin, const std::regex& pattern,
                                    const std::string& expected) {
   const FirstLine first = FirstNonBlankLine(text);
-  if (first.number == 0) return At(origin, 1, "empty output; expected " + expected);
+  if (first.number == 0) return ErrorAt(origin, 1, "empty output; expected " + expected);
   std::smatch match;
   if (!std::regex_match(first.text, match, pattern)) {
-    return At(origin, first.number, "expected " + expected + ", got '" + first.text.substr(0, 80) + "'");
+    return ErrorAt(origin, first.number, "expected " + expected + ", got '" + first.text.substr(0, 80) + "'");
   }
   return match[1].str();
 }
@@ -80,14 +77,14 @@ Result<NvidiaSmiVersions> ParseNvidiaSmiVersions(const std::string& xml, const s
   pugi::xml_document doc;
   const pugi::xml_parse_result parsed = doc.load_buffer(xml.data(), xml.size());
   if (!parsed) {
-    return At(origin, LineOfOffset(xml, parsed.offset), std::string("invalid XML: ") + parsed.description());
+    return ErrorAt(origin, LineOfOffset(xml, parsed.offset), std::string("invalid XML: ") + parsed.description());
   }
   const pugi::xml_node log = doc.child("nvidia_smi_log");
-  if (!log) return At(origin, 1, "not nvidia-smi -q -x output (no <nvidia_smi_log> root)");
+  if (!log) return ErrorAt(origin, 1, "not nvidia-smi -q -x output (no <nvidia_smi_log> root)");
   NvidiaSmiVersions versions;
   versions.driver = Trim(log.child_value("driver_version"));
   versions.cuda = Trim(log.child_value("cuda_version"));
-  if (versions.driver.empty()) return At(origin, 1, "<nvidia_smi_log> has no <driver_version>");
+  if (versions.driver.empty()) return ErrorAt(origin, 1, "<nvidia_smi_log> has no <driver_version>");
   return versions;
 }
 

@@ -229,8 +229,12 @@ CheckResult CheckNicCountSpeedGdr(const std::string& node, const Topology& topol
                         node + ": NCCL's topology has " + std::to_string(count) + " NIC(s), expected " +
                             std::to_string(ib.rail_nics_per_node) + " " +
                             ProfileNote(profile, "infiniband.rail_nics_per_node") +
-                            "; with fewer rails NCCL shares NICs between GPUs and inter-node bandwidth drops (check "
-                            "ibstat, NCCL_IB_HCA); " + kOtherMachineHint});
+                            (count < ib.rail_nics_per_node
+                                 ? "; with fewer rails NCCL shares NICs between GPUs and inter-node bandwidth drops "
+                                   "(check ibstat, NCCL_IB_HCA); "
+                                 : "; NCCL may stripe traffic over devices that are not rails (restrict it with "
+                                   "NCCL_IB_HCA); ") +
+                            kOtherMachineHint});
   }
   const bool want_gdr = profile.nccl && profile.nccl->gpudirect_rdma;
   const long long floor_mbit_per_s = static_cast<long long>(ib.rate_gbit_per_s) * 1000;

@@ -1,4 +1,5 @@
 // NcclTopology suite glue: the nccl-topo.xml probe and the suite's registration.
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -70,6 +71,11 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
     }
     results.insert(results.end(), judged.begin(), judged.end());
   }
+  // Check by check, node by node: the report lists each check's nodes together.
+  const auto& names = CheckNames();
+  auto position = [&](const CheckResult& r) { return std::find(names.begin(), names.end(), r.check) - names.begin(); };
+  std::stable_sort(results.begin(), results.end(),
+                   [&](const CheckResult& a, const CheckResult& b) { return position(a) < position(b); });
   return results;
 }
 

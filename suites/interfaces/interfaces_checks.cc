@@ -1,0 +1,194 @@
+#include "suites/interfaces/interfaces_checks.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "harness/text_util.h"
+
+namespace gpuconform::interfaces {
+
+namespace {
+
+std::optional<std::string> FabricSkipReason(const Profile& profile) {
+  if (!profile.nccl || profile.nccl->socket_ifname.empty()) {
+    return "profile " + profile.name + " names no fabric socket interface (nccl.socket_ifname)";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> ForbiddenSkipReason(const Profile& profile) {
+  if (!profile.nccl || profile.nccl->forbidden_ifnames.empty()) {
+    return "profile " + profile.name + " forbids no interface (nccl.forbidden_ifnames)";
+  }
+  return std::nullopt;
+}
+
+const Interface* Named(const std::vector<Interface>& interfaces, const std::string& name) {
+  for (const auto& interface : interfaces) {
+    if (interface.name == name) return &interface;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> Names(const std::vector<Interface>& interfaces) {
+  std::vector<std::string> names;
+  for (const auto& interface : interfaces) names.push_back(interface.name);
+  return names;
+}
+
+std::string Addresses(const Interface& interface) {
+  std::vector<std::string> texts;
+  for (const auto& address : interface.ipv4) texts.push_back(address.text);
+  return texts.empty() ? "no IPv4 address" : Join(texts, ", ");
+}
+
+bool SameSubnet(const Ipv4Address& a, const Ipv4Address& b) {
+  const int prefix = std::min(a.prefix_length, b.prefix_length);
+  const Ipv4Address widened_a{a.address, prefix, ""};
+  const Ipv4Address widened_b{b.address, prefix, ""};
+  return NetworkOf(widened_a) == NetworkOf(widened_b);
+}
+
+}  // namespace
+
+CheckResult CheckFabricInterfaceUp(const std::string& node, const std::vector<Interface>& interfaces,
+                                   const Profile& profile) {
+  if (auto reason = FabricSkipReason(profile)) return Skipped(kSuite, kFabricInterfaceUp, node, *reason);
+  const std::string& fabric = profile.nccl->socket_ifname;
+  const std::string note = " (profile " + profile.name + " nccl.socket_ifname)";
+  const Interface* interface = Named(interfaces, fabric);
+  if (interface == nullptr) {
+    return Failed(kSuite, kFabricInterfaceUp, node,
+                  {{"missing", node + "/" + fabric,
+                    node + ": no interface " + fabric + note + "; the node has " + Join(Names(interfaces), ", ") +
+                        "; NCCL and MPI would pick another interface, often the management network: check the "
+                        "cabling, the driver and the network configuration of the node"}});
+  }
+  std::vector<Finding> findings;
+  if (!interface->IsUp()) {
+    findings.push_back({"down", node + "/" + fabric,
+                        node + "/" + fabric + ": state " + (interface->state.empty() ? "unknown" : interface->state) +
+                            ", flags <" + Join(interface->flags, ",") + ">, expected UP" + note + "; `ip link set " +
+                            fabric + " up` and check the link (cable, switch port)"});
+  }
+  if (interface->ipv4.empty()) {
+    findings.push_back({"no-address", node + "/" + fabric,
+                        node + "/" + fabric + ": no IPv4 address, expected one" + note +
+                            "; NCCL's socket transport and MPI's TCP BTL need an address on the fabric interface"});
+  }
+  CheckResult result = FromFindings(kSuite, kFabricInterfaceUp, node, std::move(findings));
+  result.measurements.push_back({node + "." + fabric + ".state", interface->state, "", "UP", ""});
+  result.measurements.push_back({node + "." + fabric + ".ipv4", Addresses(*interface), "", "", ""});
+  return result;
+}
+
+CheckResult CheckForbiddenInterfacesNotFabric(const std::string& node, const std::vector<Interface>& interfaces,
+                                              const Profile& profile) {
+  if (auto reason = ForbiddenSkipReason(profile)) return Skipped(kSuite, kForbiddenInterfacesNotFabric, node, *reason);
+  const auto& nccl = *profile.nccl;
+  const Interface* fabric = nccl.socket_ifname.empty() ? nullptr : Named(interfaces, nccl.socket_ifname);
+  std::vector<Finding> findings;
+  CheckResult result = Passed(kSuite, kForbiddenInterfacesNotFabric, node);
+  for (const auto& name : nccl.forbidden_ifnames) {
+    const Interface* forbidden = Named(interfaces, name);
+    result.measurements.push_back(
+        {node + "." + name + ".ipv4", forbidden ? Addresses(*forbidden) : "absent", "", "", ""});
+    if (name == nccl.socket_ifname) {
+      findings.push_back({"fabric-is-forbidden", node + "/" + name,
+                          node + ": profile " + profile.name + " names " + name +
+                              " both as nccl.socket_ifname and in nccl.forbidden_ifnames; fix the profile"});
+      continue;
+    }
+    if (forbidden == nullptr || fabric == nullptr) continue;
+    for (const auto& bad : forbidden->ipv4) {
+      for (const auto& good : fabric->ipv4) {
+        if (!SameSubnet(bad, good)) continue;
+        findings.push_back({"shares-fabric-subnet", node + "/" + name,
+                            node + "/" + name + " " + bad.text + " is in the fabric subnet of " + fabric->name + " " +
+                                good.text + ": traffic to the fabric may leave over " + name +
+                                ", which profile " + profile.name + " forbids (nccl.forbidden_ifnames); give " + name +
+                                " its own management subnet"});
+      }
+    }
+  }
+  if (findings.empty()) return result;
+  CheckResult failed = Failed(kSuite, kForbiddenInterfacesNotFabric, node, std::move(findings));
+  failed.measurements = std::move(result.measurements);
+  return failed;
+}
+
+CheckResult CheckFabricSubnetShared(const std::map<std::string, Result<std::vector<Interface>>>& nodes,
+                                    const Profile& profile) {
+  if (auto reason = FabricSkipReason(profile)) return Skipped(kSuite, kFabricSubnetShared, "", *reason);
+  const std::string& fabric = profile.nccl->socket_ifname;
+  std::map<std::string, std::vector<std::string>> nodes_by_subnet;
+  std::map<std::uint32_t, std::vector<std::string>> nodes_by_address;
+  std::vector<std::string> unreadable;
+  std::vector<std::string> without_address;
+  CheckResult result = Passed(kSuite, kFabricSubnetShared, "");
+  for (const auto& [node, interfaces] : nodes) {
+    if (!interfaces) {
+      unreadable.push_back(interfaces.error());
+      continue;
+    }
+    const Interface* interface = Named(*interfaces, fabric);
+    if (interface == nullptr || interface->ipv4.empty()) {
+      without_address.push_back(node);
+      continue;
+    }
+    const Ipv4Address& address = interface->ipv4.front();
+    nodes_by_subnet[FormatNetwork(address)].push_back(node + " " + address.text);
+    nodes_by_address[address.address].push_back(node);
+    result.measurements.push_back({node + "." + fabric + ".ipv4", address.text, "", "", ""});
+  }
+  std::vector<Finding> findings;
+  if (nodes_by_subnet.size() > 1) {
+    std::vector<std::string> groups;
+    for (const auto& [subnet, members] : nodes_by_subnet) groups.push_back(subnet + ": " + Join(members, ", "));
+    findings.push_back({"split-subnet", "cluster",
+                        "the nodes' " + fabric + " addresses are in " + std::to_string(nodes_by_subnet.size()) +
+                            " subnets (" + Join(groups, "; ") + "), expected one: nodes in different subnets reach "
+                            "each other only through a router, or over the default route (often the management "
+                            "network); put every node's " + fabric + " in one subnet"});
+  }
+  for (const auto& [address, members] : nodes_by_address) {
+    if (members.size() < 2) continue;
+    findings.push_back({"duplicate-address", "cluster",
+                        Join(members, ", ") + " share one " + fabric + " address: an address conflict; give each "
+                            "node its own"});
+  }
+  for (const auto& node : without_address) {
+    findings.push_back({"no-address", node,
+                        node + ": no IPv4 address on " + fabric + " to compare (see Interfaces.FabricInterfaceUp)"});
+  }
+  if (!findings.empty()) {
+    CheckResult failed = Failed(kSuite, kFabricSubnetShared, "", std::move(findings));
+    failed.measurements = std::move(result.measurements);
+    return failed;
+  }
+  if (!unreadable.empty()) {
+    CheckResult errored = Errored(kSuite, kFabricSubnetShared, "", "unreadable", Join(unreadable, "; "));
+    errored.measurements = std::move(result.measurements);
+    return errored;
+  }
+  if (nodes.empty()) return Errored(kSuite, kFabricSubnetShared, "", "no-nodes", "no node reported its interfaces");
+  return result;
+}
+
+std::vector<CheckResult> InterfacesUnavailable(const std::string& node, const std::string& code,
+                                               const std::string& problem, const Profile& profile) {
+  std::vector<CheckResult> results;
+  if (auto reason = FabricSkipReason(profile)) {
+    results.push_back(Skipped(kSuite, kFabricInterfaceUp, node, *reason));
+  } else {
+    results.push_back(Errored(kSuite, kFabricInterfaceUp, node, code, problem));
+  }
+  if (auto reason = ForbiddenSkipReason(profile)) {
+    results.push_back(Skipped(kSuite, kForbiddenInterfacesNotFabric, node, *reason));
+  } else {
+    results.push_back(Errored(kSuite, kForbiddenInterfacesNotFabric, node, code, problem));
+  }
+  return results;
+}
+
+}  // namespace gpuconform::interfaces

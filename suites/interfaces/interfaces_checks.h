@@ -1,0 +1,39 @@
+// Interfaces checks: is the fabric interface NCCL and MPI must use (nccl.socket_ifname)
+// there, up and addressed on every node, on one subnet across nodes, and kept apart from
+// the management interfaces that must never carry collectives (nccl.forbidden_ifnames)?
+// Works without GPUs. Pure: parsed `ip -o link/addr` output + profile in, CheckResults out.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/profile.h"
+#include "harness/result.h"
+#include "harness/verdict.h"
+#include "suites/interfaces/interfaces_parse.h"
+
+namespace gpuconform::interfaces {
+
+inline constexpr char kSuite[] = "Interfaces";
+
+inline constexpr char kFabricInterfaceUp[] = "FabricInterfaceUp";
+inline constexpr char kFabricSubnetShared[] = "FabricSubnetShared";
+inline constexpr char kForbiddenInterfacesNotFabric[] = "ForbiddenInterfacesNotFabric";
+
+// Per node: nccl.socket_ifname exists, is up and has an IPv4 address.
+CheckResult CheckFabricInterfaceUp(const std::string& node, const std::vector<Interface>& interfaces,
+                                   const Profile& profile);
+// Per node: each forbidden interface is not the fabric interface and shares no subnet with it.
+CheckResult CheckForbiddenInterfacesNotFabric(const std::string& node, const std::vector<Interface>& interfaces,
+                                              const Profile& profile);
+// Cluster: every node's fabric address is in one subnet, and no two nodes share an address.
+// `nodes` holds each node's interfaces or why they could not be read.
+CheckResult CheckFabricSubnetShared(const std::map<std::string, Result<std::vector<Interface>>>& nodes,
+                                    const Profile& profile);
+
+// The per-node checks when a node's interfaces could not be read.
+std::vector<CheckResult> InterfacesUnavailable(const std::string& node, const std::string& code,
+                                               const std::string& problem, const Profile& profile);
+
+}  // namespace gpuconform::interfaces

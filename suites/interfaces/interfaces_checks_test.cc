@@ -1,0 +1,203 @@
+#include "suites/interfaces/interfaces_checks.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "harness/cluster_raw.h"
+#include "harness/snapshot_source.h"
+#include "harness/suite_registry.h"
+#include "suites/interfaces/interfaces_parse.h"
+
+namespace gpuconform::interfaces {
+namespace {
+
+const std::string kFixtures = std::string(GPUCONFORM_SOURCE_DIR) + "/fixtures/snapshots";
+
+// node1 of the local cluster (ci/cluster), as `ip -o` printed it.
+const std::string kLink =
+    "1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN mode DEFAULT group default qlen 1000\\    "
+    "link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00\n"
+    "2: eth0@if191: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc tbf state UP mode DEFAULT group default qlen "
+    "1000\\    link/ether c2:75:6c:1f:4c:25 brd ff:ff:ff:ff:ff:ff link-netnsid 0\n"
+    "3: ens1@if192: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc noqueue state UP mode DEFAULT group default qlen "
+    "1000\\    link/ether a2:7e:db:20:9e:a1 brd ff:ff:ff:ff:ff:ff link-netnsid 0\n";
+const std::string kAddr =
+    "1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever\n"
+    "1: lo    inet6 ::1/128 scope host \\       valid_lft forever preferred_lft forever\n"
+    "2: eth0    inet 10.10.0.1/24 scope global eth0\\       valid_lft forever preferred_lft forever\n"
+    "3: ens1    inet 10.20.0.1/24 scope global ens1\\       valid_lft forever preferred_lft forever\n"
+    "3: ens1    inet6 fe80::a07e:dbff:fe20:9ea1/64 scope link tentative \\       valid_lft forever preferred_lft forever\n";
+
+Profile Local() {
+  auto profile = LoadProfile("local");
+  EXPECT_TRUE(profile) << profile.error();
+  return *profile;
+}
+
+std::vector<Interface> Parse(const std::string& link, const std::string& addr) {
+  auto links = ParseIpLink(link, "ip-link.txt");
+  EXPECT_TRUE(links) << links.error();
+  auto addresses = ParseIpAddr(addr, "ip-addr.txt");
+  EXPECT_TRUE(addresses) << addresses.error();
+  return MergeLinksAndAddresses(*links, *addresses);
+}
+
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(InterfacesParse, ReadsTheLocalClustersRealOutput) {
+  const auto interfaces = Parse(kLink, kAddr);
+  ASSERT_EQ(interfaces.size(), 3u);
+  EXPECT_EQ(interfaces[2].name, "ens1");
+  EXPECT_TRUE(interfaces[2].IsUp());
+  EXPECT_EQ(interfaces[2].mtu, 1500);
+  ASSERT_EQ(interfaces[2].ipv4.size(), 1u);
+  EXPECT_EQ(interfaces[2].ipv4[0].text, "10.20.0.1/24");
+  EXPECT_EQ(FormatNetwork(interfaces[2].ipv4[0]), "10.20.0.0/24");
+  EXPECT_EQ(interfaces[2].ipv6.size(), 1u);
+  EXPECT_TRUE(interfaces[0].IsUp());  // lo: UNKNOWN with LOWER_UP
+}
+
+TEST(InterfacesParse, GarbageIsAnErrorNamingOriginAndLine) {
+  auto links = ParseIpLink("1: lo: <LOOPBACK,UP> mtu 65536\nIllegal instruction\n", "n1/ip-link.txt");
+  ASSERT_FALSE(links);
+  EXPECT_EQ(links.error().rfind("n1/ip-link.txt:2: ", 0), 0u) << links.error();
+  auto addresses = ParseIpAddr("3: ens1    inet 10.20.0.300/24 scope global ens1\n", "n1/ip-addr.txt");
+  ASSERT_FALSE(addresses);
+  EXPECT_EQ(addresses.error().rfind("n1/ip-addr.txt:1: ", 0), 0u) << addresses.error();
+  EXPECT_FALSE(ParseIpLink("", "o"));
+  EXPECT_FALSE(ParseIpv4Cidr("1.2.3.4.5/8"));
+  EXPECT_FALSE(ParseIpv4Cidr("1.2.3.4/33"));
+}
+
+TEST(InterfacesParse, SurvivesRandomBytesAndTruncation) {
+  std::uint32_t state = 4242;
+  for (int i = 0; i < 3000; ++i) {
+    std::string bytes = i % 2 ? "3: ens1    inet " : "3: ens1@if1: <";
+    for (int j = 0; j < i % 101; ++j) {
+      state = state * 1664525u + 1013904223u;
+      bytes += static_cast<char>(state >> 24);
+    }
+    (void)ParseIpLink(bytes, "fuzz");
+    (void)ParseIpAddr(bytes, "fuzz");
+  }
+  for (std::size_t length = 0; length <= kAddr.size(); ++length) {
+    (void)ParseIpAddr(kAddr.substr(0, length), "cut");
+    (void)ParseIpLink(kLink.substr(0, std::min(length, kLink.size())), "cut");
+  }
+  SUCCEED();
+}
+
+TEST(InterfacesChecks, LocalClusterNodeConforms) {
+  const auto interfaces = Parse(kLink, kAddr);
+  EXPECT_EQ(CheckFabricInterfaceUp("node1", interfaces, Local()).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckForbiddenInterfacesNotFabric("node1", interfaces, Local()).verdict, Verdict::kPass);
+}
+
+TEST(InterfacesChecks, MissingFabricInterfaceFailsListingWhatExists) {
+  const auto interfaces = Parse(Replace(kLink, "ens1@if192", "ens2@if192"), Replace(kAddr, "3: ens1    inet ", "3: ens2    inet "));
+  const auto r = CheckFabricInterfaceUp("node1", interfaces, Local());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.findings[0].message.rfind("node1: no interface ens1 (profile local nccl.socket_ifname); the node has lo, "
+                                        "eth0, ens2",
+                                        0),
+            0u)
+      << r.findings[0].message;
+}
+
+TEST(InterfacesChecks, DownFabricInterfaceFails) {
+  const auto interfaces =
+      Parse(Replace(Replace(kLink, "ens1@if192: <BROADCAST,MULTICAST,UP,LOWER_UP>", "ens1@if192: <BROADCAST,MULTICAST>"),
+                    "noqueue state UP", "noqueue state DOWN"),
+            kAddr);
+  const auto r = CheckFabricInterfaceUp("node1", interfaces, Local());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.findings[0].code, "down");
+  EXPECT_NE(r.findings[0].message.find("ip link set ens1 up"), std::string::npos);
+}
+
+TEST(InterfacesChecks, FabricWithoutIpv4Fails) {
+  const auto interfaces =
+      Parse(kLink, Replace(kAddr, "3: ens1    inet 10.20.0.1/24 scope global ens1\\       valid_lft forever "
+                                  "preferred_lft forever\n",
+                           ""));
+  const auto r = CheckFabricInterfaceUp("node1", interfaces, Local());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.findings[0].code, "no-address");
+}
+
+TEST(InterfacesChecks, ForbiddenInterfaceInTheFabricSubnetFails) {
+  const auto interfaces = Parse(kLink, Replace(kAddr, "inet 10.10.0.1/24 scope global eth0", "inet 10.20.0.9/16 scope global eth0"));
+  const auto r = CheckForbiddenInterfacesNotFabric("node1", interfaces, Local());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.findings[0].entity, "node1/eth0");
+  EXPECT_NE(r.findings[0].message.find("traffic to the fabric may leave over eth0"), std::string::npos);
+  Profile contradictory = Local();
+  contradictory.nccl->forbidden_ifnames = {"ens1"};
+  EXPECT_EQ(CheckForbiddenInterfacesNotFabric("node1", Parse(kLink, kAddr), contradictory).findings[0].code,
+            "fabric-is-forbidden");
+}
+
+TEST(InterfacesChecks, SubnetSplitAndDuplicateAddressFailTheClusterCase) {
+  std::map<std::string, Result<std::vector<Interface>>> nodes;
+  nodes.emplace("node1", Parse(kLink, kAddr));
+  nodes.emplace("node2", Parse(kLink, Replace(kAddr, "10.20.0.1/24", "10.21.0.2/24")));
+  nodes.emplace("node3", Parse(kLink, kAddr));
+  const auto r = CheckFabricSubnetShared(nodes, Local());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  ASSERT_EQ(r.findings.size(), 2u);
+  EXPECT_EQ(r.findings[0].code, "split-subnet");
+  EXPECT_NE(r.findings[0].message.find("10.21.0.0/24: node2 10.21.0.2/24"), std::string::npos) << r.findings[0].message;
+  EXPECT_EQ(r.findings[1].code, "duplicate-address");
+  EXPECT_EQ(r.findings[1].message.rfind("node1, node3 share one ens1 address", 0), 0u);
+}
+
+TEST(InterfacesChecks, ProfileWithoutFabricInterfaceSkips) {
+  auto h100 = LoadProfile("h100-sxm-8");
+  ASSERT_TRUE(h100);
+  EXPECT_EQ(CheckFabricInterfaceUp("n", Parse(kLink, kAddr), *h100).verdict, Verdict::kSkip);
+  EXPECT_EQ(CheckFabricSubnetShared({}, *h100).verdict, Verdict::kSkip);
+  for (const auto& r : InterfacesUnavailable("n", "tool-missing", "n: `ip` is not installed", Local())) {
+    EXPECT_EQ(r.verdict, Verdict::kError);
+  }
+}
+
+std::map<std::string, Verdict> JudgeSnapshot(const std::string& name) {
+  const SuiteDefinition* suite = nullptr;
+  for (const auto* s : SuiteRegistry::Instance().Suites()) {
+    if (s->name == kSuite) suite = s;
+  }
+  EXPECT_NE(suite, nullptr);
+  auto snapshot = OpenSnapshot(kFixtures + "/" + name);
+  EXPECT_TRUE(snapshot) << snapshot.error();
+  const ClusterRaw raw = FetchAll(**snapshot, suite->probes);
+  const Profile profile = Local();
+  const std::vector<RankInfo> ranks;
+  std::map<std::string, Verdict> verdicts;
+  for (const auto& r : suite->evaluate(SuiteContext{raw, profile, ranks, false, ""})) verdicts[r.CaseName()] = r.verdict;
+  return verdicts;
+}
+
+TEST(InterfacesFixtures, LocalClusterCaptureConformsAndBrokenOneFailsTheRightCases) {
+  std::map<std::string, Verdict> healthy;
+  for (const std::string node : {"node1", "node2", "node3"}) {
+    healthy["FabricInterfaceUp/" + node] = Verdict::kPass;
+    healthy["ForbiddenInterfacesNotFabric/" + node] = Verdict::kPass;
+  }
+  healthy["FabricSubnetShared"] = Verdict::kPass;
+  EXPECT_EQ(JudgeSnapshot("nccl-local-3node-interfaces"), healthy);
+  auto broken = healthy;
+  broken["FabricInterfaceUp/node3"] = Verdict::kFail;
+  broken["FabricSubnetShared"] = Verdict::kFail;
+  broken["ForbiddenInterfacesNotFabric/node1"] = Verdict::kFail;
+  EXPECT_EQ(JudgeSnapshot("nccl-local-ens1-down"), broken);
+}
+
+}  // namespace
+}  // namespace gpuconform::interfaces

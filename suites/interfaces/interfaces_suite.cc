@@ -1,0 +1,80 @@
+// Interfaces suite glue: the `ip -o` probes and the suite's registration.
+#include "harness/suite_registry.h"
+#include "suites/interfaces/interfaces_checks.h"
+#include "suites/interfaces/interfaces_parse.h"
+
+namespace gpuconform::interfaces {
+
+namespace {
+
+// iproute2 answers from netlink at once; the deadline only guards a wedged node.
+constexpr int kIpTimeoutMs = 10000;
+
+ProbeSpec IpCommand(std::string id, std::string file, std::string object) {
+  ProbeSpec spec;
+  spec.id = std::move(id);
+  spec.file = std::move(file);
+  spec.scope = ProbeScope::kNode;
+  spec.method = ProbeMethod::kCommand;
+  spec.argv = {"ip", "-o", std::move(object), "show"};
+  spec.timeout_ms = kIpTimeoutMs;
+  return spec;
+}
+
+ProbeSpec IpAddrProbe() { return IpCommand("ip-addr", "ip-addr.txt", "addr"); }
+ProbeSpec IpLinkProbe() { return IpCommand("ip-link", "ip-link.txt", "link"); }
+
+Result<std::vector<Interface>> ReadNode(const ClusterRaw& raw, const std::string& node) {
+  const RawOutput link = raw.NodeOutput(node, IpLinkProbe().id);
+  const RawOutput addr = raw.NodeOutput(node, IpAddrProbe().id);
+  if (!link.ok()) return Error{link.detail};
+  if (!addr.ok()) return Error{addr.detail};
+  auto links = ParseIpLink(link.text, link.origin);
+  if (!links) return Error{links.error()};
+  auto addresses = ParseIpAddr(addr.text, addr.origin);
+  if (!addresses) return Error{addresses.error()};
+  return MergeLinksAndAddresses(std::move(*links), *addresses);
+}
+
+std::vector<CheckResult> Evaluate(const SuiteContext& context) {
+  std::map<std::string, Result<std::vector<Interface>>> nodes;
+  std::vector<CheckResult> up;
+  std::vector<CheckResult> forbidden;
+  for (const auto& node : context.raw.nodes) {
+    auto interfaces = ReadNode(context.raw, node);
+    if (interfaces) {
+      up.push_back(CheckFabricInterfaceUp(node, *interfaces, context.profile));
+      forbidden.push_back(CheckForbiddenInterfacesNotFabric(node, *interfaces, context.profile));
+    } else {
+      auto unavailable = InterfacesUnavailable(node, "unreadable", interfaces.error(), context.profile);
+      up.push_back(unavailable[0]);
+      forbidden.push_back(unavailable[1]);
+    }
+    nodes.emplace(node, std::move(interfaces));
+  }
+  std::vector<CheckResult> results = std::move(up);
+  results.push_back(CheckFabricSubnetShared(nodes, context.profile));
+  results.insert(results.end(), forbidden.begin(), forbidden.end());
+  return results;
+}
+
+SuiteDefinition Definition() {
+  SuiteDefinition suite;
+  suite.name = kSuite;
+  suite.summary = "the fabric interface (nccl.socket_ifname) is up, addressed, on one subnet; eth0 is kept apart";
+  suite.checks = {
+      {kFabricInterfaceUp, "nccl.socket_ifname exists, is up and has an IPv4 address on every node", true},
+      {kFabricSubnetShared, "every node's fabric address is in one subnet, none shared", false},
+      {kForbiddenInterfacesNotFabric, "the forbidden interfaces (eth0) are not the fabric and share no subnet with it",
+       true},
+  };
+  suite.probes = {IpAddrProbe(), IpLinkProbe()};
+  suite.evaluate = Evaluate;
+  return suite;
+}
+
+const SuiteRegistration kRegistration(Definition());
+
+}  // namespace
+
+}  // namespace gpuconform::interfaces

@@ -1,0 +1,344 @@
+#include "suites/nccl_topology/nccl_topology_checks.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "harness/cluster_raw.h"
+#include "harness/snapshot_source.h"
+#include "harness/suite_registry.h"
+#include "suites/nccl_topology/nccl_topology_parse.h"
+
+namespace gpuconform::nccl_topology {
+namespace {
+
+const std::string kRealdata = std::string(GPUCONFORM_REALDATA_DIR) + "/nccl-topo-xml";
+const std::string kFixtures = std::string(GPUCONFORM_SOURCE_DIR) + "/fixtures/snapshots";
+
+std::optional<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+Profile Builtin(const std::string& name) {
+  auto profile = LoadProfile(name);
+  EXPECT_TRUE(profile) << profile.error();
+  return *profile;
+}
+
+// Profiles for the machines the realdata files come from, where no built-in profile fits.
+Profile EfaProfile(const std::string& base, int nics) {
+  Profile p = Builtin(base);
+  p.name = base + "-efa-" + std::to_string(nics);
+  p.infiniband->rail_nics_per_node = nics;
+  p.infiniband->link_layer = "Ethernet";
+  p.infiniband->rate_gbit_per_s = 100;
+  return p;
+}
+
+Profile RoceH100Profile() {
+  Profile p = Builtin("h100-sxm-8");
+  p.name = "h100-roce-200";
+  p.infiniband->link_layer = "Ethernet";
+  p.infiniband->rate_gbit_per_s = 200;
+  return p;
+}
+
+Profile PcieOnlyProfile() {
+  Profile p = Builtin("h100-sxm-8");
+  p.name = "a10g-pcie-8";
+  p.nvlink.reset();
+  p.infiniband->present = false;
+  return p;
+}
+
+std::map<std::string, Verdict> VerdictsByCheck(const std::vector<CheckResult>& results) {
+  std::map<std::string, Verdict> verdicts;
+  for (const auto& r : results) verdicts[r.check] = r.verdict;
+  return verdicts;
+}
+
+std::string Describe(const std::vector<CheckResult>& results) {
+  std::string text;
+  for (const auto& r : results) {
+    text += r.TestName() + " " + VerdictName(r.verdict) + "\n";
+    for (const auto& f : r.findings) text += "  " + f.message + "\n";
+  }
+  return text;
+}
+
+struct RealdataCase {
+  std::string file;
+  Profile profile;
+  std::map<std::string, Verdict> expected;  // check -> verdict
+  std::string why;                          // the .source.txt verdict this encodes
+};
+
+constexpr Verdict P = Verdict::kPass, F = Verdict::kFail, E = Verdict::kError, S = Verdict::kSkip;
+
+std::map<std::string, Verdict> V(Verdict gpus, Verdict nvlinks, Verdict nics, Verdict affinity) {
+  return {{kGpuCount, gpus}, {kNvlinkCountPerGpu, nvlinks}, {kNicCountSpeedGdr, nics},
+          {kGpuHasNicUnderPcieSwitch, affinity}};
+}
+
+TEST(NcclTopologyRealdata, EveryFileJudgedAsItsSourceSays) {
+  if (!std::filesystem::is_directory(kRealdata)) GTEST_SKIP() << "no realdata at " << kRealdata;
+  const Profile h100 = Builtin("h100-sxm-8");
+  const Profile a100 = Builtin("a100-sxm-8");
+  const std::vector<RealdataCase> cases = {
+      {"aws-g5-48xl-topo.xml", PcieOnlyProfile(), V(E, S, S, S),
+       "valid-but-minimal, missing attributes tolerated; NVLink/IB not applicable on a PCIe-only instance"},
+      {"aws-p4d-24xl-topo.xml", EfaProfile("a100-sxm-8", 4), V(P, E, P, P), "pass for EFA (2 GPUs per NIC)"},
+      {"aws-p4d-24xl-topo.xml", a100, V(P, E, F, P), "fail if the suite demands 1 NIC per GPU or IB"},
+      {"aws-p4de-24xl-topo.xml", EfaProfile("a100-sxm-8", 4), V(P, E, P, P), "pass for EFA (2 GPUs per NIC)"},
+      {"aws-p5-48xl-topo-pr1226-rejected.xml", EfaProfile("h100-sxm-8", 32), V(P, F, P, P),
+       "known-bad: a deep check flags H100 <gpu>s without <nvlink> even on its own EFA profile"},
+      {"aws-p5-48xl-topo-pr1226-rejected.xml", h100, V(P, F, F, P), "known-bad on an IB H100 profile too"},
+      {"aws-p5-48xl-topo.xml", EfaProfile("h100-sxm-8", 32), V(E, E, E, E),
+       "valid PCI skeleton: nothing fails; what it does not state is named"},
+      {"azure-ncv4-topo.xml", a100, V(F, F, F, F), "no IB NIC and no real NVLink: IB/RDMA and NVLink checks fail"},
+      {"azure-ndv2-topo.xml", a100, V(P, E, F, F), "only 1 NIC for 8 GPUs: NIC count fails"},
+      {"azure-ndv4-topo.xml", a100, V(P, E, P, P), "8 GPUs + 8 IB NICs with GPU-NIC affinity: pass"},
+      {"azure-ndv5-topo.xml", h100, V(P, E, P, P), "8 GPU/8 NIC H100 with 1:1 pairing: pass"},
+      {"ibm-gx3d-h100-vsi-topo.xml", RoceH100Profile(), V(P, P, P, P), "18 NVLinks + 8 RDMA NICs: pass (RoCE 200G)"},
+      {"ibm-gx3d-h100-vsi-topo.xml", h100, V(P, P, F, P), "fails only if the suite requires 400G NDR IB"},
+  };
+  for (const auto& c : cases) {
+    const auto text = ReadFile(kRealdata + "/" + c.file);
+    ASSERT_TRUE(text) << c.file;
+    auto topology = ParseTopologyXml(*text, c.file);
+    ASSERT_TRUE(topology) << c.file << ": " << topology.error();
+    const auto results = JudgeTopology("node1", *topology, c.profile);
+    EXPECT_EQ(VerdictsByCheck(results), c.expected)
+        << c.file << " with profile " << c.profile.name << " (" << c.why << ")\n" << Describe(results);
+  }
+}
+
+TEST(NcclTopologyRealdata, GraphFileIsRejectedAsTheWrongKindNamingTheFile) {
+  if (!std::filesystem::is_directory(kRealdata)) GTEST_SKIP() << "no realdata at " << kRealdata;
+  const auto text = ReadFile(kRealdata + "/azure-ncv4-graph.xml");
+  ASSERT_TRUE(text);
+  auto topology = ParseTopologyXml(*text, "azure-ncv4-graph.xml");
+  ASSERT_FALSE(topology);
+  EXPECT_EQ(topology.error().rfind("azure-ncv4-graph.xml:1: ", 0), 0u) << topology.error();
+  EXPECT_NE(topology.error().find("graph file"), std::string::npos) << topology.error();
+  EXPECT_NE(topology.error().find("<system>"), std::string::npos) << topology.error();
+}
+
+TEST(NcclTopologyRealdata, ParsesTheFactsEachFileStates) {
+  if (!std::filesystem::is_directory(kRealdata)) GTEST_SKIP() << "no realdata at " << kRealdata;
+  auto ibm = ParseTopologyXml(*ReadFile(kRealdata + "/ibm-gx3d-h100-vsi-topo.xml"), "ibm");
+  ASSERT_TRUE(ibm) << ibm.error();
+  ASSERT_EQ(ibm->gpus.size(), 8u);
+  EXPECT_EQ(ibm->gpus[0].sm, 90);
+  EXPECT_EQ(ibm->gpus[0].nvlinks.size(), 4u);
+  ASSERT_EQ(ibm->nets.size(), 8u);
+  EXPECT_EQ(ibm->nets[0].name, "mlx5_7");
+  EXPECT_EQ(ibm->nets[0].speed_mbit_per_s, 200000);
+  EXPECT_EQ(ibm->nets[0].gdr, true);
+  EXPECT_EQ(ibm->nets[0].maxconn, 131072);
+  EXPECT_EQ(ibm->cpus[0].vendor, "GenuineIntel");
+  EXPECT_EQ(ibm->version, "1");
+
+  auto p5 = ParseTopologyXml(*ReadFile(kRealdata + "/aws-p5-48xl-topo.xml"), "p5");
+  ASSERT_TRUE(p5) << p5.error();
+  EXPECT_FALSE(p5->any_pci_class);
+  ASSERT_GT(p5->pcis.size(), 1u);
+  EXPECT_EQ(p5->pcis[1].link_speed_gt_per_s, 32.0);  // "32 GT/s PCIe/s"
+  EXPECT_EQ(p5->pcis[1].link_width_lanes, 16);
+
+  auto g5 = ParseTopologyXml(*ReadFile(kRealdata + "/aws-g5-48xl-topo.xml"), "g5");
+  ASSERT_TRUE(g5) << g5.error();
+  EXPECT_EQ(g5->pcis.size(), 9u);
+  EXPECT_FALSE(g5->cpus[0].numa_id == std::nullopt);
+}
+
+TEST(NcclTopologyRealdata, SurvivesEveryTruncationOfEveryFile) {
+  if (!std::filesystem::is_directory(kRealdata)) GTEST_SKIP() << "no realdata at " << kRealdata;
+  const Profile h100 = Builtin("h100-sxm-8");
+  for (const auto& entry : std::filesystem::directory_iterator(kRealdata)) {
+    if (entry.path().extension() != ".xml") continue;
+    const std::string text = *ReadFile(entry.path().string());
+    for (std::size_t length = 0; length <= text.size(); length += 7) {
+      auto topology = ParseTopologyXml(text.substr(0, length), "cut");
+      if (topology) (void)JudgeTopology("n", *topology, h100);
+    }
+  }
+  SUCCEED();
+}
+
+TEST(NcclTopologyParse, LinkSpeedStringsOfEveryNcclVersion) {
+  EXPECT_EQ(ParseLinkSpeedGtPerS("32.0 GT/s PCIe"), 32.0);
+  EXPECT_EQ(ParseLinkSpeedGtPerS("32 GT/s PCIe/s"), 32.0);
+  EXPECT_EQ(ParseLinkSpeedGtPerS("16 GT/s"), 16.0);
+  EXPECT_EQ(ParseLinkSpeedGtPerS("2.5 GT/s PCIe"), 2.5);
+  EXPECT_EQ(ParseLinkSpeedGtPerS(""), std::nullopt);
+  EXPECT_EQ(ParseLinkSpeedGtPerS("Unknown"), std::nullopt);
+}
+
+TEST(NcclTopologyParse, WrongRootAndBrokenXmlAreErrorsNamingOriginAndLine) {
+  auto other = ParseTopologyXml("<?xml version=\"1.0\"?>\n<nvidia_smi_log/>", "n1/nccl-topo.xml");
+  ASSERT_FALSE(other);
+  EXPECT_EQ(other.error().rfind("n1/nccl-topo.xml:2: not an NCCL topology file", 0), 0u) << other.error();
+  auto broken = ParseTopologyXml("<system version=\"1\">\n  <cpu numaid=\"0\">\n    <pci busid=", "t.xml");
+  ASSERT_FALSE(broken);
+  EXPECT_EQ(broken.error().rfind("t.xml:3: invalid XML", 0), 0u) << broken.error();
+  EXPECT_FALSE(ParseTopologyXml("", "empty"));
+  EXPECT_FALSE(ParseTopologyXml(std::string(kMaxTopologyBytes + 1, ' '), "huge"));
+}
+
+TEST(NcclTopologyParse, SurvivesRandomBytesAndDeepNesting) {
+  std::uint32_t state = 777;
+  for (int i = 0; i < 3000; ++i) {
+    std::string bytes = i % 2 ? "<system><cpu><pci busid=\"" : "";
+    for (int j = 0; j < i % 151; ++j) {
+      state = state * 1664525u + 1013904223u;
+      bytes += static_cast<char>(state >> 24);
+    }
+    (void)ParseTopologyXml(bytes, "fuzz");
+  }
+  std::string deep = "<system><cpu numaid=\"0\">";
+  for (int i = 0; i < 100000; ++i) deep += "<pci class=\"0x060400\">";
+  deep += "<pci class=\"0x030200\"><gpu dev=\"0\"/></pci>";
+  for (int i = 0; i < 100000; ++i) deep += "</pci>";
+  deep += "</cpu></system>";
+  auto topology = ParseTopologyXml(deep, "deep");
+  ASSERT_TRUE(topology) << topology.error();
+  EXPECT_EQ(topology->gpus.size(), 1u);
+  (void)JudgeTopology("n", *topology, Builtin("h100-sxm-8"));
+}
+
+// A topology built in the test, one fact per case.
+std::string OneSwitchTopology(const std::string& nic_attributes, const std::string& nvlinks) {
+  return "<system version=\"1\"><cpu numaid=\"0\"><pci busid=\"0000:15:00.0\" class=\"0x060400\">"
+         "<pci busid=\"0000:17:00.0\" class=\"0x020700\"><nic><net name=\"mlx5_0\" " + nic_attributes +
+         "/></nic></pci><pci busid=\"0000:18:00.0\" class=\"0x030200\"><gpu dev=\"0\" sm=\"90\" gdr=\"1\">" + nvlinks +
+         "</gpu></pci></pci></cpu></system>";
+}
+
+Profile OneGpuProfile() {
+  Profile p = Builtin("h100-sxm-8");
+  p.gpu->count_per_node = 1;
+  p.infiniband->rail_nics_per_node = 1;
+  return p;
+}
+
+const std::string kEighteenLinks = "<nvlink target=\"0000:c3:00.0\" count=\"18\" tclass=\"0x068000\"/>";
+
+TEST(NcclTopologyChecks, HealthyOneGpuNodeConforms) {
+  auto topology = ParseTopologyXml(OneSwitchTopology("speed=\"400000\" gdr=\"1\"", kEighteenLinks), "t");
+  ASSERT_TRUE(topology) << topology.error();
+  for (const auto& r : JudgeTopology("n1", *topology, OneGpuProfile())) {
+    EXPECT_EQ(r.verdict, Verdict::kPass) << r.check << ": " << Describe({r});
+  }
+}
+
+TEST(NcclTopologyChecks, NicWithoutGdrFailsNamingTheNic) {
+  auto topology = ParseTopologyXml(OneSwitchTopology("speed=\"400000\" gdr=\"0\"", kEighteenLinks), "t");
+  const auto r = CheckNicCountSpeedGdr("n1", *topology, OneGpuProfile());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.findings[0].code, "nic-no-gdr");
+  EXPECT_EQ(r.findings[0].entity, "n1/mlx5_0");
+  EXPECT_NE(r.findings[0].message.find("nvidia-peermem"), std::string::npos);
+}
+
+TEST(NcclTopologyChecks, SlowNicFailsWithObservedAndExpectedRate) {
+  auto topology = ParseTopologyXml(OneSwitchTopology("speed=\"200000\" gdr=\"1\"", kEighteenLinks), "t");
+  const auto r = CheckNicCountSpeedGdr("n1", *topology, OneGpuProfile());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_NE(r.findings[0].message.find("speed 200 Gbit/s, expected >= 400 Gbit/s"), std::string::npos)
+      << r.findings[0].message;
+}
+
+TEST(NcclTopologyChecks, MissingNvlinksFailPerGpu) {
+  auto topology = ParseTopologyXml(
+      OneSwitchTopology("speed=\"400000\" gdr=\"1\"", "<nvlink target=\"0000:c3:00.0\" count=\"12\" tclass=\"0x068000\"/>"),
+      "t");
+  const auto r = CheckNvlinkCountPerGpu("n1", *topology, OneGpuProfile());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.findings[0].entity, "n1/gpu0");
+  EXPECT_EQ(r.findings[0].message.rfind("n1/gpu0 (0000:18:00.0): 12 NVLinks to NVSwitches, expected 18", 0), 0u)
+      << r.findings[0].message;
+}
+
+TEST(NcclTopologyChecks, GpuCountMismatchFails) {
+  auto topology = ParseTopologyXml(OneSwitchTopology("speed=\"400000\" gdr=\"1\"", kEighteenLinks), "t");
+  const auto r = CheckGpuCount("n1", *topology, Builtin("h100-sxm-8"));
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_NE(r.findings[0].message.find("1 GPUs, expected 8"), std::string::npos);
+}
+
+TEST(NcclTopologyChecks, ProfileWithoutGpusSkipsEveryCheckEvenWithoutAFile) {
+  const Profile local = Builtin("local");
+  for (const auto& r : TopologyUnavailable("node1", "absent", "no file", local)) {
+    EXPECT_EQ(r.verdict, Verdict::kSkip) << r.check;
+  }
+  for (const auto& r : TopologyUnavailable("node1", "tool-missing", "NCCL_TOPO_DUMP_FILE is not set", Builtin("h100-sxm-8"))) {
+    EXPECT_EQ(r.verdict, Verdict::kError) << r.check;
+    EXPECT_EQ(r.findings[0].message, "NCCL_TOPO_DUMP_FILE is not set");
+  }
+}
+
+// ---- fixture snapshots, judged through the registered suite -------------------------------
+
+std::map<std::string, Verdict> JudgeSnapshot(const std::string& name, const std::string& profile_name,
+                                             std::string* messages = nullptr) {
+  const SuiteDefinition* suite = nullptr;
+  for (const auto* s : SuiteRegistry::Instance().Suites()) {
+    if (s->name == kSuite) suite = s;
+  }
+  EXPECT_NE(suite, nullptr);
+  auto snapshot = OpenSnapshot(kFixtures + "/" + name);
+  EXPECT_TRUE(snapshot) << snapshot.error();
+  const ClusterRaw raw = FetchAll(**snapshot, suite->probes);
+  const Profile profile = Builtin(profile_name);
+  const std::vector<RankInfo> ranks;
+  const auto results = suite->evaluate(SuiteContext{raw, profile, ranks, false, ""});
+  if (messages) *messages = Describe(results);
+  std::map<std::string, Verdict> verdicts;
+  for (const auto& r : results) verdicts[r.CaseName()] = r.verdict;
+  return verdicts;
+}
+
+std::map<std::string, Verdict> AllPass(const std::vector<std::string>& nodes) {
+  std::map<std::string, Verdict> verdicts;
+  for (const auto& check : CheckNames()) {
+    for (const auto& node : nodes) verdicts[check + "/" + node] = Verdict::kPass;
+  }
+  return verdicts;
+}
+
+TEST(NcclTopologyFixtures, HealthyH100SnapshotConforms) {
+  std::string messages;
+  EXPECT_EQ(JudgeSnapshot("nccl-h100-2node-healthy", "h100-sxm-8", &messages),
+            AllPass({"gpu-node-01", "gpu-node-02"}))
+      << messages;
+}
+
+TEST(NcclTopologyFixtures, EachBrokenSnapshotFailsTheRightCheckOnTheRightNode) {
+  struct Case {
+    std::string snapshot;
+    std::vector<std::string> failing;  // "Check/node"
+  };
+  const std::vector<Case> cases = {
+      {"nccl-topo-one-nic", {"NicCountSpeedGdr/gpu-node-01", "GpuHasNicUnderPcieSwitch/gpu-node-01"}},
+      {"nccl-topo-from-a100", {"NvlinkCountPerGpu/gpu-node-02", "NicCountSpeedGdr/gpu-node-02"}},
+      {"nccl-mixed-gdr", {"NicCountSpeedGdr/gpu-node-02"}},
+  };
+  for (const auto& c : cases) {
+    auto expected = AllPass({"gpu-node-01", "gpu-node-02"});
+    for (const auto& name : c.failing) expected[name] = Verdict::kFail;
+    std::string messages;
+    EXPECT_EQ(JudgeSnapshot(c.snapshot, "h100-sxm-8", &messages), expected) << c.snapshot << "\n" << messages;
+  }
+}
+
+}  // namespace
+}  // namespace gpuconform::nccl_topology

@@ -1,0 +1,51 @@
+// NcclTransport checks: did NCCL move the data where the profile says it must? NCCL falls
+// back silently (InfiniBand -> TCP sockets on eth0, NVLink P2P -> host shared memory,
+// GPUDirect RDMA -> bounce buffers) and collectives just run an order of magnitude slower.
+// Pure: a parsed NCCL_DEBUG=INFO log + profile in, one cluster-wide CheckResult per check
+// out. Every finding names host, rank and channel and the likely fix. An excerpt is judged
+// on what it contains; a fact it lacks is an error saying what is missing, never a pass.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/profile.h"
+#include "harness/verdict.h"
+#include "suites/nccl_transport/nccl_transport_parse.h"
+
+namespace gpuconform::nccl_transport {
+
+inline constexpr char kSuite[] = "NcclTransport";
+
+inline constexpr char kInterNodeChannelsUseProfileNetwork[] = "InterNodeChannelsUseProfileNetwork";
+inline constexpr char kNetIbDevicesMatchRails[] = "NetIbDevicesMatchRails";
+inline constexpr char kGpuDirectRdmaOnInterNodeChannels[] = "GpuDirectRdmaOnInterNodeChannels";
+inline constexpr char kIntraNodeChannelsOverNvlink[] = "IntraNodeChannelsOverNvlink";
+inline constexpr char kSocketInterfaceIsFabric[] = "SocketInterfaceIsFabric";
+inline constexpr char kEnvironmentAudit[] = "EnvironmentAudit";
+inline constexpr char kNoNcclErrors[] = "NoNcclErrors";
+
+const std::vector<std::string>& CheckNames();
+
+// Every inter-node channel runs over nccl.network (NET/IB for "IB"), none over NET/Socket.
+CheckResult CheckInterNodeChannelsUseProfileNetwork(const NcclLog& log, const Profile& profile);
+// NET/IB opened infiniband.rail_nics_per_node devices per host, all of infiniband.link_layer.
+CheckResult CheckNetIbDevicesMatchRails(const NcclLog& log, const Profile& profile);
+// Every inter-node channel is GDRDMA where nccl.gpudirect_rdma; mixed channels are named.
+CheckResult CheckGpuDirectRdmaOnInterNodeChannels(const NcclLog& log, const Profile& profile);
+// Intra-node channels use P2P or NVLS (NVLink), never SHM or NET, where the profile has NVLink.
+CheckResult CheckIntraNodeChannelsOverNvlink(const NcclLog& log, const Profile& profile);
+// The socket interface NCCL used is nccl.socket_ifname and never one of nccl.forbidden_ifnames.
+CheckResult CheckSocketInterfaceIsFabric(const NcclLog& log, const Profile& profile);
+// NCCL_* settings that defeat the profile's fabric (NCCL_IB_DISABLE=1, NCCL_NET=Socket, ...).
+CheckResult CheckEnvironmentAudit(const NcclLog& log, const Profile& profile);
+// No NCCL WARN line and no NCCL error (ncclRemoteError, timeouts, crashes) in the log.
+CheckResult CheckNoNcclErrors(const NcclLog& log, const Profile& profile);
+
+std::vector<CheckResult> JudgeLog(const NcclLog& log, const Profile& profile);
+
+// Every check when the log could not be obtained: skipped where the profile says the check
+// does not apply, else an error carrying `problem`.
+std::vector<CheckResult> LogUnavailable(const std::string& code, const std::string& problem, const Profile& profile);
+
+}  // namespace gpuconform::nccl_transport

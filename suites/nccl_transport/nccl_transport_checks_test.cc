@@ -1,0 +1,407 @@
+#include "suites/nccl_transport/nccl_transport_checks.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "harness/cluster_raw.h"
+#include "harness/snapshot_source.h"
+#include "harness/suite_registry.h"
+#include "harness/text_util.h"
+#include "suites/nccl_transport/nccl_transport_parse.h"
+
+namespace gpuconform::nccl_transport {
+namespace {
+
+const std::string kRealdata = std::string(GPUCONFORM_REALDATA_DIR) + "/nccl-debug-logs";
+const std::string kFixtures = std::string(GPUCONFORM_SOURCE_DIR) + "/fixtures/snapshots";
+
+std::optional<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+Profile Builtin(const std::string& name) {
+  auto profile = LoadProfile(name);
+  EXPECT_TRUE(profile) << profile.error();
+  return *profile;
+}
+
+// The koordinator pods: one Tesla P40 per pod, one SR-IOV ConnectX-5 RoCE VF at 25 Gb/s.
+Profile RocePodProfile() {
+  Profile p = Builtin("h100-sxm-8");
+  p.name = "p40-roce-pod";
+  p.gpu->count_per_node = 1;
+  p.nvlink.reset();
+  p.infiniband->rail_nics_per_node = 1;
+  p.infiniband->link_layer = "Ethernet";
+  p.infiniband->rate_gbit_per_s = 25;
+  p.nccl->gpudirect_rdma = false;
+  p.nccl->forbidden_ifnames.clear();
+  return p;
+}
+
+// An H100 cluster whose NCCL must run over TCP on ens1 (the local cluster's rule, with GPUs).
+Profile SocketOnEns1Profile() {
+  Profile p = Builtin("h100-sxm-8");
+  p.name = "h100-socket-ens1";
+  p.nccl->network = "Socket";
+  p.nccl->gpudirect_rdma = false;
+  p.nccl->socket_ifname = "ens1";
+  return p;
+}
+
+std::map<std::string, Verdict> VerdictsByCheck(const std::vector<CheckResult>& results) {
+  std::map<std::string, Verdict> verdicts;
+  for (const auto& r : results) verdicts[r.check] = r.verdict;
+  return verdicts;
+}
+
+std::string Describe(const std::vector<CheckResult>& results) {
+  std::string text;
+  for (const auto& r : results) {
+    text += r.TestName() + " " + VerdictName(r.verdict) + "\n";
+    for (const auto& f : r.findings) text += "  [" + f.entity + "] " + f.message + "\n";
+  }
+  return text;
+}
+
+const CheckResult& Result(const std::vector<CheckResult>& results, const std::string& check) {
+  for (const auto& r : results) {
+    if (r.check == check) return r;
+  }
+  static const CheckResult kNone;
+  ADD_FAILURE() << "no result for " << check;
+  return kNone;
+}
+
+constexpr Verdict P = Verdict::kPass, F = Verdict::kFail, E = Verdict::kError, S = Verdict::kSkip;
+
+std::map<std::string, Verdict> V(Verdict network, Verdict devices, Verdict gdr, Verdict intra, Verdict socket,
+                                 Verdict env, Verdict errors) {
+  return {{kInterNodeChannelsUseProfileNetwork, network}, {kNetIbDevicesMatchRails, devices},
+          {kGpuDirectRdmaOnInterNodeChannels, gdr},       {kIntraNodeChannelsOverNvlink, intra},
+          {kSocketInterfaceIsFabric, socket},             {kEnvironmentAudit, env},
+          {kNoNcclErrors, errors}};
+}
+
+// ---- realdata ------------------------------------------------------------------------------
+
+TEST(NcclTransportRealdata, EveryLogJudgedAsItsSourceSays) {
+  if (!std::filesystem::is_directory(kRealdata)) GTEST_SKIP() << "no realdata at " << kRealdata;
+  struct Case {
+    std::string file;
+    Profile profile;
+    std::map<std::string, Verdict> expected;
+    std::string why;
+  };
+  const Profile h100 = Builtin("h100-sxm-8");
+  const std::vector<Case> cases = {
+      {"azure-ndv5-mlx5_1-roce-nic-misnamed.txt", h100, V(P, F, E, E, P, P, F),
+       "a RoCE device among the 8 NDR rails + topology WARN: the NIC check and the error scan fail; what the "
+       "excerpt lacks (channels, GDR for 7 HCAs) is an error, not a pass"},
+      {"gke-ncclRemoteError-peer-killed.txt", h100, V(E, E, E, E, E, P, F),
+       "ncclRemoteError after a peer died: the error scan fails"},
+      {"koordinator-2pod-p40-roce-vf-allreduce.txt", RocePodProfile(), V(P, P, S, S, P, P, P),
+       "RoCE transport correctly selected: transport checks pass"},
+      {"koordinator-2pod-p40-roce-vf-allreduce.txt", h100, V(P, F, E, E, P, P, P),
+       "the transport is right, but one 25G RoCE VF is not an H100 node's 8 NDR rails"},
+  };
+  for (const auto& c : cases) {
+    const auto text = ReadFile(kRealdata + "/" + c.file);
+    ASSERT_TRUE(text) << c.file;
+    auto log = ParseNcclLog(*text, c.file);
+    ASSERT_TRUE(log) << log.error();
+    const auto results = JudgeLog(*log, c.profile);
+    EXPECT_EQ(VerdictsByCheck(results), c.expected)
+        << c.file << " with " << c.profile.name << " (" << c.why << ")\n" << Describe(results);
+  }
+}
+
+TEST(NcclTransportRealdata, FindingsNameHostRankDeviceAndFix) {
+  if (!std::filesystem::is_directory(kRealdata)) GTEST_SKIP() << "no realdata at " << kRealdata;
+  const Profile h100 = Builtin("h100-sxm-8");
+  auto azure = ParseNcclLog(*ReadFile(kRealdata + "/azure-ndv5-mlx5_1-roce-nic-misnamed.txt"), "azure");
+  ASSERT_TRUE(azure);
+  const auto devices = CheckNetIbDevicesMatchRails(*azure, h100);
+  ASSERT_EQ(devices.findings.size(), 2u) << Describe({devices});
+  EXPECT_NE(devices.findings[0].message.find("elsah100"), std::string::npos);
+  EXPECT_NE(devices.findings[0].message.find("9 device(s)"), std::string::npos) << devices.findings[0].message;
+  EXPECT_EQ(devices.findings[1].entity, "elsah100/mlx5_1");
+  EXPECT_NE(devices.findings[1].message.find("is RoCE, expected IB"), std::string::npos);
+  EXPECT_NE(devices.findings[1].message.find("NCCL_IB_HCA"), std::string::npos);
+  const auto warn = CheckNoNcclErrors(*azure, h100);
+  ASSERT_EQ(warn.findings.size(), 1u);
+  EXPECT_NE(warn.findings[0].message.find("graph/xml.h:85 NCCL WARN Attribute busid of node nic not found"),
+            std::string::npos)
+      << warn.findings[0].message;
+  EXPECT_NE(warn.findings[0].message.find("NCCL_TOPO_FILE"), std::string::npos);
+
+  auto gke = ParseNcclLog(*ReadFile(kRealdata + "/gke-ncclRemoteError-peer-killed.txt"), "gke");
+  ASSERT_TRUE(gke);
+  EXPECT_EQ(gke->versions.front(), "2.22.3+cuda12.6");
+  const auto errors = CheckNoNcclErrors(*gke, h100);
+  ASSERT_EQ(errors.verdict, Verdict::kFail);
+  bool remote_on_rank0 = false;
+  bool crash_on_host = false;
+  for (const auto& f : errors.findings) {
+    remote_on_rank0 = remote_on_rank0 || (f.code == "remote-error" && Contains(f.message, "rank 0") &&
+                                          Contains(f.message, "another rank"));
+    crash_on_host = crash_on_host || (f.code == "crash" && f.entity.rfind("nccl-hang-0", 0) == 0);
+  }
+  EXPECT_TRUE(remote_on_rank0) << Describe({errors});
+  EXPECT_TRUE(crash_on_host) << Describe({errors});
+  for (const auto& f : errors.findings) EXPECT_EQ(f.message.find("DIAGNOSIS"), std::string::npos) << "comment judged";
+
+  auto pods = ParseNcclLog(*ReadFile(kRealdata + "/koordinator-2pod-p40-roce-vf-allreduce.txt"), "koordinator");
+  ASSERT_TRUE(pods);
+  ASSERT_EQ(pods->net_inits.size(), 2u);
+  EXPECT_EQ(pods->net_inits[0].devices[0].name, "mlx5_2");
+  EXPECT_EQ(pods->net_inits[0].devices[0].link_layer, "RoCE");
+  EXPECT_EQ(pods->net_inits[0].oob_ifname, "eth0");
+  EXPECT_EQ(pods->networks[0].text, "IBext_v8");
+  EXPECT_EQ(pods->env[0].name, "NCCL_SOCKET_IFNAME");
+  EXPECT_EQ(pods->env[0].value, "eth0");
+  EXPECT_EQ(pods->bootstraps[0].text, "eth0");
+  EXPECT_EQ(pods->RankOf(pods->ranks[0].source), 0);
+}
+
+TEST(NcclTransportRealdata, SurvivesEveryTruncationOfEveryLog) {
+  if (!std::filesystem::is_directory(kRealdata)) GTEST_SKIP() << "no realdata at " << kRealdata;
+  const Profile h100 = Builtin("h100-sxm-8");
+  for (const auto& entry : std::filesystem::directory_iterator(kRealdata)) {
+    if (entry.path().string().find(".source.") != std::string::npos) continue;
+    const std::string text = *ReadFile(entry.path().string());
+    for (std::size_t length = 0; length <= text.size(); ++length) {
+      auto log = ParseNcclLog(std::string_view(text).substr(0, length), "cut");
+      if (log) (void)JudgeLog(*log, h100);
+    }
+  }
+  SUCCEED();
+}
+
+// ---- parser ----------------------------------------------------------------------------------
+
+TEST(NcclTransportParse, ChannelLinesOfEveryNcclGeneration) {
+  const std::string text =
+      "node1:100:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA\n"
+      "node1:100:200 [0] NCCL INFO Channel 01/0 : 15[7] -> 0[0] [receive] via NET/IB/0(1)/GDRDMA\n"
+      "node1:100:200 [0] NCCL INFO Channel 02 : 0[7000] -> 1[b000] via P2P/IPC\n"
+      "node1:100:200 [0] NCCL INFO Channel 03/1 : 0[0] -> 1[1] via P2P/CUMEM/read\n"
+      "node1:100:200 [0] NCCL INFO Ring 00 : 0[0] -> 1[1] via SHM/direct/direct\n"
+      "[1,0]<stdout>:node1:100:200 [0] NCCL INFO Channel 04/0 : 0[0] -> 8[0] [send] via NET/AWS Libfabric/0/GDRDMA\n"
+      "node1:100:200 [0] NCCL INFO Channel 05/0 : 0[0] -> 8[0] [send] via NET/Socket/1\n";
+  auto log = ParseNcclLog(text, "t");
+  ASSERT_TRUE(log) << log.error();
+  ASSERT_EQ(log->channels.size(), 7u);
+  EXPECT_EQ(log->channels[0].net, "IB");
+  EXPECT_TRUE(log->channels[0].gdr);
+  EXPECT_EQ(log->channels[0].source.host, "node1");
+  EXPECT_EQ(log->channels[0].source.pid, 100);
+  EXPECT_EQ(log->channels[1].direction, "receive");
+  EXPECT_EQ(log->channels[1].from_rank, 15);
+  EXPECT_EQ(log->channels[2].kind, TransportKind::kP2p);
+  EXPECT_EQ(log->channels[2].channel, "02");
+  EXPECT_EQ(log->channels[4].kind, TransportKind::kShm);
+  EXPECT_EQ(log->channels[5].net, "AWS Libfabric");
+  EXPECT_EQ(log->channels[5].source.host, "node1");
+  EXPECT_EQ(log->channels[6].net, "Socket");
+  EXPECT_FALSE(log->channels[6].gdr);
+}
+
+TEST(NcclTransportParse, TextWithoutNcclOutputIsAnErrorSayingHowToCaptureIt) {
+  auto log = ParseNcclLog("hello\nworld\n", "cluster/nccl-debug.log");
+  ASSERT_FALSE(log);
+  EXPECT_EQ(log.error().rfind("cluster/nccl-debug.log:1: no NCCL output in 2 line(s)", 0), 0u) << log.error();
+  EXPECT_NE(log.error().find("NCCL_DEBUG=INFO"), std::string::npos);
+}
+
+TEST(NcclTransportParse, SurvivesRandomBytes) {
+  std::uint32_t state = 99;
+  const std::string seeds[] = {"", "h:1:2 [0] NCCL INFO Channel ", "h:1:2 [0] NCCL INFO NET/IB : Using [",
+                               "x NCCL WARN ", "[rank"};
+  for (int i = 0; i < 5000; ++i) {
+    std::string bytes = seeds[i % 5];
+    for (int j = 0; j < i % 173; ++j) {
+      state = state * 1664525u + 1013904223u;
+      bytes += static_cast<char>(state >> 24);
+    }
+    auto log = ParseNcclLog(bytes, "fuzz");
+    if (log) (void)JudgeLog(*log, Builtin("h100-sxm-8"));
+  }
+  SUCCEED();
+}
+
+TEST(NcclTransportParse, EnormousLogKeepsMemoryBoundedAndCountsWhatItDropped) {
+  const std::string line = "node1:100:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA\n";
+  std::string text;
+  text.reserve(line.size() * (kMaxChannels + 50000) + kMaxLineBytes * 4);
+  for (std::size_t i = 0; i < kMaxChannels + 50000; ++i) text += line;
+  text += std::string(kMaxLineBytes * 3, 'x') + " NCCL WARN a very long line\n";
+  auto log = ParseNcclLog(text, "big");
+  ASSERT_TRUE(log);
+  EXPECT_EQ(log->channels.size(), kMaxChannels);
+  EXPECT_GE(log->dropped, 50000u);
+  EXPECT_EQ(log->lines, kMaxChannels + 50001);
+  const auto results = JudgeLog(*log, Builtin("h100-sxm-8"));
+  EXPECT_EQ(Result(results, kInterNodeChannelsUseProfileNetwork).verdict, Verdict::kPass);
+}
+
+// ---- checks, one failure each ---------------------------------------------------------------
+
+TEST(NcclTransportChecks, EnvironmentAuditNamesEachDefeatingSetting) {
+  auto log = ParseNcclLog(
+      "n1:1:1 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.\n"
+      "n2:1:1 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.\n"
+      "n1:1:1 [0] NCCL INFO NCCL_NET set by environment to Socket\n"
+      "n1:1:1 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to LOC\n"
+      "n1:1:1 [0] NCCL INFO NCCL_DEBUG set by environment to INFO\n",
+      "t");
+  ASSERT_TRUE(log);
+  const auto r = CheckEnvironmentAudit(*log, Builtin("h100-sxm-8"));
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  ASSERT_EQ(r.findings.size(), 3u) << Describe({r});
+  EXPECT_EQ(r.findings[0].message.rfind("n1, n2: NCCL_IB_DISABLE=1 (first at line 1) disables InfiniBand", 0), 0u)
+      << r.findings[0].message;
+}
+
+TEST(NcclTransportChecks, SocketInterfaceNamesTheFixForTheProfileInterface) {
+  auto log = ParseNcclLog(*ReadFile(kFixtures + "/nccl-socket-fallback-eth0/cluster/nccl-debug.log"), "t");
+  ASSERT_TRUE(log);
+  const auto r = CheckSocketInterfaceIsFabric(*log, SocketOnEns1Profile());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.findings[0].entity, "gpu-node-01/eth0");
+  EXPECT_NE(r.findings[0].message.find("set NCCL_SOCKET_IFNAME=ens1"), std::string::npos) << r.findings[0].message;
+  // Over sockets the network is right; the interface is what is wrong.
+  EXPECT_EQ(CheckInterNodeChannelsUseProfileNetwork(*log, SocketOnEns1Profile()).verdict, Verdict::kPass);
+}
+
+TEST(NcclTransportChecks, SocketIfnameSelectingTheForbiddenInterfaceFails) {
+  auto log = ParseNcclLog("n1:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth\n"
+                          "n1:1:1 [0] NCCL INFO Bootstrap : Using ens1:10.20.0.1<0>\n",
+                          "t");
+  ASSERT_TRUE(log);
+  Profile profile = SocketOnEns1Profile();
+  const auto r = CheckSocketInterfaceIsFabric(*log, profile);
+  ASSERT_EQ(r.verdict, Verdict::kFail) << Describe({r});
+  EXPECT_EQ(r.findings[0].code, "ifname-not-fabric");
+  auto pinned = ParseNcclLog("n1:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to =ens1\n", "t");
+  EXPECT_EQ(CheckSocketInterfaceIsFabric(*pinned, profile).verdict, Verdict::kPass);
+}
+
+TEST(NcclTransportChecks, TimeoutWarningFailsTheErrorScanWithRank) {
+  auto log = ParseNcclLog(
+      "n1:7:8 [3] NCCL INFO comm 0x1 rank 11 nRanks 16 nNodes 2 localRanks 8 localRank 3 MNNVL 0\n"
+      "n1:7:8 [3] misc/socket.cc:50 NCCL WARN socketPollConnect: Connect to 10.1.0.12<4321> returned 110(Connection "
+      "timed out)\n",
+      "t");
+  ASSERT_TRUE(log);
+  const auto r = CheckNoNcclErrors(*log, Builtin("h100-sxm-8"));
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.findings[0].entity, "n1/rank11");
+  EXPECT_NE(r.findings[0].message.find("misc/socket.cc:50 NCCL WARN socketPollConnect"), std::string::npos);
+}
+
+TEST(NcclTransportChecks, NoDeviceFoundWithoutChannelsFailsTheNetworkCheck) {
+  auto log = ParseNcclLog("n1:1:2 [0] NCCL INFO NET/IB : No device found.\n"
+                          "n1:1:2 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n"
+                          "n1:1:2 [0] NCCL INFO Using network Socket\n",
+                          "t");
+  ASSERT_TRUE(log);
+  const auto r = CheckInterNodeChannelsUseProfileNetwork(*log, Builtin("h100-sxm-8"));
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_NE(r.findings[0].message.find("'Using network Socket'"), std::string::npos) << r.findings[0].message;
+  EXPECT_NE(r.findings[0].message.find("NET/IB found no device on n1"), std::string::npos) << r.findings[0].message;
+}
+
+TEST(NcclTransportChecks, GdrDisabledLineFailsWithoutChannels) {
+  auto log = ParseNcclLog("n1:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.1.0.1<0>\n"
+                          "n1:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0' (no module)\n",
+                          "t");
+  ASSERT_TRUE(log);
+  const auto r = CheckGpuDirectRdmaOnInterNodeChannels(*log, Builtin("h100-sxm-8"));
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.findings[0].entity, "n1/mlx5_0");
+}
+
+TEST(NcclTransportChecks, ProfileWithoutGpusSkipsEveryCheckWhenNoLogExists) {
+  for (const auto& r : LogUnavailable("tool-missing", "GPUCONFORM_NCCL_LOG is not set", Builtin("local"))) {
+    EXPECT_EQ(r.verdict, Verdict::kSkip) << r.check;
+  }
+  for (const auto& r : LogUnavailable("tool-missing", "GPUCONFORM_NCCL_LOG is not set", Builtin("h100-sxm-8"))) {
+    EXPECT_EQ(r.verdict, Verdict::kError) << r.check;
+  }
+}
+
+// ---- fixture snapshots, judged through the registered suite -------------------------------
+
+std::map<std::string, Verdict> JudgeSnapshot(const std::string& name, std::string* messages) {
+  const SuiteDefinition* suite = nullptr;
+  for (const auto* s : SuiteRegistry::Instance().Suites()) {
+    if (s->name == kSuite) suite = s;
+  }
+  EXPECT_NE(suite, nullptr);
+  auto snapshot = OpenSnapshot(kFixtures + "/" + name);
+  EXPECT_TRUE(snapshot) << snapshot.error();
+  const ClusterRaw raw = FetchAll(**snapshot, suite->probes);
+  const Profile profile = Builtin("h100-sxm-8");
+  const std::vector<RankInfo> ranks;
+  const auto results = suite->evaluate(SuiteContext{raw, profile, ranks, false, ""});
+  *messages = Describe(results);
+  return VerdictsByCheck(results);
+}
+
+TEST(NcclTransportFixtures, EachSnapshotFailsExactlyTheRightChecks) {
+  struct Case {
+    std::string snapshot;
+    std::vector<std::string> failing;
+  };
+  const std::vector<Case> cases = {
+      {"nccl-h100-2node-healthy", {}},
+      {"nccl-socket-fallback-eth0",
+       {kInterNodeChannelsUseProfileNetwork, kNetIbDevicesMatchRails, kGpuDirectRdmaOnInterNodeChannels,
+        kSocketInterfaceIsFabric}},
+      {"nccl-mixed-gdr", {kGpuDirectRdmaOnInterNodeChannels}},
+      {"nccl-shm-intra-node", {kIntraNodeChannelsOverNvlink, kEnvironmentAudit}},
+  };
+  for (const auto& c : cases) {
+    std::map<std::string, Verdict> expected;
+    for (const auto& check : CheckNames()) expected[check] = Verdict::kPass;
+    for (const auto& check : c.failing) expected[check] = Verdict::kFail;
+    std::string messages;
+    EXPECT_EQ(JudgeSnapshot(c.snapshot, &messages), expected) << c.snapshot << "\n" << messages;
+  }
+}
+
+TEST(NcclTransportFixtures, MixedGdrNamesTheRankHostAndChannels) {
+  auto log = ParseNcclLog(*ReadFile(kFixtures + "/nccl-mixed-gdr/cluster/nccl-debug.log"), "t");
+  ASSERT_TRUE(log);
+  const auto r = CheckGpuDirectRdmaOnInterNodeChannels(*log, Builtin("h100-sxm-8"));
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].entity, "gpu-node-02/rank15/channel00/0");
+  EXPECT_EQ(r.findings[0].message.rfind("gpu-node-02 rank 15: channels 00/0, 01/0 [send] with rank 0 (gpu-node-01) "
+                                        "via NET/IB/7",
+                                        0),
+            0u)
+      << r.findings[0].message;
+  EXPECT_NE(r.findings[0].message.find("mixed: 6 of 8"), std::string::npos);
+}
+
+TEST(NcclTransportFixtures, HealthyLogIsTruncationSafe) {
+  const std::string text = *ReadFile(kFixtures + "/nccl-h100-2node-healthy/cluster/nccl-debug.log");
+  for (std::size_t length = 0; length <= text.size(); length += 13) {
+    auto log = ParseNcclLog(std::string_view(text).substr(0, length), "cut");
+    if (log) (void)JudgeLog(*log, Builtin("h100-sxm-8"));
+  }
+  SUCCEED();
+}
+
+}  // namespace
+}  // namespace gpuconform::nccl_transport

@@ -1,0 +1,72 @@
+// NcclTransport suite glue: the nccl-debug.log probe and the suite's registration.
+#include <cstdlib>
+
+#include "harness/suite_registry.h"
+#include "suites/nccl_transport/nccl_transport_checks.h"
+#include "suites/nccl_transport/nccl_transport_parse.h"
+
+namespace gpuconform::nccl_transport {
+
+namespace {
+
+constexpr char kLogEnvironment[] = "GPUCONFORM_NCCL_LOG";
+
+constexpr char kHowToProvide[] =
+    "to provide it, run an NCCL job (e.g. nccl-tests all_reduce_perf) across at least two nodes with NCCL_DEBUG=INFO "
+    "NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV, save all ranks' output to one file and set GPUCONFORM_NCCL_LOG=<file>, or "
+    "replay a snapshot holding cluster/nccl-debug.log";
+
+// Live: the file GPUCONFORM_NCCL_LOG names, read on rank 0. Unset, the probe has no file
+// and the live source reports it missing; the suite then says how to provide one.
+ProbeSpec DebugLogProbe() {
+  ProbeSpec spec;
+  spec.id = "nccl-debug-log";
+  spec.file = "nccl-debug.log";
+  spec.scope = ProbeScope::kCluster;
+  const char* path = std::getenv(kLogEnvironment);
+  if (path != nullptr && *path != '\0') {
+    spec.method = ProbeMethod::kReadFile;
+    spec.path = path;
+  } else {
+    spec.method = ProbeMethod::kBuiltin;  // no live implementation: reported as tool-missing
+  }
+  return spec;
+}
+
+std::vector<CheckResult> Evaluate(const SuiteContext& context) {
+  const RawOutput out = context.raw.ClusterOutput(DebugLogProbe().id);
+  if (!out.ok()) {
+    const std::string why = out.status == ProbeStatus::kToolMissing && out.detail.find(kLogEnvironment) == std::string::npos
+                                ? out.detail + " (" + kLogEnvironment + " is not set or names no readable file)"
+                                : out.detail;
+    return LogUnavailable(ProbeStatusName(out.status), why + "; " + kHowToProvide, context.profile);
+  }
+  auto log = ParseNcclLog(out.text, out.origin);
+  if (!log) return LogUnavailable("unparseable", log.error(), context.profile);
+  return JudgeLog(*log, context.profile);
+}
+
+SuiteDefinition Definition() {
+  SuiteDefinition suite;
+  suite.name = kSuite;
+  suite.summary = "NCCL_DEBUG=INFO log: NET/IB with GPUDirect RDMA between nodes, NVLink inside, fabric interface, no errors";
+  suite.checks = {
+      {kInterNodeChannelsUseProfileNetwork, "every inter-node channel uses nccl.network (NET/IB), none NET/Socket", false},
+      {kNetIbDevicesMatchRails, "NET/IB opened infiniband.rail_nics_per_node devices of infiniband.link_layer", false},
+      {kGpuDirectRdmaOnInterNodeChannels, "every inter-node channel uses GPUDirect RDMA where the profile asks", false},
+      {kIntraNodeChannelsOverNvlink, "intra-node channels use P2P or NVLS over NVLink, not SHM", false},
+      {kSocketInterfaceIsFabric, "NCCL's socket interface is nccl.socket_ifname, never a forbidden one", false},
+      {kEnvironmentAudit, "no NCCL_* setting defeats the profile's fabric (NCCL_IB_DISABLE, NCCL_P2P_DISABLE, ...)",
+       false},
+      {kNoNcclErrors, "no NCCL WARN, ncclRemoteError, timeout or crash in the log", false},
+  };
+  suite.probes = {DebugLogProbe()};
+  suite.evaluate = Evaluate;
+  return suite;
+}
+
+const SuiteRegistration kRegistration(Definition());
+
+}  // namespace
+
+}  // namespace gpuconform::nccl_transport

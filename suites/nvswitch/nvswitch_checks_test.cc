@@ -367,6 +367,9 @@ struct FixtureCase {
   std::string needle;
 };
 
+// Named in test listings by its snapshot, not as a byte dump.
+void PrintTo(const FixtureCase& fixture, std::ostream* os) { *os << fixture.snapshot; }
+
 class TopoFixtures : public testing::TestWithParam<FixtureCase> {};
 
 TEST_P(TopoFixtures, FailExactlyTheirCheckNamingTheFault) {

@@ -14,7 +14,11 @@ std::string LaunchEnvironment() {
                                  "SLURM_STEP_NODELIST", "SLURM_NTASKS_PER_NODE", "SLURM_TASKS_PER_NODE",
                                  "SLURM_STEP_TASKS_PER_NODE", "SLURM_GPUS_ON_NODE", "CUDA_VISIBLE_DEVICES",
                                  "MASTER_ADDR",       "MASTER_PORT",      "OMPI_COMM_WORLD_RANK",
-                                 "OMPI_COMM_WORLD_SIZE", "PMIX_RANK"};
+                                 "OMPI_COMM_WORLD_SIZE", "PMIX_RANK",
+                                 // Which interfaces the job pins its traffic to.
+                                 "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA", "NCCL_IB_DISABLE", "NCCL_NET",
+                                 "NCCL_P2P_DISABLE", "OMPI_MCA_btl", "OMPI_MCA_btl_tcp_if_include",
+                                 "OMPI_MCA_btl_tcp_if_exclude", "UCX_NET_DEVICES"};
   std::string text;
   for (const char* name : kNames) {
     if (const char* value = std::getenv(name)) text += std::string(name) + "=" + value + "\n";

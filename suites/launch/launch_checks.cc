@@ -143,4 +143,84 @@ CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks) {
   return FromFindings(kSuite, check, "", std::move(findings));
 }
 
+namespace {
+
+std::vector<std::string> InterfaceList(const std::string& value) {
+  std::vector<std::string> names;
+  std::string current;
+  for (char c : value + ",") {
+    if (c == ',') {
+      if (!current.empty()) names.push_back(current);
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  return names;
+}
+
+// NCCL_SOCKET_IFNAME semantics: a prefix list ("ens" matches ens1), "=" for exact names,
+// "^" for an exclusion list. Does this setting let NCCL use `ifname`?
+bool NcclWouldUse(const std::string& setting, const std::string& ifname) {
+  std::string list = setting;
+  const bool exclude = !list.empty() && list[0] == '^';
+  if (exclude) list.erase(0, 1);
+  const bool exact = !list.empty() && list[0] == '=';
+  if (exact) list.erase(0, 1);
+  bool listed = false;
+  for (const auto& name : InterfaceList(list)) listed = listed || (exact ? ifname == name : StartsWith(ifname, name));
+  return exclude ? !listed : listed;
+}
+
+}  // namespace
+
+CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks, const Profile& profile) {
+  const char* check = "FabricPinnedInEnvironment";
+  if (!profile.nccl) return Skipped(kSuite, check, "", "profile " + profile.name + " has no nccl section");
+  const auto& forbidden = profile.nccl->forbidden_ifnames;
+  const std::string& fabric = profile.nccl->socket_ifname;
+  std::vector<Finding> findings;
+  std::set<std::string> reported;  // one finding per host and problem, not per rank
+  auto add = [&](const RankLaunch& rank, const std::string& code, const std::string& message) {
+    if (reported.insert(rank.host + "/" + code).second) findings.push_back({code, rank.host, rank.host + ": " + message});
+  };
+  for (const auto& rank : ranks) {
+    const std::string nccl = rank.Env("NCCL_SOCKET_IFNAME");
+    for (const auto& bad : forbidden) {
+      if (!nccl.empty() && NcclWouldUse(nccl, bad)) {
+        add(rank, "nccl-socket-forbidden",
+            "NCCL_SOCKET_IFNAME=" + nccl + " lets NCCL use " + bad + ", which must never carry collectives" +
+                (fabric.empty() ? "" : "; set NCCL_SOCKET_IFNAME=" + fabric));
+      }
+    }
+    if (!nccl.empty() && !fabric.empty() && !NcclWouldUse(nccl, fabric)) {
+      add(rank, "nccl-socket-not-fabric",
+          "NCCL_SOCKET_IFNAME=" + nccl + " excludes the fabric interface " + fabric + "; set NCCL_SOCKET_IFNAME=" + fabric);
+    }
+    const std::string btl = rank.Env("OMPI_MCA_btl");
+    const bool mpi_uses_tcp = btl.empty() || Contains(btl, "tcp");
+    const bool is_mpi_rank = !rank.Env("OMPI_COMM_WORLD_RANK").empty() || !rank.Env("PMIX_RANK").empty();
+    if (!mpi_uses_tcp || !is_mpi_rank) continue;
+    const auto include = InterfaceList(rank.Env("OMPI_MCA_btl_tcp_if_include"));
+    const auto exclude = InterfaceList(rank.Env("OMPI_MCA_btl_tcp_if_exclude"));
+    for (const auto& bad : forbidden) {
+      if (std::find(include.begin(), include.end(), bad) != include.end()) {
+        add(rank, "mpi-pinned-forbidden",
+            "OMPI_MCA_btl_tcp_if_include=" + rank.Env("OMPI_MCA_btl_tcp_if_include") + " puts MPI traffic on " + bad +
+                ", the management network" + (fabric.empty() ? "" : "; set OMPI_MCA_btl_tcp_if_include=" + fabric));
+      }
+    }
+    const bool excludes_forbidden = !forbidden.empty() && std::all_of(forbidden.begin(), forbidden.end(), [&](auto& bad) {
+      return std::find(exclude.begin(), exclude.end(), bad) != exclude.end();
+    });
+    if (include.empty() && !excludes_forbidden && !fabric.empty()) {
+      add(rank, "mpi-unpinned",
+          "Open MPI's TCP transport is not pinned (no OMPI_MCA_btl_tcp_if_include), so it stripes over every "
+          "interface including " + Join(forbidden, ", ") + " and the slowest sets the pace; set "
+          "OMPI_MCA_btl_tcp_if_include=" + fabric);
+    }
+  }
+  return FromFindings(kSuite, check, "", std::move(findings));
+}
+
 }  // namespace gpuconform::launch

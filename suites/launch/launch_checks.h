@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/gather.h"
+#include "harness/profile.h"
 #include "harness/verdict.h"
 
 namespace gpuconform::launch {
@@ -33,5 +34,11 @@ CheckResult CheckTasksPerNodeAsRequested(const std::vector<RankLaunch>& ranks);
 // MASTER_ADDR/MASTER_PORT, when set, are the same on every rank and name a node of the
 // allocation with a valid port.
 CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks);
+
+// The launch environment pins collectives to the fabric: NCCL_SOCKET_IFNAME and Open MPI's
+// btl_tcp_if_include never name a forbidden (management) interface, and where the profile
+// names the fabric interface, MPI is pinned to it — unpinned, Open MPI's TCP transport
+// stripes over every interface and the slowest one sets the pace.
+CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks, const Profile& profile);
 
 }  // namespace gpuconform::launch

@@ -69,3 +69,51 @@ TEST(Launch, PlainRunWithoutSrunSkipsSlurmIds) {
 
 }  // namespace
 }  // namespace gpuconform::launch
+
+namespace gpuconform::launch {
+namespace {
+
+Profile FabricProfile() {
+  Profile p;
+  p.name = "local";
+  p.nccl = NcclExpectation{"Socket", false, "ens1", {"eth0"}, "test"};
+  return p;
+}
+
+std::vector<RankLaunch> MpiRanks(const std::string& env) {
+  return ParseRanks({Rank(0, "node1", "PMIX_RANK=0\n" + env), Rank(1, "node2", "PMIX_RANK=1\n" + env)});
+}
+
+TEST(LaunchFabric, PinnedToTheFabricConforms) {
+  EXPECT_EQ(CheckFabricPinnedInEnvironment(MpiRanks("OMPI_MCA_btl_tcp_if_include=ens1\nNCCL_SOCKET_IFNAME=ens1\n"),
+                                           FabricProfile())
+                .verdict,
+            Verdict::kPass);
+  EXPECT_EQ(CheckFabricPinnedInEnvironment(MpiRanks("OMPI_MCA_btl_tcp_if_exclude=lo,eth0\nNCCL_SOCKET_IFNAME=^eth0,lo\n"),
+                                           FabricProfile())
+                .verdict,
+            Verdict::kPass);
+}
+
+TEST(LaunchFabric, PinningTheManagementNicFailsWithTheFix) {
+  const auto result = CheckFabricPinnedInEnvironment(MpiRanks("OMPI_MCA_btl_tcp_if_include=eth0\n"), FabricProfile());
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  ASSERT_EQ(result.findings.size(), 2u) << "one per host";
+  EXPECT_EQ(result.findings[0].message,
+            "node1: OMPI_MCA_btl_tcp_if_include=eth0 puts MPI traffic on eth0, the management network; set "
+            "OMPI_MCA_btl_tcp_if_include=ens1");
+  const auto nccl = CheckFabricPinnedInEnvironment(
+      MpiRanks("OMPI_MCA_btl_tcp_if_include=ens1\nNCCL_SOCKET_IFNAME=eth\n"), FabricProfile());
+  ASSERT_EQ(nccl.verdict, Verdict::kFail);
+  EXPECT_EQ(nccl.findings[0].code, "nccl-socket-forbidden");
+}
+
+TEST(LaunchFabric, UnpinnedMpiFails) {
+  const auto result = CheckFabricPinnedInEnvironment(MpiRanks(""), FabricProfile());
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  EXPECT_EQ(result.findings[0].code, "mpi-unpinned");
+  EXPECT_NE(result.findings[0].message.find("set OMPI_MCA_btl_tcp_if_include=ens1"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuconform::launch

@@ -8,7 +8,8 @@ namespace {
 
 std::vector<CheckResult> SkipRankChecks(CheckResult world, const std::string& reason) {
   return {std::move(world), Skipped(kSuite, "SlurmIdsConsistent", "", reason),
-          Skipped(kSuite, "TasksPerNodeAsRequested", "", reason), Skipped(kSuite, "MasterAddrInAllocation", "", reason)};
+          Skipped(kSuite, "TasksPerNodeAsRequested", "", reason), Skipped(kSuite, "MasterAddrInAllocation", "", reason),
+          Skipped(kSuite, "FabricPinnedInEnvironment", "", reason)};
 }
 
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
@@ -22,7 +23,7 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   }
   const auto ranks = ParseRanks(context.ranks);
   return {Passed(kSuite, "WorldFormed"), CheckSlurmIdsConsistent(ranks), CheckTasksPerNodeAsRequested(ranks),
-          CheckMasterAddrInAllocation(ranks)};
+          CheckMasterAddrInAllocation(ranks), CheckFabricPinnedInEnvironment(ranks, context.profile)};
 }
 
 SuiteDefinition Definition() {
@@ -35,6 +36,8 @@ SuiteDefinition Definition() {
       {"TasksPerNodeAsRequested", "no node runs more tasks than --ntasks-per-node asked (one by default)", false},
       {"MasterAddrInAllocation", "MASTER_ADDR/MASTER_PORT, when set, agree on every rank and name an allocated node",
        false},
+      {"FabricPinnedInEnvironment",
+       "NCCL_SOCKET_IFNAME and OMPI_MCA_btl_tcp_if_include pin traffic to the fabric, never a forbidden interface", false},
   };
   suite.evaluate = Evaluate;
   return suite;

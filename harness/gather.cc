@@ -29,7 +29,7 @@ std::string LaunchEnvironment() {
 }  // namespace
 
 GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<ProbeSpec>& probes,
-                       const std::function<void(const std::string&)>& progress) {
+                       const std::function<void(const std::string&)>& progress, const Profile* profile) {
   const std::string host = live.Nodes().front();
   const std::vector<std::string> hosts = world.AllGather(host);
   bool node_owner = true;
@@ -57,12 +57,27 @@ GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<P
     }
   }
   // Collective probes last, on every rank in the same order (they talk to each other).
-  const CollectiveContext context{world, host, node_owner, hosts};
+  const CollectiveContext context{world, profile, host, node_owner, hosts};
   for (const auto& spec : probes) {
     if (spec.method != ProbeMethod::kCollective || !spec.collective) continue;
+    if (world.broken()) {
+      RawOutput skipped{ProbeStatus::kFailed, "", host + ": " + spec.id,
+                        host + ": not run: " + world.broken_reason()};
+      if (spec.scope == ProbeScope::kCluster) {
+        if (world.is_root()) mine.cluster[spec.id] = skipped;
+      } else if (node_owner) {
+        mine.node[host][spec.id] = skipped;
+      }
+      continue;
+    }
     if (world.is_root()) progress("running " + spec.id + " across all ranks");
     RawOutput out = spec.collective(context);
-    if (node_owner) mine.node[host][spec.id] = std::move(out);
+    // A cluster-scope collective (a measurement) is judged from rank 0's answer.
+    if (spec.scope == ProbeScope::kCluster) {
+      if (world.is_root()) mine.cluster[spec.id] = std::move(out);
+    } else if (node_owner) {
+      mine.node[host][spec.id] = std::move(out);
+    }
   }
 
   nlohmann::json envelope = {{"raw", mine.ToJson()}, {"rank", world.rank()}, {"host", host},
@@ -70,6 +85,7 @@ GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<P
   GatheredRun run;
   for (const std::string& part : world.AllGather(envelope.dump(-1, ' ', false,
                                                               nlohmann::json::error_handler_t::replace))) {
+    if (part.empty()) continue;  // a rank we could not hear from (broken world)
     const auto j = nlohmann::json::parse(part);
     auto raw = ClusterRaw::FromJson(j.at("raw").get<std::string>());
     if (raw) run.raw.Merge(*raw);

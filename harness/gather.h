@@ -10,6 +10,7 @@
 
 #include "harness/cluster_raw.h"
 #include "harness/live_source.h"
+#include "harness/profile.h"
 #include "harness/world.h"
 
 namespace gpuconform {
@@ -18,6 +19,7 @@ namespace gpuconform {
 // may call World collectives; it must not return early before one.
 struct CollectiveContext {
   const World& world;
+  const Profile* profile = nullptr;  // what the run judges against (sizes to measure); may be null
   std::string host;
   bool node_owner = false;              // the lowest rank on this host: its answer is kept
   std::vector<std::string> rank_hosts;  // host of every rank, by rank
@@ -36,6 +38,6 @@ struct GatheredRun {
 };
 
 GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<ProbeSpec>& probes,
-                       const std::function<void(const std::string&)>& progress);
+                       const std::function<void(const std::string&)>& progress, const Profile* profile = nullptr);
 
 }  // namespace gpuconform

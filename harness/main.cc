@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const int status = command.verb == Verb::kRun ? RunVerb(command, *world) : CaptureVerb(command, *world);
+  if (world->broken()) world->FinishBroken(status);
   world->Finish();
   return status;
 }

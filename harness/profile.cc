@@ -394,7 +394,9 @@ NcclExpectation ReadNccl(ProfileReader& reader, const Fields& fields) {
   nccl.socket_ifname = reader.NonEmptyString(fields, "socket_ifname").value_or("");
   nccl.forbidden_ifnames =
       reader.StringList(fields, "forbidden_ifnames").value_or(std::vector<std::string>{});
+  nccl.management_rate_gbit_per_s = reader.PositiveNumber(fields, "management_rate_gbit_per_s").value_or(0);
   nccl.source = reader.NonEmptyString(fields, "source").value_or("");
+  reader.RequireSourceFor(fields, {"management_rate_gbit_per_s"});
   const auto& forbidden = nccl.forbidden_ifnames;
   if (!nccl.socket_ifname.empty() &&
       std::find(forbidden.begin(), forbidden.end(), nccl.socket_ifname) != forbidden.end()) {
@@ -523,7 +525,9 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
       ReadInfiniband);
   profile.nccl =
       ReadSection(reader, root, "nccl",
-                  {"network", "gpudirect_rdma", "socket_ifname", "forbidden_ifnames", "source"}, ReadNccl);
+                  {"network", "gpudirect_rdma", "socket_ifname", "forbidden_ifnames",
+                   "management_rate_gbit_per_s", "source"},
+                  ReadNccl);
   profile.slurm =
       ReadSection(reader, root, "slurm", {"gres", "gpus_per_node", "partition", "source"}, ReadSlurm);
   profile.munge = ReadSection(reader, root, "munge", {"present", "max_clock_skew_s", "source"}, ReadMunge);

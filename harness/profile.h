@@ -46,6 +46,9 @@ struct NcclExpectation {
   bool gpudirect_rdma = false;
   std::string socket_ifname;                 // fabric interface NCCL/MPI must use, e.g. "ens1"
   std::vector<std::string> forbidden_ifnames;  // e.g. {"eth0"}: never carries collectives
+  // Line rate of the management interface (the first forbidden ifname), so a busbw near it
+  // can be diagnosed as collectives on the wrong NIC; 0 = unknown.
+  double management_rate_gbit_per_s = 0;
   std::string source;
 };
 

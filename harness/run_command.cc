@@ -67,7 +67,8 @@ Result<Gathered> GatherRaw(const CommandLine& command, const World& world, const
     return gathered;
   }
   LiveSource live(LocalHostname(), &profile);
-  GatheredRun run = GatherLive(world, live, probes, [&](const std::string& line) { Progress(world, line); });
+  GatheredRun run =
+      GatherLive(world, live, probes, [&](const std::string& line) { Progress(world, line); }, &profile);
   return Gathered{std::move(run.raw), std::move(run.ranks), "live"};
 }
 

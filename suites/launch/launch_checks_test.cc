@@ -76,7 +76,10 @@ namespace {
 Profile FabricProfile() {
   Profile p;
   p.name = "local";
-  p.nccl = NcclExpectation{"Socket", false, "ens1", {"eth0"}, "test"};
+  p.nccl = NcclExpectation{};
+  p.nccl->network = "Socket";
+  p.nccl->socket_ifname = "ens1";
+  p.nccl->forbidden_ifnames = {"eth0"};
   return p;
 }
 

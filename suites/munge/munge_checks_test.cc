@@ -915,7 +915,7 @@ TEST_F(MungeProbes, KeyBytesNeverAppearInAnyProbeOutput) {
   const std::string key = WriteKey(1024);
   ScopedEnv key_env("GPUCONFORM_MUNGE_KEY", KeyPath());
   const World world = OneProcessWorld();
-  const CollectiveContext context{world, "testnode", true, {"testnode"}};
+  const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}};
   const std::vector<RawOutput> outputs = {ProbeKeyDigest(context), ProbeKeyStat(LiveContext{"testnode", nullptr})};
   ASSERT_TRUE(outputs[0].ok()) << outputs[0].detail;
   ASSERT_TRUE(outputs[1].ok()) << outputs[1].detail;
@@ -951,7 +951,7 @@ TEST_F(MungeProbes, EachRunDrawsAFreshNonce) {
   WriteKey(64);
   ScopedEnv key_env("GPUCONFORM_MUNGE_KEY", KeyPath());
   const World world = OneProcessWorld();
-  const CollectiveContext context{world, "testnode", true, {"testnode"}};
+  const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}};
   auto first = ParseKeyDigest(ProbeKeyDigest(context).text, "first");
   auto second = ParseKeyDigest(ProbeKeyDigest(context).text, "second");
   ASSERT_TRUE(first && second);
@@ -962,7 +962,7 @@ TEST_F(MungeProbes, EachRunDrawsAFreshNonce) {
 TEST_F(MungeProbes, MissingKeyNamesNodeAndPath) {
   ScopedEnv key_env("GPUCONFORM_MUNGE_KEY", (dir_ / "absent.key").string());
   const World world = OneProcessWorld();
-  const CollectiveContext context{world, "testnode", true, {"testnode"}};
+  const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}};
   const RawOutput digest = ProbeKeyDigest(context);
   EXPECT_FALSE(digest.ok());
   EXPECT_EQ(digest.detail.rfind("testnode: cannot read the MUNGE key " + (dir_ / "absent.key").string() +
@@ -978,7 +978,7 @@ TEST_F(MungeProbes, MissingKeyNamesNodeAndPath) {
 TEST_F(MungeProbes, CrossDecodeWithoutMungedReportsMungesOwnError) {
   ScopedEnv socket_env("GPUCONFORM_MUNGE_SOCKET", (dir_ / "no-munged.socket").string());
   const World world = OneProcessWorld();
-  const CollectiveContext context{world, "testnode", true, {"testnode"}};
+  const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}};
   const RawOutput out = ProbeCrossDecode(context);
   if (out.status == ProbeStatus::kToolMissing) GTEST_SKIP() << out.detail;
   ASSERT_TRUE(out.ok()) << out.detail;
@@ -995,12 +995,12 @@ TEST_F(MungeProbes, CrossDecodeWithoutMungedReportsMungesOwnError) {
 
 TEST_F(MungeProbes, ClockReadsRealtime) {
   const World world = OneProcessWorld();
-  const CollectiveContext context{world, "testnode", true, {"testnode"}};
+  const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}};
   const RawOutput out = ProbeClock(context);
   auto ns = ParseClockReading(out.text, out.origin);
   ASSERT_TRUE(ns) << ns.error();
   EXPECT_GT(*ns, 1600000000LL * 1000000000LL);
-  const CollectiveContext non_owner{world, "testnode", false, {"testnode"}};
+  const CollectiveContext non_owner{world, nullptr, "testnode", false, {"testnode"}};
   EXPECT_EQ(ProbeClock(non_owner).status, ProbeStatus::kAbsent);
 }
 

@@ -1,0 +1,95 @@
+// AllreduceBandwidth glue: the MPI backend's live sweep and an operator's nccl-tests
+// output, each parsed into one BandwidthTable and judged by the same floors.
+#include <cstdlib>
+
+#include "harness/suite_registry.h"
+#include "suites/allreduce/allreduce_checks.h"
+#include "suites/allreduce/mpi_allreduce_probe.h"
+#include "suites/allreduce/nccl_tests_parse.h"
+
+namespace gpuconform::allreduce {
+
+namespace {
+
+constexpr char kMpiFloors[] = "MpiBusbwAtFloors";
+constexpr char kMpiCorrect[] = "MpiResultsCorrect";
+constexpr char kNcclTestsFloors[] = "NcclTestsBusbwAtFloors";
+constexpr char kNcclTestsCorrect[] = "NcclTestsResultsCorrect";
+
+// cluster/all_reduce_perf.txt: nccl-tests output the operator already has. Live, it is the
+// file named by GPUCONFORM_NCCL_TESTS_OUTPUT.
+ProbeSpec NcclTestsOutputProbe() {
+  const char* path = std::getenv("GPUCONFORM_NCCL_TESTS_OUTPUT");
+  if (path != nullptr && *path != '\0') {
+    return FileProbe("all_reduce_perf", ProbeScope::kCluster, "all_reduce_perf.txt", path);
+  }
+  return BuiltinProbe("all_reduce_perf", ProbeScope::kCluster, "all_reduce_perf.txt", [](const LiveContext& context) {
+    return RawOutput{ProbeStatus::kToolMissing, "", context.host + ": nccl-tests output",
+                     "no nccl-tests output given: set GPUCONFORM_NCCL_TESTS_OUTPUT=FILE (all_reduce_perf's output), "
+                     "or put it in the snapshot as cluster/all_reduce_perf.txt"};
+  });
+}
+
+// Judges one table with both checks; a missing or unreadable table makes both say why.
+void JudgeTable(const RawOutput& out, const std::string& floors_check, const std::string& correct_check,
+                const Profile& profile, bool floors_apply, const std::string& not_applicable,
+                std::vector<CheckResult>& results) {
+  if (!out.ok()) {
+    const bool not_given = out.status == ProbeStatus::kToolMissing || out.status == ProbeStatus::kAbsent;
+    for (const auto& check : {floors_check, correct_check}) {
+      results.push_back(not_given ? Skipped(kSuite, check, "", out.detail)
+                                  : Errored(kSuite, check, "", "measurement-failed", out.detail));
+    }
+    return;
+  }
+  auto table = ParseNcclTestsOutput(out.text, out.origin);
+  if (!table) {
+    results.push_back(Errored(kSuite, floors_check, "", "unreadable-table", table.error()));
+    results.push_back(Errored(kSuite, correct_check, "", "unreadable-table", table.error()));
+    return;
+  }
+  if (floors_apply) {
+    results.push_back(CheckBusbwAtFloors(*table, profile, floors_check));
+  } else {
+    CheckResult recorded = CheckBusbwAtFloors(*table, profile, floors_check);
+    CheckResult skipped = Skipped(kSuite, floors_check, "", not_applicable);
+    skipped.measurements = recorded.measurements;
+    results.push_back(std::move(skipped));
+  }
+  results.push_back(CheckResultsCorrect(*table, correct_check));
+}
+
+std::vector<CheckResult> Evaluate(const SuiteContext& context) {
+  std::vector<CheckResult> results;
+  // The profile's floors are NCCL figures on GPU clusters; there the MPI host path is
+  // recorded, not judged against them.
+  JudgeTable(context.raw.ClusterOutput(MpiAllreduceProbe().id), kMpiFloors, kMpiCorrect, context.profile,
+             !context.profile.ExpectsGpus(),
+             "profile " + context.profile.name + " states NCCL floors for GPUs; the MPI host path is recorded only",
+             results);
+  JudgeTable(context.raw.ClusterOutput(NcclTestsOutputProbe().id), kNcclTestsFloors, kNcclTestsCorrect,
+             context.profile, true, "", results);
+  return results;
+}
+
+SuiteDefinition Definition() {
+  SuiteDefinition suite;
+  suite.name = kSuite;
+  suite.summary = "allreduce busbw at the profile's named sizes meets its floors (MPI backend, nccl-tests output)";
+  suite.checks = {
+      {kMpiFloors, "MPI_Allreduce busbw across the world is at or above the profile's floor at each named size", false},
+      {kMpiCorrect, "every MPI_Allreduce result was correct", false},
+      {kNcclTestsFloors, "nccl-tests all_reduce_perf busbw is at or above the profile's floor at each named size",
+       false},
+      {kNcclTestsCorrect, "nccl-tests reported no wrong results (#wrong = 0)", false},
+  };
+  suite.probes = {MpiAllreduceProbe(), NcclTestsOutputProbe()};
+  suite.evaluate = Evaluate;
+  return suite;
+}
+
+const SuiteRegistration kRegistration(Definition());
+
+}  // namespace
+
+}  // namespace gpuconform::allreduce

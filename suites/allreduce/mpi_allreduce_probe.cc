@@ -1,0 +1,155 @@
+#include "suites/allreduce/mpi_allreduce_probe.h"
+
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <set>
+#include <thread>
+
+#include "harness/text_util.h"
+#include "suites/allreduce/bandwidth_table.h"
+
+namespace gpuconform::allreduce {
+
+namespace {
+
+constexpr long long kMiB = 1024 * 1024;
+
+std::chrono::seconds CollectiveDeadline() {
+  const char* text = std::getenv("GPUCONFORM_COLLECTIVE_TIMEOUT_S");
+  const int seconds = text ? std::atoi(text) : 0;
+  return std::chrono::seconds(seconds > 0 ? seconds : 60);
+}
+
+// MPI_Iallreduce + polling, so that a rank that never joins cannot block us forever.
+// Returns false at the deadline (the request is abandoned; the world is then unusable).
+bool AllreduceWithDeadline(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op,
+                           std::chrono::steady_clock::time_point deadline) {
+  MPI_Request request;
+  MPI_Iallreduce(send, receive, count, type, op, MPI_COMM_WORLD, &request);
+  int done = 0;
+  auto pause = std::chrono::microseconds(1);
+  while (true) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return true;
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    // Spin briefly for small messages, then yield the core (2-core machines, shared nodes).
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(200));
+  }
+}
+
+struct SizeResult {
+  long long size_bytes = 0;
+  double time_us = 0;  // slowest rank's mean per iteration
+  long long wrong = 0;
+  bool completed = false;
+};
+
+// One size: warm-up, timed iterations, then the result checked on every element (each
+// rank contributes rank+1, so every element must be n(n+1)/2).
+SizeResult MeasureSize(const CollectiveContext& context, long long size_bytes, std::chrono::seconds timeout) {
+  const int ranks = context.world.size();
+  const auto count = static_cast<int>(size_bytes / static_cast<long long>(sizeof(float)));
+  std::vector<float> send(count, static_cast<float>(context.world.rank() + 1));
+  std::vector<float> receive(count, 0.0f);
+  const int iterations = static_cast<int>(std::clamp<long long>(64 * kMiB / size_bytes, 1, 5));
+  SizeResult result{size_bytes, 0, 0, false};
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  if (!AllreduceWithDeadline(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, deadline)) return result;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < iterations; ++i) {
+    if (!AllreduceWithDeadline(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, deadline)) return result;
+  }
+  double mean_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
+                   iterations;
+  const float expected = static_cast<float>(ranks) * static_cast<float>(ranks + 1) / 2.0f;
+  long long wrong = std::count_if(receive.begin(), receive.end(), [&](float v) { return v != expected; });
+  // The slowest rank's time is the collective's time; wrong counts add up.
+  double slowest_us = 0;
+  long long all_wrong = 0;
+  if (!AllreduceWithDeadline(&mean_us, &slowest_us, 1, MPI_DOUBLE, MPI_MAX, deadline)) return result;
+  if (!AllreduceWithDeadline(&wrong, &all_wrong, 1, MPI_LONG_LONG, MPI_SUM, deadline)) return result;
+  result.time_us = slowest_us;
+  result.wrong = all_wrong;
+  result.completed = true;
+  return result;
+}
+
+std::string Header(const CollectiveContext& context) {
+  std::set<std::string> hosts(context.rank_hosts.begin(), context.rank_hosts.end());
+  std::string text = fmt::format("# gpuconform MPI_Allreduce (float, sum) on host buffers: nRanks {} nNodes {}\n",
+                                 context.world.size(), hosts.size());
+  for (std::size_t r = 0; r < context.rank_hosts.size(); ++r) {
+    text += fmt::format("#  Rank {:2} Group  0 Pid {:6} on {:>10} device -1 [host] CPU memory\n", r, 0,
+                        context.rank_hosts[r]);
+  }
+  text += "#\n#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+          "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n";
+  return text;
+}
+
+RawOutput Measure(const CollectiveContext& context) {
+  RawOutput out;
+  out.origin = context.host + ": MPI_Allreduce sweep";
+  if (!context.world.uses_mpi() || context.world.size() < 2) {
+    out.status = ProbeStatus::kToolMissing;
+    out.detail = context.host + ": one rank only: start gpuconform under srun or mpirun on two or more nodes to "
+                 "measure allreduce bandwidth";
+    return out;
+  }
+  const auto timeout = CollectiveDeadline();
+  out.text = Header(context);
+  for (long long size : SweepSizes(context.profile)) {
+    const SizeResult result = MeasureSize(context, size, timeout);
+    if (!result.completed) {
+      const std::string why = context.host + ": MPI_Allreduce of " + std::to_string(size) +
+                              " B did not complete within " + std::to_string(timeout.count()) +
+                              " s: a rank stopped progressing (stopped process, hung node, or a dead link); "
+                              "the measurement was abandoned (GPUCONFORM_COLLECTIVE_TIMEOUT_S sets the deadline)";
+      context.world.MarkBroken(why);
+      out.status = ProbeStatus::kTimedOut;
+      out.detail = why;
+      return out;
+    }
+    const double algbw = static_cast<double>(size) / (result.time_us * 1e-6) / 1e9;
+    const double busbw = AllreduceBusBandwidth(algbw, context.world.size());
+    out.text += fmt::format("{:>13} {:>13} {:>9} {:>7} {:>7} {:>8.1f} {:>7.3f} {:>7.3f} {:>6}\n", size,
+                            size / static_cast<long long>(sizeof(float)), "float", "sum", -1, result.time_us, algbw,
+                            busbw, result.wrong);
+  }
+  out.status = ProbeStatus::kOk;
+  return out;
+}
+
+}  // namespace
+
+std::vector<long long> SweepSizes(const Profile* profile) {
+  long long largest = kMiB;
+  if (profile != nullptr) {
+    for (const auto& floor : profile->allreduce) largest = std::max(largest, floor.size_bytes);
+  }
+  if (const char* cap = std::getenv("GPUCONFORM_ALLREDUCE_MAX_BYTES")) {
+    const long long cap_bytes = std::atoll(cap);
+    if (cap_bytes > 0) largest = std::min(largest, cap_bytes);
+  }
+  // Host buffers: keep a node's memory safe whatever a profile says.
+  largest = std::min(largest, 1024 * kMiB);
+  std::vector<long long> sizes;
+  for (long long size = kMiB; size <= largest; size *= 2) sizes.push_back(size);
+  if (sizes.empty() || sizes.back() != largest) sizes.push_back(largest);
+  return sizes;
+}
+
+ProbeSpec MpiAllreduceProbe() {
+  ProbeSpec spec = CollectiveProbe("mpi-allreduce", "mpi-allreduce.txt", Measure);
+  spec.scope = ProbeScope::kCluster;
+  return spec;
+}
+
+}  // namespace gpuconform::allreduce

@@ -1,0 +1,25 @@
+// The MPI backend of AllreduceBandwidth: MPI_Allreduce (float, sum) on host buffers over
+// the world, swept over message sizes, timed and checked — what runs on nodes without GPUs
+// (the project's local cluster) and measures the host path of any cluster.
+// Contract: a collective probe (every rank calls it). It prints its table in nccl-tests'
+// all_reduce_perf format, so one parser and one judge serve both tools. Each collective
+// has a deadline (GPUCONFORM_COLLECTIVE_TIMEOUT_S, default 60 s): a rank that stops
+// progressing (SIGSTOP, a dead link) makes the probe answer kTimedOut and marks the world
+// broken, instead of hanging the job.
+#pragma once
+
+#include <vector>
+
+#include "harness/gather.h"
+#include "harness/probe.h"
+
+namespace gpuconform::allreduce {
+
+// cluster/mpi-allreduce.txt
+ProbeSpec MpiAllreduceProbe();
+
+// Sizes to measure: doubling from 1 MiB up to the largest floor size the profile names
+// (at least 1 MiB), capped by GPUCONFORM_ALLREDUCE_MAX_BYTES when set.
+std::vector<long long> SweepSizes(const Profile* profile);
+
+}  // namespace gpuconform::allreduce

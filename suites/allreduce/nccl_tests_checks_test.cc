@@ -1,0 +1,480 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "harness/profile.h"
+#include "suites/allreduce/allreduce_checks.h"
+#include "suites/allreduce/nccl_tests_parse.h"
+
+namespace gpuconform::allreduce {
+namespace {
+
+const std::string kRealdata = GPUCONFORM_REALDATA_DIR;
+constexpr long long kGiB = 1LL << 30;
+constexpr long long kMiB = 1LL << 20;
+
+std::string ReadRealdata(const std::string& name) {
+  std::ifstream in(kRealdata + "/nccl-tests-output/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+#define REQUIRE_REALDATA()                                                                          \
+  if (!std::filesystem::is_directory(kRealdata)) GTEST_SKIP() << "the realdata folder is absent: " \
+                                                              << kRealdata
+
+BandwidthTable ParseRealdata(const std::string& name) {
+  auto table = ParseNcclTestsOutput(ReadRealdata(name), name);
+  EXPECT_TRUE(table) << table.error();
+  return table ? *table : BandwidthTable{};
+}
+
+Profile Builtin(const std::string& name) {
+  auto profile = LoadProfile(name);
+  EXPECT_TRUE(profile) << profile.error();
+  return profile ? *profile : Profile{};
+}
+
+// A profile with the given floors only, for thresholds a .source.txt states but no
+// built-in profile carries.
+Profile TestProfile(const std::string& name, std::vector<AllreduceFloor> floors) {
+  Profile profile;
+  profile.name = name;
+  profile.file = "test:" + name;
+  profile.allreduce = std::move(floors);
+  return profile;
+}
+
+const Measurement* FindMeasurement(const CheckResult& result, const std::string& name) {
+  for (const auto& measurement : result.measurements) {
+    if (measurement.name == name) return &measurement;
+  }
+  return nullptr;
+}
+
+std::string Messages(const CheckResult& result) {
+  std::string text;
+  for (const auto& finding : result.findings) text += finding.message + "\n";
+  return text;
+}
+
+BandwidthTable SyntheticTable(int nodes, std::vector<std::pair<long long, double>> size_busbw) {
+  BandwidthTable table;
+  table.origin = "all_reduce_perf.txt";
+  table.nodes = nodes;
+  table.ranks = nodes;
+  for (const auto& [size, busbw] : size_busbw) {
+    BandwidthRow row;
+    row.size_bytes = size;
+    row.busbw_gb_per_s = busbw;
+    row.algbw_gb_per_s = busbw;
+    row.checked = true;
+    table.rows.push_back(row);
+  }
+  return table;
+}
+
+// ---- realdata: parsing ----
+
+TEST(NcclTestsParse, ReadsSrunPrefixedTableWithoutDeviceLines) {
+  REQUIRE_REALDATA();
+  const BandwidthTable table = ParseRealdata("aws-2x-p5-h100-allreduce.txt");
+  ASSERT_EQ(table.rows.size(), 32u);
+  EXPECT_EQ(table.rows.front().size_bytes, 8);
+  EXPECT_EQ(table.rows.back().size_bytes, 16 * kGiB);
+  EXPECT_DOUBLE_EQ(table.rows.back().busbw_gb_per_s, 487.09);  // out-of-place, not in-place 487.26
+  EXPECT_DOUBLE_EQ(table.rows.back().time_us, 66132);
+  EXPECT_EQ(table.nodes, 0);  // no "# Rank" lines in the excerpt
+  EXPECT_EQ(RanksImpliedByBusbw(table), 16);
+  EXPECT_FALSE(table.ended_with_summary);
+  for (const auto& row : table.rows) EXPECT_TRUE(row.checked && row.correct);
+}
+
+TEST(NcclTestsParse, ReadsMpirunTaggedTableAndAverage) {
+  REQUIRE_REALDATA();
+  const BandwidthTable table = ParseRealdata("aws-batch-p5-8gpu-allreduce.txt");
+  ASSERT_EQ(table.rows.size(), 32u);
+  EXPECT_DOUBLE_EQ(table.rows.back().busbw_gb_per_s, 483.05);
+  EXPECT_TRUE(table.ended_with_summary);
+  EXPECT_DOUBLE_EQ(table.reported_avg_busbw_gb_per_s, 156.742);
+  EXPECT_EQ(RanksImpliedByBusbw(table), 8);  // the .source.txt: one 8-GPU node
+}
+
+TEST(NcclTestsParse, SkipsElisionInIndentedExcerpt) {
+  REQUIRE_REALDATA();
+  const BandwidthTable table = ParseRealdata("aws-eks-2x-p5-h100-allreduce-excerpt.txt");
+  ASSERT_EQ(table.rows.size(), 7u);
+  EXPECT_EQ(table.rows.front().size_bytes, 0);
+  EXPECT_EQ(table.rows[1].size_bytes, 64 * kMiB);
+  EXPECT_DOUBLE_EQ(table.rows.back().busbw_gb_per_s, 437.79);
+  EXPECT_DOUBLE_EQ(table.reported_avg_busbw_gb_per_s, 52.9753);
+}
+
+TEST(NcclTestsParse, NotApplicableWrongMeansUnchecked) {
+  REQUIRE_REALDATA();
+  const BandwidthTable table = ParseRealdata("azure-aks-ndv4-2node-allreduce-sriov.txt");
+  ASSERT_EQ(table.rows.size(), 16u);
+  EXPECT_EQ(table.rows.back().size_bytes, 8 * kGiB);
+  EXPECT_DOUBLE_EQ(table.rows.back().busbw_gb_per_s, 187.22);
+  for (const auto& row : table.rows) EXPECT_FALSE(row.checked);
+}
+
+TEST(NcclTestsParse, CountsRanksAndHostsFromDeviceLines) {
+  REQUIRE_REALDATA();
+  const BandwidthTable table = ParseRealdata("gcp-a3mega-2node-h100-allreduce.txt");
+  EXPECT_EQ(table.ranks, 16);
+  EXPECT_EQ(table.nodes, 2);
+  ASSERT_EQ(table.rows.size(), 31u);
+  EXPECT_DOUBLE_EQ(table.rows.back().busbw_gb_per_s, 338.82);
+}
+
+TEST(NcclTestsParse, EveryRealFileParsesWithAscendingSizes) {
+  REQUIRE_REALDATA();
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kRealdata + "/nccl-tests-output")) {
+    const std::string name = entry.path().filename().string();
+    if (name.ends_with(".source.txt")) continue;
+    ++files;
+    const BandwidthTable table = ParseRealdata(name);
+    ASSERT_FALSE(table.rows.empty()) << name;
+    for (std::size_t i = 1; i < table.rows.size(); ++i) {
+      EXPECT_LT(table.rows[i - 1].size_bytes, table.rows[i].size_bytes) << name;
+    }
+  }
+  EXPECT_EQ(files, 6);
+}
+
+// ---- realdata: verdicts agree with each .source.txt ----
+
+TEST(NcclTestsVerdict, Aws2xP5H100PassesTwoNodeFloor) {
+  REQUIRE_REALDATA();
+  BandwidthTable table = ParseRealdata("aws-2x-p5-h100-allreduce.txt");
+  table.nodes = 2;  // the .source.txt: 2x p5.48xlarge; the excerpt has no device lines
+  // The .source.txt's criterion "busbw > ~400 GB/s at large sizes", at 16 GiB.
+  const Profile profile = TestProfile("p5-efa-2node", {{2, 16 * kGiB, 400, "aws-2x-p5-h100 .source.txt"}});
+  const CheckResult result = CheckBusbwAtFloors(table, profile, "BusbwAtFloors");
+  EXPECT_EQ(result.verdict, Verdict::kPass) << Messages(result);
+  const Measurement* judged = FindMeasurement(result, "busbw@16GiB");
+  ASSERT_NE(judged, nullptr);
+  EXPECT_EQ(judged->value, "487.09");
+  EXPECT_EQ(judged->threshold, ">= 400");
+  EXPECT_EQ(CheckResultsCorrect(table).verdict, Verdict::kPass);
+  // h100-sxm-8 has a 1-node floor only: a 2-node run is not judged against it.
+  EXPECT_EQ(CheckBusbwAtFloors(table, Builtin("h100-sxm-8"), "BusbwAtFloors").verdict, Verdict::kSkip);
+}
+
+TEST(NcclTestsVerdict, AwsBatchP5SingleNodePassesH100Floor) {
+  REQUIRE_REALDATA();
+  BandwidthTable table = ParseRealdata("aws-batch-p5-8gpu-allreduce.txt");
+  // No device lines, but h100-sxm-8 has exactly one floor (1 node, 16 GiB, 460) and the
+  // sweep reaches 16 GiB: 483.05 >= 460.
+  const CheckResult unknown_nodes = CheckBusbwAtFloors(table, Builtin("h100-sxm-8"), "BusbwAtFloors");
+  EXPECT_EQ(unknown_nodes.verdict, Verdict::kPass) << Messages(unknown_nodes);
+  table.nodes = 1;
+  const CheckResult result = CheckBusbwAtFloors(table, Builtin("h100-sxm-8"), "BusbwAtFloors");
+  EXPECT_EQ(result.verdict, Verdict::kPass) << Messages(result);
+  ASSERT_NE(FindMeasurement(result, "busbw@16GiB"), nullptr);
+  EXPECT_EQ(FindMeasurement(result, "busbw@16GiB")->threshold, ">= 460");
+  EXPECT_EQ(CheckResultsCorrect(table).verdict, Verdict::kPass);
+}
+
+TEST(NcclTestsVerdict, EksExcerptJudgedOnLargeSizesNotOnAverage) {
+  REQUIRE_REALDATA();
+  BandwidthTable table = ParseRealdata("aws-eks-2x-p5-h100-allreduce-excerpt.txt");
+  table.nodes = 2;  // the .source.txt: 2x p5.48xlarge on EKS
+  // Peak-busbw criterion of the .source.txt at the largest size printed (2 GiB); the average
+  // (52.98 GB/s) would fail it, and is not looked at.
+  const Profile profile = TestProfile("p5-efa-2node", {{2, 2 * kGiB, 400, "aws-eks .source.txt, peak busbw"}});
+  const CheckResult result = CheckBusbwAtFloors(table, profile, "BusbwAtFloors");
+  EXPECT_EQ(result.verdict, Verdict::kPass) << Messages(result);
+  EXPECT_LT(table.reported_avg_busbw_gb_per_s, 400);
+  // Against h100-sxm-8's only floor (16 GiB) the excerpt lacks the size: an error, not a pass.
+  table.nodes = 0;
+  const CheckResult missing = CheckBusbwAtFloors(table, Builtin("h100-sxm-8"), "BusbwAtFloors");
+  EXPECT_EQ(missing.verdict, Verdict::kError);
+  EXPECT_NE(Messages(missing).find("no row at 16 GiB (17179869184 B); run up to that size (-e 16G)"),
+            std::string::npos)
+      << Messages(missing);
+}
+
+TEST(NcclTestsVerdict, AzureNdv4PassesA100TwoNodeFloorUnverified) {
+  REQUIRE_REALDATA();
+  BandwidthTable table = ParseRealdata("azure-aks-ndv4-2node-allreduce-sriov.txt");
+  // The two a100-sxm-8 floors (1 and 2 nodes) cannot be chosen without the node count.
+  EXPECT_EQ(CheckBusbwAtFloors(table, Builtin("a100-sxm-8"), "BusbwAtFloors").verdict, Verdict::kError);
+  table.nodes = 2;  // the .source.txt: 2 AKS nodes
+  const CheckResult result = CheckBusbwAtFloors(table, Builtin("a100-sxm-8"), "BusbwAtFloors");
+  EXPECT_EQ(result.verdict, Verdict::kPass) << Messages(result);  // 187.22 >= 180 at 8 GiB
+  ASSERT_NE(FindMeasurement(result, "busbw@8GiB"), nullptr);
+  EXPECT_EQ(FindMeasurement(result, "busbw@8GiB")->threshold, ">= 180");
+  const CheckResult correct = CheckResultsCorrect(table);
+  EXPECT_EQ(correct.verdict, Verdict::kSkip);
+  EXPECT_NE(Messages(correct).find("not verified"), std::string::npos);
+}
+
+TEST(NcclTestsVerdict, GcpA3MegaFailsInfinibandH100ExpectationPassesA3Mega) {
+  REQUIRE_REALDATA();
+  const BandwidthTable table = ParseRealdata("gcp-a3mega-2node-h100-allreduce.txt");
+  ASSERT_EQ(table.nodes, 2);
+  // The .source.txt: "below an 8x400G InfiniBand H100 expectation (~450+ GB/s)".
+  const Profile infiniband = TestProfile("h100-ib-2node", {{2, 8 * kGiB, 450, "gcp-a3mega .source.txt"}});
+  const CheckResult result = CheckBusbwAtFloors(table, infiniband, "BusbwAtFloors");
+  EXPECT_EQ(result.verdict, Verdict::kFail);
+  EXPECT_NE(Messages(result).find("338.82 GB/s at 8 GiB (2 nodes, 16 ranks) is below the floor of 450 GB/s"),
+            std::string::npos)
+      << Messages(result);
+  // "reasonable GPUDirect-TCPXO multi-node bandwidth: pass for an A3-Mega profile".
+  const Profile a3mega = TestProfile("a3-mega", {{2, 8 * kGiB, 300, "gcp-a3mega .source.txt"}});
+  EXPECT_EQ(CheckBusbwAtFloors(table, a3mega, "BusbwAtFloors").verdict, Verdict::kPass);
+  EXPECT_EQ(CheckResultsCorrect(table).verdict, Verdict::kPass);
+  // h100-sxm-8 states no 2-node floor: skipped, saying so.
+  const CheckResult builtin = CheckBusbwAtFloors(table, Builtin("h100-sxm-8"), "BusbwAtFloors");
+  EXPECT_EQ(builtin.verdict, Verdict::kSkip);
+  EXPECT_NE(Messages(builtin).find("2 nodes"), std::string::npos) << Messages(builtin);
+}
+
+TEST(NcclTestsVerdict, AwsP4deA100PassesEfaFailsInfinibandThreshold) {
+  REQUIRE_REALDATA();
+  BandwidthTable table = ParseRealdata("aws-2x-p4de-a100-allreduce.txt");
+  table.nodes = 2;  // the .source.txt: 2x p4de.24xlarge
+  // "~78 GB/s busbw is near the EFA cap: pass for a p4de/EFA profile" (largest size 2 GiB).
+  const Profile efa = TestProfile("p4de-efa", {{2, 2 * kGiB, 70, "aws-2x-p4de .source.txt"}});
+  EXPECT_EQ(CheckBusbwAtFloors(table, efa, "BusbwAtFloors").verdict, Verdict::kPass);
+  // "would fail an IB 8x200G A100 threshold": a100-sxm-8's 2-node 180 GB/s, at 2 GiB.
+  const Profile infiniband = TestProfile("a100-ib-2node", {{2, 2 * kGiB, 180, "a100-sxm-8 2-node floor"}});
+  EXPECT_EQ(CheckBusbwAtFloors(table, infiniband, "BusbwAtFloors").verdict, Verdict::kFail);
+  // The built-in floor sits at 8 GiB, which this sweep (up to 2 GiB) never reached.
+  EXPECT_EQ(CheckBusbwAtFloors(table, Builtin("a100-sxm-8"), "BusbwAtFloors").verdict, Verdict::kError);
+}
+
+// ---- parsing: shapes the real files do not show ----
+
+TEST(NcclTestsParse, SkipsPromptsCommandLinesAndLogNoise) {
+  const std::string text =
+      "user@login:~$ srun -N2 ./all_reduce_perf -b 8 -e 16G -f 2 -g 1\n"
+      "node1:1234:1234 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+      "# nThread 1 nGpus 1 minBytes 8 maxBytes 16 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n"
+      "#\n# Using devices\n"
+      "#  Rank  0 Group  0 Pid 1234 on hostA device 0 [0x53] NVIDIA H100\n"
+      "#  Rank  1 Group  0 Pid 1235 on hostB device 0 [0x53] NVIDIA H100\n"
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+      "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n"
+      "           8             2     float     sum      -1    12.90    0.00    0.00      0\n"
+      "          16             4     float     sum      -1    12.88    0.00    0.00    N/A\n"
+      "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 0.001\n";
+  auto table = ParseNcclTestsOutput(text, "log.txt");
+  ASSERT_TRUE(table) << table.error();
+  EXPECT_EQ(table->ranks, 2);
+  EXPECT_EQ(table->nodes, 2);
+  ASSERT_EQ(table->rows.size(), 2u);  // out-of-place-only rows (9 columns)
+  EXPECT_TRUE(table->rows[0].checked);
+  EXPECT_FALSE(table->rows[1].checked);
+}
+
+TEST(NcclTestsParse, SeveralRunsReturnsLastCompleteOne) {
+  const std::string header = "#  size count type redop root time algbw busbw #wrong time algbw busbw #wrong\n";
+  const std::string first = header + "1024 256 float sum -1 10 1.00 1.00 0 10 1.00 1.00 0\n# Out of bounds values : 0 OK\n";
+  const std::string second = header + "1024 256 float sum -1 10 2.00 2.00 0 10 2.00 2.00 0\n# Out of bounds values : 0 OK\n";
+  const std::string cut = header + "1024 256 float sum -1 10 3.00 3.00 0 10 3.00 3.00 0\n";
+  auto runs = ParseNcclTestsRuns(first + second + cut, "runs.txt");
+  ASSERT_TRUE(runs) << runs.error();
+  EXPECT_EQ(runs->size(), 3u);
+  auto chosen = ParseNcclTestsOutput(first + second + cut, "runs.txt");
+  ASSERT_TRUE(chosen);
+  EXPECT_DOUBLE_EQ(chosen->rows[0].busbw_gb_per_s, 2.00);
+}
+
+TEST(NcclTestsParse, SizeThatDoesNotAscendStartsANewCycle) {
+  const std::string text =
+      "8 2 float sum -1 10 0.00 0.00 0\n16 4 float sum -1 10 0.00 0.00 0\n"
+      "8 2 float sum -1 10 0.00 0.00 0\n";
+  auto runs = ParseNcclTestsRuns(text, "cycles.txt");
+  ASSERT_TRUE(runs) << runs.error();
+  EXPECT_EQ(runs->size(), 2u);
+}
+
+TEST(NcclTestsParse, WrongCountsBothHalves) {
+  auto table = ParseNcclTestsOutput("1024 256 float sum -1 10 1.00 1.00 3 10 1.00 1.00 4\n", "w.txt");
+  ASSERT_TRUE(table) << table.error();
+  EXPECT_EQ(table->rows[0].wrong_elements, 7);
+  EXPECT_FALSE(table->rows[0].correct);
+}
+
+TEST(NcclTestsParse, ErrorsNameOriginAndLine) {
+  const std::string text = "#  size count type redop root time algbw busbw #wrong time algbw busbw #wrong\n"
+                           "8 2 float sum -1 10 0.00 0.00 0 10 0.00 0.00 0\n"
+                           "16 4 float sum -1 10 x 0.00 0 10 0.00 0.00 0\n";
+  auto table = ParseNcclTestsOutput(text, "bad.txt");
+  ASSERT_FALSE(table);
+  EXPECT_EQ(table.error().rfind("bad.txt:3: ", 0), 0u) << table.error();
+  auto none = ParseNcclTestsOutput("hello\nworld\n", "empty.txt");
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().rfind("empty.txt:", 0), 0u);
+  auto gather = ParseNcclTestsOutput("8 2 float none -1 10 0.00 0.00 0\n", "gather.txt");
+  EXPECT_FALSE(gather);
+}
+
+// The document src/util.cu (JSON_FILE_VERSION 2) writes: one line, %lf doubles, nwrong null
+// under -c 0, devices = one entry per process.
+constexpr char kJson[] =
+    R"({"version":2,"start_time":"2025-01-01 10:00:00","args":["./all_reduce_perf","-J","r.json"],"env":[],)"
+    R"("nccl_version":22703,"config":{"nthreads":1,"ngpus":8,"minimum_bytes":8,"maximum_bytes":17179869184,)"
+    R"("step_factor":2,"warmup_iters":5,"iterations":20,"aggregated_iterations":1,"validation":1,"graph":0,)"
+    R"("blocking_collectives":"false","per_iter_timing":"false","parallel_init":"false","devices":[)"
+    R"({"rank":0,"group":0,"pid":11,"hostname":"hostA","device":0,"device_hex":"0000:04:00","device_info":"NVIDIA H100"},)"
+    R"({"rank":8,"group":0,"pid":12,"hostname":"hostB","device":0,"device_hex":"0000:04:00","device_info":"NVIDIA H100"}]},)"
+    R"("results":[{"size":8589934592,"count":2147483648,"type":"float","redop":"sum","root":"    -1",)"
+    R"("out_of_place":{"time":33605.000000,"alg_bw":255.620000,"bus_bw":479.280000,"nwrong":0.000000},)"
+    R"("in_place":{"time":33628.000000,"alg_bw":255.440000,"bus_bw":478.950000,"nwrong":0.000000},)"
+    R"("actual_iterations":20,"experiment_name":"AllReduce"},)"
+    R"({"size":17179869184,"count":4294967296,"type":"float","redop":"sum","root":"    -1",)"
+    R"("out_of_place":{"time":66132.000000,"alg_bw":259.780000,"bus_bw":487.090000,"nwrong":null},)"
+    R"("in_place":{"time":66109.000000,"alg_bw":259.870000,"bus_bw":487.260000,"nwrong":null},)"
+    R"("actual_iterations":20,"experiment_name":"AllReduce"}],)"
+    R"("out_of_bounds":{"count":0,"okay":"true"},"average_bus_bandwidth":{"bandwidth":483.185000,"okay":"unchecked"},)"
+    R"("errors":[],"end_time":"2025-01-01 10:01:00"})";
+
+TEST(NcclTestsJson, ReadsResultsDevicesAndAverage) {
+  auto table = ParseNcclTestsJson(kJson, "r.json");
+  ASSERT_TRUE(table) << table.error();
+  EXPECT_EQ(table->ranks, 16);
+  EXPECT_EQ(table->nodes, 2);
+  ASSERT_EQ(table->rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(table->rows[1].busbw_gb_per_s, 487.09);
+  EXPECT_TRUE(table->rows[0].checked);
+  EXPECT_FALSE(table->rows[1].checked);
+  EXPECT_TRUE(table->ended_with_summary);
+  EXPECT_DOUBLE_EQ(table->reported_avg_busbw_gb_per_s, 483.185);
+}
+
+TEST(NcclTestsJson, ErrorsOnNanTruncationAndOtherDocuments) {
+  std::string nan_run = kJson;
+  nan_run.replace(nan_run.find("487.090000"), 10, "\"nan\"");
+  EXPECT_FALSE(ParseNcclTestsJson(nan_run, "r.json"));
+  EXPECT_FALSE(ParseNcclTestsJson(R"({"version":2})", "r.json"));
+  EXPECT_FALSE(ParseNcclTestsJson("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "r.json"));
+  const std::string text = kJson;
+  for (std::size_t length = 0; length < text.size(); ++length) {
+    EXPECT_FALSE(ParseNcclTestsJson(text.substr(0, length), "r.json")) << length;
+  }
+}
+
+// ---- fuzz: never crash on any bytes ----
+
+TEST(NcclTestsFuzz, RandomBytesNeverCrash) {
+  std::mt19937 random(6);
+  const std::string alphabet = "0123456789 .-#:/NA\n\tfloatsum[]<>{}\",e";
+  for (int round = 0; round < 3000; ++round) {
+    std::string text(random() % 400, '\0');
+    for (char& c : text) c = round % 2 ? static_cast<char>(random()) : alphabet[random() % alphabet.size()];
+    auto runs = ParseNcclTestsRuns(text, "fuzz.txt");
+    if (runs) {
+      for (const auto& table : *runs) CheckResultsCorrect(table);
+    }
+    (void)ParseNcclTestsJson(text, "fuzz.json");
+  }
+}
+
+TEST(NcclTestsFuzz, EveryTruncationOfRealFilesParsesOrErrors) {
+  REQUIRE_REALDATA();
+  const Profile profile = Builtin("h100-sxm-8");
+  for (const std::string name : {"aws-batch-p5-8gpu-allreduce.txt", "gcp-a3mega-2node-h100-allreduce.txt",
+                                 "azure-aks-ndv4-2node-allreduce-sriov.txt", "aws-eks-2x-p5-h100-allreduce-excerpt.txt",
+                                 "aws-2x-p5-h100-allreduce.txt", "aws-2x-p4de-a100-allreduce.txt"}) {
+    const std::string text = ReadRealdata(name);
+    ASSERT_FALSE(text.empty()) << name;
+    for (std::size_t length = 0; length <= text.size(); ++length) {
+      auto table = ParseNcclTestsOutput(text.substr(0, length), name);
+      if (!table) {
+        EXPECT_EQ(table.error().rfind(name + ":", 0), 0u) << table.error();
+        continue;
+      }
+      CheckBusbwAtFloors(*table, profile, "BusbwAtFloors");
+      CheckResultsCorrect(*table);
+    }
+  }
+}
+
+// ---- checks: each one made to fail ----
+
+TEST(BusbwAtFloors, FailsBelowFloorNamingSizeObservedFloorAndSource) {
+  const Profile profile = TestProfile("h100", {{1, 16 * kGiB, 460, "azurehpc-health-checks"}});
+  const CheckResult result = CheckBusbwAtFloors(SyntheticTable(1, {{8 * kGiB, 470}, {16 * kGiB, 300}}), profile, "X");
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  EXPECT_NE(Messages(result).find("300.00 GB/s at 16 GiB"), std::string::npos) << Messages(result);
+  EXPECT_NE(Messages(result).find("floor of 460 GB/s (source: azurehpc-health-checks)"), std::string::npos);
+  EXPECT_EQ(result.findings[0].code, "busbw-below-floor");
+  ASSERT_NE(FindMeasurement(result, "busbw@8GiB"), nullptr);
+  EXPECT_EQ(FindMeasurement(result, "busbw@8GiB")->threshold, "");
+  EXPECT_EQ(FindMeasurement(result, "busbw@16GiB")->threshold, ">= 460");
+  EXPECT_EQ(FindMeasurement(result, "busbw@16GiB")->source, "azurehpc-health-checks");
+}
+
+TEST(BusbwAtFloors, ErrorsWhenNodeCountUnknownAndSeveralFloors) {
+  const Profile profile = TestProfile("a100", {{1, 16 * kGiB, 228, "a"}, {2, 8 * kGiB, 180, "b"}});
+  const CheckResult result = CheckBusbwAtFloors(SyntheticTable(0, {{8 * kGiB, 187}}), profile, "X");
+  ASSERT_EQ(result.verdict, Verdict::kError);
+  EXPECT_EQ(result.findings[0].code, "node-count-unknown");
+  EXPECT_NE(Messages(result).find("how many nodes"), std::string::npos);
+}
+
+TEST(BusbwAtFloors, SkipsWithoutFloorForTheNodeCountOrAnyFloor) {
+  const Profile profile = TestProfile("h100", {{1, 16 * kGiB, 460, "a"}});
+  EXPECT_EQ(CheckBusbwAtFloors(SyntheticTable(4, {{16 * kGiB, 100}}), profile, "X").verdict, Verdict::kSkip);
+  EXPECT_EQ(CheckBusbwAtFloors(SyntheticTable(1, {{16 * kGiB, 100}}), TestProfile("none", {}), "X").verdict,
+            Verdict::kSkip);
+}
+
+TEST(BusbwAtFloors, ErrorsOnEmptySweep) {
+  const Profile profile = TestProfile("h100", {{1, 16 * kGiB, 460, "a"}});
+  EXPECT_EQ(CheckBusbwAtFloors(SyntheticTable(1, {}), profile, "X").verdict, Verdict::kError);
+}
+
+TEST(BusbwAtFloors, DiagnosesCollectivesOnTheManagementNetwork) {
+  Profile local = Builtin("local");
+  ASSERT_TRUE(local.nccl);
+  EXPECT_DOUBLE_EQ(local.nccl->management_rate_gbit_per_s, 0.1);
+  // The local cluster over eth0: 64 MiB in 7.7 s across 3 ranks, busbw 0.012 GB/s.
+  const CheckResult result = CheckBusbwAtFloors(SyntheticTable(3, {{64 * kMiB, 0.012}}), local, "X");
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  EXPECT_NE(Messages(result).find("busbw 0.012 GB/s is at most the eth0 rate (0.0125 GB/s): collectives are probably on "
+                                  "eth0; set NCCL_SOCKET_IFNAME=ens1 / OMPI_MCA_btl_tcp_if_include=ens1"),
+            std::string::npos)
+      << Messages(result);
+  // Over ens1 it conforms, and a slow-but-not-eth0 failure carries no eth0 diagnosis.
+  EXPECT_EQ(CheckBusbwAtFloors(SyntheticTable(3, {{64 * kMiB, 0.25}}), local, "X").verdict, Verdict::kPass);
+  local.nccl->socket_ifname.clear();
+  local.allreduce[0].busbw_floor_gb_per_s = 1;
+  const CheckResult slow = CheckBusbwAtFloors(SyntheticTable(3, {{64 * kMiB, 0.25}}), local, "X");
+  ASSERT_EQ(slow.verdict, Verdict::kFail);
+  EXPECT_EQ(Messages(slow).find("collectives are probably on"), std::string::npos) << Messages(slow);
+  const CheckResult unpinned = CheckBusbwAtFloors(SyntheticTable(3, {{64 * kMiB, 0.008}}), local, "X");
+  EXPECT_NE(Messages(unpinned).find("NCCL_SOCKET_IFNAME=the fabric interface"), std::string::npos)
+      << Messages(unpinned);
+}
+
+TEST(ResultsCorrect, FailsListingWrongSizes) {
+  BandwidthTable table = SyntheticTable(2, {{kMiB, 1}, {8 * kGiB, 180}});
+  table.rows[1].correct = false;
+  table.rows[1].wrong_elements = 12;
+  const CheckResult result = CheckResultsCorrect(table);
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  EXPECT_NE(Messages(result).find("8 GiB (12 wrong elements)"), std::string::npos) << Messages(result);
+  EXPECT_EQ(Messages(result).find("1 MiB"), std::string::npos);
+  EXPECT_EQ(CheckResultsCorrect(SyntheticTable(2, {})).verdict, Verdict::kError);
+}
+
+TEST(HumanSizes, BinaryUnitsWhenExact) {
+  EXPECT_EQ(HumanSize(17179869184), "16 GiB");
+  EXPECT_EQ(HumanSize(64 * kMiB), "64 MiB");
+  EXPECT_EQ(HumanSize(8), "8 B");
+  EXPECT_EQ(HumanSize(1000), "1000 B");
+  EXPECT_EQ(HumanSize(0), "0 B");
+}
+
+}  // namespace
+}  // namespace gpuconform::allreduce

@@ -31,6 +31,34 @@ std::string ExpandPatterns(const std::string& patterns) {
 
 }  // namespace
 
+namespace {
+
+// GoogleTest's pattern syntax: '*' any run, '?' one character.
+bool GlobMatches(const char* pattern, const char* name) {
+  if (*pattern == '\0') return *name == '\0';
+  if (*pattern == '*') return GlobMatches(pattern + 1, name) || (*name != '\0' && GlobMatches(pattern, name + 1));
+  if (*name == '\0') return false;
+  return (*pattern == '?' || *pattern == *name) && GlobMatches(pattern + 1, name + 1);
+}
+
+}  // namespace
+
+bool FilterMaySelect(const std::string& filter, const std::string& suite, const std::string& check) {
+  const std::string positive = filter.substr(0, filter.find('-'));
+  if (positive.empty()) return true;
+  const std::string name = suite + "." + check;
+  std::size_t start = 0;
+  while (start <= positive.size()) {
+    auto end = positive.find(':', start);
+    if (end == std::string::npos) end = positive.size();
+    std::string pattern = positive.substr(start, end - start);
+    pattern = pattern.substr(0, pattern.find('/'));
+    if (!pattern.empty() && GlobMatches(pattern.c_str(), name.c_str())) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 std::string ExpandCheckFilter(const std::string& filter) {
   if (filter.empty()) return "*";
   // GoogleTest syntax: POSITIVE[-NEGATIVE]; only the first '-' separates, so node names

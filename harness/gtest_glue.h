@@ -16,6 +16,11 @@ namespace gpuconform {
 // also selects that check's per-node cases (Suite.Check/node1, ...).
 std::string ExpandCheckFilter(const std::string& filter);
 
+// Could the filter select any case of Suite.Check? Judged on the positive patterns with
+// any "/node" part dropped, and conservative: a suite it may select has its probes run, so
+// `--filter 'Munge.*'` does not run an allreduce sweep.
+bool FilterMaySelect(const std::string& filter, const std::string& suite, const std::string& check);
+
 std::vector<CheckResult> RunAsGtests(const std::vector<CheckResult>& results, const std::string& filter);
 
 }  // namespace gpuconform

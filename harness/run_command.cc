@@ -7,6 +7,7 @@
 #include <ctime>
 #include <iostream>
 #include <memory>
+#include <set>
 
 #include "harness/gather.h"
 #include "harness/gtest_glue.h"
@@ -72,6 +73,31 @@ Result<Gathered> GatherRaw(const CommandLine& command, const World& world, const
   return Gathered{std::move(run.raw), std::move(run.ranks), "live"};
 }
 
+// Only the suites the filter may select are probed and evaluated.
+std::vector<const SuiteDefinition*> SelectedSuites(const std::string& filter) {
+  std::vector<const SuiteDefinition*> selected;
+  for (const auto* suite : SuiteRegistry::Instance().Suites()) {
+    for (const auto& check : suite->checks) {
+      if (FilterMaySelect(filter, suite->name, check.name)) {
+        selected.push_back(suite);
+        break;
+      }
+    }
+  }
+  return selected;
+}
+
+std::vector<ProbeSpec> ProbesOf(const std::vector<const SuiteDefinition*>& suites) {
+  std::vector<ProbeSpec> probes;
+  std::set<std::string> seen;
+  for (const auto* suite : suites) {
+    for (const auto& probe : suite->probes) {
+      if (seen.insert(probe.id).second) probes.push_back(probe);
+    }
+  }
+  return probes;
+}
+
 }  // namespace
 
 namespace {
@@ -93,9 +119,8 @@ int RunVerbWith(const CommandLine& command, const World& world, const std::strin
     if (world.is_root()) std::cerr << "gpuconform: " << profile.error() << "\n";
     return 2;
   }
-  const auto suites = SuiteRegistry::Instance().Suites();
-  const auto probes = SuiteRegistry::Instance().AllProbes();
-  auto gathered = GatherRaw(command, world, probes, *profile);
+  const auto suites = SelectedSuites(command.filter);
+  auto gathered = GatherRaw(command, world, ProbesOf(suites), *profile);
   if (!gathered) {
     if (world.is_root()) std::cerr << "gpuconform: " << gathered.error() << "\n";
     return 2;

@@ -104,3 +104,19 @@ TEST(EvaluateSuites, ASuiteThatThrowsBecomesErrorsNotACrash) {
 
 }  // namespace
 }  // namespace gpuconform
+
+namespace gpuconform {
+namespace {
+
+TEST(CheckFilter, MaySelectJudgesSuitesFromThePositivePatterns) {
+  EXPECT_TRUE(FilterMaySelect("*", "Munge", "KeyIdenticalOnAllNodes"));
+  EXPECT_TRUE(FilterMaySelect("Munge.*", "Munge", "KeyIdenticalOnAllNodes"));
+  EXPECT_FALSE(FilterMaySelect("Munge.*", "AllreduceBandwidth", "MpiBusbwAtFloors"));
+  EXPECT_TRUE(FilterMaySelect("SlurmGres.GresRegistered/node2", "SlurmGres", "GresRegistered"));
+  EXPECT_FALSE(FilterMaySelect("SlurmGres.GresRegistered/node2", "SlurmGres", "GresMatchesProfile"));
+  EXPECT_TRUE(FilterMaySelect("*-Munge.*", "Munge", "DaemonReachable")) << "negative parts never drop probes";
+  EXPECT_TRUE(FilterMaySelect("Slurm?odes.*", "SlurmNodes", "NodeUsable"));
+}
+
+}  // namespace
+}  // namespace gpuconform

@@ -4,6 +4,7 @@
 
 #include "harness/suite_registry.h"
 #include "suites/allreduce/allreduce_checks.h"
+#include "suites/allreduce/blame.h"
 #include "suites/allreduce/mpi_allreduce_probe.h"
 #include "suites/allreduce/nccl_tests_parse.h"
 
@@ -13,6 +14,7 @@ namespace {
 
 constexpr char kMpiFloors[] = "MpiBusbwAtFloors";
 constexpr char kMpiCorrect[] = "MpiResultsCorrect";
+constexpr char kMpiBlame[] = "MpiNoSlowNode";
 constexpr char kNcclTestsFloors[] = "NcclTestsBusbwAtFloors";
 constexpr char kNcclTestsCorrect[] = "NcclTestsResultsCorrect";
 
@@ -63,10 +65,17 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   std::vector<CheckResult> results;
   // The profile's floors are NCCL figures on GPU clusters; there the MPI host path is
   // recorded, not judged against them.
-  JudgeTable(context.raw.ClusterOutput(MpiAllreduceProbe().id), kMpiFloors, kMpiCorrect, context.profile,
-             !context.profile.ExpectsGpus(),
+  const RawOutput mpi = context.raw.ClusterOutput(MpiAllreduceProbe().id);
+  JudgeTable(mpi, kMpiFloors, kMpiCorrect, context.profile, !context.profile.ExpectsGpus(),
              "profile " + context.profile.name + " states NCCL floors for GPUs; the MPI host path is recorded only",
              results);
+  if (mpi.ok()) {
+    results.push_back(CheckNoSlowNode(ParsePairResults(mpi.text), kMpiBlame));
+  } else if (mpi.status == ProbeStatus::kToolMissing || mpi.status == ProbeStatus::kAbsent) {
+    results.push_back(Skipped(kSuite, kMpiBlame, "", "no pairwise measurement: " + mpi.detail));
+  } else {
+    results.push_back(Errored(kSuite, kMpiBlame, "", "measurement-failed", mpi.detail));
+  }
   JudgeTable(context.raw.ClusterOutput(NcclTestsOutputProbe().id), kNcclTestsFloors, kNcclTestsCorrect,
              context.profile, true, "", results);
   return results;
@@ -79,6 +88,7 @@ SuiteDefinition Definition() {
   suite.checks = {
       {kMpiFloors, "MPI_Allreduce busbw across the world is at or above the profile's floor at each named size", false},
       {kMpiCorrect, "every MPI_Allreduce result was correct", false},
+      {kMpiBlame, "no node's pairs run at under half the fastest pair's busbw (the slow node is named)", false},
       {kNcclTestsFloors, "nccl-tests all_reduce_perf busbw is at or above the profile's floor at each named size",
        false},
       {kNcclTestsCorrect, "nccl-tests reported no wrong results (#wrong = 0)", false},

@@ -28,10 +28,22 @@ std::chrono::seconds CollectiveDeadline() {
 
 // MPI_Iallreduce + polling, so that a rank that never joins cannot block us forever.
 // Returns false at the deadline (the request is abandoned; the world is then unusable).
+bool WaitWithDeadline(MPI_Request& request, std::chrono::steady_clock::time_point deadline);
+
 bool AllreduceWithDeadline(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op,
-                           std::chrono::steady_clock::time_point deadline) {
+                           std::chrono::steady_clock::time_point deadline, MPI_Comm comm = MPI_COMM_WORLD) {
   MPI_Request request;
-  MPI_Iallreduce(send, receive, count, type, op, MPI_COMM_WORLD, &request);
+  MPI_Iallreduce(send, receive, count, type, op, comm, &request);
+  return WaitWithDeadline(request, deadline);
+}
+
+bool BarrierWithDeadline(std::chrono::steady_clock::time_point deadline) {
+  MPI_Request request;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  return WaitWithDeadline(request, deadline);
+}
+
+bool WaitWithDeadline(MPI_Request& request, std::chrono::steady_clock::time_point deadline) {
   int done = 0;
   auto pause = std::chrono::microseconds(1);
   while (true) {
@@ -94,6 +106,70 @@ std::string Header(const CollectiveContext& context) {
   return text;
 }
 
+// Blame: the full-world number says the cluster is slow, not which node. Each neighbour
+// pair of nodes (ring order: node i with node i+1) runs the same allreduce alone while the
+// others wait, so a node with a slow link shows up in both of its pairs. One rank per
+// node (the lowest on each host) takes part. Returns "# pair A B SIZE busbw X" lines.
+std::string MeasurePairs(const CollectiveContext& context, long long size_bytes, std::chrono::seconds timeout,
+                         bool& completed) {
+  completed = true;
+  std::vector<int> node_ranks;
+  std::vector<std::string> node_names;
+  for (std::size_t r = 0; r < context.rank_hosts.size(); ++r) {
+    if (std::find(node_names.begin(), node_names.end(), context.rank_hosts[r]) == node_names.end()) {
+      node_names.push_back(context.rank_hosts[r]);
+      node_ranks.push_back(static_cast<int>(r));
+    }
+  }
+  const std::size_t nodes = node_ranks.size();
+  if (nodes < 3) return "";  // two nodes make one pair: nothing to compare it with
+  const int me = context.world.rank();
+  const auto count = static_cast<int>(size_bytes / static_cast<long long>(sizeof(float)));
+  std::vector<float> send(count, 1.0f);
+  std::vector<float> receive(count, 0.0f);
+  std::vector<double> pair_time_us(nodes, 0.0);
+  const auto deadline = std::chrono::steady_clock::now() + timeout * static_cast<int>(nodes + 1);
+  for (std::size_t p = 0; p < nodes; ++p) {
+    const int a = node_ranks[p];
+    const int b = node_ranks[(p + 1) % nodes];
+    MPI_Comm pair;
+    // Every rank joins the split (a collective on the world); only the pair gets a communicator.
+    MPI_Comm_split(MPI_COMM_WORLD, me == a || me == b ? 0 : MPI_UNDEFINED, me, &pair);
+    if (pair != MPI_COMM_NULL) {
+      bool ok = AllreduceWithDeadline(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, deadline, pair);
+      const int iterations = 3;
+      const auto start = std::chrono::steady_clock::now();
+      for (int i = 0; ok && i < iterations; ++i) {
+        ok = AllreduceWithDeadline(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, deadline, pair);
+      }
+      double mine = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
+                    iterations;
+      double slowest = 0;
+      ok = ok && AllreduceWithDeadline(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, deadline, pair);
+      if (ok && me == a) pair_time_us[p] = slowest;
+      if (!ok) completed = false;
+      if (ok) MPI_Comm_free(&pair);
+    }
+    if (!completed || !BarrierWithDeadline(deadline)) {
+      completed = false;
+      return "";
+    }
+  }
+  std::vector<double> all_times(nodes, 0.0);
+  if (!AllreduceWithDeadline(pair_time_us.data(), all_times.data(), static_cast<int>(nodes), MPI_DOUBLE, MPI_MAX,
+                             deadline)) {
+    completed = false;
+    return "";
+  }
+  std::string lines;
+  for (std::size_t p = 0; p < nodes; ++p) {
+    const double busbw = AllreduceBusBandwidth(static_cast<double>(size_bytes) / (all_times[p] * 1e-6) / 1e9, 2);
+    lines += fmt::format("# pair {} {} {} busbw {:.3f}\n", node_names[p], node_names[(p + 1) % nodes], size_bytes,
+                         busbw);
+  }
+  return lines;
+}
+
 RawOutput Measure(const CollectiveContext& context) {
   RawOutput out;
   out.origin = context.host + ": MPI_Allreduce sweep";
@@ -122,6 +198,17 @@ RawOutput Measure(const CollectiveContext& context) {
     out.text += fmt::format("{:>13} {:>13} {:>9} {:>7} {:>7} {:>8.1f} {:>7.3f} {:>7.3f} {:>6}\n", size,
                             size / static_cast<long long>(sizeof(float)), "float", "sum", -1, result.time_us, algbw,
                             busbw, result.wrong);
+  }
+  // Pairs at the sweep's largest size, capped at 8 MiB so a slow link costs seconds.
+  const long long pair_size = std::min(SweepSizes(context.profile).back(), 8 * kMiB);
+  bool pairs_completed = true;
+  out.text += MeasurePairs(context, pair_size, timeout, pairs_completed);
+  if (!pairs_completed) {
+    const std::string why = context.host + ": the pairwise allreduce tests did not complete within the deadline";
+    context.world.MarkBroken(why);
+    out.status = ProbeStatus::kTimedOut;
+    out.detail = why;
+    return out;
   }
   out.status = ProbeStatus::kOk;
   return out;

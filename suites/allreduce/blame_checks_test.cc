@@ -1,0 +1,52 @@
+#include <gtest/gtest.h>
+
+#include "suites/allreduce/blame.h"
+
+namespace gpuconform::allreduce {
+namespace {
+
+TEST(Blame, ParsesThePairLinesOfTheProbe) {
+  const auto pairs = ParsePairResults(
+      "# gpuconform MPI_Allreduce\n     8388608  2097152 float sum -1 1.0 0.1 0.1 0\n"
+      "# pair node1 node2 8388608 busbw 0.812\n# pair node2 node3 8388608 busbw 0.031\n# pair broken\n");
+  ASSERT_EQ(pairs.size(), 2u);
+  EXPECT_EQ(pairs[1].node_a, "node2");
+  EXPECT_EQ(pairs[1].node_b, "node3");
+  EXPECT_DOUBLE_EQ(pairs[1].busbw_gb_per_s, 0.031);
+}
+
+TEST(Blame, EvenPairsConform) {
+  const auto result = CheckNoSlowNode({{"node1", "node2", 8, 0.8}, {"node2", "node3", 8, 0.6}, {"node3", "node1", 8, 0.7}},
+                                      "MpiNoSlowNode");
+  EXPECT_EQ(result.verdict, Verdict::kPass);
+  EXPECT_EQ(result.measurements.size(), 3u);
+}
+
+TEST(Blame, TheNodeInEverySlowPairIsNamed) {
+  const auto result = CheckNoSlowNode(
+      {{"node1", "node2", 8, 0.8}, {"node2", "node3", 8, 0.03}, {"node3", "node1", 8, 0.02}}, "MpiNoSlowNode");
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  ASSERT_EQ(result.findings.size(), 1u);
+  EXPECT_EQ(result.findings[0].entity, "node3");
+  EXPECT_EQ(result.findings[0].message.rfind("node3: every pair it is in is slow (node2+node3 0.030 GB/s, "
+                                             "node3+node1 0.020 GB/s) against 0.800 GB/s",
+                                             0),
+            0u)
+      << result.findings[0].message;
+}
+
+TEST(Blame, SlowPairsWithoutACommonNodeAreNamedAsLinks) {
+  const auto result = CheckNoSlowNode({{"n1", "n2", 8, 0.01}, {"n2", "n3", 8, 0.8}, {"n3", "n4", 8, 0.01}, {"n4", "n1", 8, 0.8}},
+                                      "MpiNoSlowNode");
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  ASSERT_EQ(result.findings.size(), 2u);
+  EXPECT_EQ(result.findings[0].code, "slow-link");
+  EXPECT_EQ(result.findings[0].entity, "n1+n2");
+}
+
+TEST(Blame, TwoNodesCannotBeCompared) {
+  EXPECT_EQ(CheckNoSlowNode({{"a", "b", 8, 0.1}}, "MpiNoSlowNode").verdict, Verdict::kSkip);
+}
+
+}  // namespace
+}  // namespace gpuconform::allreduce

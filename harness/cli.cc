@@ -55,6 +55,9 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   CLI::App* capture = app.add_subcommand(
       "capture", "record this node's (under srun: every node's) raw probe outputs as a snapshot directory");
   capture->add_option("--out", command.out, "snapshot directory to write (created; files are replaced)")->required();
+  capture->add_option("--profile", command.profile,
+                      "profile whose sizes and counts the active probes use (allreduce sweep, srun --gpus-per-node); "
+                      "default: $GPUCONFORM_PROFILE, else " + std::string(kDefaultProfile));
   capture->footer("Then judge it anywhere: gpuconform run --snapshot DIR --profile NAME");
 
   CLI::App* list = app.add_subcommand("list", "list the suites and their checks");

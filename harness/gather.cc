@@ -60,16 +60,6 @@ GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<P
   const CollectiveContext context{world, profile, host, node_owner, hosts};
   for (const auto& spec : probes) {
     if (spec.method != ProbeMethod::kCollective || !spec.collective) continue;
-    if (world.broken()) {
-      RawOutput skipped{ProbeStatus::kFailed, "", host + ": " + spec.id,
-                        host + ": not run: " + world.broken_reason()};
-      if (spec.scope == ProbeScope::kCluster) {
-        if (world.is_root()) mine.cluster[spec.id] = skipped;
-      } else if (node_owner) {
-        mine.node[host][spec.id] = skipped;
-      }
-      continue;
-    }
     if (world.is_root()) progress("running " + spec.id + " across all ranks");
     RawOutput out = spec.collective(context);
     // A cluster-scope collective (a measurement) is judged from rank 0's answer.
@@ -85,7 +75,6 @@ GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<P
   GatheredRun run;
   for (const std::string& part : world.AllGather(envelope.dump(-1, ' ', false,
                                                               nlohmann::json::error_handler_t::replace))) {
-    if (part.empty()) continue;  // a rank we could not hear from (broken world)
     const auto j = nlohmann::json::parse(part);
     auto raw = ClusterRaw::FromJson(j.at("raw").get<std::string>());
     if (raw) run.raw.Merge(*raw);

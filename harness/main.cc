@@ -1,8 +1,13 @@
 // gpuconform: parse the command line, start the world, run the verb.
+#include <mpi.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <thread>
 
 #include "harness/cli.h"
+#include "harness/collective_deadline.h"
 #include "harness/live_source.h"
 #include "harness/run_command.h"
 #include "harness/start_watchdog.h"
@@ -18,19 +23,29 @@ int LauncherRank() {
   return 0;
 }
 
-// MPI_Init did not return: rank 0 writes the report it can, every rank ends the process.
-[[noreturn]] void GiveUpOnWorld(const gpuconform::CommandLine& command, std::chrono::seconds deadline) {
+// A collective (or MPI_Init itself) did not return: rank 0 writes the report it can make
+// alone, then ends the job; the launcher then kills every rank, stopped ones included.
+[[noreturn]] void GiveUp(const gpuconform::CommandLine& command, const std::string& problem, bool mpi_started) {
   using namespace gpuconform;
-  const std::string problem =
-      LocalHostname() + ": the ranks did not form one MPI world within " + std::to_string(deadline.count()) +
-      " s (MPI_Init under the launcher's PMIx did not return): a node of this step is not answering — a dead "
-      "slurmd or slurmstepd, a node down, or a firewall between nodes; see SlurmNodes below, and "
-      "`scontrol show node` (GPUCONFORM_WORLD_TIMEOUT_S sets this deadline)";
   std::cerr << "gpuconform: " << problem << "\n";
   int status = 3;
-  if (command.verb == Verb::kRun && LauncherRank() == 0) status = RunVerbAlone(command, problem);
-  std::cout.flush();
+  if (LauncherRank() == 0) {
+    if (command.verb == Verb::kRun) status = RunVerbAlone(command, problem);
+    std::cout.flush();
+    if (mpi_started) MPI_Abort(MPI_COMM_WORLD, status == 0 ? 3 : status);
+  } else {
+    // Leave rank 0 time to write its report; its abort ends us sooner.
+    std::this_thread::sleep_for(std::chrono::seconds(30));
+  }
   std::_Exit(status == 0 ? 3 : status);
+}
+
+std::string WorldNotFormed(std::chrono::seconds deadline) {
+  return gpuconform::LocalHostname() + ": the ranks did not form one MPI world within " +
+         std::to_string(deadline.count()) +
+         " s (MPI_Init under the launcher's PMIx did not return): a node of this step is not answering — a dead "
+         "slurmd or slurmstepd, a node down, or a firewall between nodes; see SlurmNodes below, and "
+         "`scontrol show node` (GPUCONFORM_WORLD_TIMEOUT_S sets this deadline)";
 }
 
 }  // namespace
@@ -51,15 +66,15 @@ int main(int argc, char** argv) {
     case Verb::kCapture: break;
   }
   const auto deadline = WorldStartDeadline();
-  StartWatchdog watchdog(deadline, [&] { GiveUpOnWorld(command, deadline); });
+  StartWatchdog watchdog(deadline, [&] { GiveUp(command, WorldNotFormed(deadline), false); });
   auto world = World::Start(&argc, &argv);
   watchdog.Cancel();
+  SetGiveUpHandler([&](const std::string& problem) { GiveUp(command, problem, world && world->uses_mpi()); });
   if (!world) {
     std::cerr << "gpuconform: " << world.error() << "\n";
     return 2;
   }
   const int status = command.verb == Verb::kRun ? RunVerb(command, *world) : CaptureVerb(command, *world);
-  if (world->broken()) world->FinishBroken(status);
   world->Finish();
   return status;
 }

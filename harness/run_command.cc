@@ -170,13 +170,20 @@ int RunVerbWith(const CommandLine& command, const World& world, const std::strin
 }  // namespace
 
 int CaptureVerb(const CommandLine& command, const World& world) {
+  auto profile = LoadProfile(ProfileArgument(command));
+  if (!profile) {
+    if (world.is_root()) std::cerr << "gpuconform: " << profile.error() << "\n";
+    return 2;
+  }
   const auto probes = SuiteRegistry::Instance().AllProbes();
   const std::string host = LocalHostname();
-  LiveSource live(host, nullptr);
-  GatheredRun run = GatherLive(world, live, probes, [&](const std::string& line) { Progress(world, line); });
+  LiveSource live(host, &*profile);
+  GatheredRun run =
+      GatherLive(world, live, probes, [&](const std::string& line) { Progress(world, line); }, &*profile);
   if (!world.is_root()) return 0;
   const std::map<std::string, std::string> manifest = {
       {"captured_at", NowIso8601()}, {"captured_on", host}, {"gpuconform_version", GPUCONFORM_VERSION},
+      {"profile", profile->name},
       {"nodes", Join(run.raw.nodes, ",")}};
   auto written = WriteSnapshot(run.raw, probes, command.out, manifest);
   if (!written) {

@@ -2,9 +2,6 @@
 
 #include <mpi.h>
 
-#include <chrono>
-#include <cstdio>
-#include <thread>
 #include <cstdlib>
 
 namespace gpuconform {
@@ -53,26 +50,8 @@ std::string World::Describe() const {
   return "MPI (" + launcher_ + "), " + std::to_string(size_) + " ranks";
 }
 
-void World::MarkBroken(const std::string& why) const {
-  if (broken_reason_.empty()) broken_reason_ = why;
-}
-
-void World::FinishBroken(int status) const {
-  std::fflush(nullptr);
-  if (rank_ == 0) MPI_Abort(MPI_COMM_WORLD, status);
-  // Give rank 0 time to write its report before the launcher sees this rank gone; its
-  // abort ends us sooner.
-  std::this_thread::sleep_for(std::chrono::seconds(30));
-  std::_Exit(status);
-}
-
 std::vector<std::string> World::AllGather(const std::string& mine) const {
   if (!uses_mpi_) return {mine};
-  if (broken()) {
-    std::vector<std::string> parts(size_);
-    parts[rank_] = mine;
-    return parts;
-  }
   const int my_size = static_cast<int>(mine.size());
   std::vector<int> sizes(size_);
   MPI_Allgather(&my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD);

@@ -30,16 +30,6 @@ class World {
 
   std::vector<std::string> AllGather(const std::string& mine) const;
 
-  // A collective that passed its deadline leaves MPI unusable: some rank is stopped or
-  // gone. After MarkBroken, collectives return at once (AllGather gives only this rank's
-  // part, the others empty), so rank 0 can still judge what it has and write the report.
-  void MarkBroken(const std::string& why) const;
-  bool broken() const { return !broken_reason_.empty(); }
-  const std::string& broken_reason() const { return broken_reason_; }
-
-  // Ends MPI. A broken world cannot finalize: rank 0 aborts the job (the launcher kills
-  // every rank, stopped ones included), other ranks leave without finalizing.
-  [[noreturn]] void FinishBroken(int status) const;
   void Finish() const;
 
  private:
@@ -49,7 +39,6 @@ class World {
   int size_;
   bool uses_mpi_;
   std::string launcher_;
-  mutable std::string broken_reason_;
 };
 
 }  // namespace gpuconform

@@ -63,6 +63,15 @@ void JudgeTable(const RawOutput& out, const std::string& floors_check, const std
 
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   std::vector<CheckResult> results;
+  if (!context.world_problem.empty()) {
+    // The ranks stalled (in MPI_Init or inside the measurement): that is the MPI verdict.
+    for (const char* check : {kMpiFloors, kMpiCorrect, kMpiBlame}) {
+      results.push_back(Errored(kSuite, check, "", "world-stalled", context.world_problem));
+    }
+    JudgeTable(context.raw.ClusterOutput(NcclTestsOutputProbe().id), kNcclTestsFloors, kNcclTestsCorrect,
+               context.profile, true, "", results);
+    return results;
+  }
   // The profile's floors are NCCL figures on GPU clusters; there the MPI host path is
   // recorded, not judged against them.
   const RawOutput mpi = context.raw.ClusterOutput(MpiAllreduceProbe().id);

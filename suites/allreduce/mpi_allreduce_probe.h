@@ -2,10 +2,10 @@
 // the world, swept over message sizes, timed and checked — what runs on nodes without GPUs
 // (the project's local cluster) and measures the host path of any cluster.
 // Contract: a collective probe (every rank calls it). It prints its table in nccl-tests'
-// all_reduce_perf format, so one parser and one judge serve both tools. Each collective
-// has a deadline (GPUCONFORM_COLLECTIVE_TIMEOUT_S, default 60 s): a rank that stops
-// progressing (SIGSTOP, a dead link) makes the probe answer kTimedOut and marks the world
-// broken, instead of hanging the job.
+// all_reduce_perf format, so one parser and one judge serve both tools. It times the
+// blocking MPI_Allreduce, like applications and IMB-MPI1. Each size has a deadline
+// (GPUCONFORM_COLLECTIVE_TIMEOUT_S, default 60 s): when a rank stops progressing (SIGSTOP,
+// a dead link), rank 0 reports the stall as an error and the job ends, instead of hanging.
 #pragma once
 
 #include <vector>

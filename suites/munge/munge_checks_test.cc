@@ -675,7 +675,7 @@ TEST(MungeSuite, EvaluatesFilesAndReportsAMissingOneNamingNodeAndFile) {
   raw.node["node1"]["clock"] = File("epoch_ns 1796221101000000000\n");
   const Profile profile = LocalProfile();
   const std::vector<RankInfo> ranks;
-  const SuiteContext context{raw, profile, ranks, false};
+  const SuiteContext context{raw, profile, ranks, false, ""};
   const auto results = MungeSuite().evaluate(context);
   std::map<std::string, const CheckResult*> by_name;
   for (const auto& r : results) by_name[r.TestName()] = &r;

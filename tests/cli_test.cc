@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "harness/process_runner.h"
+#include "tests/support/test_support.h"
 
 namespace gpuconform {
 namespace {
@@ -26,12 +27,7 @@ std::string TempPath(const std::string& name) {
       .string();
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string ReadFile(const std::string& path) { return test_support::ReadFile(path); }
 
 TEST(Cli, HelpTeachesUsageAndExitStatuses) {
   auto r = Gpuconform({"--help"});

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "tests/support/test_support.h"
+
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -17,15 +19,13 @@ constexpr long long kGiB = 1LL << 30;
 constexpr long long kMiB = 1LL << 20;
 
 std::string ReadRealdata(const std::string& name) {
-  std::ifstream in(kRealdata + "/nccl-tests-output/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return test_support::ReadFile(std::filesystem::path(kRealdata) / "nccl-tests-output" / name);
 }
 
-#define REQUIRE_REALDATA()                                                                          \
-  if (!std::filesystem::is_directory(kRealdata)) GTEST_SKIP() << "the realdata folder is absent: " \
-                                                              << kRealdata
+// Skips, saying so, when the realdata folder is absent.
+#define REQUIRE_REALDATA()                                      \
+  GPUCONFORM_REALDATA_OR_SKIP(realdata_dir, "nccl-tests-output"); \
+  (void)realdata_dir
 
 BandwidthTable ParseRealdata(const std::string& name) {
   auto table = ParseNcclTestsOutput(ReadRealdata(name), name);

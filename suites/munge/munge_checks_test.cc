@@ -1,6 +1,8 @@
 #include "suites/munge/munge_checks.h"
 
 #include <gtest/gtest.h>
+
+#include "tests/support/test_support.h"
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -691,12 +693,7 @@ TEST(MungeSuite, EvaluatesFilesAndReportsAMissingOneNamingNodeAndFile) {
 
 // ---- real outputs (../shared/realdata/munge) ----
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test_support::ReadFile;
 
 fs::path RealDataDir() { return fs::path(GPUCONFORM_REALDATA_DIR) / "munge"; }
 

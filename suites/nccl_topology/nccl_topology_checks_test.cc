@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/test_support.h"
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -19,19 +21,9 @@ namespace {
 const std::string kRealdata = std::string(GPUCONFORM_REALDATA_DIR) + "/nccl-topo-xml";
 const std::string kFixtures = std::string(GPUCONFORM_SOURCE_DIR) + "/fixtures/snapshots";
 
-std::optional<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test_support::ReadFileIfPresent;
 
-Profile Builtin(const std::string& name) {
-  auto profile = LoadProfile(name);
-  EXPECT_TRUE(profile) << profile.error();
-  return *profile;
-}
+Profile Builtin(const std::string& name) { return test_support::BuiltinProfile(name); }
 
 // Profiles for the machines the realdata files come from, where no built-in profile fits.
 Profile EfaProfile(const std::string& base, int nics) {
@@ -111,7 +103,7 @@ TEST(NcclTopologyRealdata, EveryFileJudgedAsItsSourceSays) {
       {"ibm-gx3d-h100-vsi-topo.xml", h100, V(P, P, F, P), "fails only if the suite requires 400G NDR IB"},
   };
   for (const auto& c : cases) {
-    const auto text = ReadFile(kRealdata + "/" + c.file);
+    const auto text = ReadFileIfPresent(kRealdata + "/" + c.file);
     ASSERT_TRUE(text) << c.file;
     auto topology = ParseTopologyXml(*text, c.file);
     ASSERT_TRUE(topology) << c.file << ": " << topology.error();
@@ -123,7 +115,7 @@ TEST(NcclTopologyRealdata, EveryFileJudgedAsItsSourceSays) {
 
 TEST(NcclTopologyRealdata, GraphFileIsRejectedAsTheWrongKindNamingTheFile) {
   if (!std::filesystem::is_directory(kRealdata)) GTEST_SKIP() << "no realdata at " << kRealdata;
-  const auto text = ReadFile(kRealdata + "/azure-ncv4-graph.xml");
+  const auto text = ReadFileIfPresent(kRealdata + "/azure-ncv4-graph.xml");
   ASSERT_TRUE(text);
   auto topology = ParseTopologyXml(*text, "azure-ncv4-graph.xml");
   ASSERT_FALSE(topology);
@@ -134,7 +126,7 @@ TEST(NcclTopologyRealdata, GraphFileIsRejectedAsTheWrongKindNamingTheFile) {
 
 TEST(NcclTopologyRealdata, ParsesTheFactsEachFileStates) {
   if (!std::filesystem::is_directory(kRealdata)) GTEST_SKIP() << "no realdata at " << kRealdata;
-  auto ibm = ParseTopologyXml(*ReadFile(kRealdata + "/ibm-gx3d-h100-vsi-topo.xml"), "ibm");
+  auto ibm = ParseTopologyXml(*ReadFileIfPresent(kRealdata + "/ibm-gx3d-h100-vsi-topo.xml"), "ibm");
   ASSERT_TRUE(ibm) << ibm.error();
   ASSERT_EQ(ibm->gpus.size(), 8u);
   EXPECT_EQ(ibm->gpus[0].sm, 90);
@@ -147,14 +139,14 @@ TEST(NcclTopologyRealdata, ParsesTheFactsEachFileStates) {
   EXPECT_EQ(ibm->cpus[0].vendor, "GenuineIntel");
   EXPECT_EQ(ibm->version, "1");
 
-  auto p5 = ParseTopologyXml(*ReadFile(kRealdata + "/aws-p5-48xl-topo.xml"), "p5");
+  auto p5 = ParseTopologyXml(*ReadFileIfPresent(kRealdata + "/aws-p5-48xl-topo.xml"), "p5");
   ASSERT_TRUE(p5) << p5.error();
   EXPECT_FALSE(p5->any_pci_class);
   ASSERT_GT(p5->pcis.size(), 1u);
   EXPECT_EQ(p5->pcis[1].link_speed_gt_per_s, 32.0);  // "32 GT/s PCIe/s"
   EXPECT_EQ(p5->pcis[1].link_width_lanes, 16);
 
-  auto g5 = ParseTopologyXml(*ReadFile(kRealdata + "/aws-g5-48xl-topo.xml"), "g5");
+  auto g5 = ParseTopologyXml(*ReadFileIfPresent(kRealdata + "/aws-g5-48xl-topo.xml"), "g5");
   ASSERT_TRUE(g5) << g5.error();
   EXPECT_EQ(g5->pcis.size(), 9u);
   EXPECT_FALSE(g5->cpus[0].numa_id == std::nullopt);
@@ -165,7 +157,7 @@ TEST(NcclTopologyRealdata, SurvivesEveryTruncationOfEveryFile) {
   const Profile h100 = Builtin("h100-sxm-8");
   for (const auto& entry : std::filesystem::directory_iterator(kRealdata)) {
     if (entry.path().extension() != ".xml") continue;
-    const std::string text = *ReadFile(entry.path().string());
+    const std::string text = *ReadFileIfPresent(entry.path().string());
     for (std::size_t length = 0; length <= text.size(); length += 7) {
       auto topology = ParseTopologyXml(text.substr(0, length), "cut");
       if (topology) (void)JudgeTopology("n", *topology, h100);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/test_support.h"
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -20,19 +22,9 @@ namespace {
 const std::string kRealdata = std::string(GPUCONFORM_REALDATA_DIR) + "/nccl-debug-logs";
 const std::string kFixtures = std::string(GPUCONFORM_SOURCE_DIR) + "/fixtures/snapshots";
 
-std::optional<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test_support::ReadFileIfPresent;
 
-Profile Builtin(const std::string& name) {
-  auto profile = LoadProfile(name);
-  EXPECT_TRUE(profile) << profile.error();
-  return *profile;
-}
+Profile Builtin(const std::string& name) { return test_support::BuiltinProfile(name); }
 
 // The koordinator pods: one Tesla P40 per pod, one SR-IOV ConnectX-5 RoCE VF at 25 Gb/s.
 Profile RocePodProfile() {
@@ -115,7 +107,7 @@ TEST(NcclTransportRealdata, EveryLogJudgedAsItsSourceSays) {
        "the transport is right, but one 25G RoCE VF is not an H100 node's 8 NDR rails"},
   };
   for (const auto& c : cases) {
-    const auto text = ReadFile(kRealdata + "/" + c.file);
+    const auto text = ReadFileIfPresent(kRealdata + "/" + c.file);
     ASSERT_TRUE(text) << c.file;
     auto log = ParseNcclLog(*text, c.file);
     ASSERT_TRUE(log) << log.error();
@@ -128,7 +120,7 @@ TEST(NcclTransportRealdata, EveryLogJudgedAsItsSourceSays) {
 TEST(NcclTransportRealdata, FindingsNameHostRankDeviceAndFix) {
   if (!std::filesystem::is_directory(kRealdata)) GTEST_SKIP() << "no realdata at " << kRealdata;
   const Profile h100 = Builtin("h100-sxm-8");
-  auto azure = ParseNcclLog(*ReadFile(kRealdata + "/azure-ndv5-mlx5_1-roce-nic-misnamed.txt"), "azure");
+  auto azure = ParseNcclLog(*ReadFileIfPresent(kRealdata + "/azure-ndv5-mlx5_1-roce-nic-misnamed.txt"), "azure");
   ASSERT_TRUE(azure);
   const auto devices = CheckNetIbDevicesMatchRails(*azure, h100);
   ASSERT_EQ(devices.findings.size(), 2u) << Describe({devices});
@@ -144,7 +136,7 @@ TEST(NcclTransportRealdata, FindingsNameHostRankDeviceAndFix) {
       << warn.findings[0].message;
   EXPECT_NE(warn.findings[0].message.find("NCCL_TOPO_FILE"), std::string::npos);
 
-  auto gke = ParseNcclLog(*ReadFile(kRealdata + "/gke-ncclRemoteError-peer-killed.txt"), "gke");
+  auto gke = ParseNcclLog(*ReadFileIfPresent(kRealdata + "/gke-ncclRemoteError-peer-killed.txt"), "gke");
   ASSERT_TRUE(gke);
   EXPECT_EQ(gke->versions.front(), "2.22.3+cuda12.6");
   const auto errors = CheckNoNcclErrors(*gke, h100);
@@ -160,7 +152,7 @@ TEST(NcclTransportRealdata, FindingsNameHostRankDeviceAndFix) {
   EXPECT_TRUE(crash_on_host) << Describe({errors});
   for (const auto& f : errors.findings) EXPECT_EQ(f.message.find("DIAGNOSIS"), std::string::npos) << "comment judged";
 
-  auto pods = ParseNcclLog(*ReadFile(kRealdata + "/koordinator-2pod-p40-roce-vf-allreduce.txt"), "koordinator");
+  auto pods = ParseNcclLog(*ReadFileIfPresent(kRealdata + "/koordinator-2pod-p40-roce-vf-allreduce.txt"), "koordinator");
   ASSERT_TRUE(pods);
   ASSERT_EQ(pods->net_inits.size(), 2u);
   EXPECT_EQ(pods->net_inits[0].devices[0].name, "mlx5_2");
@@ -178,7 +170,7 @@ TEST(NcclTransportRealdata, SurvivesEveryTruncationOfEveryLog) {
   const Profile h100 = Builtin("h100-sxm-8");
   for (const auto& entry : std::filesystem::directory_iterator(kRealdata)) {
     if (entry.path().string().find(".source.") != std::string::npos) continue;
-    const std::string text = *ReadFile(entry.path().string());
+    const std::string text = *ReadFileIfPresent(entry.path().string());
     for (std::size_t length = 0; length <= text.size(); ++length) {
       auto log = ParseNcclLog(std::string_view(text).substr(0, length), "cut");
       if (log) (void)JudgeLog(*log, h100);
@@ -273,7 +265,7 @@ TEST(NcclTransportChecks, EnvironmentAuditNamesEachDefeatingSetting) {
 }
 
 TEST(NcclTransportChecks, SocketInterfaceNamesTheFixForTheProfileInterface) {
-  auto log = ParseNcclLog(*ReadFile(kFixtures + "/nccl-socket-fallback-eth0/cluster/nccl-debug.log"), "t");
+  auto log = ParseNcclLog(*ReadFileIfPresent(kFixtures + "/nccl-socket-fallback-eth0/cluster/nccl-debug.log"), "t");
   ASSERT_TRUE(log);
   const auto r = CheckSocketInterfaceIsFabric(*log, SocketOnEns1Profile());
   ASSERT_EQ(r.verdict, Verdict::kFail);
@@ -381,7 +373,7 @@ TEST(NcclTransportFixtures, EachSnapshotFailsExactlyTheRightChecks) {
 }
 
 TEST(NcclTransportFixtures, MixedGdrNamesTheRankHostAndChannels) {
-  auto log = ParseNcclLog(*ReadFile(kFixtures + "/nccl-mixed-gdr/cluster/nccl-debug.log"), "t");
+  auto log = ParseNcclLog(*ReadFileIfPresent(kFixtures + "/nccl-mixed-gdr/cluster/nccl-debug.log"), "t");
   ASSERT_TRUE(log);
   const auto r = CheckGpuDirectRdmaOnInterNodeChannels(*log, Builtin("h100-sxm-8"));
   ASSERT_EQ(r.findings.size(), 1u);
@@ -395,7 +387,7 @@ TEST(NcclTransportFixtures, MixedGdrNamesTheRankHostAndChannels) {
 }
 
 TEST(NcclTransportFixtures, HealthyLogIsTruncationSafe) {
-  const std::string text = *ReadFile(kFixtures + "/nccl-h100-2node-healthy/cluster/nccl-debug.log");
+  const std::string text = *ReadFileIfPresent(kFixtures + "/nccl-h100-2node-healthy/cluster/nccl-debug.log");
   for (std::size_t length = 0; length <= text.size(); length += 13) {
     auto log = ParseNcclLog(std::string_view(text).substr(0, length), "cut");
     if (log) (void)JudgeLog(*log, Builtin("h100-sxm-8"));

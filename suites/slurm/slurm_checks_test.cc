@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/test_support.h"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,16 +15,14 @@ namespace {
 
 const std::string kRealdata = GPUCONFORM_REALDATA_DIR;
 
-std::string ReadRealdata(const std::string& relative) {
-  std::ifstream in(kRealdata + "/" + relative);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+std::string ReadRealdata(const std::string& name) {
+  return test_support::ReadFile(std::filesystem::path(kRealdata) / name);
 }
 
-#define REQUIRE_REALDATA()                                                                          \
-  if (!std::filesystem::is_directory(kRealdata)) GTEST_SKIP() << "the realdata folder is absent: " \
-                                                              << kRealdata
+// Skips, saying so, when the realdata folder is absent.
+#define REQUIRE_REALDATA()                                      \
+  GPUCONFORM_REALDATA_OR_SKIP(realdata_dir, "slurm-node"); \
+  (void)realdata_dir
 
 constexpr char kHealthyNode[] =
     "NodeName=node2 Arch=x86_64 CoresPerSocket=2 \n"

@@ -1,0 +1,128 @@
+// Test-only helpers shared by the project's tests: where the realdata and the fixtures are,
+// reading a file, a built-in profile, evaluating suites against a snapshot, and a
+// truncation-and-noise sweep for parsers. Header-only, so it adds no source to any library.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "harness/cluster_raw.h"
+#include "harness/profile.h"
+#include "harness/snapshot_source.h"
+#include "harness/suite_registry.h"
+
+namespace gpuconform::test_support {
+
+// The realdata folder, or nullopt when this build has none (the tests that need it skip).
+inline std::optional<std::filesystem::path> RealdataDir(const std::string& folder) {
+#ifdef GPUCONFORM_REALDATA_DIR
+  const std::filesystem::path dir = std::filesystem::path(GPUCONFORM_REALDATA_DIR) / folder;
+  std::error_code ec;
+  if (std::filesystem::is_directory(dir, ec)) return dir;
+#else
+  (void)folder;
+#endif
+  return std::nullopt;
+}
+
+// Skips the test, saying so, when the realdata folder is absent.
+#define GPUCONFORM_REALDATA_OR_SKIP(var, folder)                                                        \
+  const auto var##_found = ::gpuconform::test_support::RealdataDir(folder);                                \
+  if (!var##_found) {                                                                                   \
+    GTEST_SKIP() << "the realdata folder " << (folder)                                                  \
+                 << " is absent (GPUCONFORM_REALDATA_DIR undefined or not checked out): nothing to test"; \
+  }                                                                                                     \
+  const std::filesystem::path var = *var##_found
+
+// The file's bytes, or nullopt when it cannot be opened (for tests that assert it exists).
+inline std::optional<std::string> ReadFileIfPresent(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+inline std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The data files of a realdata folder (not their .source.txt), sorted.
+inline std::vector<std::filesystem::path> DataFiles(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > 11 && name.substr(name.size() - 11) == ".source.txt") continue;
+    files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+inline Profile BuiltinProfile(const std::string& name) {
+  auto profile = LoadProfile(name);
+  EXPECT_TRUE(profile) << profile.error();
+  return profile ? profile.value() : Profile{};
+}
+
+inline std::string FixtureDir(const std::string& name) {
+  return std::string(GPUCONFORM_SOURCE_DIR) + "/fixtures/snapshots/" + name;
+}
+
+// Every check of the named suites on a snapshot, keyed "Suite.Check".
+inline std::map<std::string, CheckResult> EvaluateSuitesOnSnapshot(const std::string& snapshot_dir,
+                                                                   const Profile& profile,
+                                                                   const std::vector<std::string>& suite_names) {
+  std::map<std::string, CheckResult> by_name;
+  auto snapshot = OpenSnapshot(snapshot_dir);
+  EXPECT_TRUE(snapshot) << snapshot.error();
+  if (!snapshot) return by_name;
+  std::vector<const SuiteDefinition*> suites;
+  std::vector<ProbeSpec> probes;
+  for (const auto* suite : SuiteRegistry::Instance().Suites()) {
+    if (std::find(suite_names.begin(), suite_names.end(), suite->name) == suite_names.end()) continue;
+    suites.push_back(suite);
+    probes.insert(probes.end(), suite->probes.begin(), suite->probes.end());
+  }
+  const ClusterRaw raw = FetchAll(**snapshot, probes);
+  const std::vector<RankInfo> ranks;
+  const SuiteContext context{raw, profile, ranks, false, ""};
+  for (auto& result : EvaluateSuites(suites, context)) by_name.emplace(result.suite + "." + result.check, result);
+  return by_name;
+}
+
+// Every prefix of `text` (and a sample of random byte strings) through `parse`: none may crash.
+template <typename Parse>
+void SurvivesTruncationAndNoise(const std::string& text, Parse parse) {
+  for (std::size_t n = 0; n <= text.size(); ++n) (void)parse(text.substr(0, n), "fuzz");
+  std::uint32_t state = 2463534242u;
+  for (int i = 0; i < 1500; ++i) {
+    std::string bytes = text.substr(0, static_cast<std::size_t>(i) % (text.size() + 1));
+    for (int j = 0; j < (i % 61); ++j) {
+      state ^= state << 13;
+      state ^= state >> 17;
+      state ^= state << 5;
+      const std::size_t at = bytes.empty() ? 0 : state % bytes.size();
+      if (j % 2 && !bytes.empty()) {
+        bytes[at] = static_cast<char>(state >> 24);
+      } else {
+        bytes.insert(at, 1, static_cast<char>(state >> 16));
+      }
+    }
+    (void)parse(bytes, "fuzz");
+  }
+}
+
+}  // namespace gpuconform::test_support

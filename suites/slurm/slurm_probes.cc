@@ -49,6 +49,10 @@ RawOutput RunAllocation(const LiveContext& context) {
     out.status = ProbeStatus::kFailed;
     out.detail = context.host + ": `" + CommandLine(argv) + "` failed: " +
                  (run.error.empty() ? run.stderr_text.substr(0, 400) : run.error);
+    if (run.stderr_text.find("doesn't have GRES") != std::string::npos) {
+      out.detail += " — the job was allocated without GPUs: submit it with --gpus-per-node=" + gpus +
+                    " (as ci/slurm/gpuconform.sbatch does)";
+    }
   } else {
     out.status = ProbeStatus::kOk;
   }

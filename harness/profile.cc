@@ -451,6 +451,17 @@ MungeExpectation ReadMunge(ProfileReader& reader, const Fields& fields) {
   return munge;
 }
 
+FabricExpectation ReadFabric(ProfileReader& reader, const Fields& fields) {
+  FabricExpectation fabric;
+  reader.Require(fields, {"node_bandwidth_gbit_per_s"}, "the fabric section declares each node's bandwidth");
+  fabric.node_bandwidth_gbit_per_s = reader.PositiveNumber(fields, "node_bandwidth_gbit_per_s").value_or(0);
+  fabric.allreduce_efficiency_floor_fraction =
+      reader.PositiveNumber(fields, "allreduce_efficiency_floor_fraction").value_or(0);
+  fabric.source = reader.NonEmptyString(fields, "source").value_or("");
+  reader.RequireSourceFor(fields, {"node_bandwidth_gbit_per_s", "allreduce_efficiency_floor_fraction"});
+  return fabric;
+}
+
 AllreduceFloor ReadAllreduceFloor(ProfileReader& reader, const Fields& fields) {
   AllreduceFloor floor;
   reader.Require(fields, {"nodes", "size_bytes", "busbw_floor_gb_per_s"},
@@ -531,6 +542,9 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
   profile.slurm =
       ReadSection(reader, root, "slurm", {"gres", "gpus_per_node", "partition", "source"}, ReadSlurm);
   profile.munge = ReadSection(reader, root, "munge", {"present", "max_clock_skew_s", "source"}, ReadMunge);
+  profile.fabric = ReadSection(reader, root, "fabric",
+                               {"node_bandwidth_gbit_per_s", "allreduce_efficiency_floor_fraction", "source"},
+                               ReadFabric);
   profile.allreduce = ReadAllreduce(reader, root);
   profile.software = ReadSection(reader, root, "software", {"identical_across_nodes"}, ReadSoftware)
                          .value_or(SoftwareExpectation{});
@@ -550,7 +564,7 @@ Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file
   }
   std::optional<Fields> root = reader.Mapping(root_node, "", LineOf(root_node.Mark()),
                                               {"name", "description", "gpu", "nvlink", "infiniband", "nccl",
-                                               "slurm", "munge", "allreduce", "software"});
+                                               "slurm", "munge", "allreduce", "fabric", "software"});
   if (!root) return Error{*reader.error()};
   Profile profile;
   profile.file = file;

@@ -72,6 +72,15 @@ struct AllreduceFloor {
   std::string source;
 };
 
+// The fabric as declared (datasheet or measurement): what an allreduce could reach. For a
+// ring, each node moves 2(N-1)/N x bytes, so busbw is bounded by one node's fabric bandwidth;
+// efficiency = measured busbw / that bound.
+struct FabricExpectation {
+  double node_bandwidth_gbit_per_s = 0;             // per node, all rails together
+  double allreduce_efficiency_floor_fraction = 0;   // 0: efficiency is recorded, not judged
+  std::string source;
+};
+
 struct SoftwareExpectation {
   // Components whose version must be identical on every node (kernel, driver, cuda, nccl,
   // slurm, munge, mpi, gpuconform); a component not listed is recorded only.
@@ -89,6 +98,7 @@ struct Profile {
   std::optional<SlurmExpectation> slurm;
   std::optional<MungeExpectation> munge;
   std::vector<AllreduceFloor> allreduce;
+  std::optional<FabricExpectation> fabric;
   SoftwareExpectation software;
 
   bool ExpectsGpus() const { return gpu && gpu->present; }

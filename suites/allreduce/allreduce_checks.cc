@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fmt/format.h>
 #include <optional>
 
 #include "harness/text_util.h"
@@ -23,8 +24,8 @@ std::string FormatGbPerS(double gb_per_s) {
   return FormatNumber(gb_per_s >= 1 ? "%.2f" : "%.3g", gb_per_s);
 }
 
-std::string MeasurementName(long long size_bytes) {
-  std::string name = "busbw@" + HumanSize(size_bytes);
+std::string MeasurementName(long long size_bytes, const std::string& what = "busbw") {
+  std::string name = what + "@" + HumanSize(size_bytes);
   std::erase(name, ' ');
   return name;
 }
@@ -190,6 +191,55 @@ CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profi
     result = Errored(kSuite, check_name, "", "size-not-measured", table.origin + ": " + Join(missing, "; "));
   }
   result.measurements = BusbwMeasurements(table, choice.floors);
+  return result;
+}
+
+CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Profile& profile,
+                                         const std::string& check_name) {
+  if (!profile.fabric) {
+    return Skipped(kSuite, check_name, "", "profile " + profile.name + " declares no fabric bandwidth (fabric section)");
+  }
+  if (table.rows.empty()) {
+    return Errored(kSuite, check_name, "", "no-measurement", table.origin + ": the allreduce sweep has no rows");
+  }
+  const BandwidthRow& row = table.rows.back();
+  const int nodes = table.nodes > 0 ? table.nodes : std::max(table.ranks, 2);
+  const int ranks = table.ranks > 0 ? table.ranks : nodes;
+  if (nodes < 2) {
+    return Skipped(kSuite, check_name, "", "one node: the sweep did not cross the fabric");
+  }
+  const double node_gb_per_s = profile.fabric->node_bandwidth_gbit_per_s / 8;
+  // Each node moves 2(N-1)/N x bytes over its fabric (N nodes), so the fabric needs
+  // bound_time; busbw's own factor uses the rank count, hence the bound in busbw terms.
+  const double bound_time_s = 2.0 * (nodes - 1) / nodes * static_cast<double>(row.size_bytes) / (node_gb_per_s * 1e9);
+  const double bound_time_ms = bound_time_s * 1e3;
+  const double bound_gb_per_s =
+      AllreduceBusBandwidth(static_cast<double>(row.size_bytes) / bound_time_s / 1e9, ranks);
+  const double efficiency = row.busbw_gb_per_s / bound_gb_per_s;
+  const double floor = profile.fabric->allreduce_efficiency_floor_fraction;
+  CheckResult result = Passed(kSuite, check_name, "");
+  result.measurements.push_back({MeasurementName(row.size_bytes, "efficiency"), fmt::format("{:.3f}", efficiency), "",
+                                 floor > 0 ? fmt::format(">= {:.3f}", floor) : "", profile.fabric->source});
+  result.measurements.push_back({MeasurementName(row.size_bytes, "fabric_bound_time_ms"),
+                                 fmt::format("{:.3f}", bound_time_ms), "ms", "", profile.fabric->source});
+  if (floor <= 0) {
+    result.verdict = Verdict::kSkip;
+    result.findings.push_back({"skipped", "cluster",
+                               fmt::format("efficiency {:.1f}% of the declared {:.0f} Gbit/s per node recorded; profile "
+                                           "{} sets no allreduce_efficiency_floor_fraction",
+                                           efficiency * 100, profile.fabric->node_bandwidth_gbit_per_s, profile.name)});
+    return result;
+  }
+  if (efficiency >= floor) return result;
+  result.verdict = Verdict::kFail;
+  result.findings.push_back(
+      {"fabric-efficiency", "cluster",
+       fmt::format("{}: busbw {} GB/s at {} is {:.1f}% of the {} GB/s the fabric allows ({} nodes at {:g} Gbit/s "
+                   "each need {:.1f} ms), below the profile's {:.0f}%: the collective is not using the fabric it was "
+                   "given (check the transport and interface in NcclTransport / Launch.FabricPinnedInEnvironment)",
+                   table.origin, FormatGbPerS(row.busbw_gb_per_s), HumanSize(row.size_bytes), efficiency * 100,
+                   FormatGbPerS(bound_gb_per_s), nodes, profile.fabric->node_bandwidth_gbit_per_s, bound_time_ms,
+                   floor * 100)});
   return result;
 }
 

@@ -22,6 +22,12 @@ inline constexpr char kSuite[] = "AllreduceBandwidth";
 CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profile, const std::string& check_name);
 
 // Every row's result was verified and had no wrong elements (nccl-tests #wrong, -c 1).
+// Efficiency against the declared fabric (profile.fabric): busbw at the sweep's largest
+// size over one node's fabric bandwidth (the ring bound: each node moves 2(N-1)/N x bytes).
+// Recorded always; judged against allreduce_efficiency_floor_fraction when the profile sets one.
+CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Profile& profile,
+                                         const std::string& check_name);
+
 CheckResult CheckResultsCorrect(const BandwidthTable& table, const std::string& check_name = "ResultsCorrect");
 
 // "16 GiB", "64 MiB", "8 B"; sizes that are not a whole number of a binary unit in bytes.

@@ -15,6 +15,7 @@ namespace {
 constexpr char kMpiFloors[] = "MpiBusbwAtFloors";
 constexpr char kMpiCorrect[] = "MpiResultsCorrect";
 constexpr char kMpiBlame[] = "MpiNoSlowNode";
+constexpr char kMpiEfficiency[] = "MpiEfficiencyAgainstFabric";
 constexpr char kNcclTestsFloors[] = "NcclTestsBusbwAtFloors";
 constexpr char kNcclTestsCorrect[] = "NcclTestsResultsCorrect";
 
@@ -65,7 +66,7 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   std::vector<CheckResult> results;
   if (!context.world_problem.empty()) {
     // The ranks stalled (in MPI_Init or inside the measurement): that is the MPI verdict.
-    for (const char* check : {kMpiFloors, kMpiCorrect, kMpiBlame}) {
+    for (const char* check : {kMpiFloors, kMpiCorrect, kMpiBlame, kMpiEfficiency}) {
       results.push_back(Errored(kSuite, check, "", "world-stalled", context.world_problem));
     }
     JudgeTable(context.raw.ClusterOutput(NcclTestsOutputProbe().id), kNcclTestsFloors, kNcclTestsCorrect,
@@ -80,10 +81,23 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
              results);
   if (mpi.ok()) {
     results.push_back(CheckNoSlowNode(ParsePairResults(mpi.text), kMpiBlame));
+    auto table = ParseNcclTestsOutput(mpi.text, mpi.origin);
+    if (!table) {
+      results.push_back(Errored(kSuite, kMpiEfficiency, "", "unreadable-table", table.error()));
+    } else if (context.profile.ExpectsGpus()) {
+      CheckResult recorded = CheckEfficiencyAgainstFabric(*table, context.profile, kMpiEfficiency);
+      CheckResult skipped = Skipped(kSuite, kMpiEfficiency, "", "the fabric bound is for NCCL on GPUs; recorded only");
+      skipped.measurements = recorded.measurements;
+      results.push_back(std::move(skipped));
+    } else {
+      results.push_back(CheckEfficiencyAgainstFabric(*table, context.profile, kMpiEfficiency));
+    }
   } else if (mpi.status == ProbeStatus::kToolMissing || mpi.status == ProbeStatus::kAbsent) {
     results.push_back(Skipped(kSuite, kMpiBlame, "", "no pairwise measurement: " + mpi.detail));
+    results.push_back(Skipped(kSuite, kMpiEfficiency, "", "no measurement: " + mpi.detail));
   } else {
     results.push_back(Errored(kSuite, kMpiBlame, "", "measurement-failed", mpi.detail));
+    results.push_back(Errored(kSuite, kMpiEfficiency, "", "measurement-failed", mpi.detail));
   }
   JudgeTable(context.raw.ClusterOutput(NcclTestsOutputProbe().id), kNcclTestsFloors, kNcclTestsCorrect,
              context.profile, true, "", results);
@@ -98,6 +112,7 @@ SuiteDefinition Definition() {
       {kMpiFloors, "MPI_Allreduce busbw across the world is at or above the profile's floor at each named size", false},
       {kMpiCorrect, "every MPI_Allreduce result was correct", false},
       {kMpiBlame, "no node's pairs run at under half the fastest pair's busbw (the slow node is named)", false},
+      {kMpiEfficiency, "busbw is at least the profile's fraction of the declared per-node fabric bandwidth", false},
       {kNcclTestsFloors, "nccl-tests all_reduce_perf busbw is at or above the profile's floor at each named size",
        false},
       {kNcclTestsCorrect, "nccl-tests reported no wrong results (#wrong = 0)", false},

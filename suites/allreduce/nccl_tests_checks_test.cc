@@ -478,3 +478,48 @@ TEST(HumanSizes, BinaryUnitsWhenExact) {
 
 }  // namespace
 }  // namespace gpuconform::allreduce
+
+namespace gpuconform::allreduce {
+namespace {
+
+BandwidthTable OneRowTable(int ranks, long long size_bytes, double busbw_gb_per_s) {
+  BandwidthTable table;
+  table.origin = "sweep";
+  table.ranks = ranks;
+  table.nodes = ranks;
+  table.rows.push_back({size_bytes, 1.0, busbw_gb_per_s, busbw_gb_per_s, true, true});
+  return table;
+}
+
+TEST(EfficiencyAgainstFabric, RecordsTheBoundAndFailsBelowTheFloor) {
+  Profile local = test_support::BuiltinProfile("local");
+  ASSERT_TRUE(local.fabric);
+  EXPECT_DOUBLE_EQ(local.fabric->node_bandwidth_gbit_per_s, 13.5);
+  const auto ok = CheckEfficiencyAgainstFabric(OneRowTable(3, 64LL << 20, 0.3), local, "E");
+  EXPECT_EQ(ok.verdict, Verdict::kPass);
+  ASSERT_EQ(ok.measurements.size(), 2u);
+  EXPECT_EQ(ok.measurements[0].name, "efficiency@64MiB");
+  EXPECT_EQ(ok.measurements[0].value, "0.178");  // 0.3 / (13.5 / 8)
+  const auto slow = CheckEfficiencyAgainstFabric(OneRowTable(3, 64LL << 20, 0.01), local, "E");
+  ASSERT_EQ(slow.verdict, Verdict::kFail);
+  EXPECT_NE(slow.findings[0].message.find("is 0.6% of the 1.69 GB/s the fabric allows (3 nodes at 13.5 Gbit/s"),
+            std::string::npos)
+      << slow.findings[0].message;
+}
+
+TEST(EfficiencyAgainstFabric, WithoutAFloorItIsRecordedAndSkipped) {
+  const Profile h100 = test_support::BuiltinProfile("h100-sxm-8");
+  // aws-2x-p5: 16 ranks on 2 nodes, 487 GB/s busbw at 16 GiB. Over 2 nodes each node moves
+  // 1x bytes at 400 GB/s, and busbw's factor for 16 ranks is 1.875: the bound is 750 GB/s.
+  BandwidthTable two_nodes = OneRowTable(16, 16LL << 30, 487.0);
+  two_nodes.nodes = 2;
+  const auto result = CheckEfficiencyAgainstFabric(two_nodes, h100, "E");
+  EXPECT_EQ(result.verdict, Verdict::kSkip);
+  EXPECT_EQ(result.measurements[0].value, "0.649");
+  Profile none = h100;
+  none.fabric.reset();
+  EXPECT_EQ(CheckEfficiencyAgainstFabric(OneRowTable(16, 16LL << 30, 487.0), none, "E").verdict, Verdict::kSkip);
+}
+
+}  // namespace
+}  // namespace gpuconform::allreduce

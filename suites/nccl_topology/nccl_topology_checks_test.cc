@@ -51,20 +51,9 @@ Profile PcieOnlyProfile() {
   return p;
 }
 
-std::map<std::string, Verdict> VerdictsByCheck(const std::vector<CheckResult>& results) {
-  std::map<std::string, Verdict> verdicts;
-  for (const auto& r : results) verdicts[r.check] = r.verdict;
-  return verdicts;
-}
+using test_support::VerdictsByCheck;
 
-std::string Describe(const std::vector<CheckResult>& results) {
-  std::string text;
-  for (const auto& r : results) {
-    text += r.TestName() + " " + VerdictName(r.verdict) + "\n";
-    for (const auto& f : r.findings) text += "  " + f.message + "\n";
-  }
-  return text;
-}
+using test_support::Describe;
 
 struct RealdataCase {
   std::string file;

@@ -50,11 +50,7 @@ Profile SocketOnEns1Profile() {
   return p;
 }
 
-std::map<std::string, Verdict> VerdictsByCheck(const std::vector<CheckResult>& results) {
-  std::map<std::string, Verdict> verdicts;
-  for (const auto& r : results) verdicts[r.check] = r.verdict;
-  return verdicts;
-}
+using test_support::VerdictsByCheck;
 
 std::string Describe(const std::vector<CheckResult>& results) {
   std::string text;

@@ -103,6 +103,23 @@ inline std::map<std::string, CheckResult> EvaluateSuitesOnSnapshot(const std::st
   return by_name;
 }
 
+// Verdict of each check in `results`, keyed by check name.
+inline std::map<std::string, Verdict> VerdictsByCheck(const std::vector<CheckResult>& results) {
+  std::map<std::string, Verdict> verdicts;
+  for (const auto& r : results) verdicts[r.check] = r.verdict;
+  return verdicts;
+}
+
+// Every result with its verdict and findings, for assertion messages.
+inline std::string Describe(const std::vector<CheckResult>& results) {
+  std::string text;
+  for (const auto& r : results) {
+    text += r.TestName() + " " + VerdictName(r.verdict) + "\n";
+    for (const auto& f : r.findings) text += "  " + f.message + "\n";
+  }
+  return text;
+}
+
 // Every prefix of `text` (and a sample of random byte strings) through `parse`: none may crash.
 template <typename Parse>
 void SurvivesTruncationAndNoise(const std::string& text, Parse parse) {

@@ -33,6 +33,15 @@ ProbeSpec NcclTestsOutputProbe() {
   });
 }
 
+// A judgement that does not apply to this profile is kept as a skip carrying its
+// measurements, so the report still records what was measured.
+CheckResult JudgedOrRecorded(CheckResult judged, bool applies, const std::string& not_applicable) {
+  if (applies) return judged;
+  CheckResult recorded = Skipped(kSuite, judged.check, "", not_applicable);
+  recorded.measurements = std::move(judged.measurements);
+  return recorded;
+}
+
 // Judges one table with both checks; a missing or unreadable table makes both say why.
 void JudgeTable(const RawOutput& out, const std::string& floors_check, const std::string& correct_check,
                 const Profile& profile, bool floors_apply, const std::string& not_applicable,
@@ -51,14 +60,7 @@ void JudgeTable(const RawOutput& out, const std::string& floors_check, const std
     results.push_back(Errored(kSuite, correct_check, "", "unreadable-table", table.error()));
     return;
   }
-  if (floors_apply) {
-    results.push_back(CheckBusbwAtFloors(*table, profile, floors_check));
-  } else {
-    CheckResult recorded = CheckBusbwAtFloors(*table, profile, floors_check);
-    CheckResult skipped = Skipped(kSuite, floors_check, "", not_applicable);
-    skipped.measurements = recorded.measurements;
-    results.push_back(std::move(skipped));
-  }
+  results.push_back(JudgedOrRecorded(CheckBusbwAtFloors(*table, profile, floors_check), floors_apply, not_applicable));
   results.push_back(CheckResultsCorrect(*table, correct_check));
 }
 
@@ -84,13 +86,10 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
     auto table = ParseNcclTestsOutput(mpi.text, mpi.origin);
     if (!table) {
       results.push_back(Errored(kSuite, kMpiEfficiency, "", "unreadable-table", table.error()));
-    } else if (context.profile.ExpectsGpus()) {
-      CheckResult recorded = CheckEfficiencyAgainstFabric(*table, context.profile, kMpiEfficiency);
-      CheckResult skipped = Skipped(kSuite, kMpiEfficiency, "", "the fabric bound is for NCCL on GPUs; recorded only");
-      skipped.measurements = recorded.measurements;
-      results.push_back(std::move(skipped));
     } else {
-      results.push_back(CheckEfficiencyAgainstFabric(*table, context.profile, kMpiEfficiency));
+      results.push_back(JudgedOrRecorded(CheckEfficiencyAgainstFabric(*table, context.profile, kMpiEfficiency),
+                                         !context.profile.ExpectsGpus(),
+                                         "the fabric bound is for NCCL on GPUs; the MPI host path is recorded only"));
     }
   } else if (mpi.status == ProbeStatus::kToolMissing || mpi.status == ProbeStatus::kAbsent) {
     results.push_back(Skipped(kSuite, kMpiBlame, "", "no pairwise measurement: " + mpi.detail));

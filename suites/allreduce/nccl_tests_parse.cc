@@ -97,6 +97,21 @@ struct Half {
   std::optional<double> wrong;  // nullopt: N/A
 };
 
+// One table row from the reported figures: the out-of-place half (or the only one) gives
+// the times and bandwidths; #wrong adds up over both halves.
+BandwidthRow RowFrom(long long size_bytes, const Half& primary, const std::optional<Half>& other) {
+  BandwidthRow row;
+  row.size_bytes = size_bytes;
+  row.time_us = primary.time_us;
+  row.algbw_gb_per_s = primary.algbw_gb_per_s;
+  row.busbw_gb_per_s = primary.busbw_gb_per_s;
+  row.checked = primary.wrong.has_value();
+  const double wrong = primary.wrong.value_or(0) + (other ? other->wrong.value_or(0) : 0);
+  row.wrong_elements = static_cast<long long>(std::min(wrong, 9e18));
+  row.correct = row.wrong_elements == 0;
+  return row;
+}
+
 std::optional<Half> ParseHalf(const std::vector<std::string_view>& words, std::size_t first, std::string& problem) {
   Half half;
   const auto time = FiniteNumber(words[first]);
@@ -143,16 +158,7 @@ std::optional<BandwidthRow> ParseRow(const std::vector<std::string_view>& words,
     in_place = ParseHalf(words, 9, problem);
     if (!in_place) return std::nullopt;
   }
-  BandwidthRow row;
-  row.size_bytes = *size;
-  row.time_us = out_of_place->time_us;
-  row.algbw_gb_per_s = out_of_place->algbw_gb_per_s;
-  row.busbw_gb_per_s = out_of_place->busbw_gb_per_s;
-  row.checked = out_of_place->wrong.has_value();
-  const double wrong = out_of_place->wrong.value_or(0) + (in_place ? in_place->wrong.value_or(0) : 0);
-  row.wrong_elements = static_cast<long long>(std::min(wrong, 9e18));
-  row.correct = row.wrong_elements == 0;
-  return row;
+  return RowFrom(*size, *out_of_place, in_place);
 }
 
 // A small JSON reader for the one document nccl-tests writes: values with the line they
@@ -363,16 +369,7 @@ std::optional<BandwidthRow> JsonRow(const JsonValue& result, std::string& proble
     second = JsonHalf(*in_place, problem);
     if (!second) return std::nullopt;
   }
-  BandwidthRow row;
-  row.size_bytes = static_cast<long long>(*size->Number());
-  row.time_us = first->time_us;
-  row.algbw_gb_per_s = first->algbw_gb_per_s;
-  row.busbw_gb_per_s = first->busbw_gb_per_s;
-  row.checked = first->wrong.has_value();
-  const double wrong = first->wrong.value_or(0) + (second ? second->wrong.value_or(0) : 0);
-  row.wrong_elements = static_cast<long long>(std::min(wrong, 9e18));
-  row.correct = row.wrong_elements == 0;
-  return row;
+  return RowFrom(static_cast<long long>(*size->Number()), *first, second);
 }
 
 // Each devices[] entry is one process (its first rank); a process drives nthreads x ngpus ranks.

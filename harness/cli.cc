@@ -26,11 +26,24 @@ constexpr char kRunFooter[] =
     "  gpuconform run --filter '*-Software.*'              all but one suite\n"
     "Filters use GoogleTest syntax over Suite.Check; per-node cases are Suite.Check/<node>.";
 
+void AddCheckpointOptions(CLI::App& verb, CommandLine& command);
+
 void AddReportOptions(CLI::App& verb, CommandLine& command) {
   verb.add_option("--profile", command.profile,
                   "built-in profile NAME (see `gpuconform profiles`) or a YAML FILE; default: $GPUCONFORM_PROFILE, else " +
                       std::string(kDefaultProfile));
   verb.add_option("--filter", command.filter, "GoogleTest filter over Suite.Check, e.g. 'Munge.*:SlurmGres.*'");
+  AddCheckpointOptions(verb, command);
+}
+
+void AddCheckpointOptions(CLI::App& verb, CommandLine& command) {
+  verb.add_option("--checkpoint-dir", command.checkpoint_dir,
+                  "Checkpoint suite: a directory on the shared storage the training jobs write to; the suite works "
+                  "only in its own run directory there and removes it (default: $GPUCONFORM_CHECKPOINT_DIR, the "
+                  "profile's checkpoint.dir, else $SLURM_SUBMIT_DIR/checkpoints)");
+  verb.add_option("--checkpoint-temp-dir", command.checkpoint_temp_dir,
+                  "Checkpoint suite: where the jobs write temporary files before renaming them into place "
+                  "(default: the checkpoint directory itself); a different filesystem is reported (EXDEV)");
 }
 
 }  // namespace
@@ -58,6 +71,7 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   capture->add_option("--profile", command.profile,
                       "profile whose sizes and counts the active probes use (allreduce sweep, srun --gpus-per-node); "
                       "default: $GPUCONFORM_PROFILE, else " + std::string(kDefaultProfile));
+  AddCheckpointOptions(*capture, command);
   capture->footer("Then judge it anywhere: gpuconform run --snapshot DIR --profile NAME");
 
   CLI::App* list = app.add_subcommand("list", "list the suites and their checks");

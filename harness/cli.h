@@ -21,6 +21,8 @@ struct CommandLine {
   std::string out;         // capture: snapshot directory to write
   std::string color = "auto";  // auto | always | never
   bool quiet = false;
+  std::string checkpoint_dir;       // Checkpoint suite target (overrides the profile)
+  std::string checkpoint_temp_dir;  // where the jobs write temporary files
 };
 
 struct ParsedCommandLine {

@@ -12,6 +12,7 @@
 #include "harness/run_command.h"
 #include "harness/start_watchdog.h"
 #include "harness/world.h"
+#include "suites/checkpoint/checkpoint_writer.h"
 
 namespace {
 
@@ -52,6 +53,10 @@ std::string WorldNotFormed(std::chrono::seconds deadline) {
 
 int main(int argc, char** argv) {
   using namespace gpuconform;
+  // The Checkpoint suite's writer child: no world, no MPI, killed by its parent.
+  if (argc >= 2 && std::string(argv[1]) == checkpoint::kWriterVerb) {
+    return checkpoint::CheckpointWriterMain(std::vector<std::string>(argv + 2, argv + argc));
+  }
   const ParsedCommandLine parsed = ParseCommandLine(std::vector<std::string>(argv + 1, argv + argc));
   if (!parsed.command) {
     (parsed.exit_status == 0 ? std::cout : std::cerr) << parsed.message;

@@ -49,6 +49,18 @@ void Progress(const World& world, const std::string& line) {
   if (world.is_root()) std::cerr << "gpuconform: " << line << std::endl;
 }
 
+// --checkpoint-dir and --checkpoint-temp-dir name the Checkpoint suite's storage; naming it
+// on the command line asks for the suite even where the profile has no checkpoint section.
+void ApplyCheckpointOptions(const CommandLine& command, Profile& profile) {
+  if (command.checkpoint_dir.empty() && command.checkpoint_temp_dir.empty()) return;
+  if (!profile.checkpoint) profile.checkpoint = CheckpointExpectation{};
+  if (!command.checkpoint_dir.empty()) {
+    profile.checkpoint->dir = command.checkpoint_dir;
+    ::setenv("GPUCONFORM_CHECKPOINT_DIR", command.checkpoint_dir.c_str(), 1);  // over an inherited one
+  }
+  if (!command.checkpoint_temp_dir.empty()) profile.checkpoint->temp_dir = command.checkpoint_temp_dir;
+}
+
 // Every rank gathers; every rank ends up with the same raw outputs.
 struct Gathered {
   ClusterRaw raw;
@@ -119,6 +131,7 @@ int RunVerbWith(const CommandLine& command, const World& world, const std::strin
     if (world.is_root()) std::cerr << "gpuconform: " << profile.error() << "\n";
     return 2;
   }
+  ApplyCheckpointOptions(command, profile.value());
   const auto suites = SelectedSuites(command.filter);
   auto gathered = GatherRaw(command, world, ProbesOf(suites), *profile);
   if (!gathered) {
@@ -175,6 +188,7 @@ int CaptureVerb(const CommandLine& command, const World& world) {
     if (world.is_root()) std::cerr << "gpuconform: " << profile.error() << "\n";
     return 2;
   }
+  ApplyCheckpointOptions(command, profile.value());
   const auto probes = SuiteRegistry::Instance().AllProbes();
   const std::string host = LocalHostname();
   LiveSource live(host, &*profile);

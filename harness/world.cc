@@ -2,7 +2,9 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 namespace gpuconform {
 
@@ -68,6 +70,18 @@ std::vector<std::string> World::AllGather(const std::string& mine) const {
   parts.reserve(size_);
   for (int r = 0; r < size_; ++r) parts.push_back(all.substr(offsets[r], sizes[r]));
   return parts;
+}
+
+void World::SleepingBarrier() const {
+  if (!uses_mpi_) return;
+  MPI_Request request;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  int done = 0;
+  while (true) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 void World::Finish() const {

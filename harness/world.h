@@ -29,6 +29,10 @@ class World {
   std::string Describe() const;
 
   std::vector<std::string> AllGather(const std::string& mine) const;
+  // A barrier that waits without spinning (MPI_Ibarrier polled every millisecond): ranks
+  // that wait while others work must not take cores from them on shared or
+  // oversubscribed nodes, as MPI_Barrier's busy-polling does.
+  void SleepingBarrier() const;
 
   void Finish() const;
 

@@ -86,20 +86,6 @@ std::string Header(const CollectiveContext& context) {
 // pair of nodes (ring order: node i with node i+1) runs the same allreduce alone while the
 // others wait, so a node with a slow link shows up in both of its pairs. One rank per
 // node (the lowest on each host) takes part. Returns "# pair A B SIZE busbw X" lines.
-// A barrier that waits without spinning. The ranks outside the pair being measured wait
-// here; MPI_Barrier would busy-poll and take cores from the pair on shared or oversubscribed
-// nodes, making a healthy pair look slow.
-void SleepingBarrier() {
-  MPI_Request request;
-  MPI_Ibarrier(MPI_COMM_WORLD, &request);
-  int done = 0;
-  while (true) {
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    if (done) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-}
-
 std::string MeasurePairs(const CollectiveContext& context, long long size_bytes, std::chrono::seconds timeout) {
   std::vector<int> node_ranks;
   std::vector<std::string> node_names;
@@ -144,7 +130,7 @@ std::string MeasurePairs(const CollectiveContext& context, long long size_bytes,
       if (me == a) pair_time_us[p] = best_us;
       MPI_Comm_free(&pair);
     }
-    SleepingBarrier();  // one pair at a time, so pairs do not share the switch
+    context.world.SleepingBarrier();  // one pair at a time, so pairs do not share the switch
   }
   std::vector<double> all_times(nodes, 0.0);
   MPI_Allreduce(pair_time_us.data(), all_times.data(), static_cast<int>(nodes), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);

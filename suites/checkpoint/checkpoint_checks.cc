@@ -1,0 +1,535 @@
+#include "suites/checkpoint/checkpoint_checks.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include "harness/text_util.h"
+
+namespace gpuconform::checkpoint {
+
+namespace {
+
+using Nodes = std::vector<const NodeCheckpointReport*>;
+
+const std::vector<const char*>& AllChecks() {
+  static const std::vector<const char*> kAll = {kTargetShared, kSameFilesystem, kAtomicPublish, kCrashTorture,
+                                                kNegativeControl, kVisibility,   kSingleWriter,  kCapacity,
+                                                kReadThroughput,  kCleanedUp};
+  return kAll;
+}
+
+std::string Gb(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1f GB", bytes / 1e9);
+  return text;
+}
+
+std::string Fixed(double value, int digits = 3) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.*f", digits, value);
+  return text;
+}
+
+long long Int(const ProbeRecord& record, const std::string& key) {
+  return static_cast<long long>(record.Number(key).value_or(-1));
+}
+
+// Problems the probe itself hit in a stage ("publish", "torture atomic", ...), by node.
+std::vector<std::string> StageErrors(const Nodes& nodes, const std::string& stage) {
+  std::vector<std::string> problems;
+  for (const auto* node : nodes) {
+    for (const auto* error : node->All("error")) {
+      if (error->Field("stage") == stage) problems.push_back(node->node + ": " + error->Field("problem"));
+    }
+  }
+  return problems;
+}
+
+CheckResult ErroredWith(const char* check, const std::string& code, const std::vector<std::string>& problems) {
+  return Errored(kSuite, check, "", code, Join(problems, "; "));
+}
+
+// Fails with the findings, passes without; the measurements are kept either way.
+CheckResult Judged(const char* check, std::vector<Finding> findings, std::vector<Measurement> measurements) {
+  CheckResult result = FromFindings(kSuite, check, "", std::move(findings));
+  result.measurements = std::move(measurements);
+  return result;
+}
+
+// The node that ran rank 0 (it holds the writer's records).
+const NodeCheckpointReport* WriterNode(const Nodes& nodes, const std::string& record) {
+  for (const auto* node : nodes) {
+    if (node->First(record) != nullptr) return node;
+  }
+  return nullptr;
+}
+
+CheckResult CheckTargetShared(const Nodes& nodes) {
+  std::vector<Finding> findings;
+  CheckResult result;
+  for (const auto* node : nodes) {
+    const ProbeRecord* shared = node->First("shared");
+    if (shared == nullptr) {
+      findings.push_back({"no-observation", node->node,
+                          node->node + ": " + node->origin + " has no 'shared' record (the probe output is truncated)"});
+    } else if (shared->Field("sees_token") != "yes") {
+      const ProbeRecord* target = node->First("target");
+      findings.push_back(
+          {"target-not-shared", node->node,
+           node->node + ": does not see rank 0's token in " + (target ? target->Field("run_dir") : "the run directory") +
+               " (" + shared->Field("problem") + "): the checkpoint directory is not one shared filesystem on every "
+               "node (a node-local directory of the same name?); mount the shared volume at the same path everywhere"});
+    }
+  }
+  result = FromFindings(kSuite, kTargetShared, "", findings);
+  for (const auto* node : nodes) {
+    if (const ProbeRecord* target = node->First("target")) {
+      result.measurements.push_back({node->node + ".target", target->Field("path") + " (" + target->Field("fs") + ")",
+                                     "", "", ""});
+      result.measurements.push_back({node->node + ".target_chosen_by", target->Field("origin"), "", "", ""});
+    }
+  }
+  return result;
+}
+
+CheckResult CheckSameFilesystem(const Nodes& nodes) {
+  std::vector<Finding> findings;
+  std::vector<Measurement> measurements;
+  for (const auto* node : nodes) {
+    const ProbeRecord* temp = node->First("temp");
+    if (temp == nullptr) {
+      findings.push_back({"no-observation", node->node, node->node + ": no 'temp' record in " + node->origin});
+      continue;
+    }
+    measurements.push_back({node->node + ".temp_location", temp->Field("path") + " (" + temp->Field("fs") + ")", "",
+                            "", ""});
+    const std::string rename = temp->Field("rename");
+    if (rename == "EXDEV") {
+      findings.push_back(
+          {"rename-crosses-filesystems", node->node,
+           node->node + ": rename from the temporary location " + temp->Field("path") + " (" + temp->Field("fs") +
+               ") into the checkpoint directory (" + temp->Field("target_fs") +
+               ") fails with EXDEV (cross-device link): an atomic publish is impossible from there, and the copy "
+               "fallback (shutil.move, cp) leaves a torn file when the job is killed; write the temporary file in "
+               "the checkpoint directory itself (leave checkpoint.temp_dir unset)"});
+    } else if (rename != "ok") {
+      findings.push_back({"rename-failed", node->node,
+                          node->node + ": rename from " + temp->Field("path") + " into the checkpoint directory: " +
+                              temp->Field("problem")});
+    }
+  }
+  return Judged(kSameFilesystem, findings, measurements);
+}
+
+CheckResult CheckAtomicPublish(const Nodes& nodes) {
+  if (auto problems = StageErrors(nodes, "publish"); !problems.empty()) {
+    return ErroredWith(kAtomicPublish, "publish-failed", problems);
+  }
+  std::vector<Finding> findings;
+  std::vector<Measurement> measurements;
+  for (const auto* node : nodes) {
+    const ProbeRecord* reader = nullptr;
+    for (const auto* record : node->All("publish")) {
+      if (record->Field("role") == "reader") reader = record;
+    }
+    if (reader == nullptr) {
+      findings.push_back({"no-observation", node->node, node->node + ": no publish reader record in " + node->origin});
+      continue;
+    }
+    const long long torn = Int(*reader, "torn");
+    const long long complete = Int(*reader, "complete");
+    const long long last = Int(*reader, "last_version");
+    const long long expected = Int(*reader, "expected_last_version");
+    measurements.push_back({node->node + ".publish_reads", std::to_string(Int(*reader, "reads")), "", "", ""});
+    measurements.push_back({node->node + ".publish_torn_reads", std::to_string(torn), "", "= 0", ""});
+    if (torn > 0) {
+      std::string examples;
+      for (const auto* example : node->All("publish-torn")) {
+        examples += (examples.empty() ? "" : "; ") + example->Field("problem");
+      }
+      findings.push_back({"torn-read", node->node,
+                          node->node + ": " + std::to_string(torn) + " of " + std::to_string(Int(*reader, "reads")) +
+                              " reads during atomic publishes saw a torn file (" + examples +
+                              "): rename over the final path is not atomic for readers on this storage"});
+    } else if (complete <= 0) {
+      findings.push_back({"never-complete", node->node,
+                          node->node + ": never read a complete checkpoint while rank 0 published " +
+                              std::to_string(expected) + " versions"});
+    } else if (last < expected) {
+      findings.push_back({"stale-version", node->node,
+                          node->node + ": saw versions only up to " + std::to_string(last) + " of " +
+                              std::to_string(expected) + " before the deadline: published renames reach this node late "
+                              "(attribute caching on NFS: see actimeo / lookupcache)"});
+    }
+  }
+  return Judged(kAtomicPublish, findings, measurements);
+}
+
+std::vector<const ProbeRecord*> Records(const NodeCheckpointReport& node, const std::string& name,
+                                        const std::string& mode) {
+  std::vector<const ProbeRecord*> found;
+  for (const auto* record : node.All(name)) {
+    if (record->Field("mode") == mode) found.push_back(record);
+  }
+  return found;
+}
+
+CheckResult CheckCrashTorture(const Nodes& nodes) {
+  if (auto problems = StageErrors(nodes, "torture atomic"); !problems.empty()) {
+    return ErroredWith(kCrashTorture, "torture-failed", problems);
+  }
+  const NodeCheckpointReport* writer = WriterNode(nodes, "kill");
+  if (writer == nullptr) {
+    return Errored(kSuite, kCrashTorture, "", "no-kills", "no writer kills recorded in any node's Checkpoint output");
+  }
+  const auto kills = Records(*writer, "kill", "atomic");
+  std::map<long long, std::string> phase_of;
+  std::map<std::string, int> phase_counts;
+  std::vector<std::string> kill_problems;
+  for (const auto* kill : kills) {
+    phase_of[Int(*kill, "index")] = kill->Field("phase");
+    ++phase_counts[kill->Field("phase")];
+    if (kill->Has("problem")) kill_problems.push_back(writer->node + ": kill " + kill->Field("index") + ": " + kill->Field("problem"));
+  }
+  if (!kill_problems.empty()) return ErroredWith(kCrashTorture, "writer-failed", kill_problems);
+  if (kills.empty()) return Errored(kSuite, kCrashTorture, "", "no-kills", writer->node + ": no atomic writer kills recorded");
+  std::vector<Finding> findings;
+  for (const auto* node : nodes) {
+    const auto verifies = Records(*node, "verify", "atomic");
+    if (verifies.size() != kills.size()) {
+      findings.push_back({"missing-verification", node->node,
+                          node->node + ": verified the final path after " + std::to_string(verifies.size()) + " of " +
+                              std::to_string(kills.size()) + " kills (the probe output is truncated)"});
+    }
+    long long previous = -1;
+    for (const auto* verify : verifies) {
+      const long long index = Int(*verify, "index");
+      const std::string phase = phase_of.count(index) ? phase_of[index] : "?";
+      const std::string kill = "after kill #" + std::to_string(index) + " (" + phase + ")";
+      if (verify->Field("state") != "complete") {
+        findings.push_back({"torn-after-kill", node->node + "/kill" + std::to_string(index),
+                            node->node + ": " + kill + " the final path is " + verify->Field("state") + ": " +
+                                verify->Field("problem") +
+                                " — a killed atomic writer must leave the old or the new checkpoint whole; the "
+                                "storage does not make write-fsync-rename atomic (check the mount's sync options)"});
+        continue;
+      }
+      const long long version = Int(*verify, "version");
+      if (phase == "after-rename" && version != index) {
+        findings.push_back({"rename-not-visible", node->node + "/kill" + std::to_string(index),
+                            node->node + ": " + kill + " the final path holds version " + std::to_string(version) +
+                                ", expected " + std::to_string(index) + ": the completed rename is not visible"});
+      }
+      if (version < previous) {
+        findings.push_back({"version-went-back", node->node + "/kill" + std::to_string(index),
+                            node->node + ": " + kill + " the final path went back from version " +
+                                std::to_string(previous) + " to " + std::to_string(version)});
+      }
+      previous = std::max(previous, version);
+    }
+  }
+  CheckResult result = FromFindings(kSuite, kCrashTorture, "", findings);
+  std::string phases;
+  for (const auto& [phase, count] : phase_counts) phases += (phases.empty() ? "" : ", ") + phase + " " + std::to_string(count);
+  result.measurements.push_back({"writer_kills", std::to_string(kills.size()), "", "", ""});
+  result.measurements.push_back({"writer_kills_by_phase", phases, "", "", ""});
+  std::map<std::string, int> leftovers_by_phase;
+  const auto leftovers = Records(*writer, "leftover", "atomic");
+  for (const auto* leftover : leftovers) ++leftovers_by_phase[phase_of[Int(*leftover, "index")]];
+  std::string where;
+  for (const auto& [phase, count] : leftovers_by_phase) where += (where.empty() ? "" : ", ") + phase + " " + std::to_string(count);
+  // Killed writers leave their temporary file; they are reported, and removed by the suite.
+  // A training job should remove stale temporary files when it starts.
+  result.measurements.push_back({"leftover_temp_files", std::to_string(leftovers.size()), "", "", ""});
+  if (!leftovers.empty()) result.measurements.push_back({"leftover_temp_files_by_kill_phase", where, "", "", ""});
+  return result;
+}
+
+CheckResult CheckNegativeControl(const Nodes& nodes) {
+  if (auto problems = StageErrors(nodes, "torture in-place"); !problems.empty()) {
+    return ErroredWith(kNegativeControl, "torture-failed", problems);
+  }
+  const NodeCheckpointReport* writer = WriterNode(nodes, "kill");
+  const auto kills = writer ? Records(*writer, "kill", "in-place") : std::vector<const ProbeRecord*>{};
+  if (kills.empty()) {
+    return Errored(kSuite, kNegativeControl, "", "no-kills", "no in-place writer kills recorded in any node's output");
+  }
+  long long observations = 0;
+  long long torn = 0;
+  std::string example;
+  std::vector<std::string> incomplete;
+  for (const auto* node : nodes) {
+    const auto verifies = Records(*node, "verify", "in-place");
+    if (verifies.size() != kills.size()) {
+      incomplete.push_back(node->node + ": verified " + std::to_string(verifies.size()) + " of " +
+                           std::to_string(kills.size()) + " in-place kills (the probe output is truncated)");
+    }
+    for (const auto* verify : verifies) {
+      ++observations;
+      if (verify->Field("state") != "complete") {
+        ++torn;
+        if (example.empty()) example = node->node + " after kill #" + verify->Field("index") + ": " + verify->Field("problem");
+      }
+    }
+  }
+  if (!incomplete.empty()) return ErroredWith(kNegativeControl, "missing-verification", incomplete);
+  CheckResult result =
+      torn > 0 ? Passed(kSuite, kNegativeControl)
+               : Failed(kSuite, kNegativeControl, "",
+                        {{"control-not-detected", "",
+                          "the in-place writer was killed " + std::to_string(kills.size()) +
+                              " times (mid-write included) and no node saw a torn file in " +
+                              std::to_string(observations) +
+                              " observations: the verifier cannot see tearing on this storage, so the crash torture "
+                              "proves nothing here"}});
+  result.measurements.push_back({"torn_observations", std::to_string(torn), "", "> 0", ""});
+  result.measurements.push_back({"observations", std::to_string(observations), "", "", ""});
+  if (!example.empty()) result.measurements.push_back({"torn_example", example, "", "", ""});
+  return result;
+}
+
+CheckResult CheckVisibility(const Nodes& nodes, const CheckpointExpectation& expect) {
+  const NodeCheckpointReport* writer = nullptr;
+  std::map<long long, double> published_ms;
+  for (const auto* node : nodes) {
+    for (const auto* record : node->All("visible")) {
+      if (record->Field("role") != "writer") continue;
+      writer = node;
+      published_ms[Int(*record, "trial")] = record->Number("published_ms").value_or(0);
+    }
+  }
+  std::vector<Finding> findings;
+  std::vector<Measurement> measurements;
+  bool any_reader = false;
+  for (const auto* node : nodes) {
+    if (node == writer) continue;
+    double worst_ms = 0;
+    for (const auto* record : node->All("visible")) {
+      if (record->Field("role") != "reader") continue;
+      any_reader = true;
+      const auto seen = record->Number("seen_ms");
+      if (!seen) {
+        findings.push_back({"not-visible", node->node + "/trial" + record->Field("trial"),
+                            node->node + ": a checkpoint renamed into place on " + (writer ? writer->node : "rank 0") +
+                                " was not visible and complete within " + std::to_string(expect.visibility_deadline_s) +
+                                " s (state " + record->Field("state") + (record->Has("problem") ? ": " + record->Field("problem") : "") +
+                                "); a job restarting on this node would load an older checkpoint"});
+        continue;
+      }
+      worst_ms = std::max(worst_ms, *seen - published_ms[Int(*record, "trial")]);
+    }
+    measurements.push_back({node->node + ".visibility_latency_ms", Fixed(std::max(0.0, worst_ms), 1), "ms",
+                            "<= " + std::to_string(expect.visibility_deadline_s * 1000), ""});
+  }
+  if (!any_reader) {
+    return Skipped(kSuite, kVisibility, "", "one node in this run: cross-node visibility needs at least two");
+  }
+  return Judged(kVisibility, findings, measurements);
+}
+
+CheckResult CheckSingleWriter(const Nodes& nodes) {
+  if (auto problems = StageErrors(nodes, "writers"); !problems.empty()) {
+    return ErroredWith(kSingleWriter, "write-failed", problems);
+  }
+  std::vector<Finding> findings;
+  std::vector<std::string> detected, whole;
+  long long ranks = 0;
+  for (const auto* node : nodes) {
+    const ProbeRecord* unguarded = nullptr;
+    const ProbeRecord* guarded = nullptr;
+    for (const auto* record : node->All("writers")) {
+      (record->Field("guard") == "none" ? unguarded : guarded) = record;
+    }
+    if (unguarded == nullptr || guarded == nullptr) {
+      findings.push_back({"no-observation", node->node, node->node + ": no 'writers' records in " + node->origin});
+      continue;
+    }
+    ranks = Int(*unguarded, "ranks");
+    if (guarded->Field("state") != "complete") {
+      findings.push_back({"guarded-write-torn", node->node,
+                          node->node + ": the checkpoint rank 0 alone wrote is " + guarded->Field("state") + ": " +
+                              guarded->Field("problem")});
+    }
+    if (unguarded->Field("state") != "complete") {
+      detected.push_back(node->node + " (" + unguarded->Field("problem") + ")");
+    } else if (unguarded->Field("writer") != "0") {
+      detected.push_back(node->node + " (whole, but rank " + unguarded->Field("writer") +
+                         "'s, not rank 0's: the ranks overwrote each other)");
+    } else {
+      whole.push_back(node->node);
+    }
+  }
+  if (!findings.empty()) return FromFindings(kSuite, kSingleWriter, "", findings);
+  CheckResult result = Passed(kSuite, kSingleWriter);
+  std::string demonstration;
+  if (ranks < 2) {
+    demonstration = "one rank in this run: the unguarded demonstration needs at least two";
+  } else if (!whole.empty()) {
+    return Errored(kSuite, kSingleWriter, "", "demonstration-inconclusive",
+                   std::to_string(ranks) + " ranks wrote one path at once without the rank-0 guard, yet rank 0's "
+                   "whole file was left on " + Join(whole, ", ") + ": the writers did not overlap, so detection was not "
+                   "shown; rerun (slow storage or an idle node can serialise the writers)");
+  } else {
+    demonstration = std::to_string(ranks) + " ranks wrote one path at once without the rank-0 guard: detected on " +
+                    Join(detected, "; ") + "; rank 0 alone wrote a whole checkpoint";
+  }
+  result.measurements.push_back({"unguarded_writers", demonstration, "", "", ""});
+  return result;
+}
+
+CheckResult CheckCapacity(const Nodes& nodes, const CheckpointExpectation& expect) {
+  const NodeCheckpointReport* tightest = nullptr;
+  double avail = 0;
+  for (const auto* node : nodes) {
+    const ProbeRecord* capacity = node->First("capacity");
+    if (capacity == nullptr || !capacity->Number("avail_bytes")) {
+      return Errored(kSuite, kCapacity, "", "no-capacity",
+                     node->node + ": free space not measured: " + (capacity ? capacity->Field("problem") : "no capacity record"));
+    }
+    if (tightest == nullptr || *capacity->Number("avail_bytes") < avail) {
+      tightest = node;
+      avail = *capacity->Number("avail_bytes");
+    }
+  }
+  if (tightest == nullptr) return Errored(kSuite, kCapacity, "", "no-capacity", "no node reported free space");
+  const double required = static_cast<double>(expect.size_bytes) * (expect.copies_kept + 1);
+  Measurement measured{"free_bytes", Fixed(avail, 0), "B", expect.size_bytes > 0 ? ">= " + Fixed(required, 0) : "",
+                       expect.source};
+  if (expect.size_bytes <= 0) {
+    CheckResult skipped = Skipped(kSuite, kCapacity, "", "the profile sets no checkpoint.size_bytes: free space is recorded, not judged");
+    skipped.measurements.push_back(measured);
+    return skipped;
+  }
+  CheckResult result =
+      avail >= required
+          ? Passed(kSuite, kCapacity)
+          : Failed(kSuite, kCapacity, "",
+                   {{"not-enough-space", tightest->node,
+                     tightest->node + ": the checkpoint directory has " + Gb(avail) + " free; a checkpoint of " +
+                         Gb(static_cast<double>(expect.size_bytes)) + " with " + std::to_string(expect.copies_kept) +
+                         " kept needs " + Gb(required) +
+                         " (the next one is written beside the kept ones before the oldest is removed); free space "
+                         "or lower checkpoint.copies_kept"}});
+  result.measurements.push_back(measured);
+  return result;
+}
+
+CheckResult CheckReadThroughput(const Nodes& nodes, const CheckpointExpectation& expect) {
+  if (auto problems = StageErrors(nodes, "read"); !problems.empty()) {
+    return ErroredWith(kReadThroughput, "read-failed", problems);
+  }
+  const int k = std::max(1, expect.parallel_readers);
+  std::map<int, double> bytes, slowest_ms;
+  for (const auto* node : nodes) {
+    std::set<int> seen;
+    for (const auto* read : node->All("read")) {
+      const int readers = static_cast<int>(Int(*read, "readers"));
+      seen.insert(readers);
+      bytes[readers] += read->Number("bytes").value_or(0);
+      slowest_ms[readers] = std::max(slowest_ms[readers], read->Number("elapsed_ms").value_or(0));
+    }
+    if (!seen.count(1) || !seen.count(k)) {
+      return Errored(kSuite, kReadThroughput, "", "no-measurement",
+                     node->node + ": no read measurement with 1 and " + std::to_string(k) + " readers in " + node->origin);
+    }
+  }
+  auto rate = [&](int readers) { return slowest_ms[readers] > 0 ? bytes[readers] / 1e6 / slowest_ms[readers] : 0.0; };
+  const double one = rate(1);
+  const double many = rate(k);
+  const std::string floor = expect.read_floor_gb_per_s > 0 ? ">= " + Fixed(expect.read_floor_gb_per_s) : "";
+  std::vector<Measurement> measurements = {
+      {"read_gb_per_s@1_reader_per_node", Fixed(one), "GB/s", "", ""},
+      {"read_gb_per_s@" + std::to_string(k) + "_readers_per_node", Fixed(many), "GB/s", floor,
+       floor.empty() ? "" : expect.source},
+      {"parallel_read_speedup", Fixed(one > 0 ? many / one : 0, 2), "x", "", ""},
+      {"read_nodes", std::to_string(nodes.size()), "", "", ""}};
+  if (expect.read_floor_gb_per_s <= 0) {
+    CheckResult recorded = Skipped(kSuite, kReadThroughput, "", "the profile sets no checkpoint.read_floor_gb_per_s: read bandwidth is recorded, not judged");
+    recorded.measurements = measurements;
+    return recorded;
+  }
+  CheckResult result =
+      many >= expect.read_floor_gb_per_s
+          ? Passed(kSuite, kReadThroughput)
+          : Failed(kSuite, kReadThroughput, "",
+                   {{"read-below-floor", "",
+                     "aggregate read bandwidth with " + std::to_string(k) + " readers per node is " + Fixed(many) +
+                         " GB/s, below the floor of " + Fixed(expect.read_floor_gb_per_s) + " GB/s (1 reader: " +
+                         Fixed(one) + " GB/s): data loading will starve the GPUs; check the storage's client mount "
+                         "options and network path"}});
+  result.measurements = measurements;
+  return result;
+}
+
+CheckResult CheckCleanedUp(const Nodes& nodes) {
+  const NodeCheckpointReport* root = WriterNode(nodes, "cleanup");
+  if (root == nullptr) return Errored(kSuite, kCleanedUp, "", "no-cleanup", "no node reported removing the run directory");
+  const ProbeRecord* cleanup = root->First("cleanup");
+  CheckResult result = cleanup->Field("removed") == "yes"
+                           ? Passed(kSuite, kCleanedUp)
+                           : Failed(kSuite, kCleanedUp, "",
+                                    {{"run-directory-left", root->node,
+                                      root->node + ": the run directory could not be removed: " + cleanup->Field("problem")}});
+  std::vector<std::string> swept;
+  for (const auto* record : root->All("swept")) swept.push_back(record->Field("dir"));
+  result.measurements.push_back({"swept_run_directories", std::to_string(swept.size()), "", "", ""});
+  if (!swept.empty()) result.measurements.push_back({"swept_run_directory_names", Join(swept, ", "), "", "", ""});
+  return result;
+}
+
+}  // namespace
+
+std::vector<CheckResult> CheckCheckpoint(const NodeReports& reports, const Profile& profile) {
+  std::vector<CheckResult> results;
+  auto all = [&](auto make) {
+    for (const char* check : AllChecks()) results.push_back(make(check));
+    return results;
+  };
+  if (!profile.checkpoint) {
+    return all([&](const char* check) {
+      return Skipped(kSuite, check, "", "profile " + profile.name + " has no checkpoint section, so it does not say "
+                                        "which storage the jobs use; add one or pass --checkpoint-dir DIR");
+    });
+  }
+  Nodes nodes;
+  std::vector<std::string> unusable;
+  for (const auto& [node, report] : reports) {
+    if (report) {
+      nodes.push_back(&*report);
+    } else {
+      unusable.push_back(report.error());
+    }
+  }
+  if (!unusable.empty() || nodes.empty()) {
+    if (nodes.empty() && unusable.empty()) unusable.push_back("no node's Checkpoint output in this run");
+    return all([&](const char* check) { return ErroredWith(check, "no-observation", unusable); });
+  }
+  if (auto setup = StageErrors(nodes, "setup"); !setup.empty()) {
+    return all([&](const char* check) { return Errored(kSuite, check, "", "no-target", setup.front()); });
+  }
+  CheckResult shared = CheckTargetShared(nodes);
+  if (shared.verdict != Verdict::kPass) {
+    results.push_back(shared);
+    for (const char* check : AllChecks()) {
+      if (std::string(check) == kTargetShared) continue;
+      results.push_back(Errored(kSuite, check, "", "target-not-shared",
+                                "not run: the checkpoint directory is not shared by every node (see TargetShared)"));
+    }
+    return results;
+  }
+  const CheckpointExpectation& expect = *profile.checkpoint;
+  results.push_back(shared);
+  results.push_back(CheckSameFilesystem(nodes));
+  results.push_back(CheckAtomicPublish(nodes));
+  results.push_back(CheckCrashTorture(nodes));
+  results.push_back(CheckNegativeControl(nodes));
+  results.push_back(CheckVisibility(nodes, expect));
+  results.push_back(CheckSingleWriter(nodes));
+  results.push_back(CheckCapacity(nodes, expect));
+  results.push_back(CheckReadThroughput(nodes, expect));
+  results.push_back(CheckCleanedUp(nodes));
+  return results;
+}
+
+}  // namespace gpuconform::checkpoint

@@ -180,6 +180,23 @@ TEST(CliRecordedCluster, HealthyLocalSnapshotConforms) {
       << r.stdout_text;
 }
 
+// Recorded with `gpuconform capture --checkpoint-dir $LC/shared/checkpoints` on the local
+// cluster: once healthy (200 kills), once with --checkpoint-temp-dir /dev/shm (each node's tmpfs).
+TEST(CliRecordedCluster, CheckpointSnapshotsReplayTheirVerdicts) {
+  auto healthy = Gpuconform({"run", "--snapshot", kSnapshots + "/local-3node-healthy", "--profile", "local", "--filter",
+                             "Checkpoint.*"});
+  EXPECT_EQ(healthy.exit_code, 0) << healthy.stdout_text << healthy.stderr_text;
+  EXPECT_NE(healthy.stdout_text.find("[  PASS  ] CrashTortureLeavesValidCheckpoint"), std::string::npos)
+      << healthy.stdout_text;
+  auto exdev = Gpuconform({"run", "--snapshot", kSnapshots + "/local-3node-checkpoint-exdev", "--profile", "local",
+                           "--filter", "Checkpoint.*"});
+  EXPECT_EQ(exdev.exit_code, 1) << exdev.stdout_text << exdev.stderr_text;
+  EXPECT_NE(exdev.stdout_text.find("node2: rename from the temporary location /dev/shm (tmpfs) into the checkpoint "
+                                   "directory (ext4) fails with EXDEV"),
+            std::string::npos)
+      << exdev.stdout_text;
+}
+
 TEST(CliRecordedCluster, GresMismatchSnapshotNamesNode2InEveryAffectedCheck) {
   auto r = Gpuconform({"run", "--snapshot", kSnapshots + "/local-3node-gres-mismatch", "--profile", "local",
                        "--filter", "SlurmGres.*:SlurmNodes.*"});

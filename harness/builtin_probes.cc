@@ -1,6 +1,7 @@
 #include "harness/builtin_probes.h"
 
-#include <dlfcn.h>
+#include "harness/dynamic_library.h"
+
 #include <mpi.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -15,27 +16,26 @@ namespace gpuconform {
 RawOutput NcclVersionOutput(const LiveContext& context) {
   RawOutput out;
   out.origin = context.host + ": ncclGetVersion() from libnccl.so.2";
-  void* library = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
+  auto library = DynamicLibrary::Open({"libnccl.so.2"});
+  if (!library) {
     out.status = ProbeStatus::kToolMissing;
     out.detail = context.host + ": libnccl.so.2 not found (NCCL is not installed, or not on LD_LIBRARY_PATH)";
     return out;
   }
   using GetVersion = int (*)(int*);
-  auto get_version = reinterpret_cast<GetVersion>(dlsym(library, "ncclGetVersion"));
+  auto get_version = library->Symbol<GetVersion>("ncclGetVersion");
   int code = 0;
   if (get_version == nullptr || get_version(&code) != 0) {
     out.status = ProbeStatus::kFailed;
     out.detail = context.host + ": libnccl.so.2 loaded but ncclGetVersion failed";
-  } else {
-    // NCCL_VERSION_CODE: major*10000 + minor*100 + patch since 2.9 (major*1000 + ... before).
-    const int major = code >= 10000 ? code / 10000 : code / 1000;
-    const int minor = code >= 10000 ? (code / 100) % 100 : (code / 100) % 10;
-    const int patch = code % 100;
-    out.status = ProbeStatus::kOk;
-    out.text = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch) + "\n";
+    return out;
   }
-  dlclose(library);
+  // NCCL_VERSION_CODE: major*10000 + minor*100 + patch since 2.9 (major*1000 + ... before).
+  const int major = code >= 10000 ? code / 10000 : code / 1000;
+  const int minor = code >= 10000 ? (code / 100) % 100 : (code / 100) % 10;
+  const int patch = code % 100;
+  out.status = ProbeStatus::kOk;
+  out.text = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch) + "\n";
   return out;
 }
 

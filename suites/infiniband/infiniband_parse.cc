@@ -279,6 +279,7 @@ const char* PortListingFormatName(PortListingFormat format) {
     case PortListingFormat::kIbstatus: return "ibstatus";
     case PortListingFormat::kIbvDevinfo: return "ibv_devinfo";
     case PortListingFormat::kIbdev2netdev: return "ibdev2netdev";
+    case PortListingFormat::kIbverbs: return "libibverbs (ibverbs.txt)";
   }
   return "?";
 }
@@ -296,6 +297,7 @@ Result<IbPortReport> ParseIbPorts(const std::string& text, const std::string& or
     case PortListingFormat::kIbstatus: return ParseIbstatus(lines, origin);
     case PortListingFormat::kIbvDevinfo: return ParseIbvDevinfo(lines, origin);
     case PortListingFormat::kIbdev2netdev: return ParseIbdev2netdev(lines, origin);
+    case PortListingFormat::kIbverbs: break;  // never detected here: ibverbs.txt has its own parser
   }
   return ErrorAt(origin, 1, "unknown format");
 }

@@ -14,7 +14,8 @@
 
 namespace gpuconform::infiniband {
 
-enum class PortListingFormat { kIbstat, kIbstatus, kIbvDevinfo, kIbdev2netdev };
+// kIbverbs: gpuconform's own libibverbs probe (ibverbs.txt, parsed by ibverbs_parse.h).
+enum class PortListingFormat { kIbstat, kIbstatus, kIbvDevinfo, kIbdev2netdev, kIbverbs };
 const char* PortListingFormatName(PortListingFormat format);  // "ibstat", ...
 
 struct IbPort {

@@ -2,6 +2,8 @@
 #include "harness/suite_registry.h"
 #include "suites/interfaces/interfaces_checks.h"
 #include "suites/interfaces/interfaces_parse.h"
+#include "suites/interfaces/reachability.h"
+#include "suites/interfaces/reachability_probe.h"
 
 namespace gpuconform::interfaces {
 
@@ -23,6 +25,13 @@ ProbeSpec IpCommand(std::string id, std::string file, std::string object) {
 
 ProbeSpec IpAddrProbe() { return IpCommand("ip-addr", "ip-addr.txt", "addr"); }
 ProbeSpec IpLinkProbe() { return IpCommand("ip-link", "ip-link.txt", "link"); }
+ProbeSpec ReachProbe() { return CollectiveProbe("fabric-reach", "fabric-reach.txt", ProbeFabricReach); }
+
+Result<NodeReach> ReadReach(const ClusterRaw& raw, const std::string& node) {
+  const RawOutput out = raw.NodeOutput(node, ReachProbe().id);
+  if (!out.ok()) return Error{out.detail.empty() ? node + ": no fabric-reach.txt (" + ProbeStatusName(out.status) + ")" : out.detail};
+  return ParseReach(out.text, node + "/fabric-reach.txt");
+}
 
 Result<std::vector<Interface>> ReadNode(const ClusterRaw& raw, const std::string& node) {
   const RawOutput link = raw.NodeOutput(node, IpLinkProbe().id);
@@ -54,6 +63,9 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   }
   std::vector<CheckResult> results = std::move(up);
   results.push_back(CheckFabricSubnetShared(nodes, context.profile));
+  std::map<std::string, Result<NodeReach>> reach;
+  for (const auto& node : context.raw.nodes) reach.emplace(node, ReadReach(context.raw, node));
+  results.push_back(CheckFabricReachable(reach, context.profile));
   results.insert(results.end(), forbidden.begin(), forbidden.end());
   return results;
 }
@@ -65,10 +77,11 @@ SuiteDefinition Definition() {
   suite.checks = {
       {kFabricInterfaceUp, "nccl.socket_ifname exists, is up and has an IPv4 address on every node", true},
       {kFabricSubnetShared, "every node's fabric address is in one subnet, none shared", false},
+      {kFabricReachable, "every node opens a TCP connection to every other node's fabric address", false},
       {kForbiddenInterfacesNotFabric, "the forbidden interfaces (eth0) are not the fabric and share no subnet with it",
        true},
   };
-  suite.probes = {IpAddrProbe(), IpLinkProbe()};
+  suite.probes = {IpAddrProbe(), IpLinkProbe(), ReachProbe()};
   suite.evaluate = Evaluate;
   return suite;
 }

@@ -22,6 +22,13 @@ std::string PathMeaning(const std::string& cell) {
   return it == kMeaning.end() ? "an unknown path" : it->second;
 }
 
+// What NVML's remote device type of a link means, for messages.
+std::string RemoteMeaning(const std::string& remote) {
+  if (remote == "gpu") return "another GPU directly";
+  if (remote == "ibmnpu") return "an IBM NPU (a POWER CPU)";
+  return "a device NVML cannot name";
+}
+
 std::string NvlinkSkipReason(const Profile& profile) {
   return "profile " + profile.name + " has no nvlink section, so it does not say how GPUs are linked";
 }
@@ -163,7 +170,15 @@ CheckResult CheckAllLinksActive(const std::string& node, const Result<NvlinkStat
                                         "or NVSwitch port; the GPU loses 1/{} of its NVLink bandwidth (reset the "
                                         "GPU, then check the baseboard)",
                                         node, gpu_name, link.index, floor_gb_per_s, expected_links)});
-      } else if (link.speed_gb_per_s < floor_gb_per_s) {
+      } else if (!link.remote.empty() && link.remote != "nvswitch") {
+        findings.push_back({"link-not-to-nvswitch", entity,
+                            fmt::format("{}: {} link {} leads to {}{}, expected an NVSwitch (NVML remote device "
+                                        "type): the GPU is cabled or strapped point-to-point, so its peers beyond "
+                                        "that GPU are not reached at full bandwidth; check the baseboard model and "
+                                        "`nvidia-smi nvlink -R`",
+                                        node, gpu_name, link.index, RemoteMeaning(link.remote),
+                                        link.remote_bus_id.empty() ? "" : " (" + link.remote_bus_id + ")")});
+      } else if (link.speed_reported && link.speed_gb_per_s < floor_gb_per_s) {
         findings.push_back({"link-slow", entity,
                             fmt::format("{}: {} link {} runs at {} GB/s, expected >= {} GB/s (profile {}): the "
                                         "link trained at a lower speed",
@@ -192,6 +207,45 @@ CheckResult CheckAllLinksActive(const std::string& node, const Result<NvlinkStat
   }
   result.measurements.push_back({node + ".nvlinks_active", std::to_string(active_links), "",
                                  fmt::format(">= {} GB/s each", floor_gb_per_s), profile.nvlink->source});
+  return result;
+}
+
+CheckResult CheckFabricRegistered(const std::string& node, const Result<pcie::GpuInventory>& inventory,
+                                  const Profile& profile) {
+  if (auto skip = SkipWithoutGpus(kSuite, kFabricRegistered, node, profile)) return *skip;
+  if (!profile.nvlink) return Skipped(kSuite, kFabricRegistered, node, NvlinkSkipReason(profile));
+  if (!inventory) return Errored(kSuite, kFabricRegistered, node, "unavailable", inventory.error());
+  std::vector<Finding> findings;
+  int reporting = 0;
+  for (const auto& gpu : inventory->gpus) {
+    // GPUs before Hopper, and drivers before r530, have no fabric state: "N/A" or absent.
+    if (gpu.fabric_state.empty() || gpu.fabric_state == "N/A" || gpu.fabric_state == "Not Supported") continue;
+    ++reporting;
+    const std::string entity = node + "/gpu" + std::to_string(gpu.index);
+    if (gpu.fabric_state != "Completed") {
+      findings.push_back({"fabric-not-completed", entity,
+                          fmt::format("{}: {} fabric state is '{}', expected 'Completed': the GPU has not joined the "
+                                      "NVSwitch fabric, so CUDA and NCCL cannot use NVLink; start or restart "
+                                      "nvidia-fabricmanager (`systemctl status nvidia-fabricmanager`, its log in "
+                                      "/var/log/fabricmanager.log) and check that its version equals the driver's",
+                                      node, pcie::GpuDisplayName(gpu), gpu.fabric_state)});
+    } else if (gpu.fabric_status != "Success") {
+      findings.push_back({"fabric-status", entity,
+                          fmt::format("{}: {} fabric registration completed with status '{}', expected 'Success': "
+                                      "the fabric manager rejected the GPU; see /var/log/fabricmanager.log, then "
+                                      "reset the GPU or reboot the node",
+                                      node, pcie::GpuDisplayName(gpu),
+                                      gpu.fabric_status.empty() ? "(not reported)" : gpu.fabric_status)});
+    }
+  }
+  if (reporting == 0) {
+    return Skipped(kSuite, kFabricRegistered, node,
+                   node + ": no GPU reports an NVLink fabric state (GPUs before Hopper, or a driver before r530, "
+                          "have none), so fabric registration cannot be judged here");
+  }
+  CheckResult result = FromFindings(kSuite, kFabricRegistered, node, std::move(findings));
+  result.measurements.push_back({node + ".gpus_fabric_completed", std::to_string(reporting - static_cast<int>(result.findings.size())), "",
+                                 "== " + std::to_string(reporting), ""});
   return result;
 }
 

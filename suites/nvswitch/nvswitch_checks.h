@@ -19,6 +19,7 @@ inline constexpr char kSuite[] = "NvSwitch";
 inline constexpr char kGpuCountAndModel[] = "GpuCountAndModel";
 inline constexpr char kAllPairsNvlinkConnected[] = "AllPairsNvlinkConnected";
 inline constexpr char kAllLinksActive[] = "AllLinksActive";
+inline constexpr char kFabricRegistered[] = "FabricRegistered";
 
 // The node has profile.gpu.count_per_node GPUs, each a model containing gpu.model_contains.
 CheckResult CheckGpuCountAndModel(const std::string& node, const Result<pcie::GpuInventory>& inventory,
@@ -28,8 +29,15 @@ CheckResult CheckGpuCountAndModel(const std::string& node, const Result<pcie::Gp
 CheckResult CheckAllPairsNvlinkConnected(const std::string& node, const Result<TopoMatrix>& matrix,
                                          const Profile& profile);
 
-// Every GPU lists nvlink.links_per_gpu links, each active at >= nvlink.link_bandwidth_gb_per_s.
+// Every GPU lists nvlink.links_per_gpu links, each active at >= nvlink.link_bandwidth_gb_per_s
+// and, where the source says where a link leads (NVML), to an NVSwitch.
 CheckResult CheckAllLinksActive(const std::string& node, const Result<NvlinkStatus>& status, const Profile& profile);
+
+// Every GPU that reports an NVLink fabric state (Hopper and later, driver r530+) has state
+// Completed and status Success: the fabric manager registered it with the NVSwitch fabric.
+// Skipped, saying so, where no GPU of the node reports one.
+CheckResult CheckFabricRegistered(const std::string& node, const Result<pcie::GpuInventory>& inventory,
+                                  const Profile& profile);
 
 // The skip a GPU check gets where the profile has no GPUs (or does not say), else nullopt.
 std::optional<CheckResult> SkipWithoutGpus(const std::string& suite, const std::string& check,

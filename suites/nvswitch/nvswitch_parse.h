@@ -40,6 +40,11 @@ struct NvlinkLink {
   int index = 0;
   bool active = false;
   double speed_gb_per_s = 0;  // when active
+  bool speed_reported = true;  // false where the source (an older NVML) gives no speed
+  // The far end, where the source says (NVML; nvidia-smi nvlink -s does not): "nvswitch",
+  // "gpu", "ibmnpu", "unknown"; empty when not reported.
+  std::string remote;
+  std::string remote_bus_id;
 };
 
 struct NvlinkGpu {

@@ -1,42 +1,45 @@
 // NvSwitch suite glue: the probes, the parse of each node's outputs, and the registration.
 #include "harness/probe_catalog.h"
 #include "harness/suite_registry.h"
+#include "suites/nvswitch/cuda_p2p_parse.h"
+#include "suites/nvswitch/cuda_p2p_probe.h"
+#include "suites/nvswitch/gpu_sources.h"
 #include "suites/nvswitch/nvswitch_checks.h"
 #include "suites/nvswitch/nvswitch_parse.h"
-#include "suites/pcie/pcie_parse.h"
+#include "suites/nvswitch/p2p_checks.h"
 
 namespace gpuconform::nvswitch {
 
 namespace {
 
-// What a missing nvidia-smi means: the driver package provides it, so there is no driver.
-constexpr char kNoDriver[] = "no NVIDIA driver was found on the node (nvidia-smi not installed)";
-
-const ProbeSpec& NvlinkStatusProbe() {
-  // nvidia-smi can take tens of seconds on a node with a wedged GPU.
-  static const ProbeSpec kSpec = CommandProbe("nvidia-smi-nvlink-s", ProbeScope::kNode, "nvidia-smi-nvlink-s.txt",
-                                              {"nvidia-smi", "nvlink", "-s"}, 60000);
-  return kSpec;
-}
-
-template <typename T>
-Result<T> Read(const SuiteContext& context, const std::string& node, const ProbeSpec& spec,
-               Result<T> (*parse)(const std::string&, const std::string&)) {
+Result<TopoMatrix> ReadTopology(const SuiteContext& context, const std::string& node) {
+  const ProbeSpec spec = probes::NvidiaSmiTopoMatrix();
   const RawOutput out = context.raw.NodeOutput(node, spec.id);
   auto text = UsableText(out, node, spec.file, kNoDriver);
   if (!text) return Error{text.error()};
-  return parse(*text, out.origin.empty() ? node + "/" + spec.file : out.origin);
+  return ParseTopoMatrix(*text, out.origin.empty() ? node + "/" + spec.file : out.origin);
+}
+
+Result<P2pReport> ReadP2p(const SuiteContext& context, const std::string& node) {
+  const ProbeSpec& spec = CudaP2pProbe();
+  const RawOutput out = context.raw.NodeOutput(node, spec.id);
+  auto text = UsableText(out, node, spec.file, "the CUDA P2P probe could not run");
+  if (!text) return Error{text.error()};
+  return ParseCudaP2p(*text, out.origin.empty() ? node + "/" + spec.file : out.origin);
 }
 
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   std::vector<CheckResult> results;
   for (const auto& node : context.raw.nodes) {
-    results.push_back(CheckGpuCountAndModel(
-        node, Read(context, node, probes::NvidiaSmiQueryXml(), pcie::ParseNvidiaSmiGpus), context.profile));
-    results.push_back(CheckAllPairsNvlinkConnected(
-        node, Read(context, node, probes::NvidiaSmiTopoMatrix(), ParseTopoMatrix), context.profile));
-    results.push_back(
-        CheckAllLinksActive(node, Read(context, node, NvlinkStatusProbe(), ParseNvlinkStatus), context.profile));
+    const auto inventory = ReadGpuInventory(context.raw, node);
+    results.push_back(CheckGpuCountAndModel(node, inventory, context.profile));
+    results.push_back(CheckAllPairsNvlinkConnected(node, ReadTopology(context, node), context.profile));
+    results.push_back(CheckAllLinksActive(node, ReadNvlinkStatus(context.raw, node), context.profile));
+    results.push_back(CheckFabricRegistered(node, inventory, context.profile));
+    const auto p2p = ReadP2p(context, node);
+    results.push_back(CheckPeerAccessAllPairs(node, p2p, context.profile));
+    results.push_back(CheckP2pBandwidthAtFloor(node, p2p, context.profile));
+    results.push_back(CheckP2pBandwidthUniform(node, p2p, context.profile));
   }
   return results;
 }
@@ -44,13 +47,20 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
 SuiteDefinition Definition() {
   SuiteDefinition suite;
   suite.name = kSuite;
-  suite.summary = "GPU count and model, NVLink all-to-all through NVSwitch, every NVLink active at speed";
+  suite.summary = "GPU count and model, NVLink all-to-all through NVSwitch, every NVLink active at speed, fabric registered, P2P access and bandwidth";
   suite.checks = {
       {kGpuCountAndModel, "the node has the profile's GPU count, each of the profile's model", true},
       {kAllPairsNvlinkConnected, "every GPU pair is NV<k> (k = nvlink.links_per_gpu) in nvidia-smi topo -m", true},
-      {kAllLinksActive, "every GPU has nvlink.links_per_gpu links, each active at >= link_bandwidth_gb_per_s", true},
+      {kAllLinksActive,
+       "every GPU has nvlink.links_per_gpu links, each active at >= link_bandwidth_gb_per_s, to an NVSwitch", true},
+      {kFabricRegistered, "every GPU that reports a fabric state is Completed / Success", true},
+      {kPeerAccessAllPairs, "cudaDeviceCanAccessPeer is 1 for every ordered GPU pair", true},
+      {kP2pBandwidthAtFloor, "every GPU pair copies at >= nvlink.p2p_bandwidth_floor_gb_per_s one way", true},
+      {kP2pBandwidthUniform, "no GPU pair copies below 0.8x the node's median, one way or both ways", true},
   };
-  suite.probes = {probes::NvidiaSmiQueryXml(), probes::NvidiaSmiTopoMatrix(), NvlinkStatusProbe()};
+  suite.probes = GpuFactProbes();
+  suite.probes.push_back(probes::NvidiaSmiTopoMatrix());
+  suite.probes.push_back(CudaP2pProbe());
   suite.evaluate = Evaluate;
   return suite;
 }

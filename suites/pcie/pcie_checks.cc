@@ -1,5 +1,8 @@
 #include "suites/pcie/pcie_checks.h"
 
+#include <set>
+
+#include "suites/infiniband/infiniband_checks.h"
 #include "suites/nvswitch/nvswitch_checks.h"
 
 namespace gpuconform::pcie {
@@ -22,7 +25,7 @@ CheckResult CheckLinksAtMaxGenAndWidth(const std::string& node, const Result<Gpu
   if (!inventory) return Errored(kSuite, kLinksAtMaxGenAndWidth, node, "unavailable", inventory.error());
   if (inventory->gpus.empty()) {
     return Errored(kSuite, kLinksAtMaxGenAndWidth, node, "no-gpus",
-                   node + ": nvidia-smi -q -x lists no GPU, so no PCIe link could be judged");
+                   node + ": neither NVML nor nvidia-smi -q -x lists a GPU, so no PCIe link could be judged");
   }
   std::vector<Finding> findings;
   std::vector<std::string> unreported;
@@ -53,10 +56,75 @@ CheckResult CheckLinksAtMaxGenAndWidth(const std::string& node, const Result<Gpu
     std::string names;
     for (const auto& name : unreported) names += (names.empty() ? "" : ", ") + name;
     return Errored(kSuite, kLinksAtMaxGenAndWidth, node, "not-reported",
-                   node + ": nvidia-smi -q -x reports no PCIe generation/width for " + names +
+                   node + ": the GPU listing (NVML or nvidia-smi -q -x) reports no PCIe generation/width for " + names +
                        " (N/A or missing <pci_gpu_link_info>), so the link could not be judged");
   }
   return FromFindings(kSuite, kLinksAtMaxGenAndWidth, node, std::move(findings));
+}
+
+CheckResult CheckNicLinksAtMaxGenAndWidth(const std::string& node, const Result<NicPcieReport>& nics,
+                                          const Result<infiniband::IbPortReport>& ports, const Profile& profile) {
+  const char* check = kNicLinksAtMaxGenAndWidth;
+  if (!profile.infiniband) {
+    return Skipped(kSuite, check, node, "profile " + profile.name + " has no infiniband section, so it expects no rail NICs");
+  }
+  if (!profile.infiniband->present) {
+    return Skipped(kSuite, check, node,
+                   "profile " + profile.name + " has no InfiniBand (infiniband.present: false), so there is no rail NIC to check");
+  }
+  if (!nics) return Errored(kSuite, check, node, "unavailable", nics.error());
+  if (nics->nics.empty()) {
+    return Errored(kSuite, check, node, "no-nics",
+                   node + ": sysfs lists no RDMA NIC (" + nics->sysfs_root +
+                       "/class/infiniband is empty or absent), so no NIC PCIe link could be judged; RailNicsPresent "
+                       "says which rails are missing");
+  }
+  std::set<std::string> rails;
+  if (ports) {
+    for (const auto* port : infiniband::RailPorts(*ports, *profile.infiniband)) rails.insert(port->ca);
+  }
+  std::vector<Finding> findings;
+  std::vector<std::string> unreported;
+  int judged = 0;
+  for (const auto& nic : nics->nics) {
+    if (!rails.empty() && !rails.count(nic.name)) continue;
+    ++judged;
+    const std::string entity = node + "/" + nic.name;
+    if (!nic.current_gen || !nic.max_gen || !nic.current_width || !nic.max_width) {
+      unreported.push_back(nic.DisplayName());
+      continue;
+    }
+    const std::string lspci = nic.bus_id.empty() ? "lspci -vv" : "lspci -vv -s " + nic.bus_id;
+    if (*nic.current_width < *nic.max_width) {
+      findings.push_back({"pcie-width", entity,
+                          node + ": rail NIC " + nic.DisplayName() + " PCIe link is x" + std::to_string(*nic.current_width) +
+                              ", expected x" + std::to_string(*nic.max_width) +
+                              " (its maximum): the link trained down and caps the NIC below its line rate; reseat "
+                              "the HCA or its riser/cable, and look for AER errors in `dmesg` and LnkSta in `" + lspci + "`"});
+    }
+    if (*nic.current_gen < *nic.max_gen) {
+      findings.push_back({"pcie-gen", entity,
+                          node + ": rail NIC " + nic.DisplayName() + " PCIe link is Gen" + std::to_string(*nic.current_gen) +
+                              " (" + nic.current_speed + "), expected Gen" + std::to_string(*nic.max_gen) + " (" +
+                              nic.max_speed + ", its maximum): signal integrity or a BIOS/slot setting limits the "
+                              "speed; check LnkSta in `" + lspci + "` and the slot's PCIe setting in the BIOS"});
+    }
+  }
+  if (judged == 0) {
+    return Errored(kSuite, check, node, "no-rails",
+                   node + ": none of the rail NICs of the port listing appears in sysfs, so no NIC PCIe link could "
+                          "be judged");
+  }
+  if (findings.empty() && !unreported.empty()) {
+    std::string names;
+    for (const auto& name : unreported) names += (names.empty() ? "" : ", ") + name;
+    return Errored(kSuite, check, node, "not-reported",
+                   node + ": sysfs reports no PCIe generation/width for " + names +
+                       " (unreadable or \"Unknown\" link attributes), so the link could not be judged");
+  }
+  CheckResult result = FromFindings(kSuite, check, node, std::move(findings));
+  result.measurements.push_back({node + ".rail_nics_judged", std::to_string(judged), "", "", ""});
+  return result;
 }
 
 }  // namespace gpuconform::pcie

@@ -1,7 +1,10 @@
-// Pcie suite glue: the probe, the parse of each node's nvidia-smi -q -x, and the registration.
-#include "harness/probe_catalog.h"
+// Pcie suite glue: the probes, the GPU facts (NVML or nvidia-smi -q -x) and NIC links (sysfs) of each node, and the registration.
 #include "harness/suite_registry.h"
+#include "suites/infiniband/infiniband_sources.h"
+#include "suites/nvswitch/gpu_sources.h"
 #include "suites/nvswitch/nvswitch_parse.h"
+#include "suites/pcie/nic_pcie_parse.h"
+#include "suites/pcie/nic_pcie_probe.h"
 #include "suites/pcie/pcie_checks.h"
 #include "suites/pcie/pcie_parse.h"
 
@@ -9,19 +12,20 @@ namespace gpuconform::pcie {
 
 namespace {
 
-Result<GpuInventory> Read(const SuiteContext& context, const std::string& node) {
-  const ProbeSpec spec = probes::NvidiaSmiQueryXml();
+Result<NicPcieReport> ReadNics(const SuiteContext& context, const std::string& node) {
+  const ProbeSpec& spec = NicPcieProbe();
   const RawOutput out = context.raw.NodeOutput(node, spec.id);
-  auto text = nvswitch::UsableText(out, node, spec.file,
-                                   "no NVIDIA driver was found on the node (nvidia-smi not installed)");
+  auto text = nvswitch::UsableText(out, node, spec.file, "the NIC PCIe probe could not read sysfs");
   if (!text) return Error{text.error()};
-  return ParseNvidiaSmiGpus(*text, out.origin.empty() ? node + "/" + spec.file : out.origin);
+  return ParseNicPcie(*text, out.origin.empty() ? node + "/" + spec.file : out.origin);
 }
 
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   std::vector<CheckResult> results;
   for (const auto& node : context.raw.nodes) {
-    results.push_back(CheckLinksAtMaxGenAndWidth(node, Read(context, node), context.profile));
+    results.push_back(CheckLinksAtMaxGenAndWidth(node, nvswitch::ReadGpuInventory(context.raw, node), context.profile));
+    results.push_back(CheckNicLinksAtMaxGenAndWidth(node, ReadNics(context, node),
+                                                    infiniband::ReadPorts(context.raw, node), context.profile));
   }
   return results;
 }
@@ -29,11 +33,14 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
 SuiteDefinition Definition() {
   SuiteDefinition suite;
   suite.name = kSuite;
-  suite.summary = "every GPU's PCIe link at its maximum generation and width";
+  suite.summary = "every GPU's and rail NIC's PCIe link at its maximum generation and width";
   suite.checks = {
       {kLinksAtMaxGenAndWidth, "each GPU's current PCIe generation and width equal its maximum", true},
+      {kNicLinksAtMaxGenAndWidth, "each rail NIC's current PCIe generation and width equal its maximum (sysfs)", true},
   };
-  suite.probes = {probes::NvidiaSmiQueryXml()};
+  suite.probes = nvswitch::GpuFactProbes();
+  for (const auto& probe : infiniband::PortProbes()) suite.probes.push_back(probe);
+  suite.probes.push_back(NicPcieProbe());
   suite.evaluate = Evaluate;
   return suite;
 }

@@ -1,0 +1,35 @@
+// NvSwitch checks of the CUDA P2P probe (cuda-p2p.txt): every GPU can map every other's
+// memory, every pair copies at or above the profile's floor, and no pair is far below the
+// node's own median (a pair that is merely slower than its siblings points at one bad link or
+// NVSwitch port before any floor is crossed). Pure: parsed report (or why there is none) +
+// profile in, one CheckResult per node out. A node with one GPU has no pairs: skipped, saying so.
+#pragma once
+
+#include <string>
+
+#include "harness/profile.h"
+#include "harness/result.h"
+#include "harness/verdict.h"
+#include "suites/nvswitch/cuda_p2p_parse.h"
+
+namespace gpuconform::nvswitch {
+
+inline constexpr char kPeerAccessAllPairs[] = "PeerAccessAllPairs";
+inline constexpr char kP2pBandwidthAtFloor[] = "P2pBandwidthAtFloor";
+inline constexpr char kP2pBandwidthUniform[] = "P2pBandwidthUniform";
+
+// A pair below this fraction of the node's median (per direction mode) is named.
+inline constexpr double kUniformMinFractionOfMedian = 0.8;
+
+// cudaDeviceCanAccessPeer is 1 for every ordered pair.
+CheckResult CheckPeerAccessAllPairs(const std::string& node, const Result<P2pReport>& report, const Profile& profile);
+
+// Every ordered pair with peer access copies at >= nvlink.p2p_bandwidth_floor_gb_per_s one way.
+CheckResult CheckP2pBandwidthAtFloor(const std::string& node, const Result<P2pReport>& report, const Profile& profile);
+
+// Every measured pair, one way and both ways, is >= kUniformMinFractionOfMedian x the node's
+// median for that mode. Pairs already under the floor are left to P2pBandwidthAtFloor, so one
+// slow pair is named once.
+CheckResult CheckP2pBandwidthUniform(const std::string& node, const Result<P2pReport>& report, const Profile& profile);
+
+}  // namespace gpuconform::nvswitch

@@ -44,6 +44,31 @@ TEST(Blame, SlowPairsWithoutACommonNodeAreNamedAsLinks) {
   EXPECT_EQ(result.findings[0].entity, "n1+n2");
 }
 
+// Five nodes, node2 and node4 slow: node3, between them, has only slow pairs in the ring.
+std::vector<PairResult> RingWithTwoSlowNodes() {
+  return {{"n1", "n2", 8, 0.02}, {"n2", "n3", 8, 0.02}, {"n3", "n4", 8, 0.02}, {"n4", "n5", 8, 0.02}, {"n5", "n1", 8, 0.8}};
+}
+
+TEST(Blame, SecondPassPairsEverySuspectWithAKnownGoodNode) {
+  const auto confirm = ConfirmationPairs(RingWithTwoSlowNodes());
+  using Pairs = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(confirm, (Pairs{{"n2", "n5"}, {"n3", "n1"}, {"n4", "n1"}})) << "n1+n2 and n4+n5 were measured already";
+  EXPECT_TRUE(ConfirmationPairs({{"a", "b", 8, 0.8}, {"b", "c", 8, 0.7}, {"c", "a", 8, 0.8}}).empty()) << "nothing slow";
+}
+
+TEST(Blame, SecondPassClearsTheHealthyNodeBetweenTwoSlowOnes) {
+  auto pairs = RingWithTwoSlowNodes();
+  EXPECT_EQ(CheckNoSlowNode(pairs, "MpiNoSlowNode").findings.size(), 3u) << "the ring alone blames n2, n3 and n4";
+  pairs.push_back({"n2", "n5", 8, 0.02});
+  pairs.push_back({"n3", "n1", 8, 0.8});  // n3 is fine with a good partner
+  pairs.push_back({"n4", "n1", 8, 0.02});
+  const auto result = CheckNoSlowNode(pairs, "MpiNoSlowNode");
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  std::vector<std::string> named;
+  for (const auto& finding : result.findings) named.push_back(finding.code + ":" + finding.entity);
+  EXPECT_EQ(named, (std::vector<std::string>{"slow-node:n2", "slow-node:n4"}));
+}
+
 TEST(Blame, TwoNodesCannotBeCompared) {
   EXPECT_EQ(CheckNoSlowNode({{"a", "b", 8, 0.1}}, "MpiNoSlowNode").verdict, Verdict::kSkip);
 }

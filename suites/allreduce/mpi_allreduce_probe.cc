@@ -14,6 +14,7 @@
 #include "harness/collective_deadline.h"
 #include "harness/text_util.h"
 #include "suites/allreduce/bandwidth_table.h"
+#include "suites/allreduce/blame.h"
 
 namespace gpuconform::allreduce {
 
@@ -84,8 +85,52 @@ std::string Header(const CollectiveContext& context) {
 
 // Blame: the full-world number says the cluster is slow, not which node. Each neighbour
 // pair of nodes (ring order: node i with node i+1) runs the same allreduce alone while the
-// others wait, so a node with a slow link shows up in both of its pairs. One rank per
-// node (the lowest on each host) takes part. Returns "# pair A B SIZE busbw X" lines.
+// others wait, so a node with a slow link shows up in both of its pairs; then each suspect
+// is measured once more with a known-good node (ConfirmationPairs), so a healthy node between
+// two slow ones is not blamed. One rank per node (the lowest on each host) takes part.
+// Returns "# pair A B SIZE busbw X" lines.
+struct PairBuffers {
+  std::vector<float> send;
+  std::vector<float> receive;
+};
+
+// The pair's time per allreduce (best of a few rounds), known to every rank afterwards.
+double MeasureOnePair(const CollectiveContext& context, int a, int b, const std::string& label, PairBuffers& buffers,
+                      std::chrono::seconds timeout) {
+  const int me = context.world.rank();
+  const int count = static_cast<int>(buffers.send.size());
+  constexpr int kIterations = 3;
+  constexpr int kPairRounds = 3;
+  double best_us = 0;
+  {
+    const CollectiveDeadline deadline(timeout, StallProblem(context, "the pairwise allreduce of " + label, timeout));
+    MPI_Comm pair;
+    // Every rank joins the split (a collective on the world); only the pair gets a communicator.
+    MPI_Comm_split(MPI_COMM_WORLD, me == a || me == b ? 0 : MPI_UNDEFINED, me, &pair);
+    if (pair != MPI_COMM_NULL) {
+      MPI_Allreduce(buffers.send.data(), buffers.receive.data(), count, MPI_FLOAT, MPI_SUM, pair);
+      // Best of a few rounds: a slow link is slow every time, while a busy shared core or
+      // a scheduler hiccup is not, and must not get a healthy node blamed.
+      for (int round = 0; round < kPairRounds; ++round) {
+        const auto start = std::chrono::steady_clock::now();
+        for (int i = 0; i < kIterations; ++i) {
+          MPI_Allreduce(buffers.send.data(), buffers.receive.data(), count, MPI_FLOAT, MPI_SUM, pair);
+        }
+        double mine = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
+                      kIterations;
+        double slowest = 0;
+        MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, pair);
+        best_us = round == 0 ? slowest : std::min(best_us, slowest);
+      }
+      MPI_Comm_free(&pair);
+    }
+    context.world.SleepingBarrier();  // one pair at a time, so pairs do not share the switch
+  }
+  double everyone = 0;
+  MPI_Allreduce(&best_us, &everyone, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return everyone;
+}
+
 std::string MeasurePairs(const CollectiveContext& context, long long size_bytes, std::chrono::seconds timeout) {
   std::vector<int> node_ranks;
   std::vector<std::string> node_names;
@@ -97,48 +142,22 @@ std::string MeasurePairs(const CollectiveContext& context, long long size_bytes,
   }
   const std::size_t nodes = node_ranks.size();
   if (nodes < 3) return "";  // two nodes make one pair: nothing to compare it with
-  const int me = context.world.rank();
-  const auto count = static_cast<int>(size_bytes / static_cast<long long>(sizeof(float)));
-  std::vector<float> send(count, 1.0f);
-  std::vector<float> receive(count, 0.0f);
-  std::vector<double> pair_time_us(nodes, 0.0);
-  const int iterations = 3;
-  constexpr int kPairRounds = 3;
-  for (std::size_t p = 0; p < nodes; ++p) {
-    const int a = node_ranks[p];
-    const int b = node_ranks[(p + 1) % nodes];
-    const CollectiveDeadline deadline(
-        timeout, StallProblem(context, "the pairwise allreduce of " + node_names[p] + " and " +
-                                           node_names[(p + 1) % nodes], timeout));
-    MPI_Comm pair;
-    // Every rank joins the split (a collective on the world); only the pair gets a communicator.
-    MPI_Comm_split(MPI_COMM_WORLD, me == a || me == b ? 0 : MPI_UNDEFINED, me, &pair);
-    if (pair != MPI_COMM_NULL) {
-      MPI_Allreduce(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, pair);
-      // Best of a few rounds: a slow link is slow every time, while a busy shared core or
-      // a scheduler hiccup is not, and must not get a healthy node blamed.
-      double best_us = 0;
-      for (int round = 0; round < kPairRounds; ++round) {
-        const auto start = std::chrono::steady_clock::now();
-        for (int i = 0; i < iterations; ++i) MPI_Allreduce(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, pair);
-        double mine = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
-                      iterations;
-        double slowest = 0;
-        MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, pair);
-        best_us = round == 0 ? slowest : std::min(best_us, slowest);
-      }
-      if (me == a) pair_time_us[p] = best_us;
-      MPI_Comm_free(&pair);
-    }
-    context.world.SleepingBarrier();  // one pair at a time, so pairs do not share the switch
-  }
-  std::vector<double> all_times(nodes, 0.0);
-  MPI_Allreduce(pair_time_us.data(), all_times.data(), static_cast<int>(nodes), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  const auto count = static_cast<std::size_t>(size_bytes / static_cast<long long>(sizeof(float)));
+  PairBuffers buffers{std::vector<float>(count, 1.0f), std::vector<float>(count, 0.0f)};
+  auto rank_of = [&](const std::string& node) {
+    return node_ranks[static_cast<std::size_t>(std::find(node_names.begin(), node_names.end(), node) - node_names.begin())];
+  };
+  std::vector<PairResult> pairs;
+  auto measure = [&](const std::string& a, const std::string& b) {
+    const double time_us = MeasureOnePair(context, rank_of(a), rank_of(b), a + " and " + b, buffers, timeout);
+    pairs.push_back({a, b, size_bytes, AllreduceBusBandwidth(static_cast<double>(size_bytes) / (time_us * 1e-6) / 1e9, 2)});
+  };
+  for (std::size_t p = 0; p < nodes; ++p) measure(node_names[p], node_names[(p + 1) % nodes]);
+  // Every rank has the same first-pass numbers, so every rank picks the same second pass.
+  for (const auto& [suspect, good] : ConfirmationPairs(pairs)) measure(suspect, good);
   std::string lines;
-  for (std::size_t p = 0; p < nodes; ++p) {
-    const double busbw = AllreduceBusBandwidth(static_cast<double>(size_bytes) / (all_times[p] * 1e-6) / 1e9, 2);
-    lines += fmt::format("# pair {} {} {} busbw {:.3f}\n", node_names[p], node_names[(p + 1) % nodes], size_bytes,
-                         busbw);
+  for (const auto& pair : pairs) {
+    lines += fmt::format("# pair {} {} {} busbw {:.3f}\n", pair.node_a, pair.node_b, size_bytes, pair.busbw_gb_per_s);
   }
   return lines;
 }

@@ -122,9 +122,14 @@ Record& AddSeen(Record& record, const Seen& seen) {
 // handler may only use async-signal-safe calls, so it forks `rm -rf` on a path prepared
 // beforehand, waits for it, and then dies of the signal as it would have.
 char g_cleanup_path[4096] = {0};
+volatile pid_t g_writer_pid = 0;  // the writer child alive now, killed first so it cannot write into the rm
 struct sigaction g_previous_term, g_previous_int;
 
 void RemoveRunDirectoryAndDie(int signal_number) {
+  if (g_writer_pid > 0) {
+    ::kill(g_writer_pid, SIGKILL);
+    ::waitpid(g_writer_pid, nullptr, 0);
+  }
   if (g_cleanup_path[0] != '\0') {
     const pid_t child = ::fork();
     if (child == 0) {
@@ -400,6 +405,7 @@ Kill KillWriterAt(Stages& s, WriteMode mode, std::uint64_t version, std::optiona
     kill.problem = "could not start the writer " + s.options.writer_executable + ": " + error.message();
     return kill;
   }
+  g_writer_pid = child.id();
   ::close(pipe.native_sink());
   pipe.assign_sink(-1);
   // The child says "phase <name>" as it passes each phase; wait for the one we kill it at.
@@ -418,6 +424,7 @@ Kill KillWriterAt(Stages& s, WriteMode mode, std::uint64_t version, std::optiona
     kill.problem = "the writer did not reach '" + wanted + "': " + (lines.empty() ? "no output" : lines);
     ::kill(child.id(), SIGKILL);
     child.wait(error);
+    g_writer_pid = 0;
     return kill;
   }
   if (!phase) {
@@ -427,6 +434,7 @@ Kill KillWriterAt(Stages& s, WriteMode mode, std::uint64_t version, std::optiona
   }
   ::kill(child.id(), SIGKILL);
   child.wait(error);
+  g_writer_pid = 0;
   return kill;
 }
 

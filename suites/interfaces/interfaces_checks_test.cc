@@ -191,8 +191,10 @@ TEST(InterfacesFixtures, LocalClusterCaptureConformsAndBrokenOneFailsTheRightCas
     healthy["ForbiddenInterfacesNotFabric/" + node] = Verdict::kPass;
   }
   healthy["FabricSubnetShared"] = Verdict::kPass;
+  healthy["FabricReachable"] = Verdict::kPass;
   EXPECT_EQ(JudgeSnapshot("nccl-local-3node-interfaces"), healthy);
   auto broken = healthy;
+  broken["FabricReachable"] = Verdict::kError;  // recorded before the reachability probe: no fabric-reach.txt
   broken["FabricInterfaceUp/node3"] = Verdict::kFail;
   broken["FabricSubnetShared"] = Verdict::kFail;
   broken["ForbiddenInterfacesNotFabric/node1"] = Verdict::kFail;

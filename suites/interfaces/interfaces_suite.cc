@@ -29,7 +29,8 @@ ProbeSpec ReachProbe() { return CollectiveProbe("fabric-reach", "fabric-reach.tx
 
 Result<NodeReach> ReadReach(const ClusterRaw& raw, const std::string& node) {
   const RawOutput out = raw.NodeOutput(node, ReachProbe().id);
-  if (!out.ok()) return Error{out.detail.empty() ? node + ": no fabric-reach.txt (" + ProbeStatusName(out.status) + ")" : out.detail};
+  if (out.status == ProbeStatus::kAbsent) return Error{node + ": no fabric-reach.txt in the snapshot"};
+  if (!out.ok()) return Error{out.detail.empty() ? node + ": fabric-reach.txt " + ProbeStatusName(out.status) : out.detail};
   return ParseReach(out.text, node + "/fabric-reach.txt");
 }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 
 namespace gpuconform {
@@ -79,6 +80,92 @@ RawOutput GpuDevicesOutput(const LiveContext& context) {
   }
   for (const auto& entry : fs::directory_iterator("/proc/driver/nvidia/gpus", ec)) {
     lines.push_back("driver-gpu " + entry.path().filename().string());
+  }
+  std::sort(lines.begin(), lines.end());
+  out.status = ProbeStatus::kOk;
+  for (const auto& line : lines) out.text += line + "\n";
+  return out;
+}
+
+std::string SysfsRoot() {
+  const char* configured = std::getenv("GPUCONFORM_SYSFS_ROOT");
+  return configured && *configured ? configured : "/sys";
+}
+
+RawOutput NcclTopoFileOutput(const LiveContext& context) {
+  // NCCL's own dumps are tens of KiB; a file this large is not a topology, and copying it
+  // whole would put it in every rank's memory and in the snapshot.
+  constexpr std::size_t kMaxBytes = 64u << 20;
+  RawOutput out;
+  const char* path = std::getenv("NCCL_TOPO_FILE");
+  if (path == nullptr || *path == '\0') {
+    out.status = ProbeStatus::kAbsent;
+    out.origin = context.host + ": $NCCL_TOPO_FILE";
+    out.detail = context.host + ": NCCL_TOPO_FILE is not set in the environment";
+    return out;
+  }
+  out.origin = context.host + ":" + path + " (NCCL_TOPO_FILE)";
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    out.status = ProbeStatus::kFailed;
+    out.detail = context.host + ": NCCL_TOPO_FILE=" + path +
+                 " but the file cannot be read; NCCL ignores or fails on it: fix the path or unset NCCL_TOPO_FILE";
+    return out;
+  }
+  // Read in chunks up to the cap, so a huge file (or a pipe) is never held whole.
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof(chunk)) || in.gcount() > 0) {
+    out.text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (out.text.size() > kMaxBytes) {
+      out.text.clear();
+      out.status = ProbeStatus::kFailed;
+      out.detail = context.host + ": NCCL_TOPO_FILE=" + path + " is larger than " + std::to_string(kMaxBytes >> 20) +
+                   " MiB, far larger than any NCCL topology; not copied";
+      return out;
+    }
+  }
+  out.status = ProbeStatus::kOk;
+  return out;
+}
+
+namespace {
+
+// One line of a sysfs attribute file such as "0x030200\n"; empty when unreadable.
+std::string SysfsWord(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::string word;
+  in >> word;
+  return word;
+}
+
+}  // namespace
+
+RawOutput PciDevicesOutput(const LiveContext& context) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(SysfsRoot()) / "bus/pci/devices";
+  RawOutput out;
+  out.origin = context.host + ": " + dir.string() + "/*/class";
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    out.status = ProbeStatus::kToolMissing;
+    out.detail = context.host + ": " + dir.string() +
+                 " does not exist, so the node's PCI devices cannot be listed (not Linux, or /sys is not mounted "
+                 "in the container; GPUCONFORM_SYSFS_ROOT names a stand-in for /sys)";
+    return out;
+  }
+  std::vector<std::string> lines;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string class_code = SysfsWord(entry.path() / "class");
+    std::string line = entry.path().filename().string() + " " + (class_code.empty() ? "unknown" : class_code);
+    const std::string vendor = SysfsWord(entry.path() / "vendor");
+    const std::string device = SysfsWord(entry.path() / "device");
+    if (!vendor.empty() && !device.empty()) line += " " + vendor + " " + device;
+    lines.push_back(std::move(line));
+  }
+  if (ec) {
+    out.status = ProbeStatus::kFailed;
+    out.detail = context.host + ": cannot list " + dir.string() + ": " + ec.message();
+    return out;
   }
   std::sort(lines.begin(), lines.end());
   out.status = ProbeStatus::kOk;

@@ -20,5 +20,7 @@ ProbeSpec GpuDevices() { return BuiltinProbe("gpu-devices", ProbeScope::kNode, "
 ProbeSpec NvidiaSmiTopoMatrix() {
   return CommandProbe("nvidia-smi-topo-m", ProbeScope::kNode, "nvidia-smi-topo-m.txt", {"nvidia-smi", "topo", "-m"}, 60000);
 }
+ProbeSpec NcclTopoFile() { return BuiltinProbe("nccl-topo-file", ProbeScope::kNode, "nccl-topo-file.xml", NcclTopoFileOutput); }
+ProbeSpec PciDevices() { return BuiltinProbe("pci-devices", ProbeScope::kNode, "pci-devices.txt", PciDevicesOutput); }
 
 }  // namespace gpuconform::probes

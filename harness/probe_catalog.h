@@ -15,5 +15,7 @@ ProbeSpec NcclVersion();          // nodes/<h>/nccl-version.txt       ncclGetVer
 ProbeSpec GpuconformVersion();    // nodes/<h>/gpuconform-version.txt this binary (built in)
 ProbeSpec GpuDevices();           // nodes/<h>/gpu-devices.txt        /dev/nvidia<N> + /proc/driver/nvidia/gpus (built in)
 ProbeSpec NvidiaSmiTopoMatrix();  // nodes/<h>/nvidia-smi-topo-m.txt  nvidia-smi topo -m (NvSwitch, InfiniBand)
+ProbeSpec NcclTopoFile();         // nodes/<h>/nccl-topo-file.xml     the file $NCCL_TOPO_FILE names (built in)
+ProbeSpec PciDevices();           // nodes/<h>/pci-devices.txt        <sysfs>/bus/pci/devices/*/class (built in)
 
 }  // namespace gpuconform::probes

@@ -143,6 +143,12 @@ std::string ManagementNetworkDiagnosis(const BandwidthTable& table, const Profil
          " / OMPI_MCA_btl_tcp_if_include=" + fabric;
 }
 
+// "; NCCL log: ...: fix" for a failure message, or nothing when the log does not say.
+std::string TransportDiagnosis(const nccl_transport::InterNodeTransport* transport) {
+  if (transport == nullptr || transport->kind == nccl_transport::InterNodeTransport::Kind::kUnknown) return "";
+  return "; " + transport->evidence + ": " + transport->fix;
+}
+
 }  // namespace
 
 std::string HumanSize(long long size_bytes) {
@@ -156,7 +162,8 @@ std::string HumanSize(long long size_bytes) {
   return std::to_string(value) + " " + kUnits[unit];
 }
 
-CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profile, const std::string& check_name) {
+CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profile, const std::string& check_name,
+                               const nccl_transport::InterNodeTransport* transport) {
   if (table.rows.empty()) {
     return Errored(kSuite, check_name, "", "no-measurement", table.origin + ": the allreduce sweep has no rows");
   }
@@ -181,6 +188,7 @@ CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profi
                           size + Participants(table) + " is below the floor of " +
                           FormatNumber("%g", floor.busbw_floor_gb_per_s) + " GB/s (source: " + floor.source + ")";
     if (!diagnosis.empty()) message += "; " + diagnosis;
+    message += TransportDiagnosis(transport);
     below.push_back({"busbw-below-floor", "cluster", message});
   }
   CheckResult result = Passed(kSuite, check_name);
@@ -195,7 +203,8 @@ CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profi
 }
 
 CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Profile& profile,
-                                         const std::string& check_name) {
+                                         const std::string& check_name,
+                                         const nccl_transport::InterNodeTransport* transport) {
   if (!profile.fabric) {
     return Skipped(kSuite, check_name, "", "profile " + profile.name + " declares no fabric bandwidth (fabric section)");
   }
@@ -203,8 +212,20 @@ CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Prof
     return Errored(kSuite, check_name, "", "no-measurement", table.origin + ": the allreduce sweep has no rows");
   }
   const BandwidthRow& row = table.rows.back();
-  const int nodes = table.nodes > 0 ? table.nodes : std::max(table.ranks, 2);
-  const int ranks = table.ranks > 0 ? table.ranks : nodes;
+  if (table.nodes <= 0) {
+    // Guessing would move the bound by the factor N/(N-1) and pass or fail on the guess.
+    const int ranks_implied = RanksImpliedByBusbw(table);
+    return Errored(kSuite, check_name, "", "node-count-unknown",
+                   table.origin + ": the table does not say how many nodes took part (no '#  Rank N ... on HOST' "
+                                  "lines" +
+                       (ranks_implied > 0 ? "; busbw/algbw implies " + Plural(ranks_implied, "rank") : std::string()) +
+                       "), so the fabric bound cannot be computed: keep the device lines nccl-tests prints before the "
+                       "table");
+  }
+  const int nodes = table.nodes;
+  // Tables without device lines still state algbw and busbw, whose ratio gives the ranks.
+  const int implied_ranks = RanksImpliedByBusbw(table);
+  const int ranks = table.ranks > 0 ? table.ranks : implied_ranks > 0 ? implied_ranks : nodes;
   if (nodes < 2) {
     return Skipped(kSuite, check_name, "", "one node: the sweep did not cross the fabric");
   }
@@ -236,10 +257,10 @@ CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Prof
       {"fabric-efficiency", "cluster",
        fmt::format("{}: busbw {} GB/s at {} is {:.1f}% of the {} GB/s the fabric allows ({} nodes at {:g} Gbit/s "
                    "each need {:.1f} ms), below the profile's {:.0f}%: the collective is not using the fabric it was "
-                   "given (check the transport and interface in NcclTransport / Launch.FabricPinnedInEnvironment)",
+                   "given (check the transport and interface in NcclTransport / Launch.FabricPinnedInEnvironment){}",
                    table.origin, FormatGbPerS(row.busbw_gb_per_s), HumanSize(row.size_bytes), efficiency * 100,
                    FormatGbPerS(bound_gb_per_s), nodes, profile.fabric->node_bandwidth_gbit_per_s, bound_time_ms,
-                   floor * 100)});
+                   floor * 100, TransportDiagnosis(transport))});
   return result;
 }
 

@@ -3,7 +3,11 @@
 // Bandwidth is judged only at the profile's named sizes for the table's node count, never on
 // "Avg bus bandwidth" (which averages latency-bound small sizes). A size the sweep did not
 // reach is an <error> (rerun with a larger -e), not a pass. A failure near the management
-// NIC's rate says that collectives probably run on it, and how to pin the fabric.
+// NIC's rate says that collectives probably run on it, and how to pin the fabric. Where the
+// table is an NCCL run and the snapshot has that run's NCCL_DEBUG=INFO log, a failure also
+// cites the log (NcclTransport's facts, passed in): channels on NET/Socket or another network
+// than the profile's, with the fix; or NET/IB, so the transport was right and the fabric
+// is to blame.
 #pragma once
 
 #include <string>
@@ -11,6 +15,7 @@
 #include "harness/profile.h"
 #include "harness/verdict.h"
 #include "suites/allreduce/bandwidth_table.h"
+#include "suites/nccl_transport/nccl_transport_checks.h"
 
 namespace gpuconform::allreduce {
 
@@ -19,14 +24,18 @@ inline constexpr char kSuite[] = "AllreduceBandwidth";
 // busbw at each of the profile's floors for table.nodes (when the table does not know its
 // node count, the profile's only floor, if it has exactly one). Measurements: busbw at
 // every size, with threshold and source at the judged ones.
-CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profile, const std::string& check_name);
+// `transport`: what the NCCL log says about the inter-node network; null when there is no log.
+CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profile, const std::string& check_name,
+                               const nccl_transport::InterNodeTransport* transport = nullptr);
 
 // Every row's result was verified and had no wrong elements (nccl-tests #wrong, -c 1).
 // Efficiency against the declared fabric (profile.fabric): busbw at the sweep's largest
 // size over one node's fabric bandwidth (the ring bound: each node moves 2(N-1)/N x bytes).
 // Recorded always; judged against allreduce_efficiency_floor_fraction when the profile sets one.
+// A table that does not say how many nodes took part is an error: the bound depends on it.
 CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Profile& profile,
-                                         const std::string& check_name);
+                                         const std::string& check_name,
+                                         const nccl_transport::InterNodeTransport* transport = nullptr);
 
 CheckResult CheckResultsCorrect(const BandwidthTable& table, const std::string& check_name = "ResultsCorrect");
 

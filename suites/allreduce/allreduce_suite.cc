@@ -1,12 +1,16 @@
 // AllreduceBandwidth glue: the MPI backend's live sweep and an operator's nccl-tests
-// output, each parsed into one BandwidthTable and judged by the same floors.
+// output, each parsed into one BandwidthTable and judged by the same floors. The nccl-tests
+// judgements cite the NCCL_DEBUG=INFO log of the run when the snapshot has one.
 #include <cstdlib>
+#include <optional>
 
 #include "harness/suite_registry.h"
 #include "suites/allreduce/allreduce_checks.h"
 #include "suites/allreduce/blame.h"
 #include "suites/allreduce/mpi_allreduce_probe.h"
 #include "suites/allreduce/nccl_tests_parse.h"
+#include "suites/nccl_transport/nccl_debug_log_probe.h"
+#include "suites/nccl_transport/nccl_transport_checks.h"
 
 namespace gpuconform::allreduce {
 
@@ -18,6 +22,7 @@ constexpr char kMpiBlame[] = "MpiNoSlowNode";
 constexpr char kMpiEfficiency[] = "MpiEfficiencyAgainstFabric";
 constexpr char kNcclTestsFloors[] = "NcclTestsBusbwAtFloors";
 constexpr char kNcclTestsCorrect[] = "NcclTestsResultsCorrect";
+constexpr char kNcclTestsEfficiency[] = "NcclTestsEfficiencyAgainstFabric";
 
 // cluster/all_reduce_perf.txt: nccl-tests output the operator already has. Live, it is the
 // file named by GPUCONFORM_NCCL_TESTS_OUTPUT.
@@ -42,16 +47,29 @@ CheckResult JudgedOrRecorded(CheckResult judged, bool applies, const std::string
   return recorded;
 }
 
+// A table that was not given is skipped (saying how to give it); one that failed is an error.
+CheckResult NotMeasured(const RawOutput& out, const std::string& check) {
+  const bool not_given = out.status == ProbeStatus::kToolMissing || out.status == ProbeStatus::kAbsent;
+  return not_given ? Skipped(kSuite, check, "", out.detail)
+                   : Errored(kSuite, check, "", "measurement-failed", out.detail);
+}
+
+// What the run's NCCL log says about the inter-node transport; nullopt without a usable log
+// (NcclTransport reports why).
+std::optional<nccl_transport::InterNodeTransport> TransportFromLog(const SuiteContext& context) {
+  const RawOutput out = context.raw.ClusterOutput(nccl_transport::DebugLogProbe().id);
+  if (!out.ok()) return std::nullopt;
+  auto log = nccl_transport::ParseNcclLog(out.text, out.origin);
+  if (!log) return std::nullopt;
+  return nccl_transport::SummarizeInterNodeTransport(*log, context.profile);
+}
+
 // Judges one table with both checks; a missing or unreadable table makes both say why.
 void JudgeTable(const RawOutput& out, const std::string& floors_check, const std::string& correct_check,
                 const Profile& profile, bool floors_apply, const std::string& not_applicable,
-                std::vector<CheckResult>& results) {
+                std::vector<CheckResult>& results, const nccl_transport::InterNodeTransport* transport = nullptr) {
   if (!out.ok()) {
-    const bool not_given = out.status == ProbeStatus::kToolMissing || out.status == ProbeStatus::kAbsent;
-    for (const auto& check : {floors_check, correct_check}) {
-      results.push_back(not_given ? Skipped(kSuite, check, "", out.detail)
-                                  : Errored(kSuite, check, "", "measurement-failed", out.detail));
-    }
+    for (const auto& check : {floors_check, correct_check}) results.push_back(NotMeasured(out, check));
     return;
   }
   auto table = ParseNcclTestsOutput(out.text, out.origin);
@@ -60,8 +78,28 @@ void JudgeTable(const RawOutput& out, const std::string& floors_check, const std
     results.push_back(Errored(kSuite, correct_check, "", "unreadable-table", table.error()));
     return;
   }
-  results.push_back(JudgedOrRecorded(CheckBusbwAtFloors(*table, profile, floors_check), floors_apply, not_applicable));
+  results.push_back(
+      JudgedOrRecorded(CheckBusbwAtFloors(*table, profile, floors_check, transport), floors_apply, not_applicable));
   results.push_back(CheckResultsCorrect(*table, correct_check));
+}
+
+// The operator's nccl-tests output: floors and correctness, and efficiency against the
+// declared fabric, each failure citing the run's NCCL log where there is one.
+void JudgeNcclTests(const SuiteContext& context, std::vector<CheckResult>& results) {
+  const RawOutput out = context.raw.ClusterOutput(NcclTestsOutputProbe().id);
+  const auto transport = TransportFromLog(context);
+  const nccl_transport::InterNodeTransport* evidence = transport ? &*transport : nullptr;
+  JudgeTable(out, kNcclTestsFloors, kNcclTestsCorrect, context.profile, true, "", results, evidence);
+  if (!out.ok()) {
+    results.push_back(NotMeasured(out, kNcclTestsEfficiency));
+    return;
+  }
+  auto table = ParseNcclTestsOutput(out.text, out.origin);
+  if (!table) {
+    results.push_back(Errored(kSuite, kNcclTestsEfficiency, "", "unreadable-table", table.error()));
+    return;
+  }
+  results.push_back(CheckEfficiencyAgainstFabric(*table, context.profile, kNcclTestsEfficiency, evidence));
 }
 
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
@@ -71,8 +109,7 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
     for (const char* check : {kMpiFloors, kMpiCorrect, kMpiBlame, kMpiEfficiency}) {
       results.push_back(Errored(kSuite, check, "", "world-stalled", context.world_problem));
     }
-    JudgeTable(context.raw.ClusterOutput(NcclTestsOutputProbe().id), kNcclTestsFloors, kNcclTestsCorrect,
-               context.profile, true, "", results);
+    JudgeNcclTests(context, results);
     return results;
   }
   // The profile's floors are NCCL figures on GPU clusters; there the MPI host path is
@@ -98,8 +135,7 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
     results.push_back(Errored(kSuite, kMpiBlame, "", "measurement-failed", mpi.detail));
     results.push_back(Errored(kSuite, kMpiEfficiency, "", "measurement-failed", mpi.detail));
   }
-  JudgeTable(context.raw.ClusterOutput(NcclTestsOutputProbe().id), kNcclTestsFloors, kNcclTestsCorrect,
-             context.profile, true, "", results);
+  JudgeNcclTests(context, results);
   return results;
 }
 
@@ -115,8 +151,10 @@ SuiteDefinition Definition() {
       {kNcclTestsFloors, "nccl-tests all_reduce_perf busbw is at or above the profile's floor at each named size",
        false},
       {kNcclTestsCorrect, "nccl-tests reported no wrong results (#wrong = 0)", false},
+      {kNcclTestsEfficiency,
+       "nccl-tests busbw is at least the profile's fraction of the declared per-node fabric bandwidth", false},
   };
-  suite.probes = {MpiAllreduceProbe(), NcclTestsOutputProbe()};
+  suite.probes = {MpiAllreduceProbe(), NcclTestsOutputProbe(), nccl_transport::DebugLogProbe()};
   suite.evaluate = Evaluate;
   return suite;
 }

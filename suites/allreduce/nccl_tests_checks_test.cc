@@ -3,6 +3,7 @@
 #include "tests/support/test_support.h"
 
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "harness/profile.h"
 #include "suites/allreduce/allreduce_checks.h"
 #include "suites/allreduce/nccl_tests_parse.h"
+#include "suites/nccl_transport/nccl_transport_parse.h"
 
 namespace gpuconform::allreduce {
 namespace {
@@ -508,7 +510,9 @@ TEST(EfficiencyAgainstFabric, RecordsTheBoundAndFailsBelowTheFloor) {
 }
 
 TEST(EfficiencyAgainstFabric, WithoutAFloorItIsRecordedAndSkipped) {
-  const Profile h100 = test_support::BuiltinProfile("h100-sxm-8");
+  Profile h100 = test_support::BuiltinProfile("h100-sxm-8");
+  ASSERT_TRUE(h100.fabric);
+  h100.fabric->allreduce_efficiency_floor_fraction = 0;
   // aws-2x-p5: 16 ranks on 2 nodes, 487 GB/s busbw at 16 GiB. Over 2 nodes each node moves
   // 1x bytes at 400 GB/s, and busbw's factor for 16 ranks is 1.875: the bound is 750 GB/s.
   BandwidthTable two_nodes = OneRowTable(16, 16LL << 30, 487.0);
@@ -519,6 +523,165 @@ TEST(EfficiencyAgainstFabric, WithoutAFloorItIsRecordedAndSkipped) {
   Profile none = h100;
   none.fabric.reset();
   EXPECT_EQ(CheckEfficiencyAgainstFabric(OneRowTable(16, 16LL << 30, 487.0), none, "E").verdict, Verdict::kSkip);
+}
+
+TEST(EfficiencyAgainstFabric, SourcedFloorsOfTheGpuProfilesPassNvidiasFigureAndFailBelowIt) {
+  // NVIDIA's "46-48 GB/s per NDR NIC" on 2 nodes of 8 H100s: 8 x 46 = 368 GB/s busbw passes,
+  // 8 x 44 = 352 GB/s fails.
+  for (const char* name : {"h100-sxm-8", "h200-sxm-8"}) {
+    const Profile profile = test_support::BuiltinProfile(name);
+    ASSERT_TRUE(profile.fabric) << name;
+    EXPECT_DOUBLE_EQ(profile.fabric->allreduce_efficiency_floor_fraction, 0.49) << name;
+    BandwidthTable table = OneRowTable(16, 16LL << 30, 368.0);
+    table.nodes = 2;
+    EXPECT_EQ(CheckEfficiencyAgainstFabric(table, profile, "E").verdict, Verdict::kPass) << name;
+    table.rows[0].busbw_gb_per_s = 352.0;
+    const auto slow = CheckEfficiencyAgainstFabric(table, profile, "E");
+    ASSERT_EQ(slow.verdict, Verdict::kFail) << name;
+    EXPECT_NE(slow.findings[0].message.find("is 46.9% of the 750.00 GB/s the fabric allows (2 nodes at 3200 Gbit/s"),
+              std::string::npos)
+        << slow.findings[0].message;
+  }
+  // a100-sxm-8: the Azure 2-node floor of 180 GB/s is the floor fraction 0.48 of 375 GB/s.
+  const Profile a100 = test_support::BuiltinProfile("a100-sxm-8");
+  BandwidthTable table = OneRowTable(16, 8LL << 30, 180.0);
+  table.nodes = 2;
+  EXPECT_EQ(CheckEfficiencyAgainstFabric(table, a100, "E").verdict, Verdict::kPass);
+  table.rows[0].busbw_gb_per_s = 170.0;
+  EXPECT_EQ(CheckEfficiencyAgainstFabric(table, a100, "E").verdict, Verdict::kFail);
+}
+
+TEST(EfficiencyAgainstFabric, UnknownNodeCountIsAnErrorNotAGuess) {
+  BandwidthTable table = OneRowTable(16, 16LL << 30, 368.0);
+  table.nodes = 0;
+  const auto result = CheckEfficiencyAgainstFabric(table, test_support::BuiltinProfile("h100-sxm-8"), "E");
+  ASSERT_EQ(result.verdict, Verdict::kError);
+  EXPECT_NE(result.findings[0].message.find("does not say how many nodes took part"), std::string::npos)
+      << result.findings[0].message;
+}
+
+// ---- realdata: efficiency verdicts agree with each .source.txt ----
+
+TEST(NcclTestsEfficiencyVerdict, RealOutputsJudgedAsTheirSourcesSay) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "nccl-tests-output");
+  struct Case {
+    std::string file;
+    std::string profile;
+    int nodes;  // from the .source.txt where the table has no device lines; 0 = the table says
+    Verdict expected;
+    std::string why;
+  };
+  const std::vector<Case> cases = {
+      {"aws-2x-p5-h100-allreduce.txt", "h100-sxm-8", 2, Verdict::kPass, "healthy 2-node H100 result (487 GB/s)"},
+      {"aws-eks-2x-p5-h100-allreduce-excerpt.txt", "h100-sxm-8", 2, Verdict::kPass,
+       "large-message busbw is healthy (438 GB/s at 2 GiB)"},
+      {"gcp-a3mega-2node-h100-allreduce.txt", "h100-sxm-8", 0, Verdict::kFail,
+       "below an 8x400G InfiniBand H100 expectation (339 GB/s)"},
+      {"azure-aks-ndv4-2node-allreduce-sriov.txt", "a100-sxm-8", 2, Verdict::kPass, "187 >= 180: pass"},
+      {"aws-2x-p4de-a100-allreduce.txt", "a100-sxm-8", 2, Verdict::kFail,
+       "would fail an IB 8x200G A100 threshold (78 GB/s)"},
+      {"aws-batch-p5-8gpu-allreduce.txt", "h100-sxm-8", 1, Verdict::kSkip, "a single node: no fabric crossed"},
+  };
+  for (const auto& c : cases) {
+    auto parsed = ParseNcclTestsOutput(test_support::ReadFile(dir / c.file), c.file);
+    ASSERT_TRUE(parsed) << c.file << ": " << parsed.error();
+    BandwidthTable table = *parsed;
+    if (c.nodes > 0) table.nodes = c.nodes;
+    const auto result = CheckEfficiencyAgainstFabric(table, test_support::BuiltinProfile(c.profile), "E");
+    EXPECT_EQ(result.verdict, c.expected) << c.file << " on " << c.profile << " (" << c.why << ")\n"
+                                          << test_support::Describe({result});
+  }
+}
+
+// ---- the NCCL log cited when a floor fails ----
+
+nccl_transport::InterNodeTransport TransportOfFixture(const std::string& fixture, const Profile& profile) {
+  const std::string text = test_support::ReadFile(test_support::FixtureDir(fixture) + "/cluster/nccl-debug.log");
+  auto log = nccl_transport::ParseNcclLog(text, fixture);
+  EXPECT_TRUE(log) << log.error();
+  return log ? nccl_transport::SummarizeInterNodeTransport(*log, profile) : nccl_transport::InterNodeTransport{};
+}
+
+// A 2-node a100-sxm-8 run below its 180 GB/s floor, judged with the fixture's NCCL log.
+std::string FloorFailureWithLog(const std::string& fixture, nccl_transport::InterNodeTransport::Kind kind) {
+  const Profile a100 = test_support::BuiltinProfile("a100-sxm-8");
+  const auto transport = TransportOfFixture(fixture, a100);
+  EXPECT_EQ(transport.kind, kind) << fixture;
+  BandwidthTable table = OneRowTable(16, 8LL << 30, 120.0);
+  table.nodes = 2;
+  const auto result = CheckBusbwAtFloors(table, a100, "F", &transport);
+  EXPECT_EQ(result.verdict, Verdict::kFail) << fixture;
+  return result.findings.empty() ? "" : result.findings[0].message;
+}
+
+TEST(BusbwAtFloors, CitesTheNcclLogSocketFallbackAndItsFix) {
+  const std::string message =
+      FloorFailureWithLog("nccl-socket-fallback-eth0", nccl_transport::InterNodeTransport::Kind::kSocket);
+  EXPECT_NE(message.find("NCCL log: NET/Socket on eth0 for channel 00/0 (rank 0, gpu-node-01, line 214; 8 of 8 "
+                         "inter-node channels off NET/IB), an interface profile a100-sxm-8 forbids"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("NET/IB found no device on gpu-node-01"), std::string::npos) << message;
+  EXPECT_NE(message.find("NCCL_IB_DISABLE"), std::string::npos) << message;
+}
+
+TEST(BusbwAtFloors, SaysTheTransportWasRightWhenTheLogShowsNetIb) {
+  const std::string message =
+      FloorFailureWithLog("nccl-h100-2node-healthy", nccl_transport::InterNodeTransport::Kind::kAsProfiled);
+  EXPECT_NE(message.find("NCCL log: all "), std::string::npos) << message;
+  EXPECT_NE(message.find("inter-node channels on NET/IB"), std::string::npos) << message;
+  EXPECT_NE(message.find("the transport was right, so look at the fabric"), std::string::npos) << message;
+}
+
+TEST(BusbwAtFloors, PassingRunsAndRunsWithoutALogCarryNoLogDiagnosis) {
+  const Profile a100 = test_support::BuiltinProfile("a100-sxm-8");
+  const auto transport = TransportOfFixture("nccl-h100-2node-healthy", a100);
+  BandwidthTable table = OneRowTable(16, 8LL << 30, 190.0);
+  table.nodes = 2;
+  EXPECT_EQ(CheckBusbwAtFloors(table, a100, "F", &transport).verdict, Verdict::kPass);
+  table.rows[0].busbw_gb_per_s = 120.0;
+  const auto without_log = CheckBusbwAtFloors(table, a100, "F");
+  ASSERT_EQ(without_log.verdict, Verdict::kFail);
+  EXPECT_EQ(without_log.findings[0].message.find("NCCL log"), std::string::npos);
+}
+
+// Each fixture fails exactly NcclTestsEfficiencyAgainstFabric, citing the NCCL log.
+TEST(AllreduceFixtures, SlowRunsFailEfficiencyCitingWhatTheNcclLogShows) {
+  struct Case {
+    std::string fixture;
+    std::vector<std::string> message_parts;
+  };
+  const std::vector<Case> cases = {
+      {"nccl-allreduce-slow-on-socket",
+       {"busbw 4.12 GB/s at 16 GiB", "NCCL log: NET/Socket on eth0 for channel 00/0 (rank 0, gpu-node-01",
+        "an interface profile h100-sxm-8 forbids", "NET/IB found no device"}},
+      {"nccl-allreduce-slow-on-ib",
+       {"busbw 187.50 GB/s at 16 GiB is 25.0% of the 750.00 GB/s", "inter-node channels on NET/IB",
+        "the transport was right, so look at the fabric"}},
+  };
+  for (const auto& c : cases) {
+    const auto results = test_support::EvaluateSuitesOnSnapshot(
+        test_support::FixtureDir(c.fixture), test_support::BuiltinProfile("h100-sxm-8"), {"AllreduceBandwidth"});
+    std::map<std::string, Verdict> verdicts;
+    for (const auto& [name, result] : results) verdicts[name] = result.verdict;
+    const std::map<std::string, Verdict> expected = {
+        {"AllreduceBandwidth.MpiBusbwAtFloors", Verdict::kSkip},
+        {"AllreduceBandwidth.MpiResultsCorrect", Verdict::kSkip},
+        {"AllreduceBandwidth.MpiNoSlowNode", Verdict::kSkip},
+        {"AllreduceBandwidth.MpiEfficiencyAgainstFabric", Verdict::kSkip},
+        {"AllreduceBandwidth.NcclTestsBusbwAtFloors", Verdict::kSkip},  // h100-sxm-8: no 2-node floor
+        {"AllreduceBandwidth.NcclTestsResultsCorrect", Verdict::kPass},
+        {"AllreduceBandwidth.NcclTestsEfficiencyAgainstFabric", Verdict::kFail},
+    };
+    EXPECT_EQ(verdicts, expected) << c.fixture;
+    const auto found = results.find("AllreduceBandwidth.NcclTestsEfficiencyAgainstFabric");
+    ASSERT_NE(found, results.end()) << c.fixture;
+    ASSERT_FALSE(found->second.findings.empty()) << c.fixture;
+    for (const auto& part : c.message_parts) {
+      EXPECT_NE(found->second.findings[0].message.find(part), std::string::npos)
+          << c.fixture << ": " << found->second.findings[0].message;
+    }
+  }
 }
 
 }  // namespace

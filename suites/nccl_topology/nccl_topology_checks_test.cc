@@ -14,6 +14,7 @@
 #include "harness/snapshot_source.h"
 #include "harness/suite_registry.h"
 #include "suites/nccl_topology/nccl_topology_parse.h"
+#include "suites/nccl_topology/topo_file_checks.h"
 
 namespace gpuconform::nccl_topology {
 namespace {
@@ -288,11 +289,14 @@ std::map<std::string, Verdict> JudgeSnapshot(const std::string& name, const std:
   return verdicts;
 }
 
-std::map<std::string, Verdict> AllPass(const std::vector<std::string>& nodes) {
+// The snapshots without nodes/<h>/nccl-topo-file.xml had no NCCL_TOPO_FILE set: that check skips.
+std::map<std::string, Verdict> AllPass(const std::vector<std::string>& nodes,
+                                       Verdict topo_file = Verdict::kSkip) {
   std::map<std::string, Verdict> verdicts;
   for (const auto& check : CheckNames()) {
     for (const auto& node : nodes) verdicts[check + "/" + node] = Verdict::kPass;
   }
+  for (const auto& node : nodes) verdicts[std::string(kTopoFileMatchesNode) + "/" + node] = topo_file;
   return verdicts;
 }
 
@@ -319,6 +323,28 @@ TEST(NcclTopologyFixtures, EachBrokenSnapshotFailsTheRightCheckOnTheRightNode) {
     std::string messages;
     EXPECT_EQ(JudgeSnapshot(c.snapshot, "h100-sxm-8", &messages), expected) << c.snapshot << "\n" << messages;
   }
+}
+
+TEST(NcclTopologyFixtures, TopoFileOfThisMachineTypeConformsOnEveryNode) {
+  std::string messages;
+  EXPECT_EQ(JudgeSnapshot("nccl-topo-file-healthy", "h100-sxm-8", &messages),
+            AllPass({"gpu-node-01", "gpu-node-02"}, Verdict::kPass))
+      << messages;
+}
+
+TEST(NcclTopologyFixtures, TopoFileFromAnotherMachineFailsOnlyThatCheckOnThatNode) {
+  std::string messages;
+  auto expected = AllPass({"gpu-node-01", "gpu-node-02"}, Verdict::kPass);
+  expected[std::string(kTopoFileMatchesNode) + "/gpu-node-02"] = Verdict::kFail;
+  EXPECT_EQ(JudgeSnapshot("nccl-topo-file-from-another-machine", "h100-sxm-8", &messages), expected) << messages;
+  EXPECT_NE(messages.find("gpu-node-02: NCCL_TOPO_FILE"), std::string::npos) << messages;
+  EXPECT_NE(messages.find("PCI device 0000:07:00.0 (0x030200 (GPU) in the file) does not exist on this node"),
+            std::string::npos)
+      << messages;
+  EXPECT_NE(messages.find("0000:b7:00.0 is 0x030200 (GPU) in the file but 0x060400 (PCI bridge or switch) on this node"),
+            std::string::npos)
+      << messages;
+  EXPECT_NE(messages.find("unset NCCL_TOPO_FILE"), std::string::npos) << messages;
 }
 
 }  // namespace

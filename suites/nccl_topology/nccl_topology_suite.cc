@@ -1,13 +1,16 @@
-// NcclTopology suite glue: the nccl-topo.xml probe and the suite's registration.
+// NcclTopology suite glue: the nccl-topo.xml probe, the NCCL_TOPO_FILE and PCI device
+// probes (from the catalog), and the suite's registration.
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include "harness/gather.h"
+#include "harness/probe_catalog.h"
 #include "harness/suite_registry.h"
 #include "suites/nccl_topology/nccl_topology_checks.h"
 #include "suites/nccl_topology/nccl_topology_parse.h"
+#include "suites/nccl_topology/topo_file_checks.h"
 
 namespace gpuconform::nccl_topology {
 
@@ -76,6 +79,10 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   auto position = [&](const CheckResult& r) { return std::find(names.begin(), names.end(), r.check) - names.begin(); };
   std::stable_sort(results.begin(), results.end(),
                    [&](const CheckResult& a, const CheckResult& b) { return position(a) < position(b); });
+  for (const auto& node : context.raw.nodes) {
+    results.push_back(JudgeTopoFile(node, context.raw.NodeOutput(node, probes::NcclTopoFile().id),
+                                    context.raw.NodeOutput(node, probes::PciDevices().id)));
+  }
   return results;
 }
 
@@ -89,8 +96,10 @@ SuiteDefinition Definition() {
       {kNicCountSpeedGdr, "NCCL sees infiniband.rail_nics_per_node NICs at the profile's rate, with GPUDirect RDMA",
        true},
       {kGpuHasNicUnderPcieSwitch, "every GPU has a NIC under its PCIe switch, on its NUMA node", true},
+      {kTopoFileMatchesNode,
+       "every PCI device of the NCCL_TOPO_FILE the environment sets exists on the node with the same class", true},
   };
-  suite.probes = {TopologyProbe()};
+  suite.probes = {TopologyProbe(), probes::NcclTopoFile(), probes::PciDevices()};
   suite.evaluate = Evaluate;
   return suite;
 }

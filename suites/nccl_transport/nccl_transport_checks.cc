@@ -602,12 +602,89 @@ std::vector<CheckResult> JudgeLog(const NcclLog& log, const Profile& profile) {
       CheckGpuDirectRdmaOnInterNodeChannels(log, profile),   CheckIntraNodeChannelsOverNvlink(log, profile),
       CheckSocketInterfaceIsFabric(log, profile),            CheckEnvironmentAudit(log, profile),
       CheckNoNcclErrors(log, profile)};
-  if (log.dropped > 0) {
-    for (auto& result : results) {
-      result.measurements.push_back({"facts_beyond_caps", std::to_string(log.dropped), "", "", ""});
+  for (auto& result : results) {
+    if (log.dropped > 0) result.measurements.push_back({"facts_beyond_caps", std::to_string(log.dropped), "", "", ""});
+    if (log.cut_last_line > 0) {
+      result.measurements.push_back({"log_cut_off", "inside line " + std::to_string(log.cut_last_line) +
+                                                        " (no final newline): that line is not judged",
+                                     "", "", ""});
     }
   }
   return results;
+}
+
+InterNodeTransport SummarizeInterNodeTransport(const NcclLog& log, const Profile& profile) {
+  InterNodeTransport summary;
+  const std::string expected = profile.nccl && !profile.nccl->network.empty() ? profile.nccl->network : "IB";
+  const std::string family = NetFamily(expected);
+  const std::string fabric = profile.nccl && !profile.nccl->socket_ifname.empty() ? profile.nccl->socket_ifname : "";
+  auto forbidden = [&](const std::string& ifname) {
+    return profile.nccl && std::find(profile.nccl->forbidden_ifnames.begin(), profile.nccl->forbidden_ifnames.end(),
+                                     ifname) != profile.nccl->forbidden_ifnames.end();
+  };
+  // The interface NET/Socket carried data on: the printing host's "NET/Socket : Using" line.
+  auto socket_ifname = [&](const std::string& host) {
+    std::string any;
+    for (const auto& init : log.net_inits) {
+      if (NetFamily(init.net) != "Socket" || init.devices.empty()) continue;
+      if (init.source.host == host) return init.devices.front().name;
+      if (any.empty()) any = init.devices.front().name;
+    }
+    return any;
+  };
+  auto wrong_network = [&](const std::string& net, const std::string& ifname, std::string evidence) {
+    summary.kind = NetFamily(net) == "Socket" ? InterNodeTransport::Kind::kSocket : InterNodeTransport::Kind::kOtherNetwork;
+    if (!ifname.empty() && forbidden(ifname)) evidence += ", an interface profile " + profile.name + " forbids";
+    summary.evidence = std::move(evidence);
+    summary.fix = NetworkFix(log, expected, net);
+    if (summary.kind == InterNodeTransport::Kind::kSocket) {
+      summary.fix += fabric.empty() ? "; pin the fabric with NCCL_SOCKET_IFNAME" : "; set NCCL_SOCKET_IFNAME=" + fabric;
+    }
+    return summary;
+  };
+  const std::string right =
+      "the transport was right, so look at the fabric: find the slow node or link with pairwise runs, and check link "
+      "rates (ibstat), port error counters (perfquery) and cables";
+  const auto channels = InterNodeNetChannels(log);
+  std::size_t off_network = 0;
+  const Channel* first_wrong = nullptr;
+  for (const Channel* channel : channels) {
+    if (NetFamily(channel->net) == family) continue;
+    ++off_network;
+    if (first_wrong == nullptr) first_wrong = channel;
+  }
+  if (first_wrong != nullptr) {
+    const std::string ifname = NetFamily(first_wrong->net) == "Socket" ? socket_ifname(first_wrong->source.host) : "";
+    return wrong_network(first_wrong->net, ifname,
+                         "NCCL log: NET/" + first_wrong->net + (ifname.empty() ? "" : " on " + ifname) +
+                             " for channel " + first_wrong->channel + " (rank " +
+                             std::to_string(PrintingRank(*first_wrong)) + ", " + HostOr(first_wrong->source.host) +
+                             ", " + LineText(first_wrong->source) + "; " + std::to_string(off_network) + " of " +
+                             std::to_string(channels.size()) + " inter-node channels off NET/" + expected + ")");
+  }
+  if (!channels.empty()) {
+    const Channel& example = *channels.front();
+    summary.kind = InterNodeTransport::Kind::kAsProfiled;
+    summary.evidence = "NCCL log: all " + std::to_string(channels.size()) + " inter-node channels on NET/" + expected +
+                       " (e.g. channel " + example.channel + " of rank " + std::to_string(PrintingRank(example)) +
+                       " on " + HostOr(example.source.host) + " via " + example.via + ")";
+    summary.fix = right;
+    return summary;
+  }
+  for (const auto& network : log.networks) {
+    if (NetFamily(network.text) == family) continue;
+    const std::string ifname = NetFamily(network.text) == "Socket" ? socket_ifname(network.source.host) : "";
+    return wrong_network(network.text, ifname,
+                         "NCCL log: 'Using network " + network.text + "'" + (ifname.empty() ? "" : " on " + ifname) +
+                             " (" + HostOr(network.source.host) + ", " + LineText(network.source) + ")");
+  }
+  if (!log.networks.empty()) {
+    summary.kind = InterNodeTransport::Kind::kAsProfiled;
+    summary.evidence = "NCCL log: 'Using network " + log.networks.front().text + "' on every host that says (" +
+                       LineText(log.networks.front().source) + "; the log has no channel lines)";
+    summary.fix = right;
+  }
+  return summary;
 }
 
 std::vector<CheckResult> LogUnavailable(const std::string& code, const std::string& problem, const Profile& profile) {

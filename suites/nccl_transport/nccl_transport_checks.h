@@ -44,6 +44,18 @@ CheckResult CheckNoNcclErrors(const NcclLog& log, const Profile& profile);
 
 std::vector<CheckResult> JudgeLog(const NcclLog& log, const Profile& profile);
 
+// What the log says about the network between nodes, for a diagnosis in another suite (an
+// AllreduceBandwidth floor that failed): how the inter-node channels ran (or, without
+// channel lines, the network NCCL said it used), one line of the log as evidence, and what
+// to do. kUnknown when the log does not say.
+struct InterNodeTransport {
+  enum class Kind { kUnknown, kAsProfiled, kSocket, kOtherNetwork };
+  Kind kind = Kind::kUnknown;
+  std::string evidence;  // "NCCL log: NET/Socket on eth0 for channel 00/0 (rank 0, node1, line 12)"
+  std::string fix;       // the likely cause and what to change
+};
+InterNodeTransport SummarizeInterNodeTransport(const NcclLog& log, const Profile& profile);
+
 // Every check when the log could not be obtained: skipped where the profile says the check
 // does not apply, else an error carrying `problem`.
 std::vector<CheckResult> LogUnavailable(const std::string& code, const std::string& problem, const Profile& profile);

@@ -4,6 +4,7 @@
 
 #include "tests/support/test_support.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -389,6 +390,82 @@ TEST(NcclTransportFixtures, HealthyLogIsTruncationSafe) {
     if (log) (void)JudgeLog(*log, Builtin("h100-sxm-8"));
   }
   SUCCEED();
+}
+
+// ---- enormous, long-lined and cut-off logs ---------------------------------------------------
+
+TEST(NcclTransportParse, AVeryLongLineOfGarbageIsAClearErrorNotACrash) {
+  const std::string garbage(64u << 20, 'x');
+  auto log = ParseNcclLog(garbage, "huge.log");
+  ASSERT_FALSE(log);
+  EXPECT_EQ(log.error().rfind("huge.log:1: no NCCL output in 1 line(s)", 0), 0u) << log.error();
+}
+
+TEST(NcclTransportParse, VeryLongLinesKeepOnlyClippedFields) {
+  const std::string tail(32u << 20, 'A');
+  const std::string text =
+      "gpu-node-01:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA" + tail + "\n" +
+      "gpu-node-01:1:2 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to ens1" + tail + "\n" + tail + "\n" +
+      "gpu-node-01:1:2 [0] NCCL INFO NET/IB : Using " + [] {
+        std::string devices;
+        for (int i = 0; i < 2000; ++i) devices += "[" + std::to_string(i) + "]mlx5_" + std::to_string(i) + ":1/IB ";
+        return devices;
+      }() + "\n";
+  auto log = ParseNcclLog(text, "long.log");
+  ASSERT_TRUE(log) << log.error();
+  EXPECT_EQ(log->lines, 4u);
+  ASSERT_EQ(log->channels.size(), 1u);
+  EXPECT_EQ(log->channels[0].net, "IB");
+  EXPECT_TRUE(log->channels[0].gdr);
+  EXPECT_LE(log->channels[0].via.size(), kMaxFieldBytes);
+  ASSERT_EQ(log->env.size(), 1u);
+  EXPECT_LE(log->env[0].value.size(), kMaxFieldBytes);
+  ASSERT_EQ(log->net_inits.size(), 1u);
+  EXPECT_EQ(log->net_inits[0].devices.size(), kMaxDevicesPerInit);
+  (void)JudgeLog(*log, Builtin("h100-sxm-8"));
+}
+
+TEST(NcclTransportParse, LogCutInsideALineIsJudgedOnItsWholeLinesAndSaysSo) {
+  const std::string text = *ReadFileIfPresent(kFixtures + "/nccl-h100-2node-healthy/cluster/nccl-debug.log");
+  const std::string marker = "[send] via NET/IB/7/GDRDMA";
+  const auto at = text.find(marker);
+  ASSERT_NE(at, std::string::npos);
+  const auto line_start = text.rfind('\n', at) + 1;
+  const std::string whole_lines = text.substr(0, line_start);
+  const std::string cut = text.substr(0, at + std::string("[send] via NET/I").size());  // "via NET/I": no such net
+  const Profile h100 = Builtin("h100-sxm-8");
+  auto reference = ParseNcclLog(whole_lines, "whole");
+  auto truncated = ParseNcclLog(cut, "cut");
+  ASSERT_TRUE(reference && truncated);
+  EXPECT_EQ(truncated->channels.size(), reference->channels.size());
+  EXPECT_EQ(truncated->cut_last_line, static_cast<int>(std::count(whole_lines.begin(), whole_lines.end(), '\n')) + 1);
+  const auto reference_results = JudgeLog(*reference, h100);
+  const auto truncated_results = JudgeLog(*truncated, h100);
+  ASSERT_EQ(reference_results.size(), truncated_results.size());
+  for (std::size_t i = 0; i < reference_results.size(); ++i) {
+    EXPECT_EQ(truncated_results[i].verdict, reference_results[i].verdict) << truncated_results[i].check;
+    const auto& m = truncated_results[i].measurements;
+    EXPECT_TRUE(std::any_of(m.begin(), m.end(), [](const Measurement& x) { return x.name == "log_cut_off"; }))
+        << truncated_results[i].check;
+  }
+  // A single line without a newline is a whole (if short) log, not a cut one.
+  auto one = ParseNcclLog("n1:1:2 [0] NCCL INFO Using network IB", "one");
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->cut_last_line, 0);
+  EXPECT_EQ(one->networks.size(), 1u);
+}
+
+TEST(NcclTransportParse, FactsAreCappedAndCountedOnALogOfManyMegabytes) {
+  std::string text;
+  text.reserve(40u << 20);
+  for (int i = 0; text.size() < (40u << 20); ++i) {
+    text += "gpu-node-0" + std::to_string(i % 2 + 1) + ":1:2 [0] NCCL INFO Channel 00/0 : " + std::to_string(i % 16) +
+            "[0] -> " + std::to_string((i + 8) % 16) + "[0] [send] via NET/IB/0/GDRDMA\n";
+  }
+  auto log = ParseNcclLog(text, "big");
+  ASSERT_TRUE(log);
+  EXPECT_EQ(log->channels.size(), kMaxChannels);
+  EXPECT_EQ(log->dropped, log->lines - kMaxChannels);
 }
 
 }  // namespace

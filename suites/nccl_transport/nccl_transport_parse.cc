@@ -11,6 +11,10 @@ namespace gpuconform::nccl_transport {
 
 namespace {
 
+// Every text the parser keeps is clipped, so a log of long garbage lines cannot make the
+// capped fact lists hold kMaxLineBytes per field.
+std::string Field(std::string_view text) { return std::string(text.substr(0, kMaxFieldBytes)); }
+
 std::optional<int> LeadingInt(std::string_view text) {
   int value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -41,7 +45,7 @@ std::string InterfaceOf(std::string_view text) {
     const auto close = text.find(']');
     text = close == std::string_view::npos ? std::string_view() : text.substr(close + 1);
   }
-  return std::string(text.substr(0, text.find(':')));
+  return Field(text.substr(0, text.find(':')));
 }
 
 bool IsHostChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_'; }
@@ -65,7 +69,7 @@ void ParseNcclPrefix(std::string_view head, Source& source) {
   std::string_view host = token.substr(0, pid_colon);
   const auto junk = host.find_last_of(":>]");
   if (junk != std::string_view::npos) host = host.substr(junk + 1);
-  source.host = std::string(host);
+  source.host = Field(host);
 }
 
 TransportKind KindOfVia(std::string_view via) {
@@ -85,7 +89,7 @@ std::optional<Channel> ParseChannel(std::string_view message, const Source& sour
   if (words.size() < 6 || words[2] != ":" || words[4] != "->") return std::nullopt;
   Channel channel;
   channel.source = source;
-  channel.channel = std::string(words[1]);
+  channel.channel = Field(words[1]);
   const auto from = LeadingInt(words[3]);
   const auto to = LeadingInt(words[5]);
   if (!from || !to) return std::nullopt;
@@ -95,11 +99,11 @@ std::optional<Channel> ParseChannel(std::string_view message, const Source& sour
     if (words[6] == "[send]") channel.direction = "send";
     if (words[6] == "[receive]") channel.direction = "receive";
   }
-  channel.via = std::string(Trim(message.substr(via_at + 5)));
+  channel.via = Field(Trim(message.substr(via_at + 5)));
   channel.kind = KindOfVia(channel.via);
   if (channel.kind == TransportKind::kNet) {
     const std::string_view rest = std::string_view(channel.via).substr(4);
-    channel.net = std::string(rest.substr(0, rest.find('/')));
+    channel.net = Field(rest.substr(0, rest.find('/')));
     channel.gdr = Contains(channel.via, "/GDRDMA");
   }
   return channel;
@@ -109,26 +113,27 @@ std::optional<Channel> ParseChannel(std::string_view message, const Source& sour
 NetInit ParseNetInit(std::string_view net, std::string_view devices_text, const Source& source) {
   NetInit init;
   init.source = source;
-  init.net = std::string(net);
+  init.net = Field(net);
   const auto oob = devices_text.find("OOB ");
   if (oob != std::string_view::npos) init.oob_ifname = InterfaceOf(devices_text.substr(oob + 4));
   devices_text = devices_text.substr(0, devices_text.find(';'));
   for (std::string_view word : SplitWords(devices_text)) {
+    if (init.devices.size() >= kMaxDevicesPerInit) break;
     if (!StartsWith(word, "[")) continue;
     const auto close = word.find(']');
     if (close == std::string_view::npos || close + 1 >= word.size()) continue;  // "[RO]" and the like
     word = word.substr(close + 1);
     NetDevice device;
     const auto colon = word.find(':');
-    device.name = std::string(word.substr(0, colon));
+    device.name = Field(word.substr(0, colon));
     if (colon != std::string_view::npos) {
       const std::string_view after = word.substr(colon + 1);
       const auto slash = after.find('/');
       if (slash != std::string_view::npos && !Contains(after, "<")) {
-        device.port = std::string(after.substr(0, slash));
-        device.link_layer = std::string(after.substr(slash + 1));
+        device.port = Field(after.substr(0, slash));
+        device.link_layer = Field(after.substr(slash + 1));
       } else {
-        device.address = std::string(after);
+        device.address = Field(after);
       }
     }
     init.devices.push_back(std::move(device));
@@ -160,7 +165,7 @@ void ParseForeignPrefix(std::string_view line, std::optional<int>& rank, std::st
   if (!StartsWith(line, "[")) return;
   std::size_t end = 1;
   while (end < line.size() && IsHostChar(line[end])) ++end;
-  if (end > 1 && end < line.size() && line[end] == ':') host = std::string(line.substr(1, end - 1));
+  if (end > 1 && end < line.size() && line[end] == ':') host = Field(line.substr(1, end - 1));
 }
 
 class LogBuilder {
@@ -236,20 +241,20 @@ class LogBuilder {
       if (StartsWith(rest, "Using ")) {
         Store(log_.net_inits, ParseNetInit(net, AfterPrefix(rest, "Using "), source));
       } else if (StartsWith(rest, "No device found")) {
-        Store(log_.no_device, SourcedText{source, std::string(net)});
+        Store(log_.no_device, SourcedText{source, Field(net)});
       } else if (Contains(rest, "GPU Direct RDMA") && Contains(rest, "for HCA")) {
         GdrStatus status{source, "", Contains(rest, "nabled") && !Contains(rest, "isabled")};
         const auto quote = rest.find('\'');
         if (quote != std::string_view::npos) {
           const std::string_view name = rest.substr(quote + 1);
-          status.hca = std::string(name.substr(0, name.find('\'')));
+          status.hca = Field(name.substr(0, name.find('\'')));
         }
         Store(log_.gdr, std::move(status));
       }
       return;
     }
     if (StartsWith(message, "Using network ")) {
-      Store(log_.networks, SourcedText{source, std::string(Trim(AfterPrefix(message, "Using network ")))});
+      Store(log_.networks, SourcedText{source, Field(Trim(AfterPrefix(message, "Using network ")))});
       return;
     }
     if (StartsWith(message, "Bootstrap : Using ")) {
@@ -259,9 +264,9 @@ class LogBuilder {
     if (const auto at = message.find(" set by environment to"); at != std::string_view::npos) {
       const auto words = SplitWords(message.substr(0, at));
       if (words.empty()) return;
-      std::string value(Trim(message.substr(at + 22)));
+      std::string value = Field(Trim(message.substr(at + 22)));
       if (!value.empty() && value.back() == '.') value.pop_back();  // integer parameters end in "."
-      Store(log_.env, EnvSetting{source, std::string(words.back()), value});
+      Store(log_.env, EnvSetting{source, Field(words.back()), value});
       return;
     }
     if (StartsWith(message, "Connected NVLS") || Contains(message, "NVLS comm ")) log_.nvls_connected = true;
@@ -389,6 +394,14 @@ Result<NcclLog> ParseNcclLog(std::string_view text, const std::string& origin) {
   int number = 0;
   while (start < text.size()) {
     auto end = text.find('\n', start);
+    if (end == std::string_view::npos && number > 0) {
+      // A log that ends inside a line was cut off (a full disk, a killed job, a copy that
+      // stopped): "via NET/I" or half a device list would be judged as a wrong transport,
+      // so the fragment is counted and named, never judged.
+      ++log.lines;
+      log.cut_last_line = ++number;
+      break;
+    }
     if (end == std::string_view::npos) end = text.size();
     builder.Line(text.substr(start, end - start), ++number);
     start = end + 1;

@@ -100,6 +100,8 @@ inline constexpr std::size_t kMaxChannels = 100000;
 inline constexpr std::size_t kMaxFactsPerKind = 20000;
 inline constexpr std::size_t kMaxProblems = 2000;
 inline constexpr std::size_t kMaxLineBytes = 8192;  // longer lines are judged on their first 8 KiB
+inline constexpr std::size_t kMaxFieldBytes = 128;  // each kept text (host, via, value) is clipped to this
+inline constexpr std::size_t kMaxDevicesPerInit = 64;  // devices kept from one "NET/... : Using" line
 
 struct NcclLog {
   std::size_t lines = 0;
@@ -117,6 +119,9 @@ struct NcclLog {
   bool nvls_connected = false;     // "Connected NVLS" / "NVLS comm": NVLink SHARP in use
   bool collnet_connected = false;  // "Connected CollNet" / "CollNet ... enabled"
   std::size_t dropped = 0;         // facts beyond the caps
+  // The line number of a last line without its newline when the log has others: the log
+  // was cut off inside it, so it is not judged. 0 when the log ends with a whole line.
+  int cut_last_line = 0;
 
   // Who is who, from the identity and channel lines; ParseNcclLog fills these via BuildIndex.
   std::map<std::string, int> rank_by_source;  // "host:pid:cudaDev" -> rank

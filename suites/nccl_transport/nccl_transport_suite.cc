@@ -1,7 +1,6 @@
 // NcclTransport suite glue: the nccl-debug.log probe and the suite's registration.
-#include <cstdlib>
-
 #include "harness/suite_registry.h"
+#include "suites/nccl_transport/nccl_debug_log_probe.h"
 #include "suites/nccl_transport/nccl_transport_checks.h"
 #include "suites/nccl_transport/nccl_transport_parse.h"
 
@@ -9,29 +8,10 @@ namespace gpuconform::nccl_transport {
 
 namespace {
 
-constexpr char kLogEnvironment[] = "GPUCONFORM_NCCL_LOG";
-
 constexpr char kHowToProvide[] =
     "to provide it, run an NCCL job (e.g. nccl-tests all_reduce_perf) across at least two nodes with NCCL_DEBUG=INFO "
     "NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV, save all ranks' output to one file and set GPUCONFORM_NCCL_LOG=<file>, or "
     "replay a snapshot holding cluster/nccl-debug.log";
-
-// Live: the file GPUCONFORM_NCCL_LOG names, read on rank 0. Unset, the probe has no file
-// and the live source reports it missing; the suite then says how to provide one.
-ProbeSpec DebugLogProbe() {
-  ProbeSpec spec;
-  spec.id = "nccl-debug-log";
-  spec.file = "nccl-debug.log";
-  spec.scope = ProbeScope::kCluster;
-  const char* path = std::getenv(kLogEnvironment);
-  if (path != nullptr && *path != '\0') {
-    spec.method = ProbeMethod::kReadFile;
-    spec.path = path;
-  } else {
-    spec.method = ProbeMethod::kBuiltin;  // no live implementation: reported as tool-missing
-  }
-  return spec;
-}
 
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   const RawOutput out = context.raw.ClusterOutput(DebugLogProbe().id);

@@ -31,8 +31,10 @@ std::string Fixed(double value, int digits = 3) {
   return text;
 }
 
-long long Int(const ProbeRecord& record, const std::string& key) {
-  return static_cast<long long>(record.Number(key).value_or(-1));
+std::optional<double> Number(const RecordLine& record, const std::string& key) { return WholeNumber(record.Get(key)); }
+
+long long Int(const RecordLine& record, const std::string& key) {
+  return static_cast<long long>(Number(record, key).value_or(-1));
 }
 
 // Problems the probe itself hit in a stage ("publish", "torture atomic", ...), by node.
@@ -40,7 +42,7 @@ std::vector<std::string> StageErrors(const Nodes& nodes, const std::string& stag
   std::vector<std::string> problems;
   for (const auto* node : nodes) {
     for (const auto* error : node->All("error")) {
-      if (error->Field("stage") == stage) problems.push_back(node->node + ": " + error->Field("problem"));
+      if (error->Get("stage") == stage) problems.push_back(node->node + ": " + error->Get("problem"));
     }
   }
   return problems;
@@ -69,25 +71,25 @@ CheckResult CheckTargetShared(const Nodes& nodes) {
   std::vector<Finding> findings;
   CheckResult result;
   for (const auto* node : nodes) {
-    const ProbeRecord* shared = node->First("shared");
+    const RecordLine* shared = node->First("shared");
     if (shared == nullptr) {
       findings.push_back({"no-observation", node->node,
                           node->node + ": " + node->origin + " has no 'shared' record (the probe output is truncated)"});
-    } else if (shared->Field("sees_token") != "yes") {
-      const ProbeRecord* target = node->First("target");
+    } else if (shared->Get("sees_token") != "yes") {
+      const RecordLine* target = node->First("target");
       findings.push_back(
           {"target-not-shared", node->node,
-           node->node + ": does not see rank 0's token in " + (target ? target->Field("run_dir") : "the run directory") +
-               " (" + shared->Field("problem") + "): the checkpoint directory is not one shared filesystem on every "
+           node->node + ": does not see rank 0's token in " + (target ? target->Get("run_dir") : "the run directory") +
+               " (" + shared->Get("problem") + "): the checkpoint directory is not one shared filesystem on every "
                "node (a node-local directory of the same name?); mount the shared volume at the same path everywhere"});
     }
   }
   result = FromFindings(kSuite, kTargetShared, "", findings);
   for (const auto* node : nodes) {
-    if (const ProbeRecord* target = node->First("target")) {
-      result.measurements.push_back({node->node + ".target", target->Field("path") + " (" + target->Field("fs") + ")",
+    if (const RecordLine* target = node->First("target")) {
+      result.measurements.push_back({node->node + ".target", target->Get("path") + " (" + target->Get("fs") + ")",
                                      "", "", ""});
-      result.measurements.push_back({node->node + ".target_chosen_by", target->Field("origin"), "", "", ""});
+      result.measurements.push_back({node->node + ".target_chosen_by", target->Get("origin"), "", "", ""});
     }
   }
   return result;
@@ -97,26 +99,26 @@ CheckResult CheckSameFilesystem(const Nodes& nodes) {
   std::vector<Finding> findings;
   std::vector<Measurement> measurements;
   for (const auto* node : nodes) {
-    const ProbeRecord* temp = node->First("temp");
+    const RecordLine* temp = node->First("temp");
     if (temp == nullptr) {
       findings.push_back({"no-observation", node->node, node->node + ": no 'temp' record in " + node->origin});
       continue;
     }
-    measurements.push_back({node->node + ".temp_location", temp->Field("path") + " (" + temp->Field("fs") + ")", "",
+    measurements.push_back({node->node + ".temp_location", temp->Get("path") + " (" + temp->Get("fs") + ")", "",
                             "", ""});
-    const std::string rename = temp->Field("rename");
+    const std::string rename = temp->Get("rename");
     if (rename == "EXDEV") {
       findings.push_back(
           {"rename-crosses-filesystems", node->node,
-           node->node + ": rename from the temporary location " + temp->Field("path") + " (" + temp->Field("fs") +
-               ") into the checkpoint directory (" + temp->Field("target_fs") +
+           node->node + ": rename from the temporary location " + temp->Get("path") + " (" + temp->Get("fs") +
+               ") into the checkpoint directory (" + temp->Get("target_fs") +
                ") fails with EXDEV (cross-device link): an atomic publish is impossible from there, and the copy "
                "fallback (shutil.move, cp) leaves a torn file when the job is killed; write the temporary file in "
                "the checkpoint directory itself (leave checkpoint.temp_dir unset)"});
     } else if (rename != "ok") {
       findings.push_back({"rename-failed", node->node,
-                          node->node + ": rename from " + temp->Field("path") + " into the checkpoint directory: " +
-                              temp->Field("problem")});
+                          node->node + ": rename from " + temp->Get("path") + " into the checkpoint directory: " +
+                              temp->Get("problem")});
     }
   }
   return Judged(kSameFilesystem, findings, measurements);
@@ -129,9 +131,9 @@ CheckResult CheckAtomicPublish(const Nodes& nodes) {
   std::vector<Finding> findings;
   std::vector<Measurement> measurements;
   for (const auto* node : nodes) {
-    const ProbeRecord* reader = nullptr;
+    const RecordLine* reader = nullptr;
     for (const auto* record : node->All("publish")) {
-      if (record->Field("role") == "reader") reader = record;
+      if (record->Get("role") == "reader") reader = record;
     }
     if (reader == nullptr) {
       findings.push_back({"no-observation", node->node, node->node + ": no publish reader record in " + node->origin});
@@ -146,7 +148,7 @@ CheckResult CheckAtomicPublish(const Nodes& nodes) {
     if (torn > 0) {
       std::string examples;
       for (const auto* example : node->All("publish-torn")) {
-        examples += (examples.empty() ? "" : "; ") + example->Field("problem");
+        examples += (examples.empty() ? "" : "; ") + example->Get("problem");
       }
       findings.push_back({"torn-read", node->node,
                           node->node + ": " + std::to_string(torn) + " of " + std::to_string(Int(*reader, "reads")) +
@@ -166,11 +168,11 @@ CheckResult CheckAtomicPublish(const Nodes& nodes) {
   return Judged(kAtomicPublish, findings, measurements);
 }
 
-std::vector<const ProbeRecord*> Records(const NodeCheckpointReport& node, const std::string& name,
+std::vector<const RecordLine*> Records(const NodeCheckpointReport& node, const std::string& name,
                                         const std::string& mode) {
-  std::vector<const ProbeRecord*> found;
+  std::vector<const RecordLine*> found;
   for (const auto* record : node.All(name)) {
-    if (record->Field("mode") == mode) found.push_back(record);
+    if (record->Get("mode") == mode) found.push_back(record);
   }
   return found;
 }
@@ -188,9 +190,9 @@ CheckResult CheckCrashTorture(const Nodes& nodes) {
   std::map<std::string, int> phase_counts;
   std::vector<std::string> kill_problems;
   for (const auto* kill : kills) {
-    phase_of[Int(*kill, "index")] = kill->Field("phase");
-    ++phase_counts[kill->Field("phase")];
-    if (kill->Has("problem")) kill_problems.push_back(writer->node + ": kill " + kill->Field("index") + ": " + kill->Field("problem"));
+    phase_of[Int(*kill, "index")] = kill->Get("phase");
+    ++phase_counts[kill->Get("phase")];
+    if (kill->Has("problem")) kill_problems.push_back(writer->node + ": kill " + kill->Get("index") + ": " + kill->Get("problem"));
   }
   if (!kill_problems.empty()) return ErroredWith(kCrashTorture, "writer-failed", kill_problems);
   if (kills.empty()) return Errored(kSuite, kCrashTorture, "", "no-kills", writer->node + ": no atomic writer kills recorded");
@@ -207,10 +209,10 @@ CheckResult CheckCrashTorture(const Nodes& nodes) {
       const long long index = Int(*verify, "index");
       const std::string phase = phase_of.count(index) ? phase_of[index] : "?";
       const std::string kill = "after kill #" + std::to_string(index) + " (" + phase + ")";
-      if (verify->Field("state") != "complete") {
+      if (verify->Get("state") != "complete") {
         findings.push_back({"torn-after-kill", node->node + "/kill" + std::to_string(index),
-                            node->node + ": " + kill + " the final path is " + verify->Field("state") + ": " +
-                                verify->Field("problem") +
+                            node->node + ": " + kill + " the final path is " + verify->Get("state") + ": " +
+                                verify->Get("problem") +
                                 " — a killed atomic writer must leave the old or the new checkpoint whole; the "
                                 "storage does not make write-fsync-rename atomic (check the mount's sync options)"});
         continue;
@@ -251,7 +253,7 @@ CheckResult CheckNegativeControl(const Nodes& nodes) {
     return ErroredWith(kNegativeControl, "torture-failed", problems);
   }
   const NodeCheckpointReport* writer = WriterNode(nodes, "kill");
-  const auto kills = writer ? Records(*writer, "kill", "in-place") : std::vector<const ProbeRecord*>{};
+  const auto kills = writer ? Records(*writer, "kill", "in-place") : std::vector<const RecordLine*>{};
   if (kills.empty()) {
     return Errored(kSuite, kNegativeControl, "", "no-kills", "no in-place writer kills recorded in any node's output");
   }
@@ -267,9 +269,9 @@ CheckResult CheckNegativeControl(const Nodes& nodes) {
     }
     for (const auto* verify : verifies) {
       ++observations;
-      if (verify->Field("state") != "complete") {
+      if (verify->Get("state") != "complete") {
         ++torn;
-        if (example.empty()) example = node->node + " after kill #" + verify->Field("index") + ": " + verify->Field("problem");
+        if (example.empty()) example = node->node + " after kill #" + verify->Get("index") + ": " + verify->Get("problem");
       }
     }
   }
@@ -294,9 +296,9 @@ CheckResult CheckVisibility(const Nodes& nodes, const CheckpointExpectation& exp
   std::map<long long, double> published_ms;
   for (const auto* node : nodes) {
     for (const auto* record : node->All("visible")) {
-      if (record->Field("role") != "writer") continue;
+      if (record->Get("role") != "writer") continue;
       writer = node;
-      published_ms[Int(*record, "trial")] = record->Number("published_ms").value_or(0);
+      published_ms[Int(*record, "trial")] = Number(*record, "published_ms").value_or(0);
     }
   }
   std::vector<Finding> findings;
@@ -306,14 +308,14 @@ CheckResult CheckVisibility(const Nodes& nodes, const CheckpointExpectation& exp
     if (node == writer) continue;
     double worst_ms = 0;
     for (const auto* record : node->All("visible")) {
-      if (record->Field("role") != "reader") continue;
+      if (record->Get("role") != "reader") continue;
       any_reader = true;
-      const auto seen = record->Number("seen_ms");
+      const auto seen = Number(*record, "seen_ms");
       if (!seen) {
-        findings.push_back({"not-visible", node->node + "/trial" + record->Field("trial"),
+        findings.push_back({"not-visible", node->node + "/trial" + record->Get("trial"),
                             node->node + ": a checkpoint renamed into place on " + (writer ? writer->node : "rank 0") +
                                 " was not visible and complete within " + std::to_string(expect.visibility_deadline_s) +
-                                " s (state " + record->Field("state") + (record->Has("problem") ? ": " + record->Field("problem") : "") +
+                                " s (state " + record->Get("state") + (record->Has("problem") ? ": " + record->Get("problem") : "") +
                                 "); a job restarting on this node would load an older checkpoint"});
         continue;
       }
@@ -336,25 +338,25 @@ CheckResult CheckSingleWriter(const Nodes& nodes) {
   std::vector<std::string> detected, whole;
   long long ranks = 0;
   for (const auto* node : nodes) {
-    const ProbeRecord* unguarded = nullptr;
-    const ProbeRecord* guarded = nullptr;
+    const RecordLine* unguarded = nullptr;
+    const RecordLine* guarded = nullptr;
     for (const auto* record : node->All("writers")) {
-      (record->Field("guard") == "none" ? unguarded : guarded) = record;
+      (record->Get("guard") == "none" ? unguarded : guarded) = record;
     }
     if (unguarded == nullptr || guarded == nullptr) {
       findings.push_back({"no-observation", node->node, node->node + ": no 'writers' records in " + node->origin});
       continue;
     }
     ranks = Int(*unguarded, "ranks");
-    if (guarded->Field("state") != "complete") {
+    if (guarded->Get("state") != "complete") {
       findings.push_back({"guarded-write-torn", node->node,
-                          node->node + ": the checkpoint rank 0 alone wrote is " + guarded->Field("state") + ": " +
-                              guarded->Field("problem")});
+                          node->node + ": the checkpoint rank 0 alone wrote is " + guarded->Get("state") + ": " +
+                              guarded->Get("problem")});
     }
-    if (unguarded->Field("state") != "complete") {
-      detected.push_back(node->node + " (" + unguarded->Field("problem") + ")");
-    } else if (unguarded->Field("writer") != "0") {
-      detected.push_back(node->node + " (whole, but rank " + unguarded->Field("writer") +
+    if (unguarded->Get("state") != "complete") {
+      detected.push_back(node->node + " (" + unguarded->Get("problem") + ")");
+    } else if (unguarded->Get("writer") != "0") {
+      detected.push_back(node->node + " (whole, but rank " + unguarded->Get("writer") +
                          "'s, not rank 0's: the ranks overwrote each other)");
     } else {
       whole.push_back(node->node);
@@ -382,14 +384,14 @@ CheckResult CheckCapacity(const Nodes& nodes, const CheckpointExpectation& expec
   const NodeCheckpointReport* tightest = nullptr;
   double avail = 0;
   for (const auto* node : nodes) {
-    const ProbeRecord* capacity = node->First("capacity");
-    if (capacity == nullptr || !capacity->Number("avail_bytes")) {
+    const RecordLine* capacity = node->First("capacity");
+    if (capacity == nullptr || !Number(*capacity, "avail_bytes")) {
       return Errored(kSuite, kCapacity, "", "no-capacity",
-                     node->node + ": free space not measured: " + (capacity ? capacity->Field("problem") : "no capacity record"));
+                     node->node + ": free space not measured: " + (capacity ? capacity->Get("problem") : "no capacity record"));
     }
-    if (tightest == nullptr || *capacity->Number("avail_bytes") < avail) {
+    if (tightest == nullptr || *Number(*capacity, "avail_bytes") < avail) {
       tightest = node;
-      avail = *capacity->Number("avail_bytes");
+      avail = *Number(*capacity, "avail_bytes");
     }
   }
   if (tightest == nullptr) return Errored(kSuite, kCapacity, "", "no-capacity", "no node reported free space");
@@ -426,8 +428,8 @@ CheckResult CheckReadThroughput(const Nodes& nodes, const CheckpointExpectation&
     for (const auto* read : node->All("read")) {
       const int readers = static_cast<int>(Int(*read, "readers"));
       seen.insert(readers);
-      bytes[readers] += read->Number("bytes").value_or(0);
-      slowest_ms[readers] = std::max(slowest_ms[readers], read->Number("elapsed_ms").value_or(0));
+      bytes[readers] += Number(*read, "bytes").value_or(0);
+      slowest_ms[readers] = std::max(slowest_ms[readers], Number(*read, "elapsed_ms").value_or(0));
     }
     if (!seen.count(1) || !seen.count(k)) {
       return Errored(kSuite, kReadThroughput, "", "no-measurement",
@@ -465,14 +467,14 @@ CheckResult CheckReadThroughput(const Nodes& nodes, const CheckpointExpectation&
 CheckResult CheckCleanedUp(const Nodes& nodes) {
   const NodeCheckpointReport* root = WriterNode(nodes, "cleanup");
   if (root == nullptr) return Errored(kSuite, kCleanedUp, "", "no-cleanup", "no node reported removing the run directory");
-  const ProbeRecord* cleanup = root->First("cleanup");
-  CheckResult result = cleanup->Field("removed") == "yes"
+  const RecordLine* cleanup = root->First("cleanup");
+  CheckResult result = cleanup->Get("removed") == "yes"
                            ? Passed(kSuite, kCleanedUp)
                            : Failed(kSuite, kCleanedUp, "",
                                     {{"run-directory-left", root->node,
-                                      root->node + ": the run directory could not be removed: " + cleanup->Field("problem")}});
+                                      root->node + ": the run directory could not be removed: " + cleanup->Get("problem")}});
   std::vector<std::string> swept;
-  for (const auto* record : root->All("swept")) swept.push_back(record->Field("dir"));
+  for (const auto* record : root->All("swept")) swept.push_back(record->Get("dir"));
   result.measurements.push_back({"swept_run_directories", std::to_string(swept.size()), "", "", ""});
   if (!swept.empty()) result.measurements.push_back({"swept_run_directory_names", Join(swept, ", "), "", "", ""});
   return result;

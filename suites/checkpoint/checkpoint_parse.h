@@ -1,6 +1,5 @@
-// Parse of checkpoint.txt, the Checkpoint probe's output on one node. Each line is a record
-//   NAME key=value key="value with spaces" ...
-// The first is `checkpoint-probe version=1 node=<host>`. Records (fields in brackets are
+// Parse of checkpoint.txt, the Checkpoint probe's output on one node, in record lines
+// (harness/record_lines.h). The first record is `checkpoint-probe version=1 node=<host>`. Records (fields in brackets are
 // optional): target(path, origin, fs, run_dir), error(stage, problem), swept(dir),
 // shared(sees_token, [problem]), skipped(reason), temp(path, fs, [target_fs], same_device,
 // rename = ok|EXDEV|failed|not-tried, [problem]), capacity(avail_bytes, total_bytes |
@@ -14,32 +13,21 @@
 // Contract: pure; a malformed line is an error naming origin:line.
 #pragma once
 
-#include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "harness/record_lines.h"
 #include "harness/result.h"
 
 namespace gpuconform::checkpoint {
 
-struct ProbeRecord {
-  std::string name;
-  std::map<std::string, std::string> fields;
-  int line = 0;
-
-  std::string Field(const std::string& key) const;  // "" when absent
-  bool Has(const std::string& key) const { return fields.count(key) != 0; }
-  std::optional<double> Number(const std::string& key) const;
-};
-
 struct NodeCheckpointReport {
   std::string node;
   std::string origin;  // for messages
-  std::vector<ProbeRecord> records;
+  std::vector<RecordLine> records;
 
-  std::vector<const ProbeRecord*> All(const std::string& name) const;
-  const ProbeRecord* First(const std::string& name) const;
+  std::vector<const RecordLine*> All(const std::string& name) const;
+  const RecordLine* First(const std::string& name) const;
 };
 
 Result<NodeCheckpointReport> ParseCheckpointReport(const std::string& text, const std::string& node,

@@ -13,6 +13,7 @@
 #include <boost/process.hpp>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -20,9 +21,11 @@
 #include <random>
 #include <sstream>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "harness/collective_deadline.h"
+#include "harness/record_lines.h"
 #include "suites/checkpoint/checkpoint_format.h"
 #include "suites/checkpoint/checkpoint_writer.h"
 #include "suites/checkpoint/filesystem_names.h"
@@ -42,29 +45,25 @@ double MillisecondsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// One output record: `name key=value key="value with spaces"`. Values never hold quotes.
+// One output record (harness/record_lines.h), built field by field.
 class Record {
  public:
-  explicit Record(const std::string& name) : text_(name) {}
+  explicit Record(std::string kind) : kind_(std::move(kind)) {}
   Record& Add(const std::string& key, const std::string& value) {
-    std::string clean = value;
-    std::replace(clean.begin(), clean.end(), '"', '\'');
-    std::replace(clean.begin(), clean.end(), '\n', ' ');
-    const bool quote = clean.empty() || clean.find(' ') != std::string::npos;
-    text_ += " " + key + "=" + (quote ? "\"" + clean + "\"" : clean);
+    fields_.emplace_back(key, value);
     return *this;
   }
   Record& Add(const std::string& key, long long value) { return Add(key, std::to_string(value)); }
   Record& Add(const std::string& key, double value) {
-    std::ostringstream text;
-    text.precision(3);
-    text << std::fixed << value;
-    return Add(key, text.str());
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.3f", value);
+    return Add(key, std::string(text));
   }
-  std::string Line() const { return text_ + "\n"; }
+  std::string Line() const { return FormatRecord(kind_, fields_) + "\n"; }
 
  private:
-  std::string text_;
+  std::string kind_;
+  std::vector<std::pair<std::string, std::string>> fields_;
 };
 
 std::string Errno(const std::string& what) { return what + ": " + std::strerror(errno); }

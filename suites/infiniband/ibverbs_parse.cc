@@ -3,7 +3,7 @@
 #include <map>
 
 #include "harness/text_util.h"
-#include "suites/nvswitch/record_lines.h"
+#include "harness/record_lines.h"
 
 namespace gpuconform::infiniband {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "harness/dynamic_library.h"
-#include "suites/nvswitch/record_lines.h"
+#include "harness/record_lines.h"
 
 namespace gpuconform::infiniband {
 

@@ -1,41 +1,14 @@
 #include "suites/interfaces/reachability.h"
 
-#include <charconv>
 #include <cstdio>
 
+#include "harness/record_lines.h"
 #include "harness/text_util.h"
 #include "suites/interfaces/interfaces_checks.h"
 
 namespace gpuconform::interfaces {
 
 namespace {
-
-// `key=value` and `key="value with spaces"` fields after the record name.
-Result<std::map<std::string, std::string>> Fields(std::string_view line, int number, const std::string& origin) {
-  std::map<std::string, std::string> fields;
-  std::size_t i = line.find(' ');
-  while (i != std::string_view::npos && i < line.size()) {
-    while (i < line.size() && line[i] == ' ') ++i;
-    if (i >= line.size()) break;
-    const std::size_t equals = line.find('=', i);
-    if (equals == std::string_view::npos) return ErrorAt(origin, number, "expected key=value in " + QuoteForMessage(line.substr(i)));
-    const std::string key(line.substr(i, equals - i));
-    std::size_t end;
-    std::string value;
-    if (equals + 1 < line.size() && line[equals + 1] == '"') {
-      end = line.find('"', equals + 2);
-      if (end == std::string_view::npos) return ErrorAt(origin, number, "unterminated quoted value for " + key);
-      value = std::string(line.substr(equals + 2, end - equals - 2));
-      ++end;
-    } else {
-      end = std::min(line.find(' ', equals), line.size());
-      value = std::string(line.substr(equals + 1, end - equals - 1));
-    }
-    fields[key] = value;
-    i = end;
-  }
-  return fields;
-}
 
 std::string Ms(double ms) {
   char text[32];
@@ -46,40 +19,27 @@ std::string Ms(double ms) {
 }  // namespace
 
 Result<NodeReach> ParseReach(const std::string& text, const std::string& origin) {
-  NodeReach reach;
-  int number = 0;
-  bool header = false;
-  for (std::string_view line : SplitLines(text)) {
-    ++number;
-    if (Trim(line).empty()) continue;
-    auto parsed = Fields(line, number, origin);
-    if (!parsed) return Error{parsed.error()};
-    std::map<std::string, std::string>& fields = parsed.value();
-    if (!header) {
-      if (!StartsWith(line, "fabric-reach ") || fields["version"] != "1") {
-        return ErrorAt(origin, number, "not a fabric reachability output (expected 'fabric-reach version=1'), got " +
-                                           QuoteForMessage(line));
-      }
-      header = true;
-      reach.node = fields["node"];
-      reach.ifname = fields["ifname"];
-      reach.address = fields["addr"];
-      reach.skipped = fields["skipped"];
-      reach.problem = fields["problem"];
-      continue;
-    }
-    if (!StartsWith(line, "reach ")) return ErrorAt(origin, number, "unknown record " + QuoteForMessage(line));
-    ReachAttempt attempt;
-    attempt.to = fields["to"];
-    attempt.address = fields["addr"];
-    attempt.ok = fields["result"] == "ok";
-    const std::string ms = fields["ms"];
-    std::from_chars(ms.data(), ms.data() + ms.size(), attempt.ms);
-    attempt.error = fields["error"];
-    if (attempt.to.empty()) return ErrorAt(origin, number, "a reach record without to=");
-    reach.attempts.push_back(attempt);
+  auto records = ParseRecordLines(text, origin);
+  if (!records) return Error{records.error()};
+  if (records->empty()) return ErrorAt(origin, 1, "empty fabric reachability output");
+  const RecordLine& header = records->front();
+  if (header.kind != "fabric-reach" || header.Get("version") != "1") {
+    return ErrorAt(origin, header.line,
+                   "not a fabric reachability output (expected 'fabric-reach version=1'), got a '" + header.kind +
+                       "' record");
   }
-  if (!header) return ErrorAt(origin, 1, "empty fabric reachability output");
+  NodeReach reach{header.Get("node"), header.Get("ifname"), header.Get("addr"), header.Get("skipped"),
+                  header.Get("problem"), {}};
+  for (std::size_t i = 1; i < records->size(); ++i) {
+    const RecordLine& record = (*records)[i];
+    if (record.kind != "reach") return ErrorAt(origin, record.line, "unknown record '" + record.kind + "'");
+    auto to = RequiredField(record, "to", origin);
+    if (!to) return Error{to.error()};
+    auto ms = NumberField(record, "ms", origin);
+    if (!ms) return Error{ms.error()};
+    reach.attempts.push_back(
+        {*to, record.Get("addr"), record.Get("result") == "ok", ms->value_or(0), record.Get("error")});
+  }
   return reach;
 }
 

@@ -14,8 +14,11 @@
 #include <cstring>
 #include <sstream>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "harness/collective_deadline.h"
+#include "harness/record_lines.h"
 #include "harness/tcp_probe.h"
 
 namespace gpuconform::interfaces {
@@ -81,24 +84,17 @@ class Listener {
   std::thread thread_;
 };
 
-std::string Quoted(std::string text) {
-  for (char& c : text) {
-    if (c == '"' || c == '\n') c = '\'';
-  }
-  return "\"" + text + "\"";
-}
-
 }  // namespace
 
 RawOutput ProbeFabricReach(const CollectiveContext& context) {
+  RawOutput result{ProbeStatus::kOk, "", context.host + ": fabric reachability", ""};
   const std::string ifname =
       context.profile != nullptr && context.profile->nccl ? context.profile->nccl->socket_ifname : "";
-  std::string out = "fabric-reach version=1 node=" + context.host;
-  const RawOutput done{ProbeStatus::kOk, "", context.host + ": fabric reachability", ""};
+  std::vector<std::pair<std::string, std::string>> header = {{"version", "1"}, {"node", context.host}};
   if (ifname.empty()) {  // the same on every rank, so no rank skips a collective the others make
-    RawOutput skipped = done;
-    skipped.text = out + " skipped=" + Quoted("the profile names no fabric interface (nccl.socket_ifname)") + "\n";
-    return skipped;
+    header.emplace_back("skipped", "the profile names no fabric interface (nccl.socket_ifname)");
+    result.text = FormatRecord("fabric-reach", header) + "\n";
+    return result;
   }
   const std::string address = context.node_owner ? Ipv4Of(ifname) : "";
   std::optional<Listener> listener;
@@ -106,14 +102,15 @@ RawOutput ProbeFabricReach(const CollectiveContext& context) {
   const bool listening = listener && listener->problem().empty();
   const auto everyone = context.world.AllGather(
       listening ? context.host + " " + address + " " + std::to_string(listener->port()) : "");
-  out += " ifname=" + ifname + " addr=" + (address.empty() ? "none" : address);
-  if (listening) out += " port=" + std::to_string(listener->port());
+  header.emplace_back("ifname", ifname);
+  header.emplace_back("addr", address.empty() ? "none" : address);
+  if (listening) header.emplace_back("port", std::to_string(listener->port()));
   if (context.node_owner && address.empty()) {
-    out += " problem=" + Quoted(ifname + " has no IPv4 address on " + context.host);
+    header.emplace_back("problem", ifname + " has no IPv4 address on " + context.host);
   } else if (listener && !listener->problem().empty()) {
-    out += " problem=" + Quoted(listener->problem());
+    header.emplace_back("problem", listener->problem());
   }
-  out += "\n";
+  result.text = FormatRecord("fabric-reach", header) + "\n";
   if (listening) {
     for (const auto& entry : everyone) {
       std::istringstream words(entry);
@@ -125,10 +122,11 @@ RawOutput ProbeFabricReach(const CollectiveContext& context) {
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       char elapsed[32];
       std::snprintf(elapsed, sizeof(elapsed), "%.1f", ms);
-      out += "reach to=" + host + " addr=" + to_address + ":" + std::to_string(port) + " result=" +
-             (connected.connected ? "ok" : "failed") + " ms=" + elapsed;
-      if (!connected.connected) out += " error=" + Quoted(connected.error);
-      out += "\n";
+      std::vector<std::pair<std::string, std::string>> fields = {
+          {"to", host}, {"addr", to_address + ":" + std::to_string(port)},
+          {"result", connected.connected ? "ok" : "failed"}, {"ms", elapsed}};
+      if (!connected.connected) fields.emplace_back("error", connected.error);
+      result.text += FormatRecord("reach", fields) + "\n";
     }
   }
   {
@@ -137,8 +135,6 @@ RawOutput ProbeFabricReach(const CollectiveContext& context) {
                                       context.host + ": the fabric reachability exchange did not complete within 60 s");
     context.world.SleepingBarrier();
   }
-  RawOutput result = done;
-  result.text = out;
   return result;
 }
 

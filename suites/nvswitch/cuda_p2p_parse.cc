@@ -1,7 +1,7 @@
 #include "suites/nvswitch/cuda_p2p_parse.h"
 
 #include "harness/text_util.h"
-#include "suites/nvswitch/record_lines.h"
+#include "harness/record_lines.h"
 
 namespace gpuconform::nvswitch {
 

@@ -6,7 +6,7 @@
 #include "suites/nvswitch/nvml_parse.h"
 #include "suites/nvswitch/nvml_probe.h"
 #include "suites/nvswitch/nvswitch_checks.h"
-#include "suites/nvswitch/record_lines.h"
+#include "harness/record_lines.h"
 #include "suites/nvswitch/topo_test_support.h"
 
 namespace gpuconform::nvswitch {

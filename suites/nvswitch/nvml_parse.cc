@@ -4,7 +4,7 @@
 #include <set>
 
 #include "harness/text_util.h"
-#include "suites/nvswitch/record_lines.h"
+#include "harness/record_lines.h"
 
 namespace gpuconform::nvswitch {
 

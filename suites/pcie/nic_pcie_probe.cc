@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "harness/text_util.h"
-#include "suites/nvswitch/record_lines.h"
+#include "harness/record_lines.h"
 
 namespace gpuconform::pcie {
 

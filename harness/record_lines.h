@@ -1,5 +1,5 @@
-// Record lines: the text format of the snapshot files that gpuconform's own in-process probes
-// write (nvml.txt, cuda-p2p.txt, ibverbs.txt, nic-pcie.txt), one record per line:
+// Record lines: the text format of the snapshot files that gpuconform's own probes
+// write (nvml.txt, cuda-p2p.txt, ibverbs.txt, nic-pcie.txt, checkpoint.txt, fabric-reach.txt):
 //   <kind> key=value key="a value with spaces" ...
 // Blank lines and lines starting with '#' are comments. Keys are [a-z0-9_]; a bare value has
 // no spaces or quotes; a quoted value has no '"'. Contract: FormatRecord writes what

@@ -1,4 +1,4 @@
-#include "suites/nvswitch/record_lines.h"
+#include "harness/record_lines.h"
 
 #include <charconv>
 

@@ -13,6 +13,8 @@
 #include "harness/start_watchdog.h"
 #include "harness/world.h"
 #include "suites/checkpoint/checkpoint_writer.h"
+#include "suites/nccl_run/nccl_worker.h"
+#include "suites/nccl_run/nccl_worker_protocol.h"
 
 namespace {
 
@@ -56,6 +58,10 @@ int main(int argc, char** argv) {
   // The Checkpoint suite's writer child: no world, no MPI, killed by its parent.
   if (argc >= 2 && std::string(argv[1]) == checkpoint::kWriterVerb) {
     return checkpoint::CheckpointWriterMain(std::vector<std::string>(argv + 2, argv + argc));
+  }
+  // The NCCL run's worker child: no world either; it drives this node's GPUs.
+  if (argc >= 2 && std::string(argv[1]) == nccl_run::kWorkerVerb) {
+    return nccl_run::NcclWorkerMain(std::vector<std::string>(argv + 2, argv + argc));
   }
   const ParsedCommandLine parsed = ParseCommandLine(std::vector<std::string>(argv + 1, argv + argc));
   if (!parsed.command) {

@@ -1,6 +1,7 @@
 // Small text helpers shared by the parsers. Pure; no allocation surprises.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,5 +23,10 @@ bool StartsWith(std::string_view text, std::string_view prefix);
 bool Contains(std::string_view text, std::string_view needle);
 std::string StripAnsiEscapes(std::string_view text);
 std::string Join(const std::vector<std::string>& parts, std::string_view separator);
+
+// Bytes as lowercase hex digits, and back; FromHex is nullopt on an odd length or a digit
+// other than 0-9a-f.
+std::string ToHex(std::string_view bytes);
+std::optional<std::string> FromHex(std::string_view hex);
 
 }  // namespace gpuconform

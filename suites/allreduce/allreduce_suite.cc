@@ -1,5 +1,5 @@
-// AllreduceBandwidth glue: the MPI backend's live sweep and an operator's nccl-tests
-// output, each parsed into one BandwidthTable and judged by the same floors. The nccl-tests
+// AllreduceBandwidth glue: gpuconform's own NCCL run, the MPI backend's live sweep and an
+// operator's nccl-tests output, each parsed into one BandwidthTable and judged by the same floors. The nccl-tests
 // judgements cite the NCCL_DEBUG=INFO log of the run when the snapshot has one.
 #include <cstdlib>
 #include <optional>
@@ -9,6 +9,7 @@
 #include "suites/allreduce/blame.h"
 #include "suites/allreduce/mpi_allreduce_probe.h"
 #include "suites/allreduce/nccl_tests_parse.h"
+#include "suites/nccl_run/nccl_run_probe.h"
 #include "suites/nccl_transport/nccl_debug_log_probe.h"
 #include "suites/nccl_transport/nccl_transport_checks.h"
 
@@ -20,6 +21,9 @@ constexpr char kMpiFloors[] = "MpiBusbwAtFloors";
 constexpr char kMpiCorrect[] = "MpiResultsCorrect";
 constexpr char kMpiBlame[] = "MpiNoSlowNode";
 constexpr char kMpiEfficiency[] = "MpiEfficiencyAgainstFabric";
+constexpr char kNcclFloors[] = "NcclBusbwAtFloors";
+constexpr char kNcclCorrect[] = "NcclResultsCorrect";
+constexpr char kNcclEfficiency[] = "NcclEfficiencyAgainstFabric";
 constexpr char kNcclTestsFloors[] = "NcclTestsBusbwAtFloors";
 constexpr char kNcclTestsCorrect[] = "NcclTestsResultsCorrect";
 constexpr char kNcclTestsEfficiency[] = "NcclTestsEfficiencyAgainstFabric";
@@ -102,8 +106,39 @@ void JudgeNcclTests(const SuiteContext& context, std::vector<CheckResult>& resul
   results.push_back(CheckEfficiencyAgainstFabric(*table, context.profile, kNcclTestsEfficiency, evidence));
 }
 
+// gpuconform's own NCCL run (nccl_run_probe.h): judged under a profile that expects GPUs,
+// where NCCL missing is an error; under one that expects none, skipped saying why.
+void JudgeOwnNcclRun(const SuiteContext& context, std::vector<CheckResult>& results) {
+  const RawOutput out = context.raw.ClusterOutput(nccl_run::NcclAllreduceProbe().id);
+  const char* checks[] = {kNcclFloors, kNcclCorrect, kNcclEfficiency};
+  if (!context.profile.ExpectsGpus()) {
+    const std::string why = "profile " + context.profile.name + " expects no GPUs" +
+                            (out.ok() ? std::string() : " (" + out.detail + ")");
+    for (const char* check : checks) results.push_back(Skipped(kSuite, check, "", why));
+    return;
+  }
+  if (!out.ok()) {
+    const std::string kind = out.status == ProbeStatus::kAbsent        ? "absent"
+                             : out.status == ProbeStatus::kToolMissing ? "tool-missing"
+                                                                       : "measurement-failed";
+    for (const char* check : checks) results.push_back(Errored(kSuite, check, "", kind, out.detail));
+    return;
+  }
+  auto table = ParseNcclTestsOutput(out.text, out.origin);
+  if (!table) {
+    for (const char* check : checks) results.push_back(Errored(kSuite, check, "", "unreadable-table", table.error()));
+    return;
+  }
+  const auto transport = TransportFromLog(context);
+  const nccl_transport::InterNodeTransport* evidence = transport ? &*transport : nullptr;
+  results.push_back(CheckBusbwAtFloors(*table, context.profile, kNcclFloors, evidence));
+  results.push_back(CheckResultsCorrect(*table, kNcclCorrect));
+  results.push_back(CheckEfficiencyAgainstFabric(*table, context.profile, kNcclEfficiency, evidence));
+}
+
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   std::vector<CheckResult> results;
+  JudgeOwnNcclRun(context, results);
   if (!context.world_problem.empty()) {
     // The ranks stalled (in MPI_Init or inside the measurement): that is the MPI verdict.
     for (const char* check : {kMpiFloors, kMpiCorrect, kMpiBlame, kMpiEfficiency}) {
@@ -142,19 +177,25 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
 SuiteDefinition Definition() {
   SuiteDefinition suite;
   suite.name = kSuite;
-  suite.summary = "allreduce busbw at the profile's named sizes meets its floors (MPI backend, nccl-tests output)";
+  suite.summary =
+      "allreduce busbw at the profile's named sizes meets its floors (NCCL and MPI backends, nccl-tests output)";
   suite.checks = {
       {kMpiFloors, "MPI_Allreduce busbw across the world is at or above the profile's floor at each named size", false},
       {kMpiCorrect, "every MPI_Allreduce result was correct", false},
       {kMpiBlame, "no node's pairs run at under half the fastest pair's busbw (the slow node is named)", false},
       {kMpiEfficiency, "busbw is at least the profile's fraction of the declared per-node fabric bandwidth", false},
+      {kNcclFloors, "gpuconform's NCCL allreduce busbw across all GPUs is at or above the profile's floor at each "
+                    "named size", false},
+      {kNcclCorrect, "every element of every NCCL allreduce result was correct", false},
+      {kNcclEfficiency, "NCCL busbw is at least the profile's fraction of the declared per-node fabric bandwidth",
+       false},
       {kNcclTestsFloors, "nccl-tests all_reduce_perf busbw is at or above the profile's floor at each named size",
        false},
       {kNcclTestsCorrect, "nccl-tests reported no wrong results (#wrong = 0)", false},
       {kNcclTestsEfficiency,
        "nccl-tests busbw is at least the profile's fraction of the declared per-node fabric bandwidth", false},
   };
-  suite.probes = {MpiAllreduceProbe(), NcclTestsOutputProbe(), nccl_transport::DebugLogProbe()};
+  suite.probes = {nccl_run::NcclAllreduceProbe(), MpiAllreduceProbe(), NcclTestsOutputProbe(), nccl_transport::DebugLogProbe()};
   suite.evaluate = Evaluate;
   return suite;
 }

@@ -15,18 +15,11 @@
 #include "harness/text_util.h"
 #include "suites/allreduce/bandwidth_table.h"
 #include "suites/allreduce/blame.h"
+#include "suites/allreduce/sweep.h"
 
 namespace gpuconform::allreduce {
 
 namespace {
-
-constexpr long long kMiB = 1024 * 1024;
-
-std::chrono::seconds CollectiveTimeout() {
-  const char* text = std::getenv("GPUCONFORM_COLLECTIVE_TIMEOUT_S");
-  const int seconds = text ? std::atoi(text) : 0;
-  return std::chrono::seconds(seconds > 0 ? seconds : 60);
-}
 
 // The timed collective is the blocking MPI_Allreduce that applications (and IMB) call, so
 // the number means what they get. Its deadline is a CollectiveDeadline guard: if a rank
@@ -72,15 +65,10 @@ SizeResult MeasureSize(const CollectiveContext& context, long long size_bytes, s
 
 std::string Header(const CollectiveContext& context) {
   std::set<std::string> hosts(context.rank_hosts.begin(), context.rank_hosts.end());
-  std::string text = fmt::format("# gpuconform MPI_Allreduce (float, sum) on host buffers: nRanks {} nNodes {}\n",
-                                 context.world.size(), hosts.size());
-  for (std::size_t r = 0; r < context.rank_hosts.size(); ++r) {
-    text += fmt::format("#  Rank {:2} Group  0 Pid {:6} on {:>10} device -1 [host] CPU memory\n", r, 0,
-                        context.rank_hosts[r]);
-  }
-  text += "#\n#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
-          "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n";
-  return text;
+  std::vector<SweepRank> ranks;
+  for (const auto& host : context.rank_hosts) ranks.push_back({host, -1, "[host] CPU memory"});
+  return SweepTableHeader("gpuconform MPI_Allreduce (float, sum) on host buffers", ranks,
+                          static_cast<int>(hosts.size()));
 }
 
 // Blame: the full-world number says the cluster is slow, not which node. Each neighbour
@@ -173,37 +161,21 @@ RawOutput Measure(const CollectiveContext& context) {
   }
   const auto timeout = CollectiveTimeout();
   out.text = Header(context);
-  for (long long size : SweepSizes(context.profile)) {
+  for (long long size : MpiSweepSizes(context.profile)) {
     const SizeResult result = MeasureSize(context, size, timeout);
-    const double algbw = static_cast<double>(size) / (result.time_us * 1e-6) / 1e9;
-    const double busbw = AllreduceBusBandwidth(algbw, context.world.size());
-    out.text += fmt::format("{:>13} {:>13} {:>9} {:>7} {:>7} {:>8.1f} {:>7.3f} {:>7.3f} {:>6}\n", size,
-                            size / static_cast<long long>(sizeof(float)), "float", "sum", -1, result.time_us, algbw,
-                            busbw, result.wrong);
+    out.text += SweepTableRow(size, result.time_us, context.world.size(), result.wrong);
   }
   // Pairs at the sweep's largest size, capped at 8 MiB so a slow link costs seconds.
-  out.text += MeasurePairs(context, std::min(SweepSizes(context.profile).back(), 8 * kMiB), timeout);
+  out.text += MeasurePairs(context, std::min(MpiSweepSizes(context.profile).back(), 8 * kMiB), timeout);
   out.status = ProbeStatus::kOk;
   return out;
 }
 
 }  // namespace
 
-std::vector<long long> SweepSizes(const Profile* profile) {
-  long long largest = kMiB;
-  if (profile != nullptr) {
-    for (const auto& floor : profile->allreduce) largest = std::max(largest, floor.size_bytes);
-  }
-  if (const char* cap = std::getenv("GPUCONFORM_ALLREDUCE_MAX_BYTES")) {
-    const long long cap_bytes = std::atoll(cap);
-    if (cap_bytes > 0) largest = std::min(largest, cap_bytes);
-  }
+std::vector<long long> MpiSweepSizes(const Profile* profile) {
   // Host buffers: keep a node's memory safe whatever a profile says.
-  largest = std::min(largest, 1024 * kMiB);
-  std::vector<long long> sizes;
-  for (long long size = kMiB; size <= largest; size *= 2) sizes.push_back(size);
-  if (sizes.empty() || sizes.back() != largest) sizes.push_back(largest);
-  return sizes;
+  return SweepSizes(profile, kMiB, kGiB);
 }
 
 ProbeSpec MpiAllreduceProbe() {

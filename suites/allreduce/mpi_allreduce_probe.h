@@ -18,8 +18,8 @@ namespace gpuconform::allreduce {
 // cluster/mpi-allreduce.txt
 ProbeSpec MpiAllreduceProbe();
 
-// Sizes to measure: doubling from 1 MiB up to the largest floor size the profile names
-// (at least 1 MiB), capped by GPUCONFORM_ALLREDUCE_MAX_BYTES when set.
-std::vector<long long> SweepSizes(const Profile* profile);
+// Sizes to measure (sweep.h): doubling from 1 MiB up to the largest floor size the profile
+// names, capped at 1 GiB (host memory) and by GPUCONFORM_ALLREDUCE_MAX_BYTES when set.
+std::vector<long long> MpiSweepSizes(const Profile* profile);
 
 }  // namespace gpuconform::allreduce

@@ -646,6 +646,7 @@ TEST(BusbwAtFloors, PassingRunsAndRunsWithoutALogCarryNoLogDiagnosis) {
 }
 
 // Each fixture fails exactly NcclTestsEfficiencyAgainstFabric, citing the NCCL log.
+// (It holds no run of gpuconform's own NCCL backend, so those checks are errors.)
 TEST(AllreduceFixtures, SlowRunsFailEfficiencyCitingWhatTheNcclLogShows) {
   struct Case {
     std::string fixture;
@@ -669,6 +670,10 @@ TEST(AllreduceFixtures, SlowRunsFailEfficiencyCitingWhatTheNcclLogShows) {
         {"AllreduceBandwidth.MpiResultsCorrect", Verdict::kSkip},
         {"AllreduceBandwidth.MpiNoSlowNode", Verdict::kSkip},
         {"AllreduceBandwidth.MpiEfficiencyAgainstFabric", Verdict::kSkip},
+        // The snapshot holds no gpuconform NCCL run: under a GPU profile that is an error.
+        {"AllreduceBandwidth.NcclBusbwAtFloors", Verdict::kError},
+        {"AllreduceBandwidth.NcclResultsCorrect", Verdict::kError},
+        {"AllreduceBandwidth.NcclEfficiencyAgainstFabric", Verdict::kError},
         {"AllreduceBandwidth.NcclTestsBusbwAtFloors", Verdict::kSkip},  // h100-sxm-8: no 2-node floor
         {"AllreduceBandwidth.NcclTestsResultsCorrect", Verdict::kPass},
         {"AllreduceBandwidth.NcclTestsEfficiencyAgainstFabric", Verdict::kFail},

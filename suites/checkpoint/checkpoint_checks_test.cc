@@ -32,21 +32,7 @@ using test_support::Describe;
 using test_support::VerdictsByCheck;
 
 // A fresh directory per test, removed afterwards.
-class TempDir {
- public:
-  explicit TempDir(const std::string& under = fs::temp_directory_path().string()) {
-    std::string pattern = under + "/gpuconform-ckpt-test-XXXXXX";
-    path_ = ::mkdtemp(pattern.data()) ? pattern : "";
-  }
-  ~TempDir() {
-    std::error_code error;
-    if (!path_.empty()) fs::remove_all(path_, error);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using test_support::TempDir;
 
 std::string Slurp(const std::string& path) { return test_support::ReadFile(path); }
 

@@ -46,34 +46,6 @@ std::optional<std::string> ReadTextFile(const std::string& path) {
   return text.str();
 }
 
-std::string Hex(const unsigned char* bytes, std::size_t size) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(size * 2);
-  for (std::size_t i = 0; i < size; ++i) {
-    hex += kDigits[bytes[i] >> 4];
-    hex += kDigits[bytes[i] & 0x0f];
-  }
-  return hex;
-}
-
-std::optional<std::string> FromHex(std::string_view hex) {
-  if (hex.size() % 2 != 0) return std::nullopt;
-  auto nibble = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-  };
-  std::string bytes;
-  for (std::size_t i = 0; i < hex.size(); i += 2) {
-    const int high = nibble(hex[i]);
-    const int low = nibble(hex[i + 1]);
-    if (high < 0 || low < 0) return std::nullopt;
-    bytes += static_cast<char>(high * 16 + low);
-  }
-  return bytes;
-}
-
 // A fresh nonce per run, so a digest recorded in one run cannot be replayed as another's.
 std::string RandomNonceHex() {
   std::array<unsigned char, kNonceBytes> bytes{};
@@ -82,7 +54,7 @@ std::string RandomNonceHex() {
     std::random_device device;
     for (auto& byte : bytes) byte = static_cast<unsigned char>(device());
   }
-  return Hex(bytes.data(), bytes.size());
+  return ToHex({reinterpret_cast<const char*>(bytes.data()), bytes.size()});
 }
 
 RawOutput Output(ProbeStatus status, const std::string& origin, std::string text, std::string detail) {
@@ -242,7 +214,7 @@ std::string HmacSha256Hex(std::string_view key, std::string_view message) {
             message.size(), digest.data(), &digest_size)) {
     return "";
   }
-  return Hex(digest.data(), digest_size);
+  return ToHex({reinterpret_cast<const char*>(digest.data()), digest_size});
 }
 
 MungePaths CurrentMungePaths() {

@@ -8,6 +8,7 @@
 #include "harness/gather.h"
 #include "harness/probe_catalog.h"
 #include "harness/suite_registry.h"
+#include "suites/nccl_run/nccl_run_probe.h"
 #include "suites/nccl_topology/nccl_topology_checks.h"
 #include "suites/nccl_topology/nccl_topology_parse.h"
 #include "suites/nccl_topology/topo_file_checks.h"
@@ -17,13 +18,16 @@ namespace gpuconform::nccl_topology {
 namespace {
 
 constexpr char kHowToProduce[] =
-    "to produce it, run any NCCL job on the node with NCCL_TOPO_DUMP_FILE=<file> and run gpuconform with the same "
+    "gpuconform's own NCCL run dumps it where NCCL and GPUs exist; otherwise run any NCCL job on the node with NCCL_TOPO_DUMP_FILE=<file> and run gpuconform with the same "
     "NCCL_TOPO_DUMP_FILE (or NCCL_TOPO_FILE for a static file NCCL is given), or replay a snapshot holding "
     "nodes/<host>/nccl-topo.xml";
 
-// Live: the file the environment names. Each rank reads its own node's file; the harness
-// keeps the lowest rank's answer per node. No collective calls, so no rank can hang here.
-RawOutput ReadTopologyNamedByEnvironment(const CollectiveContext& context) {
+// Live: the topology NCCL dumped in gpuconform's own NCCL run; where that did not run, the
+// file the environment names. Each rank reads its own node's file; the harness keeps the
+// lowest rank's answer per node.
+RawOutput ReadTopology(const CollectiveContext& context) {
+  const RawOutput& dumped = nccl_run::SharedNcclRun(context).topology;
+  if (dumped.ok()) return dumped;
   RawOutput out;
   const char* names[] = {"NCCL_TOPO_DUMP_FILE", "NCCL_TOPO_FILE"};
   for (const char* name : names) {
@@ -42,10 +46,8 @@ RawOutput ReadTopologyNamedByEnvironment(const CollectiveContext& context) {
     out.status = ProbeStatus::kOk;
     return out;
   }
-  out.origin = context.host + ": nccl-topo";
-  out.status = ProbeStatus::kToolMissing;
-  out.detail = context.host + ": neither NCCL_TOPO_DUMP_FILE nor NCCL_TOPO_FILE is set, so there is no NCCL topology "
-                              "to judge; " + kHowToProduce;
+  out = dumped;
+  out.detail += "; neither NCCL_TOPO_DUMP_FILE nor NCCL_TOPO_FILE names an earlier dump; " + std::string(kHowToProduce);
   return out;
 }
 
@@ -55,7 +57,7 @@ ProbeSpec TopologyProbe() {
   spec.file = "nccl-topo.xml";
   spec.scope = ProbeScope::kNode;
   spec.method = ProbeMethod::kCollective;
-  spec.collective = ReadTopologyNamedByEnvironment;
+  spec.collective = ReadTopology;
   return spec;
 }
 

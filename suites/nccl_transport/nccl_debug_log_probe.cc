@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "suites/nccl_run/nccl_run_probe.h"
+
 namespace gpuconform::nccl_transport {
 
 ProbeSpec DebugLogProbe() {
@@ -14,7 +16,8 @@ ProbeSpec DebugLogProbe() {
     spec.method = ProbeMethod::kReadFile;
     spec.path = path;
   } else {
-    spec.method = ProbeMethod::kBuiltin;  // no live implementation: reported as tool-missing
+    spec.method = ProbeMethod::kCollective;
+    spec.collective = [](const CollectiveContext& context) { return nccl_run::SharedNcclRun(context).debug_log; };
   }
   return spec;
 }

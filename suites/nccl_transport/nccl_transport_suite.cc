@@ -9,17 +9,14 @@ namespace gpuconform::nccl_transport {
 namespace {
 
 constexpr char kHowToProvide[] =
-    "to provide it, run an NCCL job (e.g. nccl-tests all_reduce_perf) across at least two nodes with NCCL_DEBUG=INFO "
+    "gpuconform's own NCCL run makes it where NCCL and GPUs exist; otherwise run an NCCL job (e.g. nccl-tests all_reduce_perf) across at least two nodes with NCCL_DEBUG=INFO "
     "NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV, save all ranks' output to one file and set GPUCONFORM_NCCL_LOG=<file>, or "
     "replay a snapshot holding cluster/nccl-debug.log";
 
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   const RawOutput out = context.raw.ClusterOutput(DebugLogProbe().id);
   if (!out.ok()) {
-    const std::string why = out.status == ProbeStatus::kToolMissing && out.detail.find(kLogEnvironment) == std::string::npos
-                                ? out.detail + " (" + kLogEnvironment + " is not set or names no readable file)"
-                                : out.detail;
-    return LogUnavailable(ProbeStatusName(out.status), why + "; " + kHowToProvide, context.profile);
+    return LogUnavailable(ProbeStatusName(out.status), out.detail + "; " + kHowToProvide, context.profile);
   }
   auto log = ParseNcclLog(out.text, out.origin);
   if (!log) return LogUnavailable("unparseable", log.error(), context.profile);

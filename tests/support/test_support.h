@@ -4,6 +4,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -21,6 +22,25 @@
 #include "harness/suite_registry.h"
 
 namespace gpuconform::test_support {
+
+// A fresh directory under `under`, removed with everything in it when the object goes.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& under = std::filesystem::temp_directory_path().string()) {
+    std::string pattern = under + "/gpuconform-test-XXXXXX";
+    path_ = ::mkdtemp(pattern.data()) ? pattern : "";
+  }
+  ~TempDir() {
+    std::error_code error;
+    if (!path_.empty()) std::filesystem::remove_all(path_, error);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 // The realdata folder, or nullopt when this build has none (the tests that need it skip).
 inline std::optional<std::filesystem::path> RealdataDir(const std::string& folder) {

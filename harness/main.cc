@@ -1,8 +1,6 @@
 // gpuconform: parse the command line, start the world, run the verb.
 #include <mpi.h>
 
-#include <signal.h>
-
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -45,18 +43,6 @@ int LauncherRank() {
   std::_Exit(status == 0 ? 3 : status);
 }
 
-// A child that has exited (the NCCL worker on a node without GPUs, a tool that ignores its
-// stdin) must not kill us when we write to its pipe: the write fails with EPIPE instead,
-// which the callers handle. A handler rather than SIG_IGN, because an ignored SIGPIPE is
-// inherited across exec and would change how the tools we run behave in their own pipes.
-void SurviveBrokenPipes() {
-  struct sigaction action {};
-  action.sa_handler = [](int) {};
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
-  ::sigaction(SIGPIPE, &action, nullptr);
-}
-
 std::string WorldNotFormed(std::chrono::seconds deadline) {
   return gpuconform::LocalHostname() + ": the ranks did not form one MPI world within " +
          std::to_string(deadline.count()) +
@@ -90,7 +76,6 @@ int main(int argc, char** argv) {
     case Verb::kRun:
     case Verb::kCapture: break;
   }
-  SurviveBrokenPipes();
   const auto deadline = WorldStartDeadline();
   StartWatchdog watchdog(deadline, [&] { GiveUp(command, WorldNotFormed(deadline), false); });
   auto world = World::Start(&argc, &argv);

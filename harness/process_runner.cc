@@ -1,11 +1,14 @@
 #include "harness/process_runner.h"
 
+#include <signal.h>
+
 #include <utility>
 
 #include <boost/asio.hpp>
 #include <boost/process.hpp>
 #include <exception>
 #include <future>
+#include <mutex>
 
 namespace gpuconform {
 
@@ -18,6 +21,17 @@ std::string CommandLine(const std::vector<std::string>& argv) {
     line += word.find(' ') == std::string::npos ? word : "'" + word + "'";
   }
   return line;
+}
+
+void SurviveBrokenPipes() {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    struct sigaction action {};
+    action.sa_handler = [](int) {};
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    ::sigaction(SIGPIPE, &action, nullptr);
+  });
 }
 
 namespace {
@@ -39,6 +53,7 @@ std::string Truncated(std::string text) {
 
 CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                          const std::string& stdin_text) {
+  SurviveBrokenPipes();
   CommandResult result;
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {

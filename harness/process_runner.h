@@ -33,6 +33,14 @@ inline constexpr std::size_t kMaxCapturedBytes = 64 * 1024 * 1024;
 CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                          const std::string& stdin_text = "");
 
+// Makes a write to the pipe of a child that has exited fail with EPIPE instead of killing
+// this process with SIGPIPE (the NCCL worker on a node without GPUs exits after saying so; a
+// tool may exit without reading its stdin). It installs a no-op handler rather than SIG_IGN,
+// because an ignored SIGPIPE is inherited across exec and would change how the tools we run
+// behave in their own pipelines. Idempotent; RunCommand calls it, and so does every other
+// writer to a child's pipe.
+void SurviveBrokenPipes();
+
 // "nvidia-smi topo -m" — argv joined for messages, quoting words with spaces.
 std::string CommandLine(const std::vector<std::string>& argv);
 

@@ -46,6 +46,15 @@ TEST(ProcessRunner, FeedsStdin) {
   EXPECT_EQ(result.stdout_text, "credential-bytes");
 }
 
+TEST(ProcessRunner, ToolThatExitsWithoutReadingItsStdinIsAnOrdinaryExitNotASigpipe) {
+  // More than a pipe holds, to a tool that closes its stdin at once: the write must fail
+  // with EPIPE; SIGPIPE would end this whole test binary.
+  const auto result = RunCommand({"sh", "-c", "exec 0<&-; echo done; exit 4"}, 10s, std::string(4 << 20, 'x'));
+  EXPECT_EQ(result.outcome, CommandOutcome::kExited);
+  EXPECT_EQ(result.exit_code, 4);
+  EXPECT_EQ(result.stdout_text, "done\n");
+}
+
 TEST(ProcessRunner, LargeOutputOnBothStreamsDoesNotDeadlock) {
   const auto result = RunCommand({"sh", "-c", "head -c 3000000 /dev/zero; head -c 3000000 /dev/zero >&2"}, 20s);
   EXPECT_TRUE(result.Succeeded());

@@ -168,6 +168,21 @@ std::string WriteScript(const std::string& dir, const std::string& body) {
   return path;
 }
 
+// The real worker exits right after "unavailable"; on the cluster it is long gone when the
+// parent sends "quit" after the readiness exchange, and that write once ended every rank with
+// SIGPIPE ("srun: error: node1: task 0: Broken pipe"). Closing stdin first makes that certain.
+TEST(NcclRun, WorkerThatExitsBeforeQuitIsNotAFatalBrokenPipe) {
+  TempDir temp;
+  TempDir work;
+  ScopedEnvironment env;
+  env.Set("TMPDIR", work.path());
+  const NcclRunOutputs outputs = RunOnOneNode(
+      WriteScript(temp.path(), "exec 0<&-\necho 'unavailable reason=\"CUDA sees no GPU\"'\nexit 1\n"));
+  EXPECT_EQ(outputs.allreduce.status, ProbeStatus::kToolMissing) << outputs.allreduce.detail;
+  EXPECT_NE(outputs.topology.detail.find("CUDA sees no GPU"), std::string::npos) << outputs.topology.detail;
+  EXPECT_TRUE(EmptyDirectory(work.path()));
+}
+
 TEST(NcclRun, WorkerThatNeverAnswersIsKilledAtTheDeadlineAndNamed) {
   TempDir temp;
   TempDir work;

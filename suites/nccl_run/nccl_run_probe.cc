@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "harness/collective_deadline.h"
+#include "harness/process_runner.h"
 #include "harness/record_lines.h"
 #include "suites/allreduce/sweep.h"
 #include "suites/nccl_run/nccl_worker.h"
@@ -51,6 +52,7 @@ std::string ReadWhole(const fs::path& path, std::size_t max_bytes, bool& cut) {
 class Worker {
  public:
   Worker(const std::string& executable, const fs::path& work_dir, bool root) {
+    SurviveBrokenPipes();  // the worker exits by itself where NCCL cannot run; "quit" then finds no reader
     std::vector<std::string> args = {kWorkerVerb, "--work-dir", work_dir.string()};
     if (root) args.push_back("--root");
     std::error_code error;

@@ -43,17 +43,25 @@ SizeResult MeasureSize(const CollectiveContext& context, long long size_bytes, s
   const auto count = static_cast<int>(size_bytes / static_cast<long long>(sizeof(float)));
   std::vector<float> send(count, static_cast<float>(context.world.rank() + 1));
   std::vector<float> receive(count, 0.0f);
-  const int iterations = static_cast<int>(std::clamp<long long>(64 * kMiB / size_bytes, 1, 5));
+  // Up to 5 of each, as nccl-tests' -w 5 -n 5, fewer for large sizes so that a sweep over a
+  // slow fabric (eth0) still ends within the deadline.
+  const int planned = static_cast<int>(std::clamp<long long>(64 * kMiB / size_bytes, 1, 5));
+  const int iterations = TimedIterations(planned);
   const CollectiveDeadline deadline(timeout, StallProblem(context, "MPI_Allreduce of " + std::to_string(size_bytes) + " B",
                                                           timeout));
-  MPI_Allreduce(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);  // warm-up
-  MPI_Barrier(MPI_COMM_WORLD);
-  const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < iterations; ++i) {
+  for (int i = 0; i < planned; ++i) {  // warm-up: connections, TCP windows, pages
     MPI_Allreduce(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
   }
-  double mean_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
-                   iterations;
+  // As IMB-MPI1 times it: each collective alone, from a barrier, so one iteration's rank skew
+  // does not leak into the next one's time; the barriers are not timed.
+  double total_us = 0;
+  for (int i = 0; i < iterations; ++i) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto start = std::chrono::steady_clock::now();
+    MPI_Allreduce(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    total_us += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+  }
+  double mean_us = total_us / iterations;
   const float expected = static_cast<float>(ranks) * static_cast<float>(ranks + 1) / 2.0f;
   long long wrong = std::count_if(receive.begin(), receive.end(), [&](float v) { return v != expected; });
   // The slowest rank's time is the collective's time; wrong counts add up.

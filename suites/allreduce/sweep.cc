@@ -25,6 +25,14 @@ std::vector<long long> SweepSizes(const Profile* profile, long long smallest_byt
   return sizes;
 }
 
+int TimedIterations(int planned) {
+  if (const char* text = std::getenv("GPUCONFORM_ALLREDUCE_ITERS")) {
+    const int from_environment = std::atoi(text);
+    if (from_environment > 0) return from_environment;
+  }
+  return planned;
+}
+
 std::string SweepTableHeader(const std::string& title, const std::vector<SweepRank>& ranks, int nodes) {
   std::string text = fmt::format("# {}: nRanks {} nNodes {}\n", title, ranks.size(), nodes);
   for (std::size_t r = 0; r < ranks.size(); ++r) {

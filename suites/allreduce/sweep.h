@@ -19,6 +19,10 @@ inline constexpr long long kGiB = 1024 * kMiB;
 // The last size is the largest itself even when it is not a doubling of the first.
 std::vector<long long> SweepSizes(const Profile* profile, long long smallest_bytes, long long cap_bytes);
 
+// Timed iterations per size: GPUCONFORM_ALLREDUCE_ITERS when set to a positive number (as
+// nccl-tests' -n; more iterations give steadier numbers on a noisy fabric), else `planned`.
+int TimedIterations(int planned);
+
 // One participating rank, for the table's "#  Rank ..." lines.
 struct SweepRank {
   std::string host;

@@ -259,6 +259,24 @@ TEST(NcclRun, ReplayedRunBecomesAJudgedTableWithItsLogAndTopology) {
   EXPECT_TRUE(EmptyDirectory(work.path()));
 }
 
+TEST(NcclRun, IterationsFromTheEnvironmentReachTheWorkerAndGarbageIsIgnored) {
+  TempDir temp;
+  TempDir work;
+  ScopedEnvironment env;
+  env.Set("TMPDIR", work.path());
+  env.Set("GPUCONFORM_ALLREDUCE_MAX_BYTES", std::to_string(8 * allreduce::kMiB));
+  env.Set("GPUCONFORM_ALLREDUCE_ITERS", "7");
+  EXPECT_EQ(allreduce::TimedIterations(20), 7);
+  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(temp.path()));
+  ASSERT_EQ(outputs.allreduce.status, ProbeStatus::kOk) << outputs.allreduce.detail;
+  const std::string seen = test_support::ReadFile(temp.path() + "/seen.txt");
+  EXPECT_NE(seen.find("measure size_bytes=8388608 warmup=5 iterations=7"), std::string::npos) << seen;
+  env.Set("GPUCONFORM_ALLREDUCE_ITERS", "lots");
+  EXPECT_EQ(allreduce::TimedIterations(20), 20);
+  env.Set("GPUCONFORM_ALLREDUCE_ITERS", "0");
+  EXPECT_EQ(allreduce::TimedIterations(5), 5);
+}
+
 TEST(NcclRun, CollectiveThatHangsIsAbandonedAtTheDeadlineKeepingTheLog) {
   TempDir temp;
   TempDir work;

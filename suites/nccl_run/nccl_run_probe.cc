@@ -314,7 +314,9 @@ NcclRunOutputs RunNccl(const CollectiveContext& context, const std::string& exec
     for (long long size : allreduce::SweepSizes(context.profile, kSmallestSweepBytes, kLargestSweepBytes)) {
       if (!report.problem.empty()) break;
       lines.clear();
-      worker->Send(MeasureLine(size, PlanIterations(size)));
+      IterationPlan iterations = PlanIterations(size);
+      iterations.iterations = allreduce::TimedIterations(iterations.iterations);
+      worker->Send(MeasureLine(size, iterations));
       said = worker->ReadUntil({"row", "error"}, timeout, lines);
       auto records = ParseRecordLines(lines, origin);
       if (said && *said == "row" && records && !records->empty()) {

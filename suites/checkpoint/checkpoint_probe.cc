@@ -119,7 +119,9 @@ Record& AddSeen(Record& record, const Seen& seen) {
 
 // Rank 0's run directory removal on SIGTERM/SIGINT (scancel, a job's time limit, ^C): the
 // handler may only use async-signal-safe calls, so it forks `rm -rf` on a path prepared
-// beforehand, waits for it, and then dies of the signal as it would have.
+// beforehand, waits for it, and then dies of the signal as it would have. It forks with
+// _Fork, not fork: glibc's fork runs the atfork handlers and takes malloc's locks, so a
+// signal that lands while this thread is inside malloc deadlocks the handler for good.
 char g_cleanup_path[4096] = {0};
 volatile pid_t g_writer_pid = 0;  // the writer child alive now, killed first so it cannot write into the rm
 struct sigaction g_previous_term, g_previous_int;
@@ -130,7 +132,7 @@ void RemoveRunDirectoryAndDie(int signal_number) {
     ::waitpid(g_writer_pid, nullptr, 0);
   }
   if (g_cleanup_path[0] != '\0') {
-    const pid_t child = ::fork();
+    const pid_t child = ::_Fork();
     if (child == 0) {
       const char* argv[] = {"rm", "-rf", "--", g_cleanup_path, nullptr};
       ::execv("/bin/rm", const_cast<char* const*>(argv));

@@ -44,6 +44,17 @@ TEST(NcclWorkerProtocol, VersionCodesReadAsOperatorsWriteThem) {
   EXPECT_EQ(CudaVersionText(11080), "11.8");
 }
 
+TEST(NcclWorkerProtocol, ExpectedSumIsExactForLargeFleetsAndNoticesAMissingRank) {
+  EXPECT_EQ(ExpectedAllreduceSum(16), 72.0f);  // two nodes of 8: 2 x (1+...+8)
+  // 1024 nodes of 8 GPUs: rank+1 would sum to 33,558,528, past float's exact integers.
+  const int fleet = 8192;
+  float sum = 0;
+  for (int rank = 0; rank < fleet; ++rank) sum += RankContribution(rank);  // float, as a reduction adds
+  EXPECT_EQ(sum, ExpectedAllreduceSum(fleet));
+  EXPECT_EQ(ExpectedAllreduceSum(fleet), 36864.0f);
+  EXPECT_NE(sum - RankContribution(fleet - 1), ExpectedAllreduceSum(fleet)) << "a missing rank changes the sum";
+}
+
 TEST(NcclWorkerProtocol, FewerIterationsForLargeSizesButNeverNone) {
   EXPECT_EQ(PlanIterations(8 * allreduce::kMiB).iterations, 20);
   EXPECT_EQ(PlanIterations(allreduce::kGiB).iterations, 20);

@@ -148,8 +148,8 @@ std::string Synchronize(const NcclLibraries& lib, const std::vector<Gpu>& gpus) 
   return "";
 }
 
-// One size: every rank contributes rank+1, so every element of the sum is n(n+1)/2 (exact in
-// float for n below 4096). Out-of-place, warm-up, timed iterations, then every element checked.
+// One size: every rank contributes RankContribution(rank), so every element of the sum is
+// ExpectedAllreduceSum(n). Out-of-place, warm-up, timed iterations, then every element checked.
 std::string MeasureSize(const NcclLibraries& lib, const std::vector<Gpu>& gpus, int nranks, const RecordLine& line,
                         std::string& row) {
   const auto size_bytes = WholeInteger(line.Get("size_bytes"));
@@ -164,7 +164,7 @@ std::string MeasureSize(const NcclLibraries& lib, const std::vector<Gpu>& gpus, 
     lib.cuda.set_device(gpus[g].device);
     CudaError code = lib.cuda.malloc(&buffers[g].send, count * sizeof(float));
     if (code == kCudaSuccess) code = lib.cuda.malloc(&buffers[g].receive, count * sizeof(float));
-    std::string problem = code == kCudaSuccess ? Fill(lib, buffers[g].send, count, static_cast<float>(gpus[g].rank + 1))
+    std::string problem = code == kCudaSuccess ? Fill(lib, buffers[g].send, count, RankContribution(gpus[g].rank))
                                                : lib.cuda.ErrorText("cudaMalloc", code);
     if (!problem.empty()) {
       FreeBuffers(lib, gpus, buffers);
@@ -181,7 +181,7 @@ std::string MeasureSize(const NcclLibraries& lib, const std::vector<Gpu>& gpus, 
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
       static_cast<double>(*iterations);
   long long wrong = 0;
-  const float expected = static_cast<float>(nranks) * static_cast<float>(nranks + 1) / 2.0f;
+  const float expected = ExpectedAllreduceSum(nranks);
   for (std::size_t g = 0; g < gpus.size() && problem.empty(); ++g) {
     lib.cuda.set_device(gpus[g].device);
     const long long on_gpu = CountWrong(lib, buffers[g].receive, count, expected);

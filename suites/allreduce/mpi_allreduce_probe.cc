@@ -37,19 +37,20 @@ struct SizeResult {
 };
 
 // One size: warm-up, timed iterations, then the result checked on every element (each
-// rank contributes rank+1, so every element must be n(n+1)/2).
+// rank contributes RankContribution(rank), so every element must be ExpectedAllreduceSum(n)).
 SizeResult MeasureSize(const CollectiveContext& context, long long size_bytes, std::chrono::seconds timeout) {
   const int ranks = context.world.size();
   const auto count = static_cast<int>(size_bytes / static_cast<long long>(sizeof(float)));
-  std::vector<float> send(count, static_cast<float>(context.world.rank() + 1));
+  std::vector<float> send(count, RankContribution(context.world.rank()));
   std::vector<float> receive(count, 0.0f);
   // Up to 5 of each, as nccl-tests' -w 5 -n 5, fewer for large sizes so that a sweep over a
-  // slow fabric (eth0) still ends within the deadline.
-  const int planned = static_cast<int>(std::clamp<long long>(64 * kMiB / size_bytes, 1, 5));
-  const int iterations = TimedIterations(planned);
+  // slow fabric (eth0) still ends within the deadline. Warm-up matters most where a collective
+  // takes milliseconds (connections, TCP windows), so it tapers off sooner.
+  const int warmups = static_cast<int>(std::clamp<long long>(16 * kMiB / size_bytes, 1, 5));
+  const int iterations = TimedIterations(static_cast<int>(std::clamp<long long>(64 * kMiB / size_bytes, 1, 5)));
   const CollectiveDeadline deadline(timeout, StallProblem(context, "MPI_Allreduce of " + std::to_string(size_bytes) + " B",
                                                           timeout));
-  for (int i = 0; i < planned; ++i) {  // warm-up: connections, TCP windows, pages
+  for (int i = 0; i < warmups; ++i) {  // warm-up: connections, TCP windows, pages
     MPI_Allreduce(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
   }
   // As IMB-MPI1 times it: each collective alone, from a barrier, so one iteration's rank skew
@@ -62,7 +63,7 @@ SizeResult MeasureSize(const CollectiveContext& context, long long size_bytes, s
     total_us += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
   }
   double mean_us = total_us / iterations;
-  const float expected = static_cast<float>(ranks) * static_cast<float>(ranks + 1) / 2.0f;
+  const float expected = ExpectedAllreduceSum(ranks);
   long long wrong = std::count_if(receive.begin(), receive.end(), [&](float v) { return v != expected; });
   // The slowest rank's time is the collective's time; wrong counts add up.
   SizeResult result{size_bytes, 0, 0};

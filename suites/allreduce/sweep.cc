@@ -25,6 +25,14 @@ std::vector<long long> SweepSizes(const Profile* profile, long long smallest_byt
   return sizes;
 }
 
+float RankContribution(int rank) { return static_cast<float>(rank % 8 + 1); }
+
+float ExpectedAllreduceSum(int nranks) {
+  long long sum = 0;
+  for (int rank = 0; rank < nranks; ++rank) sum += rank % 8 + 1;
+  return static_cast<float>(sum);
+}
+
 int TimedIterations(int planned) {
   if (const char* text = std::getenv("GPUCONFORM_ALLREDUCE_ITERS")) {
     const int from_environment = std::atoi(text);

@@ -23,6 +23,13 @@ std::vector<long long> SweepSizes(const Profile* profile, long long smallest_byt
 // nccl-tests' -n; more iterations give steadier numbers on a noisy fabric), else `planned`.
 int TimedIterations(int planned);
 
+// What each rank (an MPI rank, or a GPU of the NCCL run) puts in every element of its send
+// buffer, and what every element of the sum must then be. Contributions cycle through 1..8
+// (not rank+1), so the sum stays an exact float (below 2^24) for up to two million ranks and a
+// correct result never counts as wrong; a missing or doubled rank still changes it.
+float RankContribution(int rank);
+float ExpectedAllreduceSum(int nranks);
+
 // One participating rank, for the table's "#  Rank ..." lines.
 struct SweepRank {
   std::string host;

@@ -44,15 +44,15 @@ TEST(NcclWorkerProtocol, VersionCodesReadAsOperatorsWriteThem) {
   EXPECT_EQ(CudaVersionText(11080), "11.8");
 }
 
-TEST(NcclWorkerProtocol, ExpectedSumIsExactForLargeFleetsAndNoticesAMissingRank) {
-  EXPECT_EQ(ExpectedAllreduceSum(16), 72.0f);  // two nodes of 8: 2 x (1+...+8)
+TEST(AllreduceContributions, ExpectedSumIsExactForLargeFleetsAndNoticesAMissingRank) {
+  EXPECT_EQ(allreduce::ExpectedAllreduceSum(16), 72.0f);  // two nodes of 8: 2 x (1+...+8)
   // 1024 nodes of 8 GPUs: rank+1 would sum to 33,558,528, past float's exact integers.
   const int fleet = 8192;
   float sum = 0;
-  for (int rank = 0; rank < fleet; ++rank) sum += RankContribution(rank);  // float, as a reduction adds
-  EXPECT_EQ(sum, ExpectedAllreduceSum(fleet));
-  EXPECT_EQ(ExpectedAllreduceSum(fleet), 36864.0f);
-  EXPECT_NE(sum - RankContribution(fleet - 1), ExpectedAllreduceSum(fleet)) << "a missing rank changes the sum";
+  for (int rank = 0; rank < fleet; ++rank) sum += allreduce::RankContribution(rank);  // float, as a reduction adds
+  EXPECT_EQ(sum, allreduce::ExpectedAllreduceSum(fleet));
+  EXPECT_EQ(allreduce::ExpectedAllreduceSum(fleet), 36864.0f);
+  EXPECT_NE(sum - allreduce::RankContribution(fleet - 1), allreduce::ExpectedAllreduceSum(fleet)) << "a missing rank changes the sum";
 }
 
 TEST(NcclWorkerProtocol, FewerIterationsForLargeSizesButNeverNone) {

@@ -10,6 +10,7 @@
 
 #include "harness/record_lines.h"
 #include "harness/text_util.h"
+#include "suites/allreduce/sweep.h"
 #include "suites/nccl_run/nccl_library.h"
 #include "suites/nccl_run/nccl_worker_protocol.h"
 
@@ -149,7 +150,7 @@ std::string Synchronize(const NcclLibraries& lib, const std::vector<Gpu>& gpus) 
 }
 
 // One size: every rank contributes RankContribution(rank), so every element of the sum is
-// ExpectedAllreduceSum(n). Out-of-place, warm-up, timed iterations, then every element checked.
+// ExpectedAllreduceSum(n) (suites/allreduce/sweep.h). Out-of-place, warm-up, timed iterations, then every element checked.
 std::string MeasureSize(const NcclLibraries& lib, const std::vector<Gpu>& gpus, int nranks, const RecordLine& line,
                         std::string& row) {
   const auto size_bytes = WholeInteger(line.Get("size_bytes"));
@@ -164,7 +165,7 @@ std::string MeasureSize(const NcclLibraries& lib, const std::vector<Gpu>& gpus, 
     lib.cuda.set_device(gpus[g].device);
     CudaError code = lib.cuda.malloc(&buffers[g].send, count * sizeof(float));
     if (code == kCudaSuccess) code = lib.cuda.malloc(&buffers[g].receive, count * sizeof(float));
-    std::string problem = code == kCudaSuccess ? Fill(lib, buffers[g].send, count, RankContribution(gpus[g].rank))
+    std::string problem = code == kCudaSuccess ? Fill(lib, buffers[g].send, count, allreduce::RankContribution(gpus[g].rank))
                                                : lib.cuda.ErrorText("cudaMalloc", code);
     if (!problem.empty()) {
       FreeBuffers(lib, gpus, buffers);
@@ -181,7 +182,7 @@ std::string MeasureSize(const NcclLibraries& lib, const std::vector<Gpu>& gpus, 
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
       static_cast<double>(*iterations);
   long long wrong = 0;
-  const float expected = ExpectedAllreduceSum(nranks);
+  const float expected = allreduce::ExpectedAllreduceSum(nranks);
   for (std::size_t g = 0; g < gpus.size() && problem.empty(); ++g) {
     lib.cuda.set_device(gpus[g].device);
     const long long on_gpu = CountWrong(lib, buffers[g].receive, count, expected);

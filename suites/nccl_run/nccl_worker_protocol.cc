@@ -16,14 +16,6 @@ IterationPlan PlanIterations(long long size_bytes) {
   return {1, 5};
 }
 
-float RankContribution(int rank) { return static_cast<float>(rank % 8 + 1); }
-
-float ExpectedAllreduceSum(int nranks) {
-  long long sum = 0;
-  for (int rank = 0; rank < nranks; ++rank) sum += rank % 8 + 1;
-  return static_cast<float>(sum);
-}
-
 std::string NcclVersionText(int code) {
   if (code >= 10000) return fmt::format("{}.{}.{}", code / 10000, code / 100 % 100, code % 100);
   return fmt::format("{}.{}.{}", code / 1000, code / 100 % 10, code % 100);

@@ -32,13 +32,6 @@ struct IterationPlan {
 };
 IterationPlan PlanIterations(long long size_bytes);
 
-// What each rank puts in every element of its send buffer, and what every element of the
-// sum must then be. Contributions cycle through 1..8 (not rank+1), so the sum stays an exact
-// float (below 2^24) for fleets of up to two million GPUs and a correct result never counts
-// as wrong; a missing or doubled rank still changes it.
-float RankContribution(int rank);
-float ExpectedAllreduceSum(int nranks);
-
 // What one node's worker said when it started (its "ready" or "unavailable" line).
 struct WorkerReady {
   std::string host;

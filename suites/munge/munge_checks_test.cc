@@ -694,6 +694,7 @@ TEST(MungeSuite, EvaluatesFilesAndReportsAMissingOneNamingNodeAndFile) {
 // ---- real outputs (../shared/realdata/munge) ----
 
 using test_support::ReadFile;
+using test_support::ScopedEnvironment;
 
 fs::path RealDataDir() { return fs::path(GPUCONFORM_REALDATA_DIR) / "munge"; }
 
@@ -834,25 +835,6 @@ TEST(MungeRealData, EachOutputIsClassifiedAndExplained) {
 
 // ---- the live probes, on this machine, as a one-process world ----
 
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) {
-      setenv(name_, old_->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
-
 World OneProcessWorld() {
   int argc = 1;
   char name[] = "unit_tests";
@@ -910,7 +892,8 @@ TEST_F(MungeProbes, HmacSha256MatchesRfc4231) {
 
 TEST_F(MungeProbes, KeyBytesNeverAppearInAnyProbeOutput) {
   const std::string key = WriteKey(1024);
-  ScopedEnv key_env("GPUCONFORM_MUNGE_KEY", KeyPath());
+  ScopedEnvironment key_env;
+  key_env.Set("GPUCONFORM_MUNGE_KEY", KeyPath());
   const World world = OneProcessWorld();
   const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}};
   const std::vector<RawOutput> outputs = {ProbeKeyDigest(context), ProbeKeyStat(LiveContext{"testnode", nullptr})};
@@ -946,7 +929,8 @@ TEST_F(MungeProbes, KeyBytesNeverAppearInAnyProbeOutput) {
 
 TEST_F(MungeProbes, EachRunDrawsAFreshNonce) {
   WriteKey(64);
-  ScopedEnv key_env("GPUCONFORM_MUNGE_KEY", KeyPath());
+  ScopedEnvironment key_env;
+  key_env.Set("GPUCONFORM_MUNGE_KEY", KeyPath());
   const World world = OneProcessWorld();
   const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}};
   auto first = ParseKeyDigest(ProbeKeyDigest(context).text, "first");
@@ -957,7 +941,8 @@ TEST_F(MungeProbes, EachRunDrawsAFreshNonce) {
 }
 
 TEST_F(MungeProbes, MissingKeyNamesNodeAndPath) {
-  ScopedEnv key_env("GPUCONFORM_MUNGE_KEY", (dir_ / "absent.key").string());
+  ScopedEnvironment key_env;
+  key_env.Set("GPUCONFORM_MUNGE_KEY", (dir_ / "absent.key").string());
   const World world = OneProcessWorld();
   const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}};
   const RawOutput digest = ProbeKeyDigest(context);
@@ -973,7 +958,8 @@ TEST_F(MungeProbes, MissingKeyNamesNodeAndPath) {
 }
 
 TEST_F(MungeProbes, CrossDecodeWithoutMungedReportsMungesOwnError) {
-  ScopedEnv socket_env("GPUCONFORM_MUNGE_SOCKET", (dir_ / "no-munged.socket").string());
+  ScopedEnvironment socket_env;
+  socket_env.Set("GPUCONFORM_MUNGE_SOCKET", (dir_ / "no-munged.socket").string());
   const World world = OneProcessWorld();
   const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}};
   const RawOutput out = ProbeCrossDecode(context);

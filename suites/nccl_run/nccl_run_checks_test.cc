@@ -23,6 +23,7 @@ namespace gpuconform::nccl_run {
 namespace {
 
 namespace fs = std::filesystem;
+using test_support::ScopedEnvironment;
 using test_support::TempDir;
 
 // ---- protocol ------------------------------------------------------------------------
@@ -42,17 +43,6 @@ TEST(NcclWorkerProtocol, VersionCodesReadAsOperatorsWriteThem) {
   EXPECT_EQ(NcclVersionText(2708), "2.7.8");  // before 2.9: major*1000
   EXPECT_EQ(CudaVersionText(12040), "12.4");
   EXPECT_EQ(CudaVersionText(11080), "11.8");
-}
-
-TEST(AllreduceContributions, ExpectedSumIsExactForLargeFleetsAndNoticesAMissingRank) {
-  EXPECT_EQ(allreduce::ExpectedAllreduceSum(16), 72.0f);  // two nodes of 8: 2 x (1+...+8)
-  // 1024 nodes of 8 GPUs: rank+1 would sum to 33,558,528, past float's exact integers.
-  const int fleet = 8192;
-  float sum = 0;
-  for (int rank = 0; rank < fleet; ++rank) sum += allreduce::RankContribution(rank);  // float, as a reduction adds
-  EXPECT_EQ(sum, allreduce::ExpectedAllreduceSum(fleet));
-  EXPECT_EQ(allreduce::ExpectedAllreduceSum(fleet), 36864.0f);
-  EXPECT_NE(sum - allreduce::RankContribution(fleet - 1), allreduce::ExpectedAllreduceSum(fleet)) << "a missing rank changes the sum";
 }
 
 TEST(NcclWorkerProtocol, FewerIterationsForLargeSizesButNeverNone) {
@@ -130,28 +120,6 @@ TEST(NcclWorkerProtocol, NodesThatCannotRunAreAllNamedAndToldApartFromNoNcclAnyw
 
 // ---- the parent, run for real ----------------------------------------------------------
 
-// Environment for one test, put back afterwards.
-class ScopedEnvironment {
- public:
-  void Set(const std::string& name, const std::string& value) {
-    const char* old = std::getenv(name.c_str());
-    saved_.emplace_back(name, old ? std::optional<std::string>(old) : std::nullopt);
-    ::setenv(name.c_str(), value.c_str(), 1);
-  }
-  ~ScopedEnvironment() {
-    for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
-      if (it->second) {
-        ::setenv(it->first.c_str(), it->second->c_str(), 1);
-      } else {
-        ::unsetenv(it->first.c_str());
-      }
-    }
-  }
-
- private:
-  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
-};
-
 NcclRunOutputs RunOnOneNode(const std::string& executable, const Profile* profile = nullptr) {
   const World world = World::Single();
   const CollectiveContext context{world, profile, "node1", true, {"node1"}};
@@ -172,6 +140,15 @@ TEST(NcclRun, RealWorkerWithoutADriverSaysSoForEveryOutputAndLeavesNothing) {
   EXPECT_TRUE(EmptyDirectory(temp.path())) << "the work directory was left";
 }
 
+// One run's scratch: a directory for the fake worker's script and what it saw, and TMPDIR
+// pointed at an empty directory, so a test can tell the run left no work directory behind.
+struct WorkerScratch {
+  TempDir scripts;
+  TempDir work;
+  ScopedEnvironment env;
+  WorkerScratch() { env.Set("TMPDIR", work.path()); }
+};
+
 std::string WriteScript(const std::string& dir, const std::string& body) {
   const std::string path = dir + "/fake-worker.sh";
   std::ofstream(path) << "#!/bin/sh\n" << body;
@@ -183,30 +160,24 @@ std::string WriteScript(const std::string& dir, const std::string& body) {
 // parent sends "quit" after the readiness exchange, and that write once ended every rank with
 // SIGPIPE ("srun: error: node1: task 0: Broken pipe"). Closing stdin first makes that certain.
 TEST(NcclRun, WorkerThatExitsBeforeQuitIsNotAFatalBrokenPipe) {
-  TempDir temp;
-  TempDir work;
-  ScopedEnvironment env;
-  env.Set("TMPDIR", work.path());
+  WorkerScratch scratch;
   const NcclRunOutputs outputs = RunOnOneNode(
-      WriteScript(temp.path(), "exec 0<&-\necho 'unavailable reason=\"CUDA sees no GPU\"'\nexit 1\n"));
+      WriteScript(scratch.scripts.path(), "exec 0<&-\necho 'unavailable reason=\"CUDA sees no GPU\"'\nexit 1\n"));
   EXPECT_EQ(outputs.allreduce.status, ProbeStatus::kToolMissing) << outputs.allreduce.detail;
   EXPECT_NE(outputs.topology.detail.find("CUDA sees no GPU"), std::string::npos) << outputs.topology.detail;
-  EXPECT_TRUE(EmptyDirectory(work.path()));
+  EXPECT_TRUE(EmptyDirectory(scratch.work.path()));
 }
 
 TEST(NcclRun, WorkerThatNeverAnswersIsKilledAtTheDeadlineAndNamed) {
-  TempDir temp;
-  TempDir work;
-  ScopedEnvironment env;
-  env.Set("TMPDIR", work.path());
-  env.Set("GPUCONFORM_COLLECTIVE_TIMEOUT_S", "1");
+  WorkerScratch scratch;
+  scratch.env.Set("GPUCONFORM_COLLECTIVE_TIMEOUT_S", "1");
   const auto start = std::chrono::steady_clock::now();
-  const NcclRunOutputs outputs = RunOnOneNode(WriteScript(temp.path(), "exec sleep 60\n"));
+  const NcclRunOutputs outputs = RunOnOneNode(WriteScript(scratch.scripts.path(), "exec sleep 60\n"));
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
   EXPECT_EQ(outputs.allreduce.status, ProbeStatus::kFailed) << "a hung worker is not a missing NCCL";
   EXPECT_NE(outputs.allreduce.detail.find("did not say whether it can run within 1 s"), std::string::npos)
       << outputs.allreduce.detail;
-  EXPECT_TRUE(EmptyDirectory(work.path()));
+  EXPECT_TRUE(EmptyDirectory(scratch.work.path()));
 }
 
 // Stands in for GPUs: speaks the worker protocol, checks what the parent tells it, and
@@ -234,16 +205,13 @@ done
 }
 
 TEST(NcclRun, ReplayedRunBecomesAJudgedTableWithItsLogAndTopology) {
-  TempDir temp;
-  TempDir work;
-  ScopedEnvironment env;
-  env.Set("TMPDIR", work.path());
-  env.Set("GPUCONFORM_ALLREDUCE_MAX_BYTES", std::to_string(16 * allreduce::kMiB));
+  WorkerScratch scratch;
+  scratch.env.Set("GPUCONFORM_ALLREDUCE_MAX_BYTES", std::to_string(16 * allreduce::kMiB));
   const Profile h100 = test_support::BuiltinProfile("h100-sxm-8");  // sweeps to 16 GiB, capped above
-  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(temp.path()), &h100);
+  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(scratch.scripts.path()), &h100);
   ASSERT_EQ(outputs.allreduce.status, ProbeStatus::kOk) << outputs.allreduce.detail;
   // The parent passed the root's id on, and asked for each size of the sweep.
-  const std::string seen = test_support::ReadFile(temp.path() + "/seen.txt");
+  const std::string seen = test_support::ReadFile(scratch.scripts.path() + "/seen.txt");
   EXPECT_NE(seen.find("init unique_id=" + std::string(255, '0') + "7 nranks=2 first_rank=0"), std::string::npos)
       << seen;
   EXPECT_NE(seen.find("measure size_bytes=8388608 warmup=5 iterations=20"), std::string::npos) << seen;
@@ -267,43 +235,32 @@ TEST(NcclRun, ReplayedRunBecomesAJudgedTableWithItsLogAndTopology) {
   EXPECT_EQ(outputs.debug_log.text, test_support::ReadFile(fixture + "/cluster/nccl-debug.log"));
   EXPECT_EQ(outputs.topology.status, ProbeStatus::kOk);
   EXPECT_EQ(outputs.topology.text, test_support::ReadFile(fixture + "/nodes/gpu-node-01/nccl-topo.xml"));
-  EXPECT_TRUE(EmptyDirectory(work.path()));
+  EXPECT_TRUE(EmptyDirectory(scratch.work.path()));
 }
 
-TEST(NcclRun, IterationsFromTheEnvironmentReachTheWorkerAndGarbageIsIgnored) {
-  TempDir temp;
-  TempDir work;
-  ScopedEnvironment env;
-  env.Set("TMPDIR", work.path());
-  env.Set("GPUCONFORM_ALLREDUCE_MAX_BYTES", std::to_string(8 * allreduce::kMiB));
-  env.Set("GPUCONFORM_ALLREDUCE_ITERS", "7");
-  EXPECT_EQ(allreduce::TimedIterations(20), 7);
-  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(temp.path()));
+TEST(NcclRun, IterationsFromTheEnvironmentReachTheWorker) {
+  WorkerScratch scratch;
+  scratch.env.Set("GPUCONFORM_ALLREDUCE_MAX_BYTES", std::to_string(8 * allreduce::kMiB));
+  scratch.env.Set("GPUCONFORM_ALLREDUCE_ITERS", "7");
+  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(scratch.scripts.path()));
   ASSERT_EQ(outputs.allreduce.status, ProbeStatus::kOk) << outputs.allreduce.detail;
-  const std::string seen = test_support::ReadFile(temp.path() + "/seen.txt");
+  const std::string seen = test_support::ReadFile(scratch.scripts.path() + "/seen.txt");
   EXPECT_NE(seen.find("measure size_bytes=8388608 warmup=5 iterations=7"), std::string::npos) << seen;
-  env.Set("GPUCONFORM_ALLREDUCE_ITERS", "lots");
-  EXPECT_EQ(allreduce::TimedIterations(20), 20);
-  env.Set("GPUCONFORM_ALLREDUCE_ITERS", "0");
-  EXPECT_EQ(allreduce::TimedIterations(5), 5);
 }
 
 TEST(NcclRun, CollectiveThatHangsIsAbandonedAtTheDeadlineKeepingTheLog) {
-  TempDir temp;
-  TempDir work;
-  ScopedEnvironment env;
-  env.Set("TMPDIR", work.path());
-  env.Set("GPUCONFORM_COLLECTIVE_TIMEOUT_S", "1");
-  env.Set("GPUCONFORM_ALLREDUCE_MAX_BYTES", std::to_string(16 * allreduce::kMiB));
+  WorkerScratch scratch;
+  scratch.env.Set("GPUCONFORM_COLLECTIVE_TIMEOUT_S", "1");
+  scratch.env.Set("GPUCONFORM_ALLREDUCE_MAX_BYTES", std::to_string(16 * allreduce::kMiB));
   const auto start = std::chrono::steady_clock::now();
-  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(temp.path(), "measure"));
+  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(scratch.scripts.path(), "measure"));
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
   EXPECT_EQ(outputs.allreduce.status, ProbeStatus::kFailed);
   EXPECT_NE(outputs.allreduce.detail.find("node1: the NCCL allreduce of 8388608 B did not complete within 1 s"),
             std::string::npos)
       << outputs.allreduce.detail;
   EXPECT_EQ(outputs.debug_log.status, ProbeStatus::kOk) << "the log up to the hang is kept, to say why";
-  EXPECT_TRUE(EmptyDirectory(work.path()));
+  EXPECT_TRUE(EmptyDirectory(scratch.work.path()));
 }
 
 }  // namespace

@@ -150,7 +150,8 @@ std::string Synchronize(const NcclLibraries& lib, const std::vector<Gpu>& gpus) 
 }
 
 // One size: every rank contributes RankContribution(rank), so every element of the sum is
-// ExpectedAllreduceSum(n) (suites/allreduce/sweep.h). Out-of-place, warm-up, timed iterations, then every element checked.
+// ExpectedAllreduceSum(n) (suites/allreduce/sweep.h). Out-of-place, warm-up, timed
+// iterations, then every element checked.
 std::string MeasureSize(const NcclLibraries& lib, const std::vector<Gpu>& gpus, int nranks, const RecordLine& line,
                         std::string& row) {
   const auto size_bytes = WholeInteger(line.Get("size_bytes"));
@@ -165,7 +166,8 @@ std::string MeasureSize(const NcclLibraries& lib, const std::vector<Gpu>& gpus, 
     lib.cuda.set_device(gpus[g].device);
     CudaError code = lib.cuda.malloc(&buffers[g].send, count * sizeof(float));
     if (code == kCudaSuccess) code = lib.cuda.malloc(&buffers[g].receive, count * sizeof(float));
-    std::string problem = code == kCudaSuccess ? Fill(lib, buffers[g].send, count, allreduce::RankContribution(gpus[g].rank))
+    const float contribution = allreduce::RankContribution(gpus[g].rank);
+    std::string problem = code == kCudaSuccess ? Fill(lib, buffers[g].send, count, contribution)
                                                : lib.cuda.ErrorText("cudaMalloc", code);
     if (!problem.empty()) {
       FreeBuffers(lib, gpus, buffers);

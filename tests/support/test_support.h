@@ -14,6 +14,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/cluster_raw.h"
@@ -40,6 +41,28 @@ class TempDir {
 
  private:
   std::string path_;
+};
+
+// Environment variables set for one test, each put back as it was when the object goes.
+class ScopedEnvironment {
+ public:
+  void Set(const std::string& name, const std::string& value) {
+    const char* old = ::getenv(name.c_str());
+    saved_.emplace_back(name, old ? std::optional<std::string>(old) : std::nullopt);
+    ::setenv(name.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnvironment() {
+    for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
+      if (it->second) {
+        ::setenv(it->first.c_str(), it->second->c_str(), 1);
+      } else {
+        ::unsetenv(it->first.c_str());
+      }
+    }
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
 };
 
 // The realdata folder, or nullopt when this build has none (the tests that need it skip).

@@ -9,7 +9,7 @@
 
 #include "reports/junit_writer.h"
 #include "suites/slurm/slurm_checks.h"
-#include "suites/slurm/slurm_parse.h"
+#include "probes/slurm/slurm_parse.h"
 
 namespace {
 

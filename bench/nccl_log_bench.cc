@@ -15,7 +15,7 @@
 #include "bench/heap_counter.h"
 #include "harness/profile.h"
 #include "suites/nccl_transport/nccl_transport_checks.h"
-#include "suites/nccl_transport/nccl_transport_parse.h"
+#include "probes/nccl_log/nccl_log_parse.h"
 
 namespace {
 
@@ -148,7 +148,7 @@ void ParseAndJudge(benchmark::State& state, bool hostile) {
   for (auto _ : state) {
     const std::size_t baseline = bench::HeapLiveBytes();
     bench::ResetHeapPeak();
-    auto log = nccl_transport::ParseNcclLog(text, "bench");
+    auto log = nccl_log::ParseNcclLog(text, "bench");
     if (!log) {
       state.SkipWithError(log.error().c_str());
       return;

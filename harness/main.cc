@@ -6,15 +6,16 @@
 #include <iostream>
 #include <thread>
 
+#include "harness/child_verbs.h"
 #include "harness/cli.h"
 #include "harness/collective_deadline.h"
 #include "harness/live_source.h"
 #include "harness/run_command.h"
 #include "harness/start_watchdog.h"
 #include "harness/world.h"
-#include "suites/checkpoint/checkpoint_writer.h"
-#include "suites/nccl_run/nccl_worker.h"
-#include "suites/nccl_run/nccl_worker_protocol.h"
+#include "probes/checkpoint_writer/checkpoint_writer.h"
+#include "probes/nccl_run/nccl_worker.h"
+#include "probes/nccl_run/nccl_worker_protocol.h"
 
 namespace {
 
@@ -55,13 +56,9 @@ std::string WorldNotFormed(std::chrono::seconds deadline) {
 
 int main(int argc, char** argv) {
   using namespace gpuconform;
-  // The Checkpoint suite's writer child: no world, no MPI, killed by its parent.
-  if (argc >= 2 && std::string(argv[1]) == checkpoint::kWriterVerb) {
-    return checkpoint::CheckpointWriterMain(std::vector<std::string>(argv + 2, argv + argc));
-  }
-  // The NCCL run's worker child: no world either; it drives this node's GPUs.
-  if (argc >= 2 && std::string(argv[1]) == nccl_run::kWorkerVerb) {
-    return nccl_run::NcclWorkerMain(std::vector<std::string>(argv + 2, argv + argc));
+  // A probe's child process (the checkpoint writer, the NCCL worker): no world, no MPI.
+  if (argc >= 2) {
+    if (ChildVerbMain child = FindChildVerb(argv[1])) return child(std::vector<std::string>(argv + 2, argv + argc));
   }
   const ParsedCommandLine parsed = ParseCommandLine(std::vector<std::string>(argv + 1, argv + argc));
   if (!parsed.command) {

@@ -5,7 +5,7 @@
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
-#include "suites/nccl_run/nccl_library.h"
+#include "probes/nccl_run/nccl_library.h"
 
 namespace gpuconform::nccl_run {
 namespace {

@@ -6,9 +6,11 @@
 #include <optional>
 
 #include "harness/text_util.h"
-#include "suites/allreduce/nccl_tests_parse.h"
+#include "probes/nccl_tests/nccl_tests_parse.h"
 
 namespace gpuconform::allreduce {
+
+using namespace gpuconform::nccl_tests;
 
 namespace {
 
@@ -144,8 +146,8 @@ std::string ManagementNetworkDiagnosis(const BandwidthTable& table, const Profil
 }
 
 // "; NCCL log: ...: fix" for a failure message, or nothing when the log does not say.
-std::string TransportDiagnosis(const nccl_transport::InterNodeTransport* transport) {
-  if (transport == nullptr || transport->kind == nccl_transport::InterNodeTransport::Kind::kUnknown) return "";
+std::string TransportDiagnosis(const nccl_log::InterNodeTransport* transport) {
+  if (transport == nullptr || transport->kind == nccl_log::InterNodeTransport::Kind::kUnknown) return "";
   return "; " + transport->evidence + ": " + transport->fix;
 }
 
@@ -163,7 +165,7 @@ std::string HumanSize(long long size_bytes) {
 }
 
 CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profile, const std::string& check_name,
-                               const nccl_transport::InterNodeTransport* transport) {
+                               const nccl_log::InterNodeTransport* transport) {
   if (table.rows.empty()) {
     return Errored(kSuite, check_name, "", "no-measurement", table.origin + ": the allreduce sweep has no rows");
   }
@@ -204,7 +206,7 @@ CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profi
 
 CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Profile& profile,
                                          const std::string& check_name,
-                                         const nccl_transport::InterNodeTransport* transport) {
+                                         const nccl_log::InterNodeTransport* transport) {
   if (!profile.fabric) {
     return Skipped(kSuite, check_name, "", "profile " + profile.name + " declares no fabric bandwidth (fabric section)");
   }

@@ -14,10 +14,12 @@
 
 #include "harness/profile.h"
 #include "harness/verdict.h"
-#include "suites/allreduce/bandwidth_table.h"
-#include "suites/nccl_transport/nccl_transport_checks.h"
+#include "probes/nccl_tests/bandwidth_table.h"
+#include "probes/nccl_log/nccl_log_facts.h"
 
 namespace gpuconform::allreduce {
+
+using namespace gpuconform::nccl_tests;
 
 inline constexpr char kSuite[] = "AllreduceBandwidth";
 
@@ -26,7 +28,7 @@ inline constexpr char kSuite[] = "AllreduceBandwidth";
 // every size, with threshold and source at the judged ones.
 // `transport`: what the NCCL log says about the inter-node network; null when there is no log.
 CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profile, const std::string& check_name,
-                               const nccl_transport::InterNodeTransport* transport = nullptr);
+                               const nccl_log::InterNodeTransport* transport = nullptr);
 
 // Every row's result was verified and had no wrong elements (nccl-tests #wrong, -c 1).
 // Efficiency against the declared fabric (profile.fabric): busbw at the sweep's largest
@@ -35,7 +37,7 @@ CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profi
 // A table that does not say how many nodes took part is an error: the bound depends on it.
 CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Profile& profile,
                                          const std::string& check_name,
-                                         const nccl_transport::InterNodeTransport* transport = nullptr);
+                                         const nccl_log::InterNodeTransport* transport = nullptr);
 
 CheckResult CheckResultsCorrect(const BandwidthTable& table, const std::string& check_name = "ResultsCorrect");
 

@@ -7,13 +7,18 @@
 #include "harness/suite_registry.h"
 #include "suites/allreduce/allreduce_checks.h"
 #include "suites/allreduce/blame.h"
-#include "suites/allreduce/mpi_allreduce_probe.h"
-#include "suites/allreduce/nccl_tests_parse.h"
-#include "suites/nccl_run/nccl_run_probe.h"
-#include "suites/nccl_transport/nccl_debug_log_probe.h"
-#include "suites/nccl_transport/nccl_transport_checks.h"
+#include "probes/mpi_sweep/mpi_allreduce_probe.h"
+#include "probes/nccl_tests/nccl_tests_parse.h"
+#include "probes/nccl_run/nccl_run_probe.h"
+#include "probes/nccl_log/nccl_debug_log_probe.h"
+#include "probes/nccl_log/nccl_log_facts.h"
 
 namespace gpuconform::allreduce {
+
+using namespace gpuconform::mpi_sweep;
+using namespace gpuconform::nccl_log;
+using namespace gpuconform::nccl_run;
+using namespace gpuconform::nccl_tests;
 
 namespace {
 
@@ -60,18 +65,18 @@ CheckResult NotMeasured(const RawOutput& out, const std::string& check) {
 
 // What the run's NCCL log says about the inter-node transport; nullopt without a usable log
 // (NcclTransport reports why).
-std::optional<nccl_transport::InterNodeTransport> TransportFromLog(const SuiteContext& context) {
-  const RawOutput out = context.raw.ClusterOutput(nccl_transport::DebugLogProbe().id);
+std::optional<nccl_log::InterNodeTransport> TransportFromLog(const SuiteContext& context) {
+  const RawOutput out = context.raw.ClusterOutput(nccl_log::DebugLogProbe().id);
   if (!out.ok()) return std::nullopt;
-  auto log = nccl_transport::ParseNcclLog(out.text, out.origin);
+  auto log = nccl_log::ParseNcclLog(out.text, out.origin);
   if (!log) return std::nullopt;
-  return nccl_transport::SummarizeInterNodeTransport(*log, context.profile);
+  return nccl_log::SummarizeInterNodeTransport(*log, context.profile);
 }
 
 // Judges one table with both checks; a missing or unreadable table makes both say why.
 void JudgeTable(const RawOutput& out, const std::string& floors_check, const std::string& correct_check,
                 const Profile& profile, bool floors_apply, const std::string& not_applicable,
-                std::vector<CheckResult>& results, const nccl_transport::InterNodeTransport* transport = nullptr) {
+                std::vector<CheckResult>& results, const nccl_log::InterNodeTransport* transport = nullptr) {
   if (!out.ok()) {
     for (const auto& check : {floors_check, correct_check}) results.push_back(NotMeasured(out, check));
     return;
@@ -92,7 +97,7 @@ void JudgeTable(const RawOutput& out, const std::string& floors_check, const std
 void JudgeNcclTests(const SuiteContext& context, std::vector<CheckResult>& results) {
   const RawOutput out = context.raw.ClusterOutput(NcclTestsOutputProbe().id);
   const auto transport = TransportFromLog(context);
-  const nccl_transport::InterNodeTransport* evidence = transport ? &*transport : nullptr;
+  const nccl_log::InterNodeTransport* evidence = transport ? &*transport : nullptr;
   JudgeTable(out, kNcclTestsFloors, kNcclTestsCorrect, context.profile, true, "", results, evidence);
   if (!out.ok()) {
     results.push_back(NotMeasured(out, kNcclTestsEfficiency));
@@ -130,7 +135,7 @@ void JudgeOwnNcclRun(const SuiteContext& context, std::vector<CheckResult>& resu
     return;
   }
   const auto transport = TransportFromLog(context);
-  const nccl_transport::InterNodeTransport* evidence = transport ? &*transport : nullptr;
+  const nccl_log::InterNodeTransport* evidence = transport ? &*transport : nullptr;
   results.push_back(CheckBusbwAtFloors(*table, context.profile, kNcclFloors, evidence));
   results.push_back(CheckResultsCorrect(*table, kNcclCorrect));
   results.push_back(CheckEfficiencyAgainstFabric(*table, context.profile, kNcclEfficiency, evidence));
@@ -195,7 +200,7 @@ SuiteDefinition Definition() {
       {kNcclTestsEfficiency,
        "nccl-tests busbw is at least the profile's fraction of the declared per-node fabric bandwidth", false},
   };
-  suite.probes = {nccl_run::NcclAllreduceProbe(), MpiAllreduceProbe(), NcclTestsOutputProbe(), nccl_transport::DebugLogProbe()};
+  suite.probes = {nccl_run::NcclAllreduceProbe(), MpiAllreduceProbe(), NcclTestsOutputProbe(), nccl_log::DebugLogProbe()};
   suite.evaluate = Evaluate;
   return suite;
 }

@@ -1,87 +1,14 @@
 #include "suites/allreduce/blame.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <map>
 
 #include "harness/text_util.h"
 #include "suites/allreduce/allreduce_checks.h"
 
 namespace gpuconform::allreduce {
-
-std::vector<PairResult> ParsePairResults(const std::string& text) {
-  std::vector<PairResult> pairs;
-  for (auto line : SplitLines(text)) {
-    const auto words = SplitWords(line);
-    // "# pair node1 node2 8388608 busbw 0.812"
-    if (words.size() != 7 || words[0] != "#" || words[1] != "pair" || words[5] != "busbw") continue;
-    PairResult pair{std::string(words[2]), std::string(words[3]), std::atoll(std::string(words[4]).c_str()),
-                    std::atof(std::string(words[6]).c_str())};
-    if (pair.size_bytes > 0) pairs.push_back(pair);
-  }
-  return pairs;
-}
-
-namespace {
-
-double Fastest(const std::vector<PairResult>& pairs) {
-  double fastest = 0;
-  for (const auto& pair : pairs) fastest = std::max(fastest, pair.busbw_gb_per_s);
-  return fastest;
-}
-
-bool IsSlow(const PairResult& pair, double fastest) { return pair.busbw_gb_per_s < kSlowPairFraction * fastest; }
-
-// Per node: how many pairs it is in, and how many of them are slow.
-struct PairCounts {
-  int pairs = 0;
-  int slow = 0;
-};
-
-std::map<std::string, PairCounts> CountPairs(const std::vector<PairResult>& pairs, double fastest) {
-  std::map<std::string, PairCounts> counts;
-  for (const auto& pair : pairs) {
-    for (const auto* node : {&pair.node_a, &pair.node_b}) {
-      ++counts[*node].pairs;
-      if (IsSlow(pair, fastest)) ++counts[*node].slow;
-    }
-  }
-  return counts;
-}
-
-bool AllSlow(const PairCounts& counts) { return counts.pairs >= 2 && counts.slow == counts.pairs; }
-
-}  // namespace
-
-std::vector<std::pair<std::string, std::string>> ConfirmationPairs(const std::vector<PairResult>& first_pass) {
-  const double fastest = Fastest(first_pass);
-  const auto counts = CountPairs(first_pass, fastest);
-  std::vector<std::string> suspects, good;
-  for (const auto& [node, count] : counts) {
-    if (AllSlow(count)) {
-      suspects.push_back(node);
-    } else if (count.slow < count.pairs) {
-      good.push_back(node);
-    }
-  }
-  auto measured = [&](const std::string& a, const std::string& b) {
-    return std::any_of(first_pass.begin(), first_pass.end(), [&](const PairResult& pair) {
-      return (pair.node_a == a && pair.node_b == b) || (pair.node_a == b && pair.node_b == a);
-    });
-  };
-  std::vector<std::pair<std::string, std::string>> confirm;
-  std::size_t next_good = 0;  // spread the suspects over the good nodes
-  for (const auto& suspect : suspects) {
-    for (std::size_t tried = 0; tried < good.size(); ++tried) {
-      const std::string& partner = good[(next_good + tried) % good.size()];
-      if (measured(suspect, partner)) continue;
-      confirm.emplace_back(suspect, partner);
-      next_good = (next_good + tried + 1) % good.size();
-      break;
-    }
-  }
-  return confirm;
-}
 
 CheckResult CheckNoSlowNode(const std::vector<PairResult>& pairs, const std::string& check_name) {
   if (pairs.size() < 3) {

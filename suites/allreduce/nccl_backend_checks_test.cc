@@ -6,10 +6,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "suites/allreduce/sweep.h"
+#include "probes/allreduce_sweep/sweep.h"
 #include "tests/support/test_support.h"
+#include "harness/gpu_applicability.h"
 
 namespace gpuconform::allreduce {
+
+using namespace gpuconform::allreduce_sweep;
 namespace {
 
 using test_support::TempDir;

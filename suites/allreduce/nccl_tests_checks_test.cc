@@ -10,10 +10,13 @@
 
 #include "harness/profile.h"
 #include "suites/allreduce/allreduce_checks.h"
-#include "suites/allreduce/nccl_tests_parse.h"
-#include "suites/nccl_transport/nccl_transport_parse.h"
+#include "probes/nccl_tests/nccl_tests_parse.h"
+#include "probes/nccl_log/nccl_log_parse.h"
 
 namespace gpuconform::allreduce {
+
+using namespace gpuconform::nccl_log;
+using namespace gpuconform::nccl_tests;
 namespace {
 
 const std::string kRealdata = GPUCONFORM_REALDATA_DIR;
@@ -595,15 +598,15 @@ TEST(NcclTestsEfficiencyVerdict, RealOutputsJudgedAsTheirSourcesSay) {
 
 // ---- the NCCL log cited when a floor fails ----
 
-nccl_transport::InterNodeTransport TransportOfFixture(const std::string& fixture, const Profile& profile) {
+nccl_log::InterNodeTransport TransportOfFixture(const std::string& fixture, const Profile& profile) {
   const std::string text = test_support::ReadFile(test_support::FixtureDir(fixture) + "/cluster/nccl-debug.log");
-  auto log = nccl_transport::ParseNcclLog(text, fixture);
+  auto log = nccl_log::ParseNcclLog(text, fixture);
   EXPECT_TRUE(log) << log.error();
-  return log ? nccl_transport::SummarizeInterNodeTransport(*log, profile) : nccl_transport::InterNodeTransport{};
+  return log ? nccl_log::SummarizeInterNodeTransport(*log, profile) : nccl_log::InterNodeTransport{};
 }
 
 // A 2-node a100-sxm-8 run below its 180 GB/s floor, judged with the fixture's NCCL log.
-std::string FloorFailureWithLog(const std::string& fixture, nccl_transport::InterNodeTransport::Kind kind) {
+std::string FloorFailureWithLog(const std::string& fixture, nccl_log::InterNodeTransport::Kind kind) {
   const Profile a100 = test_support::BuiltinProfile("a100-sxm-8");
   const auto transport = TransportOfFixture(fixture, a100);
   EXPECT_EQ(transport.kind, kind) << fixture;
@@ -616,7 +619,7 @@ std::string FloorFailureWithLog(const std::string& fixture, nccl_transport::Inte
 
 TEST(BusbwAtFloors, CitesTheNcclLogSocketFallbackAndItsFix) {
   const std::string message =
-      FloorFailureWithLog("nccl-socket-fallback-eth0", nccl_transport::InterNodeTransport::Kind::kSocket);
+      FloorFailureWithLog("nccl-socket-fallback-eth0", nccl_log::InterNodeTransport::Kind::kSocket);
   EXPECT_NE(message.find("NCCL log: NET/Socket on eth0 for channel 00/0 (rank 0, gpu-node-01, line 214; 8 of 8 "
                          "inter-node channels off NET/IB), an interface profile a100-sxm-8 forbids"),
             std::string::npos)
@@ -627,7 +630,7 @@ TEST(BusbwAtFloors, CitesTheNcclLogSocketFallbackAndItsFix) {
 
 TEST(BusbwAtFloors, SaysTheTransportWasRightWhenTheLogShowsNetIb) {
   const std::string message =
-      FloorFailureWithLog("nccl-h100-2node-healthy", nccl_transport::InterNodeTransport::Kind::kAsProfiled);
+      FloorFailureWithLog("nccl-h100-2node-healthy", nccl_log::InterNodeTransport::Kind::kAsProfiled);
   EXPECT_NE(message.find("NCCL log: all "), std::string::npos) << message;
   EXPECT_NE(message.find("inter-node channels on NET/IB"), std::string::npos) << message;
   EXPECT_NE(message.find("the transport was right, so look at the fabric"), std::string::npos) << message;

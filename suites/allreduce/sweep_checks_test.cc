@@ -1,12 +1,14 @@
 // The allreduce sweep's shared rules (sweep.h): what each rank contributes and the sum every
 // element must then hold, and the timed-iteration override from the environment.
-#include "suites/allreduce/sweep.h"
+#include "probes/allreduce_sweep/sweep.h"
 
 #include <gtest/gtest.h>
 
 #include "tests/support/test_support.h"
 
 namespace gpuconform::allreduce {
+
+using namespace gpuconform::allreduce_sweep;
 namespace {
 
 TEST(AllreduceContributions, ExpectedSumIsExactForLargeFleetsAndNoticesAMissingRank) {

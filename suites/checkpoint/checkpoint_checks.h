@@ -10,7 +10,7 @@
 #include "harness/profile.h"
 #include "harness/result.h"
 #include "harness/verdict.h"
-#include "suites/checkpoint/checkpoint_parse.h"
+#include "probes/checkpoint_writer/checkpoint_parse.h"
 
 namespace gpuconform::checkpoint {
 

@@ -18,10 +18,10 @@
 #include "harness/live_source.h"
 #include "harness/world.h"
 #include "suites/checkpoint/checkpoint_checks.h"
-#include "suites/checkpoint/checkpoint_format.h"
-#include "suites/checkpoint/checkpoint_parse.h"
-#include "suites/checkpoint/checkpoint_probe.h"
-#include "suites/checkpoint/checkpoint_writer.h"
+#include "probes/checkpoint_writer/checkpoint_format.h"
+#include "probes/checkpoint_writer/checkpoint_parse.h"
+#include "probes/checkpoint_writer/checkpoint_probe.h"
+#include "probes/checkpoint_writer/checkpoint_writer.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform::checkpoint {

@@ -3,8 +3,8 @@
 // a snapshot keeps, so a run can be judged again later without touching the storage.
 #include "harness/suite_registry.h"
 #include "suites/checkpoint/checkpoint_checks.h"
-#include "suites/checkpoint/checkpoint_parse.h"
-#include "suites/checkpoint/checkpoint_probe.h"
+#include "probes/checkpoint_writer/checkpoint_parse.h"
+#include "probes/checkpoint_writer/checkpoint_probe.h"
 
 namespace gpuconform::checkpoint {
 

@@ -6,7 +6,8 @@
 #include <map>
 #include <set>
 
-#include "suites/nvswitch/nvswitch_checks.h"
+#include "facts/ib_port_facts.h"
+#include "harness/gpu_applicability.h"
 
 namespace gpuconform::infiniband {
 
@@ -63,29 +64,11 @@ int PathRank(const std::string& cell) {
 
 }  // namespace
 
-std::vector<const IbPort*> RailPorts(const IbPortReport& report, const InfinibandExpectation& expected) {
-  std::vector<const IbPort*> rails;
-  for (const auto& port : report.ports) {
-    if (port.link_layer == expected.link_layer) rails.push_back(&port);
-  }
-  if (expected.link_layer != "Ethernet" || static_cast<int>(rails.size()) <= expected.rail_nics_per_node) return rails;
-  std::map<std::string, int> per_type;
-  for (const auto* port : rails) ++per_type[port->ca_type];
-  const auto most = std::max_element(per_type.begin(), per_type.end(),
-                                     [](const auto& a, const auto& b) { return a.second < b.second; });
-  if (most->first.empty()) return rails;
-  std::vector<const IbPort*> same_model;
-  for (const auto* port : rails) {
-    if (port->ca_type == most->first) same_model.push_back(port);
-  }
-  return same_model;
-}
-
 CheckResult CheckRailNicsPresent(const std::string& node, const Result<IbPortReport>& ports, const Profile& profile) {
   if (auto skip = SkipWithoutInfiniband(kRailNicsPresent, node, profile)) return *skip;
   if (!ports) return Errored(kSuite, kRailNicsPresent, node, "unavailable", ports.error());
   const InfinibandExpectation& expected = *profile.infiniband;
-  const auto rails = RailPorts(*ports, expected);
+  const auto rails = facts::RailPorts(*ports, expected);
   std::vector<const IbPort*> others;
   for (const auto& port : ports->ports) {
     if (std::find(rails.begin(), rails.end(), &port) == rails.end()) others.push_back(&port);
@@ -130,7 +113,7 @@ CheckResult CheckPortsActiveAtRate(const std::string& node, const Result<IbPortR
                        "'(Down)' there does not mean the port is down; capture `ibstat` to judge the ports");
   }
   const InfinibandExpectation& expected = *profile.infiniband;
-  const auto rails = RailPorts(*ports, expected);
+  const auto rails = facts::RailPorts(*ports, expected);
   if (rails.empty()) {
     return Errored(kSuite, kPortsActiveAtRate, node, "no-rails",
                    node + ": no port with link layer " + expected.link_layer +
@@ -179,10 +162,10 @@ CheckResult CheckPortsActiveAtRate(const std::string& node, const Result<IbPortR
   return FromFindings(kSuite, kPortsActiveAtRate, node, std::move(findings));
 }
 
-CheckResult CheckGpuHasLocalRailNic(const std::string& node, const Result<nvswitch::TopoMatrix>& matrix,
+CheckResult CheckGpuHasLocalRailNic(const std::string& node, const Result<nvidia_smi::TopoMatrix>& matrix,
                                     const Result<IbPortReport>& ports, const Profile& profile) {
   if (auto skip = SkipWithoutInfiniband(kGpuHasLocalRailNic, node, profile)) return *skip;
-  if (auto skip = nvswitch::SkipWithoutGpus(kSuite, kGpuHasLocalRailNic, node, profile)) return *skip;
+  if (auto skip = SkipWithoutGpus(kSuite, kGpuHasLocalRailNic, node, profile)) return *skip;
   if (!profile.infiniband->gpu_local_nic_required) {
     return Skipped(kSuite, kGpuHasLocalRailNic, node,
                    "profile " + profile.name + " does not require a rail NIC per GPU under its PCIe switch "
@@ -200,7 +183,7 @@ CheckResult CheckGpuHasLocalRailNic(const std::string& node, const Result<nvswit
   // an Ethernet front-end NIC under the GPU's switch does not carry the GPU's traffic.
   std::set<std::string> rail_names;
   if (ports && !matrix->nic_names.empty()) {
-    for (const auto* port : RailPorts(*ports, *profile.infiniband)) rail_names.insert(port->ca);
+    for (const auto* port : facts::RailPorts(*ports, *profile.infiniband)) rail_names.insert(port->ca);
   }
   auto is_rail = [&](const std::string& nic) {
     if (rail_names.empty()) return true;

@@ -11,20 +11,18 @@
 #include "harness/profile.h"
 #include "harness/result.h"
 #include "harness/verdict.h"
-#include "suites/infiniband/infiniband_parse.h"
-#include "suites/nvswitch/nvswitch_parse.h"
+#include "probes/ib_tools/ib_tools_parse.h"
+#include "probes/nvidia_smi/topo_nvlink_parse.h"
 
 namespace gpuconform::infiniband {
+
+using namespace gpuconform::ib_tools;
+using namespace gpuconform::nvidia_smi;
 
 inline constexpr char kSuite[] = "InfiniBand";
 inline constexpr char kRailNicsPresent[] = "RailNicsPresent";
 inline constexpr char kPortsActiveAtRate[] = "PortsActiveAtRate";
 inline constexpr char kGpuHasLocalRailNic[] = "GpuHasLocalRailNic";
-
-// The rail ports: those whose link layer is the profile's. On a RoCE profile (Ethernet) the
-// front-end NICs share the link layer, so when there are more such ports than rails, the
-// rails are the ports of the HCA model (CA type) that holds the most of them.
-std::vector<const IbPort*> RailPorts(const IbPortReport& report, const InfinibandExpectation& expected);
 
 // The count of rail ports equals infiniband.rail_nics_per_node.
 CheckResult CheckRailNicsPresent(const std::string& node, const Result<IbPortReport>& ports, const Profile& profile);
@@ -34,7 +32,7 @@ CheckResult CheckPortsActiveAtRate(const std::string& node, const Result<IbPortR
 
 // Every GPU has a rail NIC at PIX or PXB in nvidia-smi topo -m (infiniband.gpu_local_nic_required).
 // `ports`, where readable, narrows the NICs to the rails named in the matrix's NIC Legend.
-CheckResult CheckGpuHasLocalRailNic(const std::string& node, const Result<nvswitch::TopoMatrix>& matrix,
+CheckResult CheckGpuHasLocalRailNic(const std::string& node, const Result<nvidia_smi::TopoMatrix>& matrix,
                                     const Result<IbPortReport>& ports, const Profile& profile);
 
 }  // namespace gpuconform::infiniband

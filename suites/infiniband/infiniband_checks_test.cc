@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
-#include "suites/infiniband/infiniband_parse.h"
+#include "probes/ib_tools/ib_tools_parse.h"
 #include "suites/nvswitch/topo_test_support.h"
 
 namespace gpuconform::infiniband {
+
+using namespace gpuconform::ib_tools;
 namespace {
 
 using topo_test::BuiltinProfile;
@@ -195,7 +197,7 @@ TEST(InfinibandRealdata, GpuLocalRailNicVerdictsAgreeWithTopologySources) {
   const Profile h100 = BuiltinProfile("h100-sxm-8");
   const Profile a100 = BuiltinProfile("a100-sxm-8");
   const Result<IbPortReport> no_ports = Error{"no ibstat"};
-  auto topo = [&](const std::string& name) { return nvswitch::ParseTopoMatrix(ReadFile(dir / (name + ".txt")), name); };
+  auto topo = [&](const std::string& name) { return nvidia_smi::ParseTopoMatrix(ReadFile(dir / (name + ".txt")), name); };
 
   const auto no_nic = CheckGpuHasLocalRailNic("n1", topo("gcp-a3-h100-8gpu-nv18-no-nic"), no_ports, h100);
   ASSERT_EQ(no_nic.verdict, Verdict::kFail);
@@ -255,7 +257,7 @@ TEST(InfinibandGpuHasLocalRailNic, OnlyRailNicsCountWhereTheLegendNamesThem) {
   const std::string topo =
       "\tGPU0\tNIC0\tNIC1\tCPU Affinity\nGPU0\t X \tNODE\tPIX\t0-1\nNIC0\tNODE\t X \tNODE\nNIC1\tPIX\tNODE\t X \n\n"
       "NIC Legend:\n\n  NIC0: mlx5_0\n  NIC1: mlx5_8\n";
-  const auto matrix = nvswitch::ParseTopoMatrix(topo, "o");
+  const auto matrix = nvidia_smi::ParseTopoMatrix(topo, "o");
   ASSERT_TRUE(matrix) << matrix.error();
   const auto result = CheckGpuHasLocalRailNic("n1", matrix, ParseIbPorts(EightRails(), "o"), h100);
   ASSERT_EQ(result.verdict, Verdict::kFail);

@@ -1,22 +1,27 @@
 // InfiniBand suite glue: the probes, the port facts (infiniband_sources.h) and topology per node, and the registration.
 #include "harness/probe_catalog.h"
 #include "harness/suite_registry.h"
+#include "harness/raw_text.h"
 #include "suites/infiniband/infiniband_checks.h"
-#include "suites/infiniband/infiniband_parse.h"
-#include "suites/infiniband/infiniband_sources.h"
-#include "suites/nvswitch/nvswitch_parse.h"
+#include "probes/ib_tools/ib_tools_parse.h"
+#include "facts/ib_port_facts.h"
+#include "probes/nvidia_smi/topo_nvlink_parse.h"
 
 namespace gpuconform::infiniband {
 
+using namespace gpuconform::facts;
+using namespace gpuconform::ib_tools;
+using namespace gpuconform::nvidia_smi;
+
 namespace {
 
-Result<nvswitch::TopoMatrix> ReadTopology(const SuiteContext& context, const std::string& node) {
+Result<nvidia_smi::TopoMatrix> ReadTopology(const SuiteContext& context, const std::string& node) {
   const ProbeSpec spec = probes::NvidiaSmiTopoMatrix();
   const RawOutput out = context.raw.NodeOutput(node, spec.id);
-  auto text = nvswitch::UsableText(out, node, spec.file,
+  auto text = UsableText(out, node, spec.file,
                                    "no NVIDIA driver was found on the node (nvidia-smi not installed)");
   if (!text) return Error{text.error()};
-  return nvswitch::ParseTopoMatrix(*text, out.origin.empty() ? node + "/" + spec.file : out.origin);
+  return nvidia_smi::ParseTopoMatrix(*text, out.origin.empty() ? node + "/" + spec.file : out.origin);
 }
 
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {

@@ -11,9 +11,11 @@
 #include "harness/profile.h"
 #include "harness/result.h"
 #include "harness/verdict.h"
-#include "suites/interfaces/interfaces_parse.h"
+#include "probes/iproute/iproute_parse.h"
 
 namespace gpuconform::interfaces {
+
+using namespace gpuconform::iproute;
 
 inline constexpr char kSuite[] = "Interfaces";
 

@@ -8,9 +8,11 @@
 #include "harness/cluster_raw.h"
 #include "harness/snapshot_source.h"
 #include "harness/suite_registry.h"
-#include "suites/interfaces/interfaces_parse.h"
+#include "probes/iproute/iproute_parse.h"
 
 namespace gpuconform::interfaces {
+
+using namespace gpuconform::iproute;
 namespace {
 
 const std::string kFixtures = std::string(GPUCONFORM_SOURCE_DIR) + "/fixtures/snapshots";

@@ -1,11 +1,14 @@
 // Interfaces suite glue: the `ip -o` probes and the suite's registration.
 #include "harness/suite_registry.h"
 #include "suites/interfaces/interfaces_checks.h"
-#include "suites/interfaces/interfaces_parse.h"
+#include "probes/iproute/iproute_parse.h"
 #include "suites/interfaces/reachability.h"
-#include "suites/interfaces/reachability_probe.h"
+#include "probes/fabric_reach/reachability_probe.h"
 
 namespace gpuconform::interfaces {
+
+using namespace gpuconform::fabric_reach;
+using namespace gpuconform::iproute;
 
 namespace {
 

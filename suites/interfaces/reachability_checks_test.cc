@@ -5,10 +5,12 @@
 #include "harness/gather.h"
 #include "harness/world.h"
 #include "suites/interfaces/reachability.h"
-#include "suites/interfaces/reachability_probe.h"
+#include "probes/fabric_reach/reachability_probe.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform::interfaces {
+
+using namespace gpuconform::fabric_reach;
 namespace {
 
 Profile FabricProfile() {

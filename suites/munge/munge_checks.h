@@ -12,7 +12,7 @@
 
 #include "harness/profile.h"
 #include "harness/verdict.h"
-#include "suites/munge/munge_parse.h"
+#include "probes/munge/munge_parse.h"
 
 namespace gpuconform::munge {
 

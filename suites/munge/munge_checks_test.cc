@@ -17,8 +17,8 @@
 #include "harness/suite_registry.h"
 #include "harness/text_util.h"
 #include "harness/world.h"
-#include "suites/munge/munge_parse.h"
-#include "suites/munge/munge_probes.h"
+#include "probes/munge/munge_parse.h"
+#include "probes/munge/munge_probes.h"
 
 namespace gpuconform::munge {
 namespace {

@@ -3,8 +3,8 @@
 
 #include "harness/suite_registry.h"
 #include "suites/munge/munge_checks.h"
-#include "suites/munge/munge_parse.h"
-#include "suites/munge/munge_probes.h"
+#include "probes/munge/munge_parse.h"
+#include "probes/munge/munge_probes.h"
 
 namespace gpuconform::munge {
 

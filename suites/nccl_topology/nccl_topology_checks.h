@@ -10,9 +10,11 @@
 
 #include "harness/profile.h"
 #include "harness/verdict.h"
-#include "suites/nccl_topology/nccl_topology_parse.h"
+#include "probes/nccl_topo/nccl_topo_parse.h"
 
 namespace gpuconform::nccl_topology {
+
+using namespace gpuconform::nccl_topo;
 
 inline constexpr char kSuite[] = "NcclTopology";
 

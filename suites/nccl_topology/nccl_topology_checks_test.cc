@@ -13,10 +13,12 @@
 #include "harness/cluster_raw.h"
 #include "harness/snapshot_source.h"
 #include "harness/suite_registry.h"
-#include "suites/nccl_topology/nccl_topology_parse.h"
+#include "probes/nccl_topo/nccl_topo_parse.h"
 #include "suites/nccl_topology/topo_file_checks.h"
 
 namespace gpuconform::nccl_topology {
+
+using namespace gpuconform::nccl_topo;
 namespace {
 
 const std::string kRealdata = std::string(GPUCONFORM_REALDATA_DIR) + "/nccl-topo-xml";

@@ -8,12 +8,15 @@
 #include "harness/gather.h"
 #include "harness/probe_catalog.h"
 #include "harness/suite_registry.h"
-#include "suites/nccl_run/nccl_run_probe.h"
+#include "probes/nccl_run/nccl_run_probe.h"
 #include "suites/nccl_topology/nccl_topology_checks.h"
-#include "suites/nccl_topology/nccl_topology_parse.h"
+#include "probes/nccl_topo/nccl_topo_parse.h"
 #include "suites/nccl_topology/topo_file_checks.h"
 
 namespace gpuconform::nccl_topology {
+
+using namespace gpuconform::nccl_run;
+using namespace gpuconform::nccl_topo;
 
 namespace {
 

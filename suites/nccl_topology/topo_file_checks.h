@@ -11,10 +11,13 @@
 
 #include "harness/probe.h"
 #include "harness/verdict.h"
-#include "suites/nccl_topology/nccl_topology_parse.h"
-#include "suites/nccl_topology/pci_devices.h"
+#include "probes/nccl_topo/nccl_topo_parse.h"
+#include "probes/pci_devices/pci_devices.h"
 
 namespace gpuconform::nccl_topology {
+
+using namespace gpuconform::nccl_topo;
+using namespace gpuconform::pci_devices;
 
 inline constexpr char kTopoFileMatchesNode[] = "TopoFileMatchesNode";
 

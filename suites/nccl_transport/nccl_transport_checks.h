@@ -11,9 +11,11 @@
 
 #include "harness/profile.h"
 #include "harness/verdict.h"
-#include "suites/nccl_transport/nccl_transport_parse.h"
+#include "probes/nccl_log/nccl_log_parse.h"
 
 namespace gpuconform::nccl_transport {
+
+using namespace gpuconform::nccl_log;
 
 inline constexpr char kSuite[] = "NcclTransport";
 
@@ -43,18 +45,6 @@ CheckResult CheckEnvironmentAudit(const NcclLog& log, const Profile& profile);
 CheckResult CheckNoNcclErrors(const NcclLog& log, const Profile& profile);
 
 std::vector<CheckResult> JudgeLog(const NcclLog& log, const Profile& profile);
-
-// What the log says about the network between nodes, for a diagnosis in another suite (an
-// AllreduceBandwidth floor that failed): how the inter-node channels ran (or, without
-// channel lines, the network NCCL said it used), one line of the log as evidence, and what
-// to do. kUnknown when the log does not say.
-struct InterNodeTransport {
-  enum class Kind { kUnknown, kAsProfiled, kSocket, kOtherNetwork };
-  Kind kind = Kind::kUnknown;
-  std::string evidence;  // "NCCL log: NET/Socket on eth0 for channel 00/0 (rank 0, node1, line 12)"
-  std::string fix;       // the likely cause and what to change
-};
-InterNodeTransport SummarizeInterNodeTransport(const NcclLog& log, const Profile& profile);
 
 // Every check when the log could not be obtained: skipped where the profile says the check
 // does not apply, else an error carrying `problem`.

@@ -15,9 +15,11 @@
 #include "harness/snapshot_source.h"
 #include "harness/suite_registry.h"
 #include "harness/text_util.h"
-#include "suites/nccl_transport/nccl_transport_parse.h"
+#include "probes/nccl_log/nccl_log_parse.h"
 
 namespace gpuconform::nccl_transport {
+
+using namespace gpuconform::nccl_log;
 namespace {
 
 const std::string kRealdata = std::string(GPUCONFORM_REALDATA_DIR) + "/nccl-debug-logs";

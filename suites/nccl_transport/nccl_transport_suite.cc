@@ -1,10 +1,12 @@
 // NcclTransport suite glue: the nccl-debug.log probe and the suite's registration.
 #include "harness/suite_registry.h"
-#include "suites/nccl_transport/nccl_debug_log_probe.h"
+#include "probes/nccl_log/nccl_debug_log_probe.h"
 #include "suites/nccl_transport/nccl_transport_checks.h"
-#include "suites/nccl_transport/nccl_transport_parse.h"
+#include "probes/nccl_log/nccl_log_parse.h"
 
 namespace gpuconform::nccl_transport {
+
+using namespace gpuconform::nccl_log;
 
 namespace {
 

@@ -9,11 +9,14 @@
 #include <set>
 
 #include "harness/live_source.h"
-#include "suites/nvswitch/cuda_p2p_probe.h"
-#include "suites/nvswitch/nvml_probe.h"
+#include "probes/cuda_p2p/cuda_p2p_probe.h"
+#include "probes/nvml/nvml_probe.h"
 #include "suites/nvswitch/topo_test_support.h"
 
 namespace gpuconform::nvswitch {
+
+using namespace gpuconform::cuda_p2p;
+using namespace gpuconform::nvml;
 namespace {
 
 using topo_test::BuiltinProfile;

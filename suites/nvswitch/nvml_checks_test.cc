@@ -2,14 +2,17 @@
 // remote of every link, and FabricRegistered.
 #include <gtest/gtest.h>
 
-#include "suites/nvswitch/gpu_sources.h"
-#include "suites/nvswitch/nvml_parse.h"
-#include "suites/nvswitch/nvml_probe.h"
+#include "facts/gpu_facts.h"
+#include "probes/nvml/nvml_parse.h"
+#include "probes/nvml/nvml_probe.h"
 #include "suites/nvswitch/nvswitch_checks.h"
 #include "harness/record_lines.h"
 #include "suites/nvswitch/topo_test_support.h"
 
 namespace gpuconform::nvswitch {
+
+using namespace gpuconform::facts;
+using namespace gpuconform::nvml;
 namespace {
 
 using topo_test::ExpectOnlyFinding;

@@ -1,4 +1,5 @@
 #include "suites/nvswitch/nvswitch_checks.h"
+#include "harness/gpu_applicability.h"
 
 #include <fmt/format.h>
 
@@ -35,19 +36,7 @@ std::string NvlinkSkipReason(const Profile& profile) {
 
 }  // namespace
 
-std::optional<CheckResult> SkipWithoutGpus(const std::string& suite, const std::string& check,
-                                           const std::string& node, const Profile& profile) {
-  if (!profile.gpu) {
-    return Skipped(suite, check, node, "profile " + profile.name + " has no gpu section, so it expects no GPUs");
-  }
-  if (!profile.gpu->present) {
-    return Skipped(suite, check, node,
-                   "profile " + profile.name + " has no GPUs (gpu.present: false), so there is nothing to check");
-  }
-  return std::nullopt;
-}
-
-CheckResult CheckGpuCountAndModel(const std::string& node, const Result<pcie::GpuInventory>& inventory,
+CheckResult CheckGpuCountAndModel(const std::string& node, const Result<nvidia_smi::GpuInventory>& inventory,
                                   const Profile& profile) {
   if (auto skip = SkipWithoutGpus(kSuite, kGpuCountAndModel, node, profile)) return *skip;
   if (!inventory) return Errored(kSuite, kGpuCountAndModel, node, "unavailable", inventory.error());
@@ -67,7 +56,7 @@ CheckResult CheckGpuCountAndModel(const std::string& node, const Result<pcie::Gp
     for (const auto& gpu : inventory->gpus) {
       if (gpu.product_name.find(expected.model_contains) != std::string::npos) continue;
       findings.push_back({"gpu-model", node + "/gpu" + std::to_string(gpu.index),
-                          node + ": " + pcie::GpuDisplayName(gpu) + " is '" + gpu.product_name +
+                          node + ": " + nvidia_smi::GpuDisplayName(gpu) + " is '" + gpu.product_name +
                               "', expected a model containing '" + expected.model_contains + "' (profile " +
                               profile.name + "): wrong node type in this pool, or the wrong profile"});
     }
@@ -210,7 +199,7 @@ CheckResult CheckAllLinksActive(const std::string& node, const Result<NvlinkStat
   return result;
 }
 
-CheckResult CheckFabricRegistered(const std::string& node, const Result<pcie::GpuInventory>& inventory,
+CheckResult CheckFabricRegistered(const std::string& node, const Result<nvidia_smi::GpuInventory>& inventory,
                                   const Profile& profile) {
   if (auto skip = SkipWithoutGpus(kSuite, kFabricRegistered, node, profile)) return *skip;
   if (!profile.nvlink) return Skipped(kSuite, kFabricRegistered, node, NvlinkSkipReason(profile));
@@ -228,13 +217,13 @@ CheckResult CheckFabricRegistered(const std::string& node, const Result<pcie::Gp
                                       "NVSwitch fabric, so CUDA and NCCL cannot use NVLink; start or restart "
                                       "nvidia-fabricmanager (`systemctl status nvidia-fabricmanager`, its log in "
                                       "/var/log/fabricmanager.log) and check that its version equals the driver's",
-                                      node, pcie::GpuDisplayName(gpu), gpu.fabric_state)});
+                                      node, nvidia_smi::GpuDisplayName(gpu), gpu.fabric_state)});
     } else if (gpu.fabric_status != "Success") {
       findings.push_back({"fabric-status", entity,
                           fmt::format("{}: {} fabric registration completed with status '{}', expected 'Success': "
                                       "the fabric manager rejected the GPU; see /var/log/fabricmanager.log, then "
                                       "reset the GPU or reboot the node",
-                                      node, pcie::GpuDisplayName(gpu),
+                                      node, nvidia_smi::GpuDisplayName(gpu),
                                       gpu.fabric_status.empty() ? "(not reported)" : gpu.fabric_status)});
     }
   }

@@ -10,10 +10,12 @@
 #include "harness/profile.h"
 #include "harness/result.h"
 #include "harness/verdict.h"
-#include "suites/nvswitch/nvswitch_parse.h"
-#include "suites/pcie/pcie_parse.h"
+#include "probes/nvidia_smi/topo_nvlink_parse.h"
+#include "probes/nvidia_smi/query_xml_parse.h"
 
 namespace gpuconform::nvswitch {
+
+using namespace gpuconform::nvidia_smi;
 
 inline constexpr char kSuite[] = "NvSwitch";
 inline constexpr char kGpuCountAndModel[] = "GpuCountAndModel";
@@ -22,7 +24,7 @@ inline constexpr char kAllLinksActive[] = "AllLinksActive";
 inline constexpr char kFabricRegistered[] = "FabricRegistered";
 
 // The node has profile.gpu.count_per_node GPUs, each a model containing gpu.model_contains.
-CheckResult CheckGpuCountAndModel(const std::string& node, const Result<pcie::GpuInventory>& inventory,
+CheckResult CheckGpuCountAndModel(const std::string& node, const Result<nvidia_smi::GpuInventory>& inventory,
                                   const Profile& profile);
 
 // Every GPU pair is NV<k> with k = nvlink.links_per_gpu in `nvidia-smi topo -m`.
@@ -36,11 +38,7 @@ CheckResult CheckAllLinksActive(const std::string& node, const Result<NvlinkStat
 // Every GPU that reports an NVLink fabric state (Hopper and later, driver r530+) has state
 // Completed and status Success: the fabric manager registered it with the NVSwitch fabric.
 // Skipped, saying so, where no GPU of the node reports one.
-CheckResult CheckFabricRegistered(const std::string& node, const Result<pcie::GpuInventory>& inventory,
+CheckResult CheckFabricRegistered(const std::string& node, const Result<nvidia_smi::GpuInventory>& inventory,
                                   const Profile& profile);
-
-// The skip a GPU check gets where the profile has no GPUs (or does not say), else nullopt.
-std::optional<CheckResult> SkipWithoutGpus(const std::string& suite, const std::string& check,
-                                           const std::string& node, const Profile& profile);
 
 }  // namespace gpuconform::nvswitch

@@ -4,10 +4,13 @@
 
 #include <set>
 
-#include "suites/nvswitch/nvswitch_parse.h"
+#include "probes/nvidia_smi/topo_nvlink_parse.h"
 #include "suites/nvswitch/topo_test_support.h"
+#include "harness/raw_text.h"
 
 namespace gpuconform::nvswitch {
+
+using namespace gpuconform::nvidia_smi;
 namespace {
 
 using topo_test::BuiltinProfile;
@@ -202,10 +205,10 @@ TEST(NvSwitchRealdata, AllLinksVerdictsAgreeWithSources) {
 
 // --- each check fails, errors and skips where it should ----------------------------------
 
-pcie::GpuInventory Inventory(int count, const std::string& model = "NVIDIA H100 80GB HBM3") {
-  pcie::GpuInventory inventory;
+nvidia_smi::GpuInventory Inventory(int count, const std::string& model = "NVIDIA H100 80GB HBM3") {
+  nvidia_smi::GpuInventory inventory;
   for (int i = 0; i < count; ++i) {
-    pcie::GpuRecord gpu;
+    nvidia_smi::GpuRecord gpu;
     gpu.index = i;
     gpu.bus_id = "00000000:" + std::to_string(10 + i) + ":00.0";
     gpu.product_name = model;
@@ -259,7 +262,7 @@ TEST(NvSwitchGpuChecks, NoGpuProfileSkipsAndSaysWhy) {
   Profile local = H100();
   local.name = "local";
   local.gpu->present = false;
-  const Result<pcie::GpuInventory> none = Error{"n1: no NVIDIA driver was found on the node (nvidia-smi not installed)"};
+  const Result<nvidia_smi::GpuInventory> none = Error{"n1: no NVIDIA driver was found on the node (nvidia-smi not installed)"};
   for (const auto& result : {CheckGpuCountAndModel("n1", none, local),
                              CheckAllPairsNvlinkConnected("n1", Error{"x"}, local),
                              CheckAllLinksActive("n1", Error{"x"}, local)}) {

@@ -1,14 +1,19 @@
 // NvSwitch suite glue: the probes, the parse of each node's outputs, and the registration.
 #include "harness/probe_catalog.h"
 #include "harness/suite_registry.h"
-#include "suites/nvswitch/cuda_p2p_parse.h"
-#include "suites/nvswitch/cuda_p2p_probe.h"
-#include "suites/nvswitch/gpu_sources.h"
+#include "harness/raw_text.h"
+#include "probes/cuda_p2p/cuda_p2p_parse.h"
+#include "probes/cuda_p2p/cuda_p2p_probe.h"
+#include "facts/gpu_facts.h"
 #include "suites/nvswitch/nvswitch_checks.h"
-#include "suites/nvswitch/nvswitch_parse.h"
+#include "probes/nvidia_smi/topo_nvlink_parse.h"
 #include "suites/nvswitch/p2p_checks.h"
 
 namespace gpuconform::nvswitch {
+
+using namespace gpuconform::cuda_p2p;
+using namespace gpuconform::facts;
+using namespace gpuconform::nvidia_smi;
 
 namespace {
 

@@ -9,6 +9,7 @@
 
 #include "harness/text_util.h"
 #include "suites/nvswitch/nvswitch_checks.h"
+#include "harness/gpu_applicability.h"
 
 namespace gpuconform::nvswitch {
 

@@ -10,9 +10,11 @@
 #include "harness/profile.h"
 #include "harness/result.h"
 #include "harness/verdict.h"
-#include "suites/nvswitch/cuda_p2p_parse.h"
+#include "probes/cuda_p2p/cuda_p2p_parse.h"
 
 namespace gpuconform::nvswitch {
+
+using namespace gpuconform::cuda_p2p;
 
 inline constexpr char kPeerAccessAllPairs[] = "PeerAccessAllPairs";
 inline constexpr char kP2pBandwidthAtFloor[] = "P2pBandwidthAtFloor";

@@ -4,10 +4,12 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "suites/nvswitch/cuda_p2p_parse.h"
+#include "probes/cuda_p2p/cuda_p2p_parse.h"
 #include "suites/nvswitch/topo_test_support.h"
 
 namespace gpuconform::nvswitch {
+
+using namespace gpuconform::cuda_p2p;
 namespace {
 
 using topo_test::ExpectOnlyFinding;

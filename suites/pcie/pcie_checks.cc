@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "suites/infiniband/infiniband_checks.h"
-#include "suites/nvswitch/nvswitch_checks.h"
+#include "facts/ib_port_facts.h"
+#include "harness/gpu_applicability.h"
 
 namespace gpuconform::pcie {
 
@@ -21,7 +21,7 @@ std::string IdleHint(const GpuRecord& gpu) {
 
 CheckResult CheckLinksAtMaxGenAndWidth(const std::string& node, const Result<GpuInventory>& inventory,
                                        const Profile& profile) {
-  if (auto skip = nvswitch::SkipWithoutGpus(kSuite, kLinksAtMaxGenAndWidth, node, profile)) return *skip;
+  if (auto skip = SkipWithoutGpus(kSuite, kLinksAtMaxGenAndWidth, node, profile)) return *skip;
   if (!inventory) return Errored(kSuite, kLinksAtMaxGenAndWidth, node, "unavailable", inventory.error());
   if (inventory->gpus.empty()) {
     return Errored(kSuite, kLinksAtMaxGenAndWidth, node, "no-gpus",
@@ -63,7 +63,7 @@ CheckResult CheckLinksAtMaxGenAndWidth(const std::string& node, const Result<Gpu
 }
 
 CheckResult CheckNicLinksAtMaxGenAndWidth(const std::string& node, const Result<NicPcieReport>& nics,
-                                          const Result<infiniband::IbPortReport>& ports, const Profile& profile) {
+                                          const Result<ib_tools::IbPortReport>& ports, const Profile& profile) {
   const char* check = kNicLinksAtMaxGenAndWidth;
   if (!profile.infiniband) {
     return Skipped(kSuite, check, node, "profile " + profile.name + " has no infiniband section, so it expects no rail NICs");
@@ -81,7 +81,7 @@ CheckResult CheckNicLinksAtMaxGenAndWidth(const std::string& node, const Result<
   }
   std::set<std::string> rails;
   if (ports) {
-    for (const auto* port : infiniband::RailPorts(*ports, *profile.infiniband)) rails.insert(port->ca);
+    for (const auto* port : facts::RailPorts(*ports, *profile.infiniband)) rails.insert(port->ca);
   }
   std::vector<Finding> findings;
   std::vector<std::string> unreported;

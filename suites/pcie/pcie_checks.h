@@ -9,11 +9,15 @@
 #include "harness/profile.h"
 #include "harness/result.h"
 #include "harness/verdict.h"
-#include "suites/infiniband/infiniband_parse.h"
-#include "suites/pcie/nic_pcie_parse.h"
-#include "suites/pcie/pcie_parse.h"
+#include "probes/ib_tools/ib_tools_parse.h"
+#include "probes/nic_pcie/nic_pcie_parse.h"
+#include "probes/nvidia_smi/query_xml_parse.h"
 
 namespace gpuconform::pcie {
+
+using namespace gpuconform::ib_tools;
+using namespace gpuconform::nic_pcie;
+using namespace gpuconform::nvidia_smi;
 
 inline constexpr char kSuite[] = "Pcie";
 inline constexpr char kLinksAtMaxGenAndWidth[] = "LinksAtMaxGenAndWidth";
@@ -27,6 +31,6 @@ CheckResult CheckLinksAtMaxGenAndWidth(const std::string& node, const Result<Gpu
 // the profile's (infiniband.rail_nics_per_node ports of its link layer) where the port listing
 // is readable; without one, every RDMA NIC sysfs lists is judged.
 CheckResult CheckNicLinksAtMaxGenAndWidth(const std::string& node, const Result<NicPcieReport>& nics,
-                                          const Result<infiniband::IbPortReport>& ports, const Profile& profile);
+                                          const Result<ib_tools::IbPortReport>& ports, const Profile& profile);
 
 }  // namespace gpuconform::pcie

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include "suites/nvswitch/topo_test_support.h"
-#include "suites/pcie/pcie_parse.h"
+#include "probes/nvidia_smi/query_xml_parse.h"
 
 namespace gpuconform::pcie {
+
+using namespace gpuconform::nvidia_smi;
 namespace {
 
 Profile H100() {

@@ -1,21 +1,26 @@
 // Pcie suite glue: the probes, the GPU facts (NVML or nvidia-smi -q -x) and NIC links (sysfs) of each node, and the registration.
 #include "harness/suite_registry.h"
-#include "suites/infiniband/infiniband_sources.h"
-#include "suites/nvswitch/gpu_sources.h"
-#include "suites/nvswitch/nvswitch_parse.h"
-#include "suites/pcie/nic_pcie_parse.h"
-#include "suites/pcie/nic_pcie_probe.h"
+#include "harness/raw_text.h"
+#include "facts/ib_port_facts.h"
+#include "facts/gpu_facts.h"
+#include "probes/nvidia_smi/topo_nvlink_parse.h"
+#include "probes/nic_pcie/nic_pcie_parse.h"
+#include "probes/nic_pcie/nic_pcie_probe.h"
 #include "suites/pcie/pcie_checks.h"
-#include "suites/pcie/pcie_parse.h"
+#include "probes/nvidia_smi/query_xml_parse.h"
 
 namespace gpuconform::pcie {
+
+using namespace gpuconform::facts;
+using namespace gpuconform::nic_pcie;
+using namespace gpuconform::nvidia_smi;
 
 namespace {
 
 Result<NicPcieReport> ReadNics(const SuiteContext& context, const std::string& node) {
   const ProbeSpec& spec = NicPcieProbe();
   const RawOutput out = context.raw.NodeOutput(node, spec.id);
-  auto text = nvswitch::UsableText(out, node, spec.file, "the NIC PCIe probe could not read sysfs");
+  auto text = UsableText(out, node, spec.file, "the NIC PCIe probe could not read sysfs");
   if (!text) return Error{text.error()};
   return ParseNicPcie(*text, out.origin.empty() ? node + "/" + spec.file : out.origin);
 }
@@ -23,9 +28,9 @@ Result<NicPcieReport> ReadNics(const SuiteContext& context, const std::string& n
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   std::vector<CheckResult> results;
   for (const auto& node : context.raw.nodes) {
-    results.push_back(CheckLinksAtMaxGenAndWidth(node, nvswitch::ReadGpuInventory(context.raw, node), context.profile));
+    results.push_back(CheckLinksAtMaxGenAndWidth(node, facts::ReadGpuInventory(context.raw, node), context.profile));
     results.push_back(CheckNicLinksAtMaxGenAndWidth(node, ReadNics(context, node),
-                                                    infiniband::ReadPorts(context.raw, node), context.profile));
+                                                    facts::ReadPorts(context.raw, node), context.profile));
   }
   return results;
 }
@@ -38,8 +43,8 @@ SuiteDefinition Definition() {
       {kLinksAtMaxGenAndWidth, "each GPU's current PCIe generation and width equal its maximum", true},
       {kNicLinksAtMaxGenAndWidth, "each rail NIC's current PCIe generation and width equal its maximum (sysfs)", true},
   };
-  suite.probes = nvswitch::GpuFactProbes();
-  for (const auto& probe : infiniband::PortProbes()) suite.probes.push_back(probe);
+  suite.probes = facts::GpuFactProbes();
+  for (const auto& probe : facts::PortProbes()) suite.probes.push_back(probe);
   suite.probes.push_back(NicPcieProbe());
   suite.evaluate = Evaluate;
   return suite;

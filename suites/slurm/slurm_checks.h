@@ -9,7 +9,7 @@
 
 #include "harness/profile.h"
 #include "harness/verdict.h"
-#include "suites/slurm/slurm_parse.h"
+#include "probes/slurm/slurm_parse.h"
 
 namespace gpuconform::slurm {
 

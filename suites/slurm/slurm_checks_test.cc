@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "suites/slurm/slurm_parse.h"
+#include "probes/slurm/slurm_parse.h"
 
 namespace gpuconform::slurm {
 namespace {

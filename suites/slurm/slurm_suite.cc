@@ -8,7 +8,7 @@
 #include "harness/suite_registry.h"
 #include "harness/text_util.h"
 #include "suites/slurm/slurm_checks.h"
-#include "suites/slurm/slurm_probes.h"
+#include "probes/slurm/slurm_probes.h"
 
 namespace gpuconform::slurm {
 

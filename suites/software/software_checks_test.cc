@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
-#include "suites/software/software_parse.h"
+#include "probes/versions/versions_parse.h"
 
 namespace gpuconform::software {
+
+using namespace gpuconform::versions;
 namespace {
 
 Profile GpuProfile() {

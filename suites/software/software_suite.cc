@@ -4,9 +4,11 @@
 #include "harness/probe_catalog.h"
 #include "harness/suite_registry.h"
 #include "suites/software/software_checks.h"
-#include "suites/software/software_parse.h"
+#include "probes/versions/versions_parse.h"
 
 namespace gpuconform::software {
+
+using namespace gpuconform::versions;
 
 namespace {
 

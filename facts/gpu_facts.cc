@@ -1,0 +1,66 @@
+#include "facts/gpu_facts.h"
+
+#include "harness/probe_catalog.h"
+#include "harness/raw_text.h"
+#include "probes/nvml/nvml_parse.h"
+#include "probes/nvml/nvml_probe.h"
+
+namespace gpuconform::facts {
+
+using namespace gpuconform::nvml;
+
+namespace {
+
+std::string OriginOf(const RawOutput& out, const std::string& node, const ProbeSpec& spec) {
+  return out.origin.empty() ? node + "/" + spec.file : out.origin;
+}
+
+// Why NVML gave nothing, to add to the nvidia-smi error so that the message names both.
+std::string NvmlReason(const RawOutput& nvml, const std::string& node) {
+  if (nvml.status == ProbeStatus::kAbsent) return "";
+  std::string detail = nvml.detail;
+  if (detail.rfind(node + ": ", 0) == 0) detail = detail.substr(node.size() + 2);
+  return detail.empty() ? "" : "; NVML: " + detail;
+}
+
+template <typename T>
+Result<T> FromSmi(const ClusterRaw& raw, const std::string& node, const ProbeSpec& spec,
+                  Result<T> (*parse)(const std::string&, const std::string&)) {
+  const RawOutput out = raw.NodeOutput(node, spec.id);
+  auto text = UsableText(out, node, spec.file, kNoDriver);
+  if (!text) return Error{text.error() + NvmlReason(raw.NodeOutput(node, NvmlProbe().id), node)};
+  return parse(*text, OriginOf(out, node, spec));
+}
+
+}  // namespace
+
+const ProbeSpec& NvlinkStatusProbe() {
+  // nvidia-smi can take tens of seconds on a node with a wedged GPU.
+  static const ProbeSpec kSpec = CommandProbe("nvidia-smi-nvlink-s", ProbeScope::kNode, "nvidia-smi-nvlink-s.txt",
+                                              {"nvidia-smi", "nvlink", "-s"}, 60000);
+  return kSpec;
+}
+
+std::vector<ProbeSpec> GpuFactProbes() { return {NvmlProbe(), probes::NvidiaSmiQueryXml(), NvlinkStatusProbe()}; }
+
+Result<nvidia_smi::GpuInventory> ReadGpuInventory(const ClusterRaw& raw, const std::string& node) {
+  const RawOutput nvml = raw.NodeOutput(node, NvmlProbe().id);
+  if (nvml.ok()) {
+    auto report = ParseNvml(nvml.text, OriginOf(nvml, node, NvmlProbe()));
+    if (!report) return Error{report.error()};
+    return ToGpuInventory(*report);
+  }
+  return FromSmi(raw, node, probes::NvidiaSmiQueryXml(), nvidia_smi::ParseNvidiaSmiGpus);
+}
+
+Result<NvlinkStatus> ReadNvlinkStatus(const ClusterRaw& raw, const std::string& node) {
+  const RawOutput nvml = raw.NodeOutput(node, NvmlProbe().id);
+  if (nvml.ok()) {
+    auto report = ParseNvml(nvml.text, OriginOf(nvml, node, NvmlProbe()));
+    if (!report) return Error{report.error()};
+    return ToNvlinkStatus(*report);
+  }
+  return FromSmi(raw, node, NvlinkStatusProbe(), ParseNvlinkStatus);
+}
+
+}  // namespace gpuconform::facts

@@ -1,0 +1,65 @@
+#include "probes/allreduce_sweep/sweep.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "probes/nccl_tests/bandwidth_table.h"
+
+namespace gpuconform::allreduce_sweep {
+
+using namespace gpuconform::nccl_tests;
+
+std::vector<long long> SweepSizes(const Profile* profile, long long smallest_bytes, long long cap_bytes) {
+  long long largest = smallest_bytes;
+  if (profile != nullptr) {
+    for (const auto& floor : profile->allreduce) largest = std::max(largest, floor.size_bytes);
+  }
+  if (const char* cap = std::getenv("GPUCONFORM_ALLREDUCE_MAX_BYTES")) {
+    const long long cap_from_environment = std::atoll(cap);
+    if (cap_from_environment > 0) largest = std::min(largest, cap_from_environment);
+  }
+  largest = std::max(std::min(largest, cap_bytes), static_cast<long long>(sizeof(float)));
+  std::vector<long long> sizes;
+  for (long long size = std::min(smallest_bytes, largest); size <= largest; size *= 2) sizes.push_back(size);
+  if (sizes.empty() || sizes.back() != largest) sizes.push_back(largest);
+  return sizes;
+}
+
+float RankContribution(int rank) { return static_cast<float>(rank % 8 + 1); }
+
+float ExpectedAllreduceSum(int nranks) {
+  long long sum = 0;
+  for (int rank = 0; rank < nranks; ++rank) sum += rank % 8 + 1;
+  return static_cast<float>(sum);
+}
+
+int TimedIterations(int planned) {
+  if (const char* text = std::getenv("GPUCONFORM_ALLREDUCE_ITERS")) {
+    const int from_environment = std::atoi(text);
+    if (from_environment > 0) return from_environment;
+  }
+  return planned;
+}
+
+std::string SweepTableHeader(const std::string& title, const std::vector<SweepRank>& ranks, int nodes) {
+  std::string text = fmt::format("# {}: nRanks {} nNodes {}\n", title, ranks.size(), nodes);
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    text += fmt::format("#  Rank {:2} Group  0 Pid {:6} on {:>10} device {} {}\n", r, 0, ranks[r].host,
+                        ranks[r].device, ranks[r].device_label);
+  }
+  text += "#\n#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+          "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n";
+  return text;
+}
+
+std::string SweepTableRow(long long size_bytes, double time_us, int ranks, long long wrong_elements) {
+  const double algbw = time_us > 0 ? static_cast<double>(size_bytes) / (time_us * 1e-6) / 1e9 : 0;
+  const double busbw = AllreduceBusBandwidth(algbw, ranks);
+  return fmt::format("{:>13} {:>13} {:>9} {:>7} {:>7} {:>8.1f} {:>7.3f} {:>7.3f} {:>6}\n", size_bytes,
+                     size_bytes / static_cast<long long>(sizeof(float)), "float", "sum", -1, time_us, algbw, busbw,
+                     wrong_elements);
+}
+
+}  // namespace gpuconform::allreduce_sweep

@@ -1,0 +1,418 @@
+#include "probes/nccl_log/nccl_log_parse.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <map>
+
+#include "harness/text_util.h"
+
+namespace gpuconform::nccl_log {
+
+namespace {
+
+// Every text the parser keeps is clipped, so a log of long garbage lines cannot make the
+// capped fact lists hold kMaxLineBytes per field.
+std::string Field(std::string_view text) { return std::string(text.substr(0, kMaxFieldBytes)); }
+
+std::optional<int> LeadingInt(std::string_view text) {
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end == text.data()) return std::nullopt;
+  return value;
+}
+
+// The integer after `key` (e.g. " rank "), if any.
+std::optional<int> IntAfter(std::string_view text, std::string_view key) {
+  const auto at = text.find(key);
+  if (at == std::string_view::npos) return std::nullopt;
+  return LeadingInt(text.substr(at + key.size()));
+}
+
+std::string_view AfterPrefix(std::string_view text, std::string_view prefix) {
+  return text.substr(std::min(prefix.size(), text.size()));
+}
+
+std::string_view FirstWord(std::string_view text) {
+  const auto words = SplitWords(text);
+  return words.empty() ? std::string_view() : words.front();
+}
+
+// "eth0:10.0.0.4<0>" -> "eth0"; "[0]eth0:..." -> "eth0".
+std::string InterfaceOf(std::string_view text) {
+  text = Trim(text);
+  if (StartsWith(text, "[")) {
+    const auto close = text.find(']');
+    text = close == std::string_view::npos ? std::string_view() : text.substr(close + 1);
+  }
+  return Field(text.substr(0, text.find(':')));
+}
+
+bool IsHostChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_'; }
+
+// "host:pid:tid [dev]" before NCCL's marker; any launcher tag in front ("[1,0]<stdout>:",
+// "0: ") is dropped. Fields that do not parse stay unknown.
+void ParseNcclPrefix(std::string_view head, Source& source) {
+  const auto close = head.rfind(']');
+  if (close == std::string_view::npos) return;
+  const auto open = head.rfind('[', close);
+  if (open == std::string_view::npos) return;
+  source.cuda_dev = LeadingInt(head.substr(open + 1)).value_or(-1);
+  const auto words = SplitWords(head.substr(0, open));
+  if (words.empty()) return;
+  std::string_view token = words.back();
+  const auto tid_colon = token.rfind(':');
+  if (tid_colon == std::string_view::npos || tid_colon == 0) return;
+  const auto pid_colon = token.rfind(':', tid_colon - 1);
+  if (pid_colon == std::string_view::npos) return;
+  source.pid = LeadingInt(token.substr(pid_colon + 1)).value_or(-1);
+  std::string_view host = token.substr(0, pid_colon);
+  const auto junk = host.find_last_of(":>]");
+  if (junk != std::string_view::npos) host = host.substr(junk + 1);
+  source.host = Field(host);
+}
+
+TransportKind KindOfVia(std::string_view via) {
+  if (StartsWith(via, "NET/")) return TransportKind::kNet;
+  if (StartsWith(via, "P2P")) return TransportKind::kP2p;
+  if (StartsWith(via, "SHM")) return TransportKind::kShm;
+  if (StartsWith(via, "NVLS")) return TransportKind::kNvls;
+  if (StartsWith(via, "COLLNET") || StartsWith(via, "CollNet")) return TransportKind::kCollNet;
+  return TransportKind::kOther;
+}
+
+// "Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA" (message after "NCCL INFO ").
+std::optional<Channel> ParseChannel(std::string_view message, const Source& source) {
+  const auto via_at = message.find(" via ");
+  if (via_at == std::string_view::npos) return std::nullopt;
+  const auto words = SplitWords(message.substr(0, via_at));
+  if (words.size() < 6 || words[2] != ":" || words[4] != "->") return std::nullopt;
+  Channel channel;
+  channel.source = source;
+  channel.channel = Field(words[1]);
+  const auto from = LeadingInt(words[3]);
+  const auto to = LeadingInt(words[5]);
+  if (!from || !to) return std::nullopt;
+  channel.from_rank = *from;
+  channel.to_rank = *to;
+  if (words.size() > 6) {
+    if (words[6] == "[send]") channel.direction = "send";
+    if (words[6] == "[receive]") channel.direction = "receive";
+  }
+  channel.via = Field(Trim(message.substr(via_at + 5)));
+  channel.kind = KindOfVia(channel.via);
+  if (channel.kind == TransportKind::kNet) {
+    const std::string_view rest = std::string_view(channel.via).substr(4);
+    channel.net = Field(rest.substr(0, rest.find('/')));
+    channel.gdr = Contains(channel.via, "/GDRDMA");
+  }
+  return channel;
+}
+
+// "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB eth0:10.0.0.4<0>".
+NetInit ParseNetInit(std::string_view net, std::string_view devices_text, const Source& source) {
+  NetInit init;
+  init.source = source;
+  init.net = Field(net);
+  const auto oob = devices_text.find("OOB ");
+  if (oob != std::string_view::npos) init.oob_ifname = InterfaceOf(devices_text.substr(oob + 4));
+  devices_text = devices_text.substr(0, devices_text.find(';'));
+  for (std::string_view word : SplitWords(devices_text)) {
+    if (init.devices.size() >= kMaxDevicesPerInit) break;
+    if (!StartsWith(word, "[")) continue;
+    const auto close = word.find(']');
+    if (close == std::string_view::npos || close + 1 >= word.size()) continue;  // "[RO]" and the like
+    word = word.substr(close + 1);
+    NetDevice device;
+    const auto colon = word.find(':');
+    device.name = Field(word.substr(0, colon));
+    if (colon != std::string_view::npos) {
+      const std::string_view after = word.substr(colon + 1);
+      const auto slash = after.find('/');
+      if (slash != std::string_view::npos && !Contains(after, "<")) {
+        device.port = Field(after.substr(0, slash));
+        device.link_layer = Field(after.substr(slash + 1));
+      } else {
+        device.address = Field(after);
+      }
+    }
+    init.devices.push_back(std::move(device));
+  }
+  return init;
+}
+
+std::optional<std::string> ErrorKind(std::string_view line, bool nccl_prefixed) {
+  if (Contains(line, "collective operation timeout") || Contains(line, "Watchdog caught")) return "timeout";
+  if (Contains(line, "ncclRemoteError") || Contains(line, "remote process exited")) return "remote-error";
+  if (Contains(line, "ncclSystemError") || Contains(line, "unhandled system error")) return "system-error";
+  if (Contains(line, "ncclInternalError") || Contains(line, "internal error - please report")) return "internal-error";
+  if (Contains(line, "ncclUnhandledCudaError") || Contains(line, "unhandled cuda error")) return "cuda-error";
+  if (Contains(line, "ncclInvalidUsage") || Contains(line, "ncclInvalidArgument")) return "invalid-usage";
+  if (Contains(line, "Caught signal") || Contains(line, "Segmentation fault") ||
+      Contains(line, "terminate called after throwing")) {
+    return "crash";
+  }
+  if (Contains(line, "NCCL error") || (nccl_prefixed && Contains(line, "Timeout"))) return "nccl-error";
+  return std::nullopt;
+}
+
+// "[rank3]:..." (PyTorch) names the rank; "[host:pid ..." (UCX) names the host.
+void ParseForeignPrefix(std::string_view line, std::optional<int>& rank, std::string& host) {
+  if (StartsWith(line, "[rank")) {
+    rank = LeadingInt(line.substr(5));
+    return;
+  }
+  if (!StartsWith(line, "[")) return;
+  std::size_t end = 1;
+  while (end < line.size() && IsHostChar(line[end])) ++end;
+  if (end > 1 && end < line.size() && line[end] == ':') host = Field(line.substr(1, end - 1));
+}
+
+class LogBuilder {
+ public:
+  explicit LogBuilder(NcclLog& log) : log_(log) {}
+
+  void Line(std::string_view line, int number) {
+    ++log_.lines;
+    if (line.size() > kMaxLineBytes) line = line.substr(0, kMaxLineBytes);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const std::string_view trimmed = Trim(line);
+    if (trimmed.empty()) return;  // a blank line does not break a continuation
+    Source source;
+    source.line = number;
+    const auto info = line.find(" NCCL INFO ");
+    const auto warn = line.find(" NCCL WARN ");
+    if (const auto version = line.find("NCCL version "); version != std::string_view::npos) {
+      AddVersion(FirstWord(line.substr(version + 13)));
+      if (info == std::string_view::npos && warn == std::string_view::npos && StartsWith(trimmed, "NCCL version")) {
+        ++log_.nccl_lines;
+        previous_problem_ = false;
+        return;
+      }
+    }
+    if (info != std::string_view::npos) {
+      ++log_.nccl_lines;
+      ParseNcclPrefix(line.substr(0, info), source);
+      Info(Trim(line.substr(info + 11)), source);
+      previous_problem_ = false;
+      return;
+    }
+    if (warn != std::string_view::npos) {
+      ++log_.nccl_lines;
+      ParseNcclPrefix(line.substr(0, warn), source);
+      const std::string_view message = Trim(line.substr(warn + 11));
+      AddProblem(source, std::nullopt, ErrorKind(message, true).value_or("warn"), WarnText(line, warn, message));
+      return;
+    }
+    if (StartsWith(trimmed, "#")) {  // nccl-tests' own comments and tables, annotations
+      previous_problem_ = false;
+      return;
+    }
+    Foreign(trimmed, source);
+  }
+
+ private:
+  // Keeps NCCL's "file.cc:123" location with the warning: it says which part of NCCL complained.
+  static std::string WarnText(std::string_view line, std::size_t warn, std::string_view message) {
+    const auto words = SplitWords(line.substr(0, warn));
+    std::string text;
+    if (!words.empty() && Contains(words.back(), ".") && !StartsWith(words.back(), "[")) {
+      text = std::string(words.back()) + " ";
+    }
+    return text + "NCCL WARN " + std::string(message);
+  }
+
+  void Info(std::string_view message, const Source& source) {
+    if (StartsWith(message, "Channel ") || StartsWith(message, "Ring ")) {
+      if (auto channel = ParseChannel(message, source)) {
+        if (log_.channels.size() < kMaxChannels) {
+          log_.channels.push_back(std::move(*channel));
+        } else {
+          ++log_.dropped;
+        }
+      }
+      return;
+    }
+    if (StartsWith(message, "NET/")) {
+      const auto colon = message.find(" : ");
+      if (colon == std::string_view::npos) return;
+      const std::string_view net = Trim(message.substr(4, colon - 4));
+      const std::string_view rest = Trim(message.substr(colon + 3));
+      if (StartsWith(rest, "Using ")) {
+        Store(log_.net_inits, ParseNetInit(net, AfterPrefix(rest, "Using "), source));
+      } else if (StartsWith(rest, "No device found")) {
+        Store(log_.no_device, SourcedText{source, Field(net)});
+      } else if (Contains(rest, "GPU Direct RDMA") && Contains(rest, "for HCA")) {
+        GdrStatus status{source, "", Contains(rest, "nabled") && !Contains(rest, "isabled")};
+        const auto quote = rest.find('\'');
+        if (quote != std::string_view::npos) {
+          const std::string_view name = rest.substr(quote + 1);
+          status.hca = Field(name.substr(0, name.find('\'')));
+        }
+        Store(log_.gdr, std::move(status));
+      }
+      return;
+    }
+    if (StartsWith(message, "Using network ")) {
+      Store(log_.networks, SourcedText{source, Field(Trim(AfterPrefix(message, "Using network ")))});
+      return;
+    }
+    if (StartsWith(message, "Bootstrap : Using ")) {
+      Store(log_.bootstraps, SourcedText{source, InterfaceOf(AfterPrefix(message, "Bootstrap : Using "))});
+      return;
+    }
+    if (const auto at = message.find(" set by environment to"); at != std::string_view::npos) {
+      const auto words = SplitWords(message.substr(0, at));
+      if (words.empty()) return;
+      std::string value = Field(Trim(message.substr(at + 22)));
+      if (!value.empty() && value.back() == '.') value.pop_back();  // integer parameters end in "."
+      Store(log_.env, EnvSetting{source, Field(words.back()), value});
+      return;
+    }
+    if (StartsWith(message, "Connected NVLS") || Contains(message, "NVLS comm ")) log_.nvls_connected = true;
+    if (StartsWith(message, "Connected CollNet") || (Contains(message, "CollNet") && Contains(message, "enabled"))) {
+      log_.collnet_connected = true;
+    }
+    if (Contains(message, " rank ") && (Contains(message, "nranks ") || Contains(message, "nRanks "))) {
+      RankIdentity identity;
+      identity.source = source;
+      identity.rank = IntAfter(message, " rank ").value_or(-1);
+      identity.nranks = IntAfter(message, "nranks ").value_or(IntAfter(message, "nRanks ").value_or(-1));
+      identity.nnodes = IntAfter(message, "nNodes ").value_or(-1);
+      if (identity.rank >= 0) Store(log_.ranks, std::move(identity));
+    }
+  }
+
+  // A line some other program printed: PyTorch, MPI, the C++ runtime.
+  void Foreign(std::string_view line, const Source& source) {
+    const auto kind = ErrorKind(line, false);
+    if (!kind) {
+      previous_problem_ = false;
+      return;
+    }
+    std::optional<int> rank;
+    Source where = source;
+    ParseForeignPrefix(line, rank, where.host);
+    // "ncclRemoteError: ..." on its own line continues the exception message above it.
+    if (!rank && where.host.empty() && previous_problem_) {
+      rank = previous_rank_;
+      where.host = previous_host_;
+    }
+    AddProblem(where, rank, *kind, std::string(line));
+  }
+
+  void AddProblem(const Source& source, std::optional<int> rank, const std::string& kind, std::string text) {
+    previous_problem_ = true;
+    previous_rank_ = rank;
+    previous_host_ = source.host;
+    if (log_.problems.size() >= kMaxProblems) {
+      ++log_.dropped;
+      return;
+    }
+    if (text.size() > 300) text = text.substr(0, 300) + "...";
+    log_.problems.push_back({source, rank, kind, std::move(text)});
+  }
+
+  void AddVersion(std::string_view word) {
+    while (!word.empty() && (word.back() == ',' || word.back() == '.')) word.remove_suffix(1);
+    if (word.empty() || !std::isdigit(static_cast<unsigned char>(word.front()))) return;
+    const std::string version(word);
+    if (std::find(log_.versions.begin(), log_.versions.end(), version) == log_.versions.end() &&
+        log_.versions.size() < 64) {
+      log_.versions.push_back(version);
+    }
+  }
+
+  template <typename Fact>
+  void Store(std::vector<Fact>& facts, Fact fact) {
+    if (facts.size() < kMaxFactsPerKind) {
+      facts.push_back(std::move(fact));
+    } else {
+      ++log_.dropped;
+    }
+  }
+
+  NcclLog& log_;
+  bool previous_problem_ = false;
+  std::optional<int> previous_rank_;
+  std::string previous_host_;
+};
+
+std::string SourceKey(const Source& source) {
+  return source.host + ":" + std::to_string(source.pid) + ":" + std::to_string(source.cuda_dev);
+}
+
+}  // namespace
+
+const char* TransportKindName(TransportKind kind) {
+  switch (kind) {
+    case TransportKind::kNet: return "NET";
+    case TransportKind::kP2p: return "P2P";
+    case TransportKind::kShm: return "SHM";
+    case TransportKind::kNvls: return "NVLS";
+    case TransportKind::kCollNet: return "CollNet";
+    case TransportKind::kOther: return "other";
+  }
+  return "other";
+}
+
+std::string NetFamily(std::string_view net) {
+  if (net == "IB" || StartsWith(net, "IBext")) return "IB";
+  return std::string(net);
+}
+
+void NcclLog::BuildIndex() {
+  rank_by_source.clear();
+  host_by_rank.clear();
+  for (const auto& identity : ranks) {
+    rank_by_source[SourceKey(identity.source)] = identity.rank;
+    if (!identity.source.host.empty()) host_by_rank.emplace(identity.rank, identity.source.host);
+  }
+  // NCCL prints a send (or untagged) channel on the sender and a receive on the receiver.
+  for (const auto& channel : channels) {
+    const int printed_by = channel.direction == "receive" ? channel.to_rank : channel.from_rank;
+    if (!channel.source.host.empty()) host_by_rank.emplace(printed_by, channel.source.host);
+  }
+}
+
+std::optional<int> NcclLog::RankOf(const Source& source) const {
+  const auto found = rank_by_source.find(SourceKey(source));
+  if (found == rank_by_source.end()) return std::nullopt;
+  return found->second;
+}
+
+std::optional<std::string> NcclLog::HostOfRank(int rank) const {
+  const auto found = host_by_rank.find(rank);
+  if (found == host_by_rank.end()) return std::nullopt;
+  return found->second;
+}
+
+Result<NcclLog> ParseNcclLog(std::string_view text, const std::string& origin) {
+  NcclLog log;
+  LogBuilder builder(log);
+  std::size_t start = 0;
+  int number = 0;
+  while (start < text.size()) {
+    auto end = text.find('\n', start);
+    if (end == std::string_view::npos && number > 0) {
+      // A log that ends inside a line was cut off (a full disk, a killed job, a copy that
+      // stopped): "via NET/I" or half a device list would be judged as a wrong transport,
+      // so the fragment is counted and named, never judged.
+      ++log.lines;
+      log.cut_last_line = ++number;
+      break;
+    }
+    if (end == std::string_view::npos) end = text.size();
+    builder.Line(text.substr(start, end - start), ++number);
+    start = end + 1;
+  }
+  if (log.nccl_lines == 0 && log.problems.empty()) {
+    return Error{origin + ":1: no NCCL output in " + std::to_string(log.lines) +
+                 " line(s) (no 'NCCL INFO', 'NCCL WARN' or 'NCCL version' line); capture the job's output with "
+                 "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV"};
+  }
+  log.BuildIndex();
+  return log;
+}
+
+}  // namespace gpuconform::nccl_log

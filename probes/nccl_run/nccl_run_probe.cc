@@ -1,0 +1,396 @@
+#include "probes/nccl_run/nccl_run_probe.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <boost/process.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "harness/collective_deadline.h"
+#include "harness/process_runner.h"
+#include "harness/record_lines.h"
+#include "probes/allreduce_sweep/sweep.h"
+#include "probes/nccl_run/nccl_worker.h"
+#include "probes/nccl_run/nccl_worker_protocol.h"
+
+namespace gpuconform::nccl_run {
+
+using namespace gpuconform::allreduce_sweep;
+
+namespace {
+
+namespace bp = boost::process;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// GPU buffers: two per GPU of the largest size; 16 GiB is the largest floor any profile names.
+constexpr long long kLargestSweepBytes = 16 * allreduce_sweep::kGiB;
+constexpr long long kSmallestSweepBytes = 8 * allreduce_sweep::kMiB;
+// A node's log beyond this is cut (NCCL INFO logs are tens of KiB per rank).
+constexpr std::size_t kMaxLogBytes = std::size_t{16} << 20;
+
+std::string ReadWhole(const fs::path& path, std::size_t max_bytes, bool& cut) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  std::string text(max_bytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  cut = text.size() > max_bytes;
+  if (cut) text.resize(max_bytes);
+  return text;
+}
+
+// One worker child and the two pipes to it.
+class Worker {
+ public:
+  Worker(const std::string& executable, const fs::path& work_dir, bool root) {
+    SurviveBrokenPipes();  // the worker exits by itself where NCCL cannot run; "quit" then finds no reader
+    std::vector<std::string> args = {kWorkerVerb, "--work-dir", work_dir.string()};
+    if (root) args.push_back("--root");
+    std::error_code error;
+    child_ = bp::child(executable, bp::args(args), bp::std_in < to_child_, bp::std_out > from_child_,
+                       bp::std_err > (work_dir / "worker.stderr").string(), error);
+    if (error) {
+      start_error_ = "could not start the NCCL worker " + executable + ": " + error.message();
+      return;
+    }
+    ::close(to_child_.native_source());
+    to_child_.assign_source(-1);
+    ::close(from_child_.native_sink());
+    from_child_.assign_sink(-1);
+  }
+  ~Worker() { Stop(); }
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  const std::string& start_error() const { return start_error_; }
+
+  void Send(const std::string& line) {
+    const std::string text = line + "\n";
+    if (to_child_.native_sink() >= 0) (void)!::write(to_child_.native_sink(), text.data(), text.size());
+  }
+
+  // Lines up to and including the first whose kind is in `until`; nullopt when the deadline
+  // passed or the child closed its output first (then `lines` holds what it did say).
+  std::optional<std::string> ReadUntil(const std::set<std::string>& until, std::chrono::seconds deadline,
+                                       std::string& lines) {
+    const auto end = Clock::now() + deadline;
+    for (;;) {
+      for (auto newline = pending_.find('\n'); newline != std::string::npos; newline = pending_.find('\n')) {
+        const std::string line = pending_.substr(0, newline);
+        pending_.erase(0, newline + 1);
+        lines += line + "\n";
+        const std::string kind = line.substr(0, line.find(' '));
+        if (until.count(kind) > 0) return kind;
+      }
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now()).count();
+      if (left <= 0) return std::nullopt;
+      pollfd fd{from_child_.native_source(), POLLIN, 0};
+      if (::poll(&fd, 1, static_cast<int>(std::min<long long>(left, 1000))) < 0 && errno != EINTR) return std::nullopt;
+      if (fd.revents == 0) continue;
+      char buffer[4096];
+      const ssize_t got = ::read(from_child_.native_source(), buffer, sizeof(buffer));
+      if (got <= 0) return std::nullopt;
+      pending_.append(buffer, static_cast<std::size_t>(got));
+    }
+  }
+
+  // "quit", a moment to leave (ncclCommDestroy), then SIGKILL.
+  void Stop() {
+    if (!start_error_.empty() || stopped_) return;
+    stopped_ = true;
+    Send("quit");
+    ::close(to_child_.native_sink());
+    to_child_.assign_sink(-1);
+    std::error_code error;
+    const auto end = Clock::now() + std::chrono::seconds(5);
+    while (child_.running(error) && Clock::now() < end) ::usleep(20000);
+    if (child_.running(error)) ::kill(child_.id(), SIGKILL);
+    child_.wait(error);
+  }
+
+  // Kills at once: the worker is stuck inside NCCL.
+  void Kill() {
+    if (!start_error_.empty() || stopped_) return;
+    stopped_ = true;
+    std::error_code error;
+    ::kill(child_.id(), SIGKILL);
+    child_.wait(error);
+  }
+
+ private:
+  bp::pipe to_child_;
+  bp::pipe from_child_;
+  bp::child child_;
+  std::string start_error_;
+  std::string pending_;
+  bool stopped_ = false;
+};
+
+// What one node reports after its part of the run, gathered to every rank.
+struct NodeReport {
+  std::string host;
+  std::string problem;  // empty when the sweep ran to its end
+  std::vector<std::pair<long long, std::pair<double, long long>>> rows;  // size -> (time_us, wrong)
+  std::string log;
+  std::vector<std::string> bus_ids;
+  std::string nccl_version;
+  std::string cuda_runtime;
+};
+
+nlohmann::json ToJson(const NodeReport& report) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& [size, result] : report.rows) rows.push_back({size, result.first, result.second});
+  return {{"host", report.host}, {"problem", report.problem}, {"rows", rows}, {"log", report.log},
+          {"bus_ids", report.bus_ids}, {"nccl", report.nccl_version}, {"cuda", report.cuda_runtime}};
+}
+
+NodeReport FromJson(const nlohmann::json& j) {
+  NodeReport report;
+  report.host = j.at("host").get<std::string>();
+  report.problem = j.at("problem").get<std::string>();
+  for (const auto& row : j.at("rows")) {
+    report.rows.push_back({row[0].get<long long>(), {row[1].get<double>(), row[2].get<long long>()}});
+  }
+  report.log = j.at("log").get<std::string>();
+  report.bus_ids = j.at("bus_ids").get<std::vector<std::string>>();
+  report.nccl_version = j.at("nccl").get<std::string>();
+  report.cuda_runtime = j.at("cuda").get<std::string>();
+  return report;
+}
+
+std::string Dump(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
+std::vector<std::string> GuardedAllGather(const CollectiveContext& context, const std::string& mine,
+                                          const std::string& step) {
+  const auto timeout = CollectiveTimeout() * 3;
+  const CollectiveDeadline deadline(
+      timeout, context.host + ": the NCCL run's " + step + " exchange did not complete within " +
+                   std::to_string(timeout.count()) + " s: a rank stopped progressing");
+  return context.world.AllGather(mine);
+}
+
+// The sweep table, from every node's rows: the slowest node's time is the collective's,
+// wrong elements add up; only sizes every node measured are rows.
+std::string TableText(const std::vector<NodeReport>& reports, int nranks) {
+  std::vector<allreduce_sweep::SweepRank> ranks;
+  for (const auto& report : reports) {
+    for (std::size_t g = 0; g < report.bus_ids.size(); ++g) {
+      ranks.push_back({report.host, static_cast<int>(g), "[" + report.bus_ids[g] + "]"});
+    }
+  }
+  const std::string title = fmt::format("gpuconform NCCL allreduce (float, sum) on GPU buffers, NCCL {}, CUDA {}",
+                                        reports.front().nccl_version, reports.front().cuda_runtime);
+  std::string text = allreduce_sweep::SweepTableHeader(title, ranks, static_cast<int>(reports.size()));
+  for (std::size_t i = 0; i < reports.front().rows.size(); ++i) {
+    const long long size = reports.front().rows[i].first;
+    double time_us = 0;
+    long long wrong = 0;
+    bool everyone = true;
+    for (const auto& report : reports) {
+      if (i >= report.rows.size() || report.rows[i].first != size) {
+        everyone = false;
+        break;
+      }
+      time_us = std::max(time_us, report.rows[i].second.first);
+      wrong += report.rows[i].second.second;
+    }
+    if (!everyone) break;
+    text += allreduce_sweep::SweepTableRow(size, time_us, nranks, wrong);
+  }
+  return text;
+}
+
+NcclRunOutputs Unavailable(const CollectiveContext& context, ProbeStatus status, const std::string& detail,
+                           const std::string& node_reason) {
+  NcclRunOutputs outputs;
+  const std::string origin = context.host + ": gpuconform's NCCL run";
+  outputs.allreduce = {status, "", origin, detail};
+  outputs.debug_log = {status, "", origin, detail};
+  outputs.topology = {status, "", origin, context.host + ": " + node_reason};
+  return outputs;
+}
+
+}  // namespace
+
+NcclRunOutputs RunNccl(const CollectiveContext& context, const std::string& executable) {
+  const auto timeout = CollectiveTimeout();
+  const std::string origin = context.host + ": gpuconform's NCCL run";
+  // Step 1: every node's worker starts and says whether it can run (the root also makes the id).
+  std::optional<Worker> worker;
+  fs::path work_dir;
+  std::string ready_text;
+  if (context.node_owner) {
+    std::string pattern = (fs::temp_directory_path() / "gpuconform-nccl-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      ready_text = FormatRecord("unavailable", {{"reason", "cannot create a work directory in " +
+                                                               fs::temp_directory_path().string()}});
+    } else {
+      work_dir = pattern;
+      worker.emplace(executable, work_dir, context.world.is_root());
+      if (!worker->start_error().empty()) {
+        ready_text = FormatRecord("unavailable", {{"reason", worker->start_error()}});
+      } else {
+        const std::set<std::string> first = context.world.is_root() ? std::set<std::string>{"unique-id", "unavailable", "error"}
+                                                                    : std::set<std::string>{"ready", "unavailable", "error"};
+        if (!worker->ReadUntil(first, timeout, ready_text)) {
+          ready_text += FormatRecord("error", {{"reason", "the NCCL worker did not say whether it can run within " +
+                                                              std::to_string(timeout.count()) + " s"}}) + "\n";
+        }
+      }
+    }
+  }
+  std::vector<WorkerReady> nodes;
+  std::string my_reason;
+  bool my_worker_failed = false;
+  const auto gathered = GuardedAllGather(context, context.node_owner ? Dump({{"host", context.host}, {"ready", ready_text}}) : "",
+                                         "readiness");
+  for (const auto& part : gathered) {
+    if (part.empty()) continue;
+    const auto j = nlohmann::json::parse(part);
+    const std::string host = j.at("host").get<std::string>();
+    auto ready = ParseWorkerReady(j.at("ready").get<std::string>(), host);
+    WorkerReady node;
+    if (ready) {
+      node = *ready;
+    } else {
+      node.host = host;
+      node.reason = ready.error();
+      node.failed = true;
+    }
+    if (host == context.host) {
+      my_reason = node.available ? "" : node.reason;
+      my_worker_failed = node.failed;
+    }
+    nodes.push_back(std::move(node));
+  }
+  const PlanOrProblem planned = PlanRun(nodes);
+  if (!planned.plan) {
+    if (worker && my_worker_failed) worker->Kill();  // it did not answer: it will not hear "quit"
+    if (worker) worker->Stop();
+    std::error_code error;
+    if (!work_dir.empty()) fs::remove_all(work_dir, error);
+    return Unavailable(context, planned.problem.all_unavailable ? ProbeStatus::kToolMissing : ProbeStatus::kFailed,
+                       planned.problem.detail,
+                       my_reason.empty() ? "NCCL did not run on every node: " + planned.problem.detail : my_reason);
+  }
+  const RunPlan& plan = *planned.plan;
+
+  // Step 2: init and the sweep, each answer under the deadline.
+  NodeReport report;
+  report.host = context.host;
+  RawOutput topology{ProbeStatus::kFailed, "", context.host + ": NCCL_TOPO_DUMP_FILE of gpuconform's NCCL run", ""};
+  if (context.node_owner) {
+    for (const auto& node : nodes) {
+      if (node.host != context.host) continue;
+      report.bus_ids = node.bus_ids;
+      report.nccl_version = node.nccl_version;
+      report.cuda_runtime = node.cuda_runtime;
+    }
+    int first_rank = 0;
+    for (const auto& node : plan.nodes) {
+      if (node.host == context.host) first_rank = node.first_rank;
+    }
+    std::string lines;
+    worker->Send(InitLine(plan, first_rank));
+    const auto init_deadline = timeout * 2;  // NCCL's bootstrap and IB setup across many nodes
+    auto said = worker->ReadUntil({"initialized", "error"}, init_deadline, lines);
+    if (!said || *said == "error") {
+      report.problem = said ? context.host + ": " + ParseRecordLines(lines, origin).value().back().Get("reason")
+                            : context.host + ": NCCL communicator init (ncclCommInitRank on " +
+                                  std::to_string(report.bus_ids.size()) + " GPU(s)) did not complete within " +
+                                  std::to_string(init_deadline.count()) +
+                                  " s: another node failed, or the bootstrap network cannot reach the root "
+                                  "(NCCL_SOCKET_IFNAME?)";
+    }
+    for (long long size : allreduce_sweep::SweepSizes(context.profile, kSmallestSweepBytes, kLargestSweepBytes)) {
+      if (!report.problem.empty()) break;
+      lines.clear();
+      IterationPlan iterations = PlanIterations(size);
+      iterations.iterations = allreduce_sweep::TimedIterations(iterations.iterations);
+      worker->Send(MeasureLine(size, iterations));
+      said = worker->ReadUntil({"row", "error"}, timeout, lines);
+      auto records = ParseRecordLines(lines, origin);
+      if (said && *said == "row" && records && !records->empty()) {
+        const RecordLine& row = records->back();
+        report.rows.push_back({size,
+                               {WholeNumber(row.Get("time_us")).value_or(0), WholeInteger(row.Get("wrong")).value_or(0)}});
+      } else if (said && records && !records->empty()) {
+        report.problem = context.host + ": " + records->back().Get("reason");
+      } else {
+        report.problem = fmt::format("{}: the NCCL allreduce of {} B did not complete within {} s: a node stopped "
+                                     "progressing, a link is down, or the fabric is far slower than expected "
+                                     "(GPUCONFORM_COLLECTIVE_TIMEOUT_S sets the deadline)",
+                                     context.host, size, timeout.count());
+      }
+    }
+    if (report.problem.empty()) {
+      worker->Stop();
+    } else {
+      worker->Kill();
+    }
+    bool cut = false;
+    report.log = ReadWhole(work_dir / kDebugLogName, kMaxLogBytes, cut);
+    if (cut) report.log += "\n# gpuconform: this node's log was cut at 16 MiB\n";
+    topology.text = ReadWhole(work_dir / kTopologyDumpName, kMaxLogBytes, cut);
+    if (!topology.text.empty()) {
+      topology.status = ProbeStatus::kOk;
+    } else {
+      topology.detail = context.host + ": NCCL wrote no NCCL_TOPO_DUMP_FILE" +
+                        (report.problem.empty() ? std::string() : " (the run failed: " + report.problem + ")");
+    }
+    std::error_code error;
+    fs::remove_all(work_dir, error);
+  }
+
+  // Step 3: every node's report to every rank; rank 0's outputs are the cluster's.
+  std::vector<NodeReport> reports;
+  for (const auto& part : GuardedAllGather(context, context.node_owner ? Dump(ToJson(report)) : "", "results")) {
+    if (!part.empty()) reports.push_back(FromJson(nlohmann::json::parse(part)));
+  }
+  NcclRunOutputs outputs;
+  outputs.topology = std::move(topology);
+  std::string problems;
+  std::string log;
+  for (const auto& node : reports) {
+    if (!node.problem.empty()) problems += (problems.empty() ? "" : "; ") + node.problem;
+    log += node.log;
+  }
+  outputs.allreduce.origin = origin;
+  outputs.allreduce.text = TableText(reports, plan.nranks);
+  outputs.allreduce.status = problems.empty() ? ProbeStatus::kOk : ProbeStatus::kFailed;
+  outputs.allreduce.detail = problems;
+  outputs.debug_log.origin = context.host + ": NCCL_DEBUG_FILE of gpuconform's NCCL run (every node)";
+  outputs.debug_log.text = log;
+  outputs.debug_log.status = log.empty() ? ProbeStatus::kFailed : ProbeStatus::kOk;
+  if (log.empty()) outputs.debug_log.detail = "NCCL wrote no INFO log" + (problems.empty() ? "" : ": " + problems);
+  return outputs;
+}
+
+const NcclRunOutputs& SharedNcclRun(const CollectiveContext& context) {
+  static std::optional<NcclRunOutputs> outputs;
+  if (!outputs) {
+    std::error_code error;
+    outputs = RunNccl(context, fs::read_symlink("/proc/self/exe", error).string());
+  }
+  return *outputs;
+}
+
+ProbeSpec NcclAllreduceProbe() {
+  ProbeSpec spec = CollectiveProbe("nccl-allreduce", "nccl-allreduce.txt",
+                                   [](const CollectiveContext& context) { return SharedNcclRun(context).allreduce; });
+  spec.scope = ProbeScope::kCluster;
+  return spec;
+}
+
+}  // namespace gpuconform::nccl_run

@@ -1,0 +1,270 @@
+// gpuconform's own NCCL run: the protocol (pure), and the parent side run for real with
+// the real worker (no GPU here: it must say so) and with workers that hang. The one stand-in
+// is a worker script that replays recorded NCCL output (a log and a topology dump from the
+// fixtures) in place of GPUs these machines do not have, so the parent's exchange, deadline,
+// table and clean-up are exercised end to end.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "harness/text_util.h"
+#include "harness/world.h"
+#include "suites/allreduce/allreduce_checks.h"
+#include "probes/nccl_tests/nccl_tests_parse.h"
+#include "probes/allreduce_sweep/sweep.h"
+#include "probes/nccl_run/nccl_run_probe.h"
+#include "probes/nccl_run/nccl_worker_protocol.h"
+#include "tests/support/test_support.h"
+
+namespace gpuconform::nccl_run {
+
+using namespace gpuconform::allreduce_sweep;
+using namespace gpuconform::nccl_tests;
+namespace {
+
+namespace fs = std::filesystem;
+using test_support::ScopedEnvironment;
+using test_support::TempDir;
+
+// ---- protocol ------------------------------------------------------------------------
+
+TEST(NcclWorkerProtocol, UniqueIdSurvivesHexRoundTripAndGarbageIsRefused) {
+  std::string bytes;
+  for (int i = 0; i < 128; ++i) bytes += static_cast<char>(i * 7);
+  const std::string hex = ToHex(bytes);
+  EXPECT_EQ(hex.size(), 256u);
+  EXPECT_EQ(FromHex(hex), bytes);
+  EXPECT_FALSE(FromHex("abc"));   // odd length
+  EXPECT_FALSE(FromHex("zz00"));  // not hex
+}
+
+TEST(NcclWorkerProtocol, VersionCodesReadAsOperatorsWriteThem) {
+  EXPECT_EQ(NcclVersionText(22105), "2.21.5");
+  EXPECT_EQ(NcclVersionText(2708), "2.7.8");  // before 2.9: major*1000
+  EXPECT_EQ(CudaVersionText(12040), "12.4");
+  EXPECT_EQ(CudaVersionText(11080), "11.8");
+}
+
+TEST(NcclWorkerProtocol, FewerIterationsForLargeSizesButNeverNone) {
+  EXPECT_EQ(PlanIterations(8 * allreduce_sweep::kMiB).iterations, 20);
+  EXPECT_EQ(PlanIterations(allreduce_sweep::kGiB).iterations, 20);
+  EXPECT_LT(PlanIterations(16 * allreduce_sweep::kGiB).iterations, PlanIterations(2 * allreduce_sweep::kGiB).iterations);
+  EXPECT_GE(PlanIterations(16 * allreduce_sweep::kGiB).iterations, 1);
+  EXPECT_GE(PlanIterations(16 * allreduce_sweep::kGiB).warmup, 1);
+}
+
+TEST(NcclWorkerProtocol, ReadyLinesParseAndSilenceIsAnErrorNamingTheHost) {
+  auto ready = ParseWorkerReady(
+      "ready gpus=2 nccl_version=2.21.5 cuda_runtime=12.4 devices=\"0000:18:00.0 0000:2a:00.0\"\n"
+      "unique-id hex=00ff\n",
+      "node1");
+  ASSERT_TRUE(ready) << ready.error();
+  EXPECT_TRUE(ready->available);
+  EXPECT_EQ(ready->gpus, 2);
+  EXPECT_EQ(ready->bus_ids, (std::vector<std::string>{"0000:18:00.0", "0000:2a:00.0"}));
+  EXPECT_EQ(ready->unique_id_hex, "00ff");
+  auto missing = ParseWorkerReady("unavailable reason=\"libnccl.so.2 not found\"\n", "node2");
+  ASSERT_TRUE(missing);
+  EXPECT_FALSE(missing->available);
+  EXPECT_EQ(missing->reason, "libnccl.so.2 not found");
+  auto silent = ParseWorkerReady("", "node3");
+  ASSERT_FALSE(silent);
+  EXPECT_NE(silent.error().find("node3"), std::string::npos);
+  EXPECT_FALSE(ParseWorkerReady("ready gpus=eight\n", "node4"));
+  EXPECT_FALSE(ParseWorkerReady("\x01\x02garbage\n", "node5"));
+}
+
+WorkerReady Ready(const std::string& host, int gpus, const std::string& id = "") {
+  WorkerReady ready;
+  ready.host = host;
+  ready.available = true;
+  ready.gpus = gpus;
+  ready.unique_id_hex = id;
+  return ready;
+}
+
+TEST(NcclWorkerProtocol, PlanNumbersRanksNodeByNodeFromTheRootsId) {
+  const std::string id = ToHex(std::string(128, 'x'));
+  const auto planned = PlanRun({Ready("a", 8, id), Ready("b", 8), Ready("c", 4)});
+  ASSERT_TRUE(planned.plan) << planned.problem.detail;
+  EXPECT_EQ(planned.plan->nranks, 20);
+  EXPECT_EQ(planned.plan->nodes[1].first_rank, 8);
+  EXPECT_EQ(planned.plan->nodes[2].first_rank, 16);
+  EXPECT_EQ(planned.plan->unique_id_hex, id);
+  EXPECT_NE(InitLine(*planned.plan, 8).find("first_rank=8"), std::string::npos);
+}
+
+TEST(NcclWorkerProtocol, NodesThatCannotRunAreAllNamedAndToldApartFromNoNcclAnywhere) {
+  WorkerReady no_driver;
+  no_driver.host = "b";
+  no_driver.reason = "no NVIDIA driver (libcuda.so.1 not found)";
+  const std::string id = ToHex(std::string(128, 'x'));
+  const auto some = PlanRun({Ready("a", 8, id), no_driver, Ready("c", 0)});
+  ASSERT_FALSE(some.plan);
+  EXPECT_FALSE(some.problem.all_unavailable);
+  EXPECT_NE(some.problem.detail.find("2 of 3 node(s)"), std::string::npos) << some.problem.detail;
+  EXPECT_NE(some.problem.detail.find("b: no NVIDIA driver"), std::string::npos) << some.problem.detail;
+  EXPECT_NE(some.problem.detail.find("c: CUDA sees no GPU"), std::string::npos) << some.problem.detail;
+  WorkerReady also = no_driver;
+  also.host = "a";
+  const auto none = PlanRun({also, no_driver});
+  EXPECT_TRUE(none.problem.all_unavailable);
+  WorkerReady hung = no_driver;
+  hung.reason = "the NCCL worker did not say whether it can run within 60 s";
+  hung.failed = true;
+  EXPECT_FALSE(PlanRun({also, hung}).problem.all_unavailable) << "a hung worker is a fault, not a missing NCCL";
+  const auto no_id = PlanRun({Ready("a", 8, "beef")});
+  ASSERT_FALSE(no_id.plan);
+  EXPECT_NE(no_id.problem.detail.find("ncclUniqueId"), std::string::npos);
+}
+
+// ---- the parent, run for real ----------------------------------------------------------
+
+NcclRunOutputs RunOnOneNode(const std::string& executable, const Profile* profile = nullptr) {
+  const World world = World::Single();
+  const CollectiveContext context{world, profile, "node1", true, {"node1"}};
+  return RunNccl(context, executable);
+}
+
+bool EmptyDirectory(const std::string& dir) { return fs::is_empty(dir); }
+
+TEST(NcclRun, RealWorkerWithoutADriverSaysSoForEveryOutputAndLeavesNothing) {
+  TempDir temp;
+  ScopedEnvironment env;
+  env.Set("TMPDIR", temp.path());
+  const NcclRunOutputs outputs = RunOnOneNode(GPUCONFORM_BINARY);
+  for (const RawOutput* out : {&outputs.allreduce, &outputs.debug_log, &outputs.topology}) {
+    EXPECT_EQ(out->status, ProbeStatus::kToolMissing) << out->detail;
+    EXPECT_NE(out->detail.find("node1: no NVIDIA driver (libcuda.so.1 not found)"), std::string::npos) << out->detail;
+  }
+  EXPECT_TRUE(EmptyDirectory(temp.path())) << "the work directory was left";
+}
+
+// One run's scratch: a directory for the fake worker's script and what it saw, and TMPDIR
+// pointed at an empty directory, so a test can tell the run left no work directory behind.
+struct WorkerScratch {
+  TempDir scripts;
+  TempDir work;
+  ScopedEnvironment env;
+  WorkerScratch() { env.Set("TMPDIR", work.path()); }
+};
+
+std::string WriteScript(const std::string& dir, const std::string& body) {
+  const std::string path = dir + "/fake-worker.sh";
+  std::ofstream(path) << "#!/bin/sh\n" << body;
+  ::chmod(path.c_str(), 0755);
+  return path;
+}
+
+// The real worker exits right after "unavailable"; on the cluster it is long gone when the
+// parent sends "quit" after the readiness exchange, and that write once ended every rank with
+// SIGPIPE ("srun: error: node1: task 0: Broken pipe"). Closing stdin first makes that certain.
+TEST(NcclRun, WorkerThatExitsBeforeQuitIsNotAFatalBrokenPipe) {
+  WorkerScratch scratch;
+  const NcclRunOutputs outputs = RunOnOneNode(
+      WriteScript(scratch.scripts.path(), "exec 0<&-\necho 'unavailable reason=\"CUDA sees no GPU\"'\nexit 1\n"));
+  EXPECT_EQ(outputs.allreduce.status, ProbeStatus::kToolMissing) << outputs.allreduce.detail;
+  EXPECT_NE(outputs.topology.detail.find("CUDA sees no GPU"), std::string::npos) << outputs.topology.detail;
+  EXPECT_TRUE(EmptyDirectory(scratch.work.path()));
+}
+
+TEST(NcclRun, WorkerThatNeverAnswersIsKilledAtTheDeadlineAndNamed) {
+  WorkerScratch scratch;
+  scratch.env.Set("GPUCONFORM_COLLECTIVE_TIMEOUT_S", "1");
+  const auto start = std::chrono::steady_clock::now();
+  const NcclRunOutputs outputs = RunOnOneNode(WriteScript(scratch.scripts.path(), "exec sleep 60\n"));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+  EXPECT_EQ(outputs.allreduce.status, ProbeStatus::kFailed) << "a hung worker is not a missing NCCL";
+  EXPECT_NE(outputs.allreduce.detail.find("did not say whether it can run within 1 s"), std::string::npos)
+      << outputs.allreduce.detail;
+  EXPECT_TRUE(EmptyDirectory(scratch.work.path()));
+}
+
+// Stands in for GPUs: speaks the worker protocol, checks what the parent tells it, and
+// leaves recorded NCCL output (a fixture's log and topology dump) where NCCL would.
+std::string ReplayingWorker(const std::string& dir, const std::string& hang_at = "") {
+  const std::string fixture = test_support::FixtureDir("nccl-h100-2node-healthy");
+  return WriteScript(dir, R"sh(dir="$3"
+seen=")sh" + dir + R"sh(/seen.txt"
+echo 'ready gpus=2 nccl_version=2.21.5 cuda_runtime=12.4 devices="0000:18:00.0 0000:2a:00.0"'
+[ "$4" = "--root" ] && echo "unique-id hex=$(printf '%0256d' 7)"
+while read kind rest; do
+  echo "$kind $rest" >> "$seen"
+  [ "$kind" = ")sh" + hang_at + R"sh(" ] && exec sleep 60
+  case "$kind" in
+    init) cp ")sh" + fixture + R"sh(/cluster/nccl-debug.log" "$dir/nccl-debug.log"
+          cp ")sh" + fixture + R"sh(/nodes/gpu-node-01/nccl-topo.xml" "$dir/nccl-topo.xml"
+          echo "initialized seconds=0.5" ;;
+    measure) size=${rest#size_bytes=}; size=${size%% *}
+          wrong=0; [ "$size" = 16777216 ] && wrong=5
+          echo "row size_bytes=$size time_us=1000 wrong=$wrong" ;;
+    quit) exit 0 ;;
+  esac
+done
+)sh");
+}
+
+TEST(NcclRun, ReplayedRunBecomesAJudgedTableWithItsLogAndTopology) {
+  WorkerScratch scratch;
+  scratch.env.Set("GPUCONFORM_ALLREDUCE_MAX_BYTES", std::to_string(16 * allreduce_sweep::kMiB));
+  const Profile h100 = test_support::BuiltinProfile("h100-sxm-8");  // sweeps to 16 GiB, capped above
+  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(scratch.scripts.path()), &h100);
+  ASSERT_EQ(outputs.allreduce.status, ProbeStatus::kOk) << outputs.allreduce.detail;
+  // The parent passed the root's id on, and asked for each size of the sweep.
+  const std::string seen = test_support::ReadFile(scratch.scripts.path() + "/seen.txt");
+  EXPECT_NE(seen.find("init unique_id=" + std::string(255, '0') + "7 nranks=2 first_rank=0"), std::string::npos)
+      << seen;
+  EXPECT_NE(seen.find("measure size_bytes=8388608 warmup=5 iterations=20"), std::string::npos) << seen;
+  EXPECT_NE(seen.find("quit"), std::string::npos) << seen;
+
+  auto table = nccl_tests::ParseNcclTestsOutput(outputs.allreduce.text, outputs.allreduce.origin);
+  ASSERT_TRUE(table) << table.error() << "\n" << outputs.allreduce.text;
+  EXPECT_EQ(table->ranks, 2);
+  EXPECT_EQ(table->nodes, 1);
+  ASSERT_EQ(table->rows.size(), 2u) << outputs.allreduce.text;
+  EXPECT_EQ(table->rows[0].size_bytes, 8 * allreduce_sweep::kMiB);
+  EXPECT_NEAR(table->rows[0].algbw_gb_per_s, 8.389, 0.001);  // 8 MiB in 1000 us
+  EXPECT_NEAR(table->rows[0].busbw_gb_per_s, 8.389, 0.001);  // 2 ranks: factor 1
+  // The wrong elements the worker found fail the correctness check, naming the size.
+  const auto correct = allreduce::CheckResultsCorrect(*table, "NcclResultsCorrect");
+  ASSERT_EQ(correct.verdict, Verdict::kFail);
+  EXPECT_NE(correct.findings[0].message.find("16 MiB"), std::string::npos) << correct.findings[0].message;
+
+  const std::string fixture = test_support::FixtureDir("nccl-h100-2node-healthy");
+  EXPECT_EQ(outputs.debug_log.status, ProbeStatus::kOk);
+  EXPECT_EQ(outputs.debug_log.text, test_support::ReadFile(fixture + "/cluster/nccl-debug.log"));
+  EXPECT_EQ(outputs.topology.status, ProbeStatus::kOk);
+  EXPECT_EQ(outputs.topology.text, test_support::ReadFile(fixture + "/nodes/gpu-node-01/nccl-topo.xml"));
+  EXPECT_TRUE(EmptyDirectory(scratch.work.path()));
+}
+
+TEST(NcclRun, IterationsFromTheEnvironmentReachTheWorker) {
+  WorkerScratch scratch;
+  scratch.env.Set("GPUCONFORM_ALLREDUCE_MAX_BYTES", std::to_string(8 * allreduce_sweep::kMiB));
+  scratch.env.Set("GPUCONFORM_ALLREDUCE_ITERS", "7");
+  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(scratch.scripts.path()));
+  ASSERT_EQ(outputs.allreduce.status, ProbeStatus::kOk) << outputs.allreduce.detail;
+  const std::string seen = test_support::ReadFile(scratch.scripts.path() + "/seen.txt");
+  EXPECT_NE(seen.find("measure size_bytes=8388608 warmup=5 iterations=7"), std::string::npos) << seen;
+}
+
+TEST(NcclRun, CollectiveThatHangsIsAbandonedAtTheDeadlineKeepingTheLog) {
+  WorkerScratch scratch;
+  scratch.env.Set("GPUCONFORM_COLLECTIVE_TIMEOUT_S", "1");
+  scratch.env.Set("GPUCONFORM_ALLREDUCE_MAX_BYTES", std::to_string(16 * allreduce_sweep::kMiB));
+  const auto start = std::chrono::steady_clock::now();
+  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(scratch.scripts.path(), "measure"));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+  EXPECT_EQ(outputs.allreduce.status, ProbeStatus::kFailed);
+  EXPECT_NE(outputs.allreduce.detail.find("node1: the NCCL allreduce of 8388608 B did not complete within 1 s"),
+            std::string::npos)
+      << outputs.allreduce.detail;
+  EXPECT_EQ(outputs.debug_log.status, ProbeStatus::kOk) << "the log up to the hang is kept, to say why";
+  EXPECT_TRUE(EmptyDirectory(scratch.work.path()));
+}
+
+}  // namespace
+}  // namespace gpuconform::nccl_run

@@ -43,7 +43,9 @@ const ProbeSpec& NvlinkStatusProbe() {
 
 std::vector<ProbeSpec> GpuFactProbes() { return {NvmlProbe(), probes::NvidiaSmiQueryXml(), NvlinkStatusProbe()}; }
 
-Result<nvidia_smi::GpuInventory> ReadGpuInventory(const ClusterRaw& raw, const std::string& node) {
+namespace {
+
+Result<nvidia_smi::GpuInventory> ParseGpuInventory(const ClusterRaw& raw, const std::string& node) {
   const RawOutput nvml = raw.NodeOutput(node, NvmlProbe().id);
   if (nvml.ok()) {
     auto report = ParseNvml(nvml.text, OriginOf(nvml, node, NvmlProbe()));
@@ -53,7 +55,7 @@ Result<nvidia_smi::GpuInventory> ReadGpuInventory(const ClusterRaw& raw, const s
   return FromSmi(raw, node, probes::NvidiaSmiQueryXml(), nvidia_smi::ParseNvidiaSmiGpus);
 }
 
-Result<NvlinkStatus> ReadNvlinkStatus(const ClusterRaw& raw, const std::string& node) {
+Result<NvlinkStatus> ParseNvlinkStatusFacts(const ClusterRaw& raw, const std::string& node) {
   const RawOutput nvml = raw.NodeOutput(node, NvmlProbe().id);
   if (nvml.ok()) {
     auto report = ParseNvml(nvml.text, OriginOf(nvml, node, NvmlProbe()));
@@ -61,6 +63,17 @@ Result<NvlinkStatus> ReadNvlinkStatus(const ClusterRaw& raw, const std::string& 
     return ToNvlinkStatus(*report);
   }
   return FromSmi(raw, node, NvlinkStatusProbe(), ParseNvlinkStatus);
+}
+
+}  // namespace
+
+Result<nvidia_smi::GpuInventory> ReadGpuInventory(const ClusterRaw& raw, const std::string& node) {
+  return raw.facts.Get<Result<nvidia_smi::GpuInventory>>("gpu-inventory", node,
+                                                          [&] { return ParseGpuInventory(raw, node); });
+}
+
+Result<NvlinkStatus> ReadNvlinkStatus(const ClusterRaw& raw, const std::string& node) {
+  return raw.facts.Get<Result<NvlinkStatus>>("nvlink-status", node, [&] { return ParseNvlinkStatusFacts(raw, node); });
 }
 
 }  // namespace gpuconform::facts

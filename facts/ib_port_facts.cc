@@ -48,13 +48,9 @@ Result<IbPortReport> FromIbverbs(const RawOutput& out, const std::string& node) 
   return report;
 }
 
-}  // namespace
-
-std::vector<ProbeSpec> PortProbes() { return {IbstatProbe(), IbverbsProbe(), IbvDevinfoProbe()}; }
-
 // An ibstat that exited non-zero after listing ports (ibpanic on one device) is still read, and
 // its failure travels with the ports so that a check cannot call the node clean.
-Result<IbPortReport> ReadPorts(const ClusterRaw& raw, const std::string& node) {
+Result<IbPortReport> ParsePorts(const ClusterRaw& raw, const std::string& node) {
   const RawOutput ibstat = raw.NodeOutput(node, IbstatProbe().id);
   if (Unavailable(ibstat)) {
     const RawOutput verbs = raw.NodeOutput(node, IbverbsProbe().id);
@@ -73,10 +69,18 @@ Result<IbPortReport> ReadPorts(const ClusterRaw& raw, const std::string& node) {
     }
   }
   auto text = UsableText(out, node, spec.file,
-                                   "no InfiniBand diagnostics on the node (ibstat from infiniband-diags and "
-                                   "ibv_devinfo from rdma-core are not installed)");
+                         "no InfiniBand diagnostics on the node (ibstat from infiniband-diags and "
+                         "ibv_devinfo from rdma-core are not installed)");
   if (!text) return Error{text.error()};
   return ParseIbPorts(*text, origin);
+}
+
+}  // namespace
+
+std::vector<ProbeSpec> PortProbes() { return {IbstatProbe(), IbverbsProbe(), IbvDevinfoProbe()}; }
+
+Result<IbPortReport> ReadPorts(const ClusterRaw& raw, const std::string& node) {
+  return raw.facts.Get<Result<IbPortReport>>("ib-ports", node, [&] { return ParsePorts(raw, node); });
 }
 
 std::vector<const IbPort*> RailPorts(const IbPortReport& report, const InfinibandExpectation& expected) {

@@ -74,6 +74,7 @@ Result<ClusterRaw> ClusterRaw::FromJson(const std::string& text) {
 }
 
 void ClusterRaw::Merge(const ClusterRaw& other) {
+  facts.Clear();
   for (const auto& n : other.nodes) {
     if (std::find(nodes.begin(), nodes.end(), n) == nodes.end()) nodes.push_back(n);
   }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/fact_cache.h"
 #include "harness/probe.h"
 #include "harness/result.h"
 
@@ -17,6 +18,9 @@ struct ClusterRaw {
   std::vector<std::string> nodes;                                 // sorted node names
   std::map<std::string, std::map<std::string, RawOutput>> node;  // node -> probe id -> output
   std::map<std::string, RawOutput> cluster;                       // probe id -> output
+  // What the facts layer parsed from these outputs (facts/, probes/*): each input parsed
+  // once per run. Mutable because parsing on demand does not change what the run holds.
+  mutable FactCache facts;
 
   RawOutput NodeOutput(const std::string& node_name, const std::string& probe_id) const;
   RawOutput ClusterOutput(const std::string& probe_id) const;

@@ -189,7 +189,7 @@ CheckResult CheckAllLinksActive(const std::string& node, const Result<NvlinkStat
       }
     }
     if (static_cast<int>(gpu.links.size()) != expected_links) {
-      findings.push_back({"link-count", gpu_entity,
+      findings.push_back({"nvlink-count", gpu_entity,
                           fmt::format("{}: {} ({}) has {} NVLinks, expected {} (profile {}): {}", node, gpu_name,
                                       gpu.name, gpu.links.size(), expected_links, profile.name,
                                       static_cast<int>(gpu.links.size()) < expected_links

@@ -196,7 +196,7 @@ TEST(NvSwitchRealdata, AllLinksVerdictsAgreeWithSources) {
   const auto h800 = CheckAllLinksActive("n", RealNvlink(dir, "llm-action-h800-8-links-elided"), h100);
   ASSERT_EQ(h800.verdict, Verdict::kFail);
   ASSERT_EQ(h800.findings.size(), 3u);
-  for (const auto& finding : h800.findings) EXPECT_EQ(finding.code, "link-count") << finding.message;
+  for (const auto& finding : h800.findings) EXPECT_EQ(finding.code, "nvlink-count") << finding.message;
   EXPECT_TRUE(AnyMessageContains(h800, "n: GPU 7 (NVIDIA H800) has 8 NVLinks, expected 18")) << Messages(h800);
 }
 
@@ -342,7 +342,7 @@ TEST(NvSwitchAllLinksActive, InactiveSlowAndMissingLinksFailNamingGpuAndLink) {
 
   const auto few = CheckAllLinksActive("n1", ParseNvlinkStatus(Links(1, 12), "o"), H100());
   ASSERT_EQ(few.verdict, Verdict::kFail);
-  EXPECT_EQ(few.findings[0].code, "link-count");
+  EXPECT_EQ(few.findings[0].code, "nvlink-count");
 }
 
 TEST(NvSwitchAllLinksActive, ElidedOutputThatLooksCleanIsAnError) {

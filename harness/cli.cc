@@ -76,6 +76,17 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
 
   CLI::App* list = app.add_subcommand("list", "list the suites and their checks");
   CLI::App* profiles = app.add_subcommand("profiles", "list the built-in profiles");
+  CLI::App* reasons = app.add_subcommand("reasons", "list every reason code a report can carry, with its meaning and next step");
+  reasons->add_flag("--json", command.json,
+                    "print a JSON array of objects with keys code, fault_class, meaning, next_step");
+  reasons->footer(
+      "Fault classes: hardware (RMA, reseat, recable), configuration (Slurm, MUNGE, NCCL, profile),\n"
+      "tooling (a missing tool, a timeout, unreadable output: the fact could not be obtained).\n"
+      "The code is the type= attribute of a JUnit <failure> or <error>.");
+  CLI::App* explain = app.add_subcommand("explain", "explain one reason code: its fault class, meaning and next step");
+  explain->add_option("code", command.reason_code, "the code, e.g. link-inactive (the type= of a JUnit <failure>)")
+      ->required();
+  explain->footer("Exit status 2 for a code the catalogue does not have; `gpuconform reasons` lists them all.");
   CLI::App* version = app.add_subcommand("version", "print the gpuconform version");
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
@@ -85,7 +96,7 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   } catch (const CLI::CallForHelp&) {
     // `--help` after a verb asks for that verb's help.
     CLI::App* target = &app;
-    for (CLI::App* verb : {run, capture, list, profiles, version}) {
+    for (CLI::App* verb : {run, capture, list, profiles, reasons, explain, version}) {
       if (verb->parsed()) target = verb;
     }
     parsed.message = target->help();
@@ -100,6 +111,8 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   if (capture->parsed()) command.verb = Verb::kCapture;
   if (list->parsed()) command.verb = Verb::kList;
   if (profiles->parsed()) command.verb = Verb::kProfiles;
+  if (reasons->parsed()) command.verb = Verb::kReasons;
+  if (explain->parsed()) command.verb = Verb::kExplain;
   if (version->parsed()) command.verb = Verb::kVersion;
   parsed.command = command;
   return parsed;

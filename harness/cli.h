@@ -1,4 +1,4 @@
-// The command line (architecture §2): run, capture, list, profiles, version.
+// The command line (architecture §2): run, capture, list, profiles, reasons, explain, version.
 // Contract: ParseCommandLine never exits the process; --help text and usage errors come
 // back as text with the exit status to use (0 for --help, 2 for a bad invocation).
 #pragma once
@@ -9,7 +9,7 @@
 
 namespace gpuconform {
 
-enum class Verb { kRun, kCapture, kList, kProfiles, kVersion };
+enum class Verb { kRun, kCapture, kList, kProfiles, kReasons, kExplain, kVersion };
 
 struct CommandLine {
   Verb verb = Verb::kRun;
@@ -23,6 +23,8 @@ struct CommandLine {
   bool quiet = false;
   std::string checkpoint_dir;       // Checkpoint suite target (overrides the profile)
   std::string checkpoint_temp_dir;  // where the jobs write temporary files
+  bool json = false;                // reasons: print JSON instead of text
+  std::string reason_code;          // explain: the code to explain
 };
 
 struct ParsedCommandLine {

@@ -10,6 +10,7 @@
 #include "harness/cli.h"
 #include "harness/collective_deadline.h"
 #include "harness/live_source.h"
+#include "harness/reasons_command.h"
 #include "harness/run_command.h"
 #include "harness/start_watchdog.h"
 #include "harness/world.h"
@@ -69,6 +70,8 @@ int main(int argc, char** argv) {
   switch (command.verb) {
     case Verb::kList: return ListVerb();
     case Verb::kProfiles: return ProfilesVerb();
+    case Verb::kReasons: return ReasonsVerb(command.json);
+    case Verb::kExplain: return ExplainVerb(command.reason_code);
     case Verb::kVersion: std::cout << "gpuconform " << GPUCONFORM_VERSION << "\n"; return 0;
     case Verb::kRun:
     case Verb::kCapture: break;

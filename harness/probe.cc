@@ -13,6 +13,17 @@ const char* ProbeStatusName(ProbeStatus status) {
   return "unknown";
 }
 
+ReasonCode ProbeStatusReason(ProbeStatus status) {
+  switch (status) {
+    case ProbeStatus::kAbsent: return "file-absent";
+    case ProbeStatus::kToolMissing: return "tool-missing";
+    case ProbeStatus::kTimedOut: return "timed-out";
+    case ProbeStatus::kFailed: return "probe-failed";
+    case ProbeStatus::kOk: break;
+  }
+  return "unavailable";
+}
+
 namespace {
 
 ProbeSpec Spec(std::string id, ProbeScope scope, ProbeMethod method, std::string file) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/reason_code.h"
+
 namespace gpuconform {
 
 struct CollectiveContext;  // gather.h
@@ -52,6 +54,8 @@ enum class ProbeStatus {
 };
 
 const char* ProbeStatusName(ProbeStatus status);
+// The catalogue code for a probe that did not give its output (any status but kOk).
+ReasonCode ProbeStatusReason(ProbeStatus status);
 
 // The four ways to define a probe, so that suites state only what differs.
 ProbeSpec CommandProbe(std::string id, ProbeScope scope, std::string file, std::vector<std::string> argv,

@@ -22,6 +22,8 @@
 #include <system_error>
 #include <utility>
 
+#include "harness/edit_distance.h"
+
 namespace gpuconform {
 namespace {
 
@@ -85,21 +87,6 @@ std::string Described(const YAML::Node& node) {
     default:
       return "nothing";
   }
-}
-
-std::size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 std::string_view ClosestKey(std::string_view key, const std::vector<std::string_view>& allowed) {

@@ -34,18 +34,18 @@ CheckResult Failed(std::string suite, std::string check, std::string node, std::
   return r;
 }
 
-CheckResult Errored(std::string suite, std::string check, std::string node, std::string code,
+CheckResult Errored(std::string suite, std::string check, std::string node, ReasonCode code,
                     std::string message) {
   CheckResult r = Passed(std::move(suite), std::move(check), node);
   r.verdict = Verdict::kError;
-  r.findings.push_back({std::move(code), node.empty() ? "cluster" : node, std::move(message)});
+  r.findings.push_back({code, node.empty() ? "cluster" : node, std::move(message)});
   return r;
 }
 
 CheckResult Skipped(std::string suite, std::string check, std::string node, std::string reason) {
   CheckResult r = Passed(std::move(suite), std::move(check), node);
   r.verdict = Verdict::kSkip;
-  r.findings.push_back({"skipped", node.empty() ? "cluster" : node, std::move(reason)});
+  r.findings.push_back({"not-applicable", node.empty() ? "cluster" : node, std::move(reason)});
   return r;
 }
 

@@ -8,16 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "harness/reason_code.h"
+
 namespace gpuconform {
 
 enum class Verdict { kPass, kFail, kError, kSkip };
 
 const char* VerdictName(Verdict verdict);  // "pass", "fail", "error", "skip"
 
-// One problem found: a stable code (for dashboards and docs), the entity it concerns
-// (e.g. "node7/gpu3/link11"), and a message that says observed vs expected and the fix.
+// One problem found: a code from the reason catalogue (stable, for dashboards and docs;
+// `gpuconform explain CODE`), the entity it concerns (e.g. "node7/gpu3/link11"), and a
+// message that says observed vs expected and the fix.
 struct Finding {
-  std::string code;
+  ReasonCode code;
   std::string entity;
   std::string message;
 };
@@ -49,8 +52,9 @@ struct CheckResult {
 // Builders that keep the suites short and the verdict consistent with the findings.
 CheckResult Passed(std::string suite, std::string check, std::string node = "");
 CheckResult Failed(std::string suite, std::string check, std::string node, std::vector<Finding> findings);
-CheckResult Errored(std::string suite, std::string check, std::string node, std::string code,
+CheckResult Errored(std::string suite, std::string check, std::string node, ReasonCode code,
                     std::string message);
+// A skip's finding has the code "not-applicable"; reason says why.
 CheckResult Skipped(std::string suite, std::string check, std::string node, std::string reason);
 
 // A check that collected findings fails when it has any, passes otherwise.

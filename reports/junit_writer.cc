@@ -259,7 +259,7 @@ void AddMeasurementProperties(pugi::xml_node properties, const SuiteCases& suite
 }
 
 std::string FindingLine(const Finding& finding) {
-  return finding.code + ": " + finding.entity + ": " + finding.message;
+  return finding.code.str() + ": " + finding.entity + ": " + finding.message;
 }
 
 std::string FindingLines(const std::vector<Finding>& findings) {
@@ -297,7 +297,7 @@ void AddOutcome(pugi::xml_node testcase, const CheckResult& result) {
   const bool has_findings = !result.findings.empty();
   if (has_findings) SetAttribute(outcome, "message", LeadMessage(result.findings.front()));
   if (result.verdict != Verdict::kSkip) {
-    SetAttribute(outcome, "type", has_findings ? result.findings.front().code
+    SetAttribute(outcome, "type", has_findings ? result.findings.front().code.str()
                                                : std::string(VerdictName(result.verdict)));
   }
   AddText(outcome, FindingLines(result.findings));

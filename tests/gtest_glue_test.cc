@@ -22,7 +22,7 @@ TEST(CheckFilter, NegativePartIsExpandedToo) {
 CheckResult Case(const std::string& check, const std::string& node, Verdict verdict, const std::string& message = "") {
   CheckResult r = Passed("SlurmGres", check, node);
   r.verdict = verdict;
-  if (!message.empty()) r.findings.push_back({"code", node, message});
+  if (!message.empty()) r.findings.push_back({"gres-count", node, message});
   return r;
 }
 

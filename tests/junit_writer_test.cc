@@ -60,13 +60,13 @@ std::vector<CheckResult> MixedVerdicts() {
 
   CheckResult links_node2 = Failed(
       "NvSwitch", "AllLinksActive", "node2",
-      {{"nvlink.inactive", "node2/gpu3/link11", "link 11 is inactive; expected active (reseat or RMA the GPU)"},
-       {"nvlink.speed", "node2/gpu5/link2", "link 2 runs at 25 GB/s; expected 26.562 GB/s"}});
+      {{"link-inactive", "node2/gpu3/link11", "link 11 is inactive; expected active (reseat or RMA the GPU)"},
+       {"link-slow", "node2/gpu5/link2", "link 2 runs at 25 GB/s; expected 26.562 GB/s"}});
   links_node2.time_s = 0.5;
   links_node2.measurements.push_back({"active_links", "143", "links", "== 144", "HGX H100 datasheet"});
   results.push_back(links_node2);
 
-  CheckResult munge_key = Errored("Munge", "KeyIdenticalOnAllNodes", "", "probe.tool_missing",
+  CheckResult munge_key = Errored("Munge", "KeyIdenticalOnAllNodes", "", "file-absent",
                                   "munge-key.digest absent on node2: cannot compare keys");
   munge_key.time_s = 0.125;
   results.push_back(munge_key);
@@ -253,16 +253,17 @@ TEST_F(JunitSchemaTest, ReportWithoutHostnameOrTimestampValidatesAgainstBothSche
 TEST_F(JunitSchemaTest, GarbageInMessagesStillValidatesAgainstBothSchemas) {
   std::vector<CheckResult> results = {
       Failed("Storage", "Fsync", "node1",
-             {{"fs.\x01torn", "node1/\x1b[0m/scratch", Bytes("got \x00\x07\x1b[31mred\xff\xfe\xc0\xaf\xed\xa0\x80")},
-              {"", "", ""}}),
-      Errored("Storage", "Probe", "node2", "tool.output", Bytes("bin\0ary \x0b\x0c\x7f"))};
+             {{"torn-read", "node1/\x1b[0m/scratch", Bytes("got \x00\x07\x1b[31mred\xff\xfe\xc0\xaf\xed\xa0\x80")},
+              {"unavailable", "", ""}}),
+      Errored("Storage", "Probe", "node2", "unparseable", Bytes("bin\0ary \x0b\x0c\x7f"))};
   results[0].measurements.push_back({"\x02", "\x03", "\x04", "", ""});
   const std::string xml = RenderJunit(results, FixedMeta());
   ExpectValid(xml, kJenkinsSchema);
   ExpectValid(xml, kAntSchema);
 }
 
-// Tools print anything; every field of a result may carry arbitrary bytes.
+// Tools print anything; every text field of a result may carry arbitrary bytes (a code is a
+// catalogue entry, checked when compiled).
 TEST_F(JunitSchemaTest, RandomBytesInEveryFieldStillValidateAgainstBothSchemas) {
   std::mt19937 random(20261202);
   auto random_bytes = [&random] {
@@ -272,7 +273,7 @@ TEST_F(JunitSchemaTest, RandomBytesInEveryFieldStillValidateAgainstBothSchemas) 
   };
   for (int round = 0; round < 10; ++round) {
     CheckResult result = Failed(random_bytes(), random_bytes(), random_bytes(),
-                                {{random_bytes(), random_bytes(), random_bytes()}});
+                                {{"unparseable", random_bytes(), random_bytes()}});
     result.measurements.push_back({random_bytes(), random_bytes(), random_bytes(), random_bytes(), random_bytes()});
     ReportMeta meta = FixedMeta();
     meta.hostname = random_bytes();
@@ -343,8 +344,8 @@ TEST(JunitCounts, SuiteTotalsAddUpToTheRun) {
 
 TEST(JunitCounts, ErrorIsNeverCountedAsFailure) {
   const std::vector<CheckResult> results = {
-      Errored("Munge", "DaemonAnswers", "node1", "probe.timeout", "munge -n timed out after 10 s"),
-      Errored("Munge", "DaemonAnswers", "node2", "probe.permission", "permission denied")};
+      Errored("Munge", "DaemonAnswers", "node1", "timed-out", "munge -n timed out after 10 s"),
+      Errored("Munge", "DaemonAnswers", "node2", "probe-failed", "permission denied")};
   const pugi::xml_document document = Parse(RenderJunit(results, FixedMeta()));
   const pugi::xml_node munge = SuiteNamed(document, "Munge");
   EXPECT_EQ(munge.attribute("errors").as_int(), 2);
@@ -404,17 +405,17 @@ TEST(JunitContent, FailureLeadsWithFirstFindingAndListsAllFindings) {
   const pugi::xml_node failure =
       CaseNamed(SuiteNamed(document, "NvSwitch"), "AllLinksActive/node2").child("failure");
   ASSERT_TRUE(failure);
-  EXPECT_STREQ(failure.attribute("type").value(), "nvlink.inactive");
+  EXPECT_STREQ(failure.attribute("type").value(), "link-inactive");
   EXPECT_STREQ(failure.attribute("message").value(),
                "node2/gpu3/link11: link 11 is inactive; expected active (reseat or RMA the GPU)");
   EXPECT_STREQ(failure.text().get(),
-               "nvlink.inactive: node2/gpu3/link11: link 11 is inactive; expected active (reseat or RMA the GPU)\n"
-               "nvlink.speed: node2/gpu5/link2: link 2 runs at 25 GB/s; expected 26.562 GB/s");
+               "link-inactive: node2/gpu3/link11: link 11 is inactive; expected active (reseat or RMA the GPU)\n"
+               "link-slow: node2/gpu5/link2: link 2 runs at 25 GB/s; expected 26.562 GB/s");
 }
 
 TEST(JunitContent, MessageThatAlreadyNamesItsEntityIsNotPrefixedTwice) {
   const std::vector<CheckResult> results = {
-      Failed("NvSwitch", "AllLinksActive", "node2", {{"nvlink.inactive", "node2/gpu3", "node2/gpu3 has 17 links"}})};
+      Failed("NvSwitch", "AllLinksActive", "node2", {{"link-inactive", "node2/gpu3", "node2/gpu3 has 17 links"}})};
   const pugi::xml_document document = Parse(RenderJunit(results, FixedMeta()));
   EXPECT_STREQ(CaseNamed(SuiteNamed(document, "NvSwitch"), "AllLinksActive/node2")
                    .child("failure").attribute("message").value(),
@@ -425,7 +426,7 @@ TEST(JunitContent, ErrorCarriesItsCodeAsType) {
   const pugi::xml_document document = Parse(RenderJunit(MixedVerdicts(), FixedMeta()));
   const pugi::xml_node error = CaseNamed(SuiteNamed(document, "Munge"), "KeyIdenticalOnAllNodes").child("error");
   ASSERT_TRUE(error);
-  EXPECT_STREQ(error.attribute("type").value(), "probe.tool_missing");
+  EXPECT_STREQ(error.attribute("type").value(), "file-absent");
   EXPECT_STREQ(error.attribute("message").value(),
                "cluster: munge-key.digest absent on node2: cannot compare keys");
 }
@@ -458,10 +459,10 @@ TEST(JunitContent, FailureWithoutFindingsStillHasTheRequiredType) {
 
 TEST(JunitContent, FindingsOfAPassingResultAreKeptInSystemOut) {
   CheckResult result = Passed("Storage", "Fsync", "node1");
-  result.findings.push_back({"fs.slow", "node1/scratch", "fsync took 90 ms"});
+  result.findings.push_back({"read-below-floor", "node1/scratch", "fsync took 90 ms"});
   const pugi::xml_document document = Parse(RenderJunit({result}, FixedMeta()));
   EXPECT_STREQ(SuiteNamed(document, "Storage").child("system-out").text().get(),
-               "Fsync/node1: fs.slow: node1/scratch: fsync took 90 ms\n");
+               "Fsync/node1: read-below-floor: node1/scratch: fsync took 90 ms\n");
 }
 
 TEST(JunitContent, MeasurementsBecomeSuitePropertiesNamedAfterTheirCase) {
@@ -493,27 +494,27 @@ TEST(JunitContent, RunPropertiesAppearOnEverySuite) {
 
 TEST(JunitContent, SpecialCharactersRoundTripThroughTheDocument) {
   const std::string message = "expected <8> & \"GPUs\" 'here'\tand\nthere";
-  const std::vector<CheckResult> results = {Errored("Munge", "Key", "node1", "a<b", message)};
+  const std::vector<CheckResult> results = {Errored("Munge", "Key", "node1", "unparseable", message)};
   const pugi::xml_document document = Parse(RenderJunit(results, FixedMeta()));
   const pugi::xml_node error = CaseNamed(SuiteNamed(document, "Munge"), "Key/node1").child("error");
   EXPECT_EQ(std::string(error.attribute("message").value()), "node1: " + message);
-  EXPECT_STREQ(error.attribute("type").value(), "a<b");
+  EXPECT_STREQ(error.attribute("type").value(), "unparseable");
 }
 
 TEST(JunitContent, IllegalControlCharactersAreStripped) {
   const std::vector<CheckResult> results = {
-      Errored("Munge", "Key", "node1", "tool\x01output", Bytes("bad\x00\x1b[31mred\x08\x0b\x0c ok\x7f"))};
+      Errored("Munge", "Key", "node1", "unparseable", Bytes("bad\x00\x1b[31mred\x08\x0b\x0c ok\x7f"))};
   const std::string xml = RenderJunit(results, FixedMeta());
   const pugi::xml_document document = Parse(xml);
   const pugi::xml_node error = CaseNamed(SuiteNamed(document, "Munge"), "Key/node1").child("error");
   EXPECT_STREQ(error.attribute("message").value(), "node1: bad[31mred ok\x7f");
-  EXPECT_STREQ(error.attribute("type").value(), "tooloutput");
+  EXPECT_STREQ(error.attribute("type").value(), "unparseable");
   EXPECT_EQ(xml.find("&#"), xml.find("&#10;")) << "no character reference except newlines:\n" << xml;
 }
 
 TEST(JunitContent, BytesThatAreNotUtf8BecomeReplacementCharacters) {
   const std::vector<CheckResult> results = {
-      Errored("Munge", "Key", "node1", "x", "caf\xe9 \xff ok \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80")};
+      Errored("Munge", "Key", "node1", "unparseable", "caf\xe9 \xff ok \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80")};
   const pugi::xml_document document = Parse(RenderJunit(results, FixedMeta()));
   EXPECT_STREQ(CaseNamed(SuiteNamed(document, "Munge"), "Key/node1").child("error").attribute("message").value(),
                "node1: caf\xef\xbf\xbd \xef\xbf\xbd ok \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
@@ -522,7 +523,7 @@ TEST(JunitContent, BytesThatAreNotUtf8BecomeReplacementCharacters) {
 TEST_F(JunitTempDir, DocumentWithGarbageIsWellFormedForXmllint) {
   if (!XmllintInstalled()) GTEST_SKIP() << "xmllint is not installed (Debian: libxml2-utils)";
   const std::vector<CheckResult> results = {
-      Failed("Storage", "Fsync", "node1", {{"c\x01", "e\x1f", Bytes("\x00\x1b\xff\xfe\xef\xbf\xbe")}})};
+      Failed("Storage", "Fsync", "node1", {{"torn-read", "e\x1f", Bytes("\x00\x1b\xff\xfe\xef\xbf\xbe")}})};
   const std::string path = WriteTemp("garbage.xml", RenderJunit(results, FixedMeta()));
   const CommandOutcome outcome = RunCommand("xmllint --noout " + ShellQuote(path));
   EXPECT_EQ(outcome.exit_status, 0) << outcome.output;

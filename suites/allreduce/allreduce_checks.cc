@@ -167,7 +167,7 @@ std::string HumanSize(long long size_bytes) {
 CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profile, const std::string& check_name,
                                const nccl_log::InterNodeTransport* transport) {
   if (table.rows.empty()) {
-    return Errored(kSuite, check_name, "", "no-measurement", table.origin + ": the allreduce sweep has no rows");
+    return Errored(kSuite, check_name, "", "not-measured", table.origin + ": the allreduce sweep has no rows");
   }
   FloorChoice choice = ChooseFloors(table, profile, check_name);
   if (choice.verdict) {
@@ -211,7 +211,7 @@ CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Prof
     return Skipped(kSuite, check_name, "", "profile " + profile.name + " declares no fabric bandwidth (fabric section)");
   }
   if (table.rows.empty()) {
-    return Errored(kSuite, check_name, "", "no-measurement", table.origin + ": the allreduce sweep has no rows");
+    return Errored(kSuite, check_name, "", "not-measured", table.origin + ": the allreduce sweep has no rows");
   }
   const BandwidthRow& row = table.rows.back();
   if (table.nodes <= 0) {
@@ -247,7 +247,7 @@ CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Prof
                                  fmt::format("{:.3f}", bound_time_ms), "ms", "", profile.fabric->source});
   if (floor <= 0) {
     result.verdict = Verdict::kSkip;
-    result.findings.push_back({"skipped", "cluster",
+    result.findings.push_back({"not-applicable", "cluster",
                                fmt::format("efficiency {:.1f}% of the declared {:.0f} Gbit/s per node recorded; profile "
                                            "{} sets no allreduce_efficiency_floor_fraction",
                                            efficiency * 100, profile.fabric->node_bandwidth_gbit_per_s, profile.name)});
@@ -269,7 +269,7 @@ CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Prof
 CheckResult CheckResultsCorrect(const BandwidthTable& table, const std::string& check_name) {
   const std::string& check = check_name;
   if (table.rows.empty()) {
-    return Errored(kSuite, check, "", "no-measurement", table.origin + ": the allreduce sweep has no rows");
+    return Errored(kSuite, check, "", "not-measured", table.origin + ": the allreduce sweep has no rows");
   }
   std::vector<std::string> wrong;
   long long verified = 0;

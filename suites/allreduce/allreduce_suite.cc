@@ -60,7 +60,7 @@ CheckResult JudgedOrRecorded(CheckResult judged, bool applies, const std::string
 CheckResult NotMeasured(const RawOutput& out, const std::string& check) {
   const bool not_given = out.status == ProbeStatus::kToolMissing || out.status == ProbeStatus::kAbsent;
   return not_given ? Skipped(kSuite, check, "", out.detail)
-                   : Errored(kSuite, check, "", "measurement-failed", out.detail);
+                   : Errored(kSuite, check, "", "not-measured", out.detail);
 }
 
 // What the run's NCCL log says about the inter-node transport; nullopt without a usable log
@@ -83,8 +83,8 @@ void JudgeTable(const RawOutput& out, const std::string& floors_check, const std
   }
   auto table = ParseNcclTestsOutput(out.text, out.origin);
   if (!table) {
-    results.push_back(Errored(kSuite, floors_check, "", "unreadable-table", table.error()));
-    results.push_back(Errored(kSuite, correct_check, "", "unreadable-table", table.error()));
+    results.push_back(Errored(kSuite, floors_check, "", "unparseable", table.error()));
+    results.push_back(Errored(kSuite, correct_check, "", "unparseable", table.error()));
     return;
   }
   results.push_back(
@@ -105,7 +105,7 @@ void JudgeNcclTests(const SuiteContext& context, std::vector<CheckResult>& resul
   }
   auto table = ParseNcclTestsOutput(out.text, out.origin);
   if (!table) {
-    results.push_back(Errored(kSuite, kNcclTestsEfficiency, "", "unreadable-table", table.error()));
+    results.push_back(Errored(kSuite, kNcclTestsEfficiency, "", "unparseable", table.error()));
     return;
   }
   results.push_back(CheckEfficiencyAgainstFabric(*table, context.profile, kNcclTestsEfficiency, evidence));
@@ -123,15 +123,14 @@ void JudgeOwnNcclRun(const SuiteContext& context, std::vector<CheckResult>& resu
     return;
   }
   if (!out.ok()) {
-    const std::string kind = out.status == ProbeStatus::kAbsent        ? "absent"
-                             : out.status == ProbeStatus::kToolMissing ? "tool-missing"
-                                                                       : "measurement-failed";
+    const bool not_there = out.status == ProbeStatus::kAbsent || out.status == ProbeStatus::kToolMissing;
+    const ReasonCode kind = not_there ? ProbeStatusReason(out.status) : ReasonCode("not-measured");
     for (const char* check : checks) results.push_back(Errored(kSuite, check, "", kind, out.detail));
     return;
   }
   auto table = ParseNcclTestsOutput(out.text, out.origin);
   if (!table) {
-    for (const char* check : checks) results.push_back(Errored(kSuite, check, "", "unreadable-table", table.error()));
+    for (const char* check : checks) results.push_back(Errored(kSuite, check, "", "unparseable", table.error()));
     return;
   }
   const auto transport = TransportFromLog(context);
@@ -162,7 +161,7 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
     results.push_back(CheckNoSlowNode(ParsePairResults(mpi.text), kMpiBlame));
     auto table = ParseNcclTestsOutput(mpi.text, mpi.origin);
     if (!table) {
-      results.push_back(Errored(kSuite, kMpiEfficiency, "", "unreadable-table", table.error()));
+      results.push_back(Errored(kSuite, kMpiEfficiency, "", "unparseable", table.error()));
     } else {
       results.push_back(JudgedOrRecorded(CheckEfficiencyAgainstFabric(*table, context.profile, kMpiEfficiency),
                                          !context.profile.ExpectsGpus(),
@@ -172,8 +171,8 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
     results.push_back(Skipped(kSuite, kMpiBlame, "", "no pairwise measurement: " + mpi.detail));
     results.push_back(Skipped(kSuite, kMpiEfficiency, "", "no measurement: " + mpi.detail));
   } else {
-    results.push_back(Errored(kSuite, kMpiBlame, "", "measurement-failed", mpi.detail));
-    results.push_back(Errored(kSuite, kMpiEfficiency, "", "measurement-failed", mpi.detail));
+    results.push_back(Errored(kSuite, kMpiBlame, "", "not-measured", mpi.detail));
+    results.push_back(Errored(kSuite, kMpiEfficiency, "", "not-measured", mpi.detail));
   }
   JudgeNcclTests(context, results);
   return results;

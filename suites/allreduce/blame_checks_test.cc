@@ -65,7 +65,7 @@ TEST(Blame, SecondPassClearsTheHealthyNodeBetweenTwoSlowOnes) {
   const auto result = CheckNoSlowNode(pairs, "MpiNoSlowNode");
   ASSERT_EQ(result.verdict, Verdict::kFail);
   std::vector<std::string> named;
-  for (const auto& finding : result.findings) named.push_back(finding.code + ":" + finding.entity);
+  for (const auto& finding : result.findings) named.push_back(finding.code.str() + ":" + finding.entity);
   EXPECT_EQ(named, (std::vector<std::string>{"slow-node:n2", "slow-node:n4"}));
 }
 

@@ -48,7 +48,7 @@ std::vector<std::string> StageErrors(const Nodes& nodes, const std::string& stag
   return problems;
 }
 
-CheckResult ErroredWith(const char* check, const std::string& code, const std::vector<std::string>& problems) {
+CheckResult ErroredWith(const char* check, ReasonCode code, const std::vector<std::string>& problems) {
   return Errored(kSuite, check, "", code, Join(problems, "; "));
 }
 
@@ -432,7 +432,7 @@ CheckResult CheckReadThroughput(const Nodes& nodes, const CheckpointExpectation&
       slowest_ms[readers] = std::max(slowest_ms[readers], Number(*read, "elapsed_ms").value_or(0));
     }
     if (!seen.count(1) || !seen.count(k)) {
-      return Errored(kSuite, kReadThroughput, "", "no-measurement",
+      return Errored(kSuite, kReadThroughput, "", "not-measured",
                      node->node + ": no read measurement with 1 and " + std::to_string(k) + " readers in " + node->origin);
     }
   }

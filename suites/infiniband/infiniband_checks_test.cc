@@ -16,7 +16,7 @@ using topo_test::ReadFile;
 
 std::string Messages(const CheckResult& result) {
   std::string out;
-  for (const auto& finding : result.findings) out += "[" + finding.code + "] " + finding.message + "\n";
+  for (const auto& finding : result.findings) out += "[" + finding.code.str() + "] " + finding.message + "\n";
   return out;
 }
 

@@ -59,14 +59,14 @@ CheckResult CheckFabricInterfaceUp(const std::string& node, const std::vector<In
   const Interface* interface = Named(interfaces, fabric);
   if (interface == nullptr) {
     return Failed(kSuite, kFabricInterfaceUp, node,
-                  {{"missing", node + "/" + fabric,
+                  {{"fabric-interface-missing", node + "/" + fabric,
                     node + ": no interface " + fabric + note + "; the node has " + Join(Names(interfaces), ", ") +
                         "; NCCL and MPI would pick another interface, often the management network: check the "
                         "cabling, the driver and the network configuration of the node"}});
   }
   std::vector<Finding> findings;
   if (!interface->IsUp()) {
-    findings.push_back({"down", node + "/" + fabric,
+    findings.push_back({"fabric-interface-down", node + "/" + fabric,
                         node + "/" + fabric + ": state " + (interface->state.empty() ? "unknown" : interface->state) +
                             ", flags <" + Join(interface->flags, ",") + ">, expected UP" + note + "; `ip link set " +
                             fabric + " up` and check the link (cable, switch port)"});
@@ -167,7 +167,7 @@ CheckResult CheckFabricSubnetShared(const std::map<std::string, Result<std::vect
     return failed;
   }
   if (!unreadable.empty()) {
-    CheckResult errored = Errored(kSuite, kFabricSubnetShared, "", "unreadable", Join(unreadable, "; "));
+    CheckResult errored = Errored(kSuite, kFabricSubnetShared, "", "unparseable", Join(unreadable, "; "));
     errored.measurements = std::move(result.measurements);
     return errored;
   }
@@ -175,7 +175,7 @@ CheckResult CheckFabricSubnetShared(const std::map<std::string, Result<std::vect
   return result;
 }
 
-std::vector<CheckResult> InterfacesUnavailable(const std::string& node, const std::string& code,
+std::vector<CheckResult> InterfacesUnavailable(const std::string& node, ReasonCode code,
                                                const std::string& problem, const Profile& profile) {
   std::vector<CheckResult> results;
   if (auto reason = FabricSkipReason(profile)) {

@@ -35,7 +35,7 @@ CheckResult CheckFabricSubnetShared(const std::map<std::string, Result<std::vect
                                     const Profile& profile);
 
 // The per-node checks when a node's interfaces could not be read.
-std::vector<CheckResult> InterfacesUnavailable(const std::string& node, const std::string& code,
+std::vector<CheckResult> InterfacesUnavailable(const std::string& node, ReasonCode code,
                                                const std::string& problem, const Profile& profile);
 
 }  // namespace gpuconform::interfaces

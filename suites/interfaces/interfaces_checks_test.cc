@@ -120,7 +120,7 @@ TEST(InterfacesChecks, DownFabricInterfaceFails) {
             kAddr);
   const auto r = CheckFabricInterfaceUp("node1", interfaces, Local());
   ASSERT_EQ(r.verdict, Verdict::kFail);
-  EXPECT_EQ(r.findings[0].code, "down");
+  EXPECT_EQ(r.findings[0].code, "fabric-interface-down");
   EXPECT_NE(r.findings[0].message.find("ip link set ens1 up"), std::string::npos);
 }
 

@@ -59,7 +59,7 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
       up.push_back(CheckFabricInterfaceUp(node, *interfaces, context.profile));
       forbidden.push_back(CheckForbiddenInterfacesNotFabric(node, *interfaces, context.profile));
     } else {
-      auto unavailable = InterfacesUnavailable(node, "unreadable", interfaces.error(), context.profile);
+      auto unavailable = InterfacesUnavailable(node, "unparseable", interfaces.error(), context.profile);
       up.push_back(unavailable[0]);
       forbidden.push_back(unavailable[1]);
     }

@@ -181,8 +181,8 @@ CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks,
   const std::string& fabric = profile.nccl->socket_ifname;
   std::vector<Finding> findings;
   std::set<std::string> reported;  // one finding per host and problem, not per rank
-  auto add = [&](const RankLaunch& rank, const std::string& code, const std::string& message) {
-    if (reported.insert(rank.host + "/" + code).second) findings.push_back({code, rank.host, rank.host + ": " + message});
+  auto add = [&](const RankLaunch& rank, ReasonCode code, const std::string& message) {
+    if (reported.insert(rank.host + "/" + code.str()).second) findings.push_back({code, rank.host, rank.host + ": " + message});
   };
   for (const auto& rank : ranks) {
     const std::string nccl = rank.Env("NCCL_SOCKET_IFNAME");

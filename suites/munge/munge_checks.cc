@@ -32,7 +32,7 @@ std::vector<std::pair<std::string, std::string>> Problems(const std::map<std::st
 }
 
 // An <error> carrying every unreadable node's reason, the first as the headline.
-CheckResult ErroredWithAll(const char* check, const std::string& node, const std::string& code,
+CheckResult ErroredWithAll(const char* check, const std::string& node, ReasonCode code,
                            const std::vector<std::pair<std::string, std::string>>& problems) {
   CheckResult result = Errored(kSuite, check, node, code, problems.front().second);
   for (std::size_t i = 1; i < problems.size(); ++i) result.findings.push_back({code, problems[i].first, problems[i].second});
@@ -226,10 +226,10 @@ std::optional<Finding> OddNodeFinding(const std::string& node, const std::set<st
   } else {
     message += node + "'s credentials are rejected by " + Join(outbound, ", ") + " with '" + status + "'";
   }
-  const std::string code = failure == MungeFailure::kInvalidCredential ? "key-differs"
-                           : (failure == MungeFailure::kExpiredCredential || failure == MungeFailure::kRewoundCredential)
-                               ? "clock-skew"
-                               : "credential-rejected";
+  const ReasonCode code = failure == MungeFailure::kInvalidCredential ? ReasonCode("key-differs")
+                          : (failure == MungeFailure::kExpiredCredential || failure == MungeFailure::kRewoundCredential)
+                              ? ReasonCode("clock-skew")
+                              : ReasonCode("credential-rejected");
   return Finding{code, node, message + ": " + OddNodeCause(node, failure)};
 }
 
@@ -348,7 +348,7 @@ CheckResult CheckCredentialsDecodeAcrossNodes(const std::map<std::string, Result
     return WithMeasurements(Failed(kSuite, kCredentialsDecodeAcrossNodes, "", std::move(findings)), measurements);
   }
   if (auto problems = Problems(reports); !problems.empty()) {
-    return WithMeasurements(ErroredWithAll(kCredentialsDecodeAcrossNodes, "", "unreadable", problems), measurements);
+    return WithMeasurements(ErroredWithAll(kCredentialsDecodeAcrossNodes, "", "unparseable", problems), measurements);
   }
   const bool any_untested = std::any_of(pairs.begin(), pairs.end(), [](const DecodePair& p) {
     return p.outcome == PairOutcome::kUntested;
@@ -373,7 +373,7 @@ CheckResult CheckKeyIdenticalOnAllNodes(const std::map<std::string, Result<KeyDi
     nodes_by_nonce[digest->nonce_hex].push_back(node);
     nodes_by_digest[digest->hmac_hex].push_back(node);
   }
-  if (nodes_by_digest.empty()) return ErroredWithAll(kKeyIdenticalOnAllNodes, "", "unreadable", problems);
+  if (nodes_by_digest.empty()) return ErroredWithAll(kKeyIdenticalOnAllNodes, "", "unparseable", problems);
   if (nodes_by_nonce.size() > 1) {
     return WithMeasurements(
         Errored(kSuite, kKeyIdenticalOnAllNodes, "", "nonce-mismatch", NonceMismatchMessage(nodes_by_nonce)),
@@ -414,14 +414,14 @@ CheckResult CheckKeyIdenticalOnAllNodes(const std::map<std::string, Result<KeyDi
     return WithMeasurements(Failed(kSuite, kKeyIdenticalOnAllNodes, "", std::move(findings)), measurements);
   }
   if (!problems.empty()) {
-    return WithMeasurements(ErroredWithAll(kKeyIdenticalOnAllNodes, "", "unreadable", problems), measurements);
+    return WithMeasurements(ErroredWithAll(kKeyIdenticalOnAllNodes, "", "unparseable", problems), measurements);
   }
   return WithMeasurements(Passed(kSuite, kKeyIdenticalOnAllNodes, ""), measurements);
 }
 
 CheckResult CheckKeyFileProtected(const std::string& node, const Result<KeyStat>& stat, const Profile& profile) {
   if (auto skip = SkipIfNotApplicable(kKeyFileProtected, node, profile)) return *skip;
-  if (!stat) return Errored(kSuite, kKeyFileProtected, node, "unreadable", stat.error());
+  if (!stat) return Errored(kSuite, kKeyFileProtected, node, "unparseable", stat.error());
   const std::string mode = fmt::format("{:04o}", stat->mode);
   std::vector<Measurement> measurements = {{node + ".key_mode", mode, "", "0600 or 0400", ""},
                                            {node + ".key_owner", stat->owner + ":" + stat->group, "", "munge or root", ""}};
@@ -462,7 +462,7 @@ std::string EncodeFailureCause(const std::string& node, const DecodeReport& repo
 
 CheckResult CheckDaemonReachable(const std::string& node, const Result<DecodeReport>& report, const Profile& profile) {
   if (auto skip = SkipIfNotApplicable(kDaemonReachable, node, profile)) return *skip;
-  if (!report) return Errored(kSuite, kDaemonReachable, node, "unreadable", report.error());
+  if (!report) return Errored(kSuite, kDaemonReachable, node, "unparseable", report.error());
   std::vector<Measurement> measurements;
   if (!report->socket_path.empty()) measurements.push_back({node + ".munge_socket", report->socket_path, "", "", ""});
   if (!report->encode_ok) {
@@ -476,7 +476,7 @@ CheckResult CheckDaemonReachable(const std::string& node, const Result<DecodeRep
   const auto self = std::find_if(report->attempts.begin(), report->attempts.end(),
                                  [&](const DecodeAttempt& attempt) { return attempt.from_node == node; });
   if (self == report->attempts.end()) {
-    return WithMeasurements(Errored(kSuite, kDaemonReachable, node, "no-self-decode",
+    return WithMeasurements(Errored(kSuite, kDaemonReachable, node, "self-decode-not-run",
                                     node + ": munge-decode.txt has no decode of " + node + "'s own credential"),
                             measurements);
   }
@@ -514,7 +514,7 @@ CheckResult CheckClockSkewWithinTtl(const std::map<std::string, Result<long long
   for (const auto& [node, ns] : epoch_ns) {
     if (ns) readings.emplace_back(node, *ns);
   }
-  if (readings.size() < 2) return ErroredWithAll(kClockSkewWithinTtl, "", "unreadable", problems);
+  if (readings.size() < 2) return ErroredWithAll(kClockSkewWithinTtl, "", "unparseable", problems);
 
   const auto by_time = [](const auto& a, const auto& b) { return a.second < b.second; };
   const auto slowest = *std::min_element(readings.begin(), readings.end(), by_time);
@@ -538,7 +538,7 @@ CheckResult CheckClockSkewWithinTtl(const std::map<std::string, Result<long long
         measurements);
   }
   if (!problems.empty()) {
-    return WithMeasurements(ErroredWithAll(kClockSkewWithinTtl, "", "unreadable", problems), measurements);
+    return WithMeasurements(ErroredWithAll(kClockSkewWithinTtl, "", "unparseable", problems), measurements);
   }
   return WithMeasurements(Passed(kSuite, kClockSkewWithinTtl, ""), measurements);
 }

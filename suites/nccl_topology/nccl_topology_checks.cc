@@ -138,7 +138,7 @@ CheckResult CheckGpuCount(const std::string& node, const Topology& topology, con
   const int expected = profile.gpu->count_per_node;
   const int observed = static_cast<int>(topology.gpus.size());
   if (observed == 0 && !topology.any_pci_class) {
-    return Errored(kSuite, kGpuCount, node, "not-stated",
+    return Errored(kSuite, kGpuCount, node, "not-reported",
                    node + ": the topology names no PCI classes and no <gpu>, so it does not say how many GPUs there "
                           "are; " + kStaticFileHint);
   }
@@ -162,7 +162,7 @@ CheckResult CheckNvlinkCountPerGpu(const std::string& node, const Topology& topo
   const bool any_declared =
       std::any_of(topology.gpus.begin(), topology.gpus.end(), [](const Gpu& gpu) { return gpu.declared; });
   if (!any_declared) {
-    return Errored(kSuite, kNvlinkCountPerGpu, node, "not-stated",
+    return Errored(kSuite, kNvlinkCountPerGpu, node, "not-reported",
                    node + ": the topology has " + std::to_string(topology.gpus.size()) +
                        " GPU(s) but no <gpu> element, so it states no NVLinks; " + kStaticFileHint);
   }
@@ -215,7 +215,7 @@ CheckResult CheckNicCountSpeedGdr(const std::string& node, const Topology& topol
   const auto& ib = *profile.infiniband;
   const std::vector<NicView> nics = Nics(topology);
   if (nics.empty() && !topology.any_pci_class) {
-    return Errored(kSuite, kNicCountSpeedGdr, node, "not-stated",
+    return Errored(kSuite, kNicCountSpeedGdr, node, "not-reported",
                    node + ": the topology names no PCI classes and no <nic>, so it does not say which NICs there "
                           "are; " + kStaticFileHint);
   }
@@ -299,7 +299,7 @@ CheckResult CheckGpuHasNicUnderPcieSwitch(const std::string& node, const Topolog
     return Skipped(kSuite, kGpuHasNicUnderPcieSwitch, node, *reason);
   }
   if (topology.gpus.empty()) {
-    return Errored(kSuite, kGpuHasNicUnderPcieSwitch, node, "not-stated",
+    return Errored(kSuite, kGpuHasNicUnderPcieSwitch, node, "not-reported",
                    node + (topology.any_pci_class ? ": the topology has no GPU" :
                           ": the topology names no PCI classes and no <gpu>, so it does not say where the GPUs are") +
                        "; " + kStaticFileHint);
@@ -356,7 +356,7 @@ std::vector<CheckResult> JudgeTopology(const std::string& node, const Topology& 
           CheckNicCountSpeedGdr(node, topology, profile), CheckGpuHasNicUnderPcieSwitch(node, topology, profile)};
 }
 
-std::vector<CheckResult> TopologyUnavailable(const std::string& node, const std::string& code,
+std::vector<CheckResult> TopologyUnavailable(const std::string& node, ReasonCode code,
                                              const std::string& problem, const Profile& profile) {
   std::vector<CheckResult> results;
   for (const auto& check : CheckNames()) {

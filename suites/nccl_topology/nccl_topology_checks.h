@@ -40,7 +40,7 @@ std::vector<CheckResult> JudgeTopology(const std::string& node, const Topology& 
 
 // All checks on a node whose topology could not be obtained: skipped where the profile says
 // they do not apply, else errors carrying `problem` (which names the file and what to do).
-std::vector<CheckResult> TopologyUnavailable(const std::string& node, const std::string& code,
+std::vector<CheckResult> TopologyUnavailable(const std::string& node, ReasonCode code,
                                              const std::string& problem, const Profile& profile);
 
 }  // namespace gpuconform::nccl_topology

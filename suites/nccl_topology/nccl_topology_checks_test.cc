@@ -261,7 +261,7 @@ TEST(NcclTopologyChecks, GpuCountMismatchFails) {
 
 TEST(NcclTopologyChecks, ProfileWithoutGpusSkipsEveryCheckEvenWithoutAFile) {
   const Profile local = Builtin("local");
-  for (const auto& r : TopologyUnavailable("node1", "absent", "no file", local)) {
+  for (const auto& r : TopologyUnavailable("node1", "file-absent", "no file", local)) {
     EXPECT_EQ(r.verdict, Verdict::kSkip) << r.check;
   }
   for (const auto& r : TopologyUnavailable("node1", "tool-missing", "NCCL_TOPO_DUMP_FILE is not set", Builtin("h100-sxm-8"))) {

@@ -71,7 +71,7 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
     std::vector<CheckResult> judged;
     if (!out.ok()) {
       const std::string detail = out.status == ProbeStatus::kAbsent ? out.detail + "; " + kHowToProduce : out.detail;
-      judged = TopologyUnavailable(node, ProbeStatusName(out.status), detail, context.profile);
+      judged = TopologyUnavailable(node, ProbeStatusReason(out.status), detail, context.profile);
     } else if (auto topology = ParseTopologyXml(out.text, out.origin)) {
       judged = JudgeTopology(node, *topology, context.profile);
     } else {

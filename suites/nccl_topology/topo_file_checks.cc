@@ -144,7 +144,7 @@ CheckResult CheckTopoFileMatchesNode(const std::string& node, const std::string&
   };
   CheckResult result;
   if (compared == 0 && findings.empty()) {
-    result = Errored(kSuite, kTopoFileMatchesNode, node, "not-stated",
+    result = Errored(kSuite, kTopoFileMatchesNode, node, "not-reported",
                      node + ": NCCL_TOPO_FILE " + file_origin +
                          " names no real PCI bus id (only virtual switches or none), so there is nothing to compare "
                          "with the node");
@@ -162,7 +162,7 @@ CheckResult JudgeTopoFile(const std::string& node, const RawOutput& topo_file, c
                           "file to compare (" + topo_file.detail + ")");
   }
   if (!topo_file.ok()) {
-    return Errored(kSuite, kTopoFileMatchesNode, node, ProbeStatusName(topo_file.status), topo_file.detail);
+    return Errored(kSuite, kTopoFileMatchesNode, node, ProbeStatusReason(topo_file.status), topo_file.detail);
   }
   auto file = ParseTopologyXml(topo_file.text, topo_file.origin);
   if (!file) {
@@ -171,7 +171,7 @@ CheckResult JudgeTopoFile(const std::string& node, const RawOutput& topo_file, c
                        "; NCCL fails or ignores it: unset NCCL_TOPO_FILE or regenerate it with NCCL_TOPO_DUMP_FILE");
   }
   if (!pci_devices.ok()) {
-    return Errored(kSuite, kTopoFileMatchesNode, node, ProbeStatusName(pci_devices.status),
+    return Errored(kSuite, kTopoFileMatchesNode, node, ProbeStatusReason(pci_devices.status),
                    node + ": NCCL_TOPO_FILE is set but the node's PCI devices are unknown, so the file cannot be "
                           "checked: " + pci_devices.detail);
   }

@@ -147,6 +147,20 @@ std::string GroupEntity(const ChannelGroup& group) {
          (group.channels.empty() ? std::string("?") : group.channels.front());
 }
 
+// The catalogue code for a kind of problem line the log parser finds (ErrorKind); every
+// code carries the nccl- prefix, so NCCL's internal error is not gpuconform's own.
+ReasonCode ProblemReason(std::string_view kind) {
+  if (kind == "timeout") return "nccl-timeout";
+  if (kind == "remote-error") return "nccl-remote-error";
+  if (kind == "system-error") return "nccl-system-error";
+  if (kind == "internal-error") return "nccl-internal-error";
+  if (kind == "cuda-error") return "nccl-cuda-error";
+  if (kind == "invalid-usage") return "nccl-invalid-usage";
+  if (kind == "crash") return "nccl-crash";
+  if (kind == "nccl-error") return "nccl-error";
+  return "nccl-warn";
+}
+
 CheckResult WithMeasurements(CheckResult result, std::vector<Measurement> measurements) {
   result.measurements = std::move(measurements);
   return result;
@@ -425,14 +439,14 @@ CheckResult CheckSocketInterfaceIsFabric(const NcclLog& log, const Profile& prof
     const std::string where = HostOr(setting.source.host) + ": NCCL_SOCKET_IFNAME=" + setting.value + " (" +
                               LineText(setting.source) + ")";
     if (!nccl.socket_ifname.empty() && !IfnameSelects(setting.value, nccl.socket_ifname)) {
-      findings.push_back({"ifname-not-fabric", HostOr(setting.source.host),
+      findings.push_back({"nccl-socket-not-fabric", HostOr(setting.source.host),
                           where + " does not select " + nccl.socket_ifname + " (profile " + profile.name +
                               " nccl.socket_ifname); " + fix});
       continue;
     }
     for (const auto& bad : nccl.forbidden_ifnames) {
       if (sockets_carry_data && IfnameSelects(setting.value, bad)) {
-        findings.push_back({"ifname-forbidden", HostOr(setting.source.host),
+        findings.push_back({"nccl-socket-forbidden", HostOr(setting.source.host),
                             where + " selects " + bad + ", which profile " + profile.name +
                                 " forbids (nccl.forbidden_ifnames); " + fix});
       }
@@ -470,24 +484,31 @@ CheckResult CheckEnvironmentAudit(const NcclLog& log, const Profile& profile) {
       return v;
     }();
     std::string why;
+    std::optional<ReasonCode> code;
     if (name == "NCCL_IB_DISABLE" && Truthy(value) && family == "IB") {
       why = "disables InfiniBand, so collectives fall back to TCP sockets; unset it";
+      code = ReasonCode("env-nccl-ib-disable");
     } else if (name == "NCCL_NET" && !family.empty() && NetFamily(value) != family &&
                Lower(value) != Lower(profile.nccl->network)) {
       why = "forces the " + value + " network, expected " + profile.nccl->network + "; unset it";
+      code = ReasonCode("env-nccl-net");
     } else if (name == "NCCL_P2P_DISABLE" && Truthy(value) && want_nvlink) {
       why = "disables NVLink P2P, so intra-node traffic goes through host memory (SHM); unset it";
+      code = ReasonCode("env-nccl-p2p-disable");
     } else if (name == "NCCL_P2P_LEVEL" && (upper_value == "LOC" || value == "0") && want_nvlink) {
       why = "restricts P2P to nothing, so NVLink is not used; unset it";
+      code = ReasonCode("env-nccl-p2p-level");
     } else if ((name == "NCCL_NET_GDR_LEVEL" || name == "NCCL_IB_GDR_LEVEL") && (upper_value == "LOC" || value == "0") &&
                want_gdr) {
       why = "disables GPUDirect RDMA; unset it (the default allows GDR up to PXB)";
+      code = ReasonCode("env-nccl-gdr-level");
     } else if (name == "NCCL_SHM_DISABLE" && Truthy(value) && !want_nvlink) {
       why = "disables shared memory, so GPUs of one node talk through the network; unset it";
+      code = ReasonCode("env-nccl-shm-disable");
     }
-    if (why.empty()) continue;
+    if (!code) continue;
     const std::vector<std::string> hosts(where.first.begin(), where.first.end());
-    findings.push_back({"env-" + Lower(name), hosts.size() == 1 ? hosts.front() : "cluster",
+    findings.push_back({*code, hosts.size() == 1 ? hosts.front() : "cluster",
                         Join(hosts, ", ") + ": " + name + "=" + value + " (first at line " +
                             std::to_string(where.second) + ") " + why + " (profile " + profile.name + ")"});
   }
@@ -545,7 +566,7 @@ CheckResult CheckNoNcclErrors(const NcclLog& log, const Profile& profile) {
       hint = "read the line: NCCL logs a WARN before it degrades or fails";
     }
     const std::string entity = HostOr(group.host) + (group.rank ? "/rank" + std::to_string(*group.rank) : "");
-    findings.push_back({problem.kind, entity,
+    findings.push_back({ProblemReason(problem.kind), entity,
                         HostOr(group.host) + " " + RankText(group.rank) + ": " + std::to_string(group.count) + " " +
                             problem.kind + " line" + (group.count == 1 ? "" : "s") + ", first at " +
                             LineText(problem.source) + ": " + problem.text + "; " + hint});
@@ -572,7 +593,7 @@ std::vector<CheckResult> JudgeLog(const NcclLog& log, const Profile& profile) {
   return results;
 }
 
-std::vector<CheckResult> LogUnavailable(const std::string& code, const std::string& problem, const Profile& profile) {
+std::vector<CheckResult> LogUnavailable(ReasonCode code, const std::string& problem, const Profile& profile) {
   std::vector<CheckResult> results;
   for (const auto& check : CheckNames()) {
     if (auto reason = SkipReason(check, profile)) {

@@ -48,6 +48,6 @@ std::vector<CheckResult> JudgeLog(const NcclLog& log, const Profile& profile);
 
 // Every check when the log could not be obtained: skipped where the profile says the check
 // does not apply, else an error carrying `problem`.
-std::vector<CheckResult> LogUnavailable(const std::string& code, const std::string& problem, const Profile& profile);
+std::vector<CheckResult> LogUnavailable(ReasonCode code, const std::string& problem, const Profile& profile);
 
 }  // namespace gpuconform::nccl_transport

@@ -143,9 +143,9 @@ TEST(NcclTransportRealdata, FindingsNameHostRankDeviceAndFix) {
   bool remote_on_rank0 = false;
   bool crash_on_host = false;
   for (const auto& f : errors.findings) {
-    remote_on_rank0 = remote_on_rank0 || (f.code == "remote-error" && Contains(f.message, "rank 0") &&
+    remote_on_rank0 = remote_on_rank0 || (f.code == "nccl-remote-error" && Contains(f.message, "rank 0") &&
                                           Contains(f.message, "another rank"));
-    crash_on_host = crash_on_host || (f.code == "crash" && f.entity.rfind("nccl-hang-0", 0) == 0);
+    crash_on_host = crash_on_host || (f.code == "nccl-crash" && f.entity.rfind("nccl-hang-0", 0) == 0);
   }
   EXPECT_TRUE(remote_on_rank0) << Describe({errors});
   EXPECT_TRUE(crash_on_host) << Describe({errors});
@@ -282,7 +282,7 @@ TEST(NcclTransportChecks, SocketIfnameSelectingTheForbiddenInterfaceFails) {
   Profile profile = SocketOnEns1Profile();
   const auto r = CheckSocketInterfaceIsFabric(*log, profile);
   ASSERT_EQ(r.verdict, Verdict::kFail) << Describe({r});
-  EXPECT_EQ(r.findings[0].code, "ifname-not-fabric");
+  EXPECT_EQ(r.findings[0].code, "nccl-socket-not-fabric");
   auto pinned = ParseNcclLog("n1:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to =ens1\n", "t");
   EXPECT_EQ(CheckSocketInterfaceIsFabric(*pinned, profile).verdict, Verdict::kPass);
 }

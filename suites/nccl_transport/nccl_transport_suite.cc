@@ -18,7 +18,7 @@ constexpr char kHowToProvide[] =
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   const RawOutput out = context.raw.ClusterOutput(DebugLogProbe().id);
   if (!out.ok()) {
-    return LogUnavailable(ProbeStatusName(out.status), out.detail + "; " + kHowToProvide, context.profile);
+    return LogUnavailable(ProbeStatusReason(out.status), out.detail + "; " + kHowToProvide, context.profile);
   }
   auto log = ParseNcclLog(out.text, out.origin);
   if (!log) return LogUnavailable("unparseable", log.error(), context.profile);

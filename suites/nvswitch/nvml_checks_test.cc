@@ -110,14 +110,18 @@ TEST(GpuSources, NvmlIsTheSourceOfRecordAndNvidiaSmiStandsInWithoutIt) {
   ASSERT_TRUE(links) << links.error();
   EXPECT_FALSE(links->gpus[1].links[0].active);
 
+  // The raw outputs change between reads here, as they never do within a run: drop what was
+  // parsed from the old ones.
   raw.node["n1"][NvmlProbe().id] = {ProbeStatus::kToolMissing, "", "",
                                     "n1: no NVIDIA driver (libnvidia-ml.so.1 not found)"};
+  raw.facts.Clear();
   links = ReadNvlinkStatus(raw, "n1");
   ASSERT_TRUE(links) << links.error();
   EXPECT_TRUE(links->gpus[1].links[0].active);
 
   // Neither: the error names nvidia-smi and NVML.
   raw.node["n1"][NvlinkStatusProbe().id] = {ProbeStatus::kToolMissing, "", "", "n1: `nvidia-smi` is not installed"};
+  raw.facts.Clear();
   const auto none = ReadNvlinkStatus(raw, "n1");
   ASSERT_FALSE(none);
   EXPECT_EQ(none.error().rfind("n1: no NVIDIA driver was found on the node (nvidia-smi not installed)", 0), 0u)

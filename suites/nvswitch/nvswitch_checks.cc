@@ -36,21 +36,43 @@ std::string NvlinkSkipReason(const Profile& profile) {
 
 }  // namespace
 
+std::optional<Finding> GpuCountContradiction(const std::string& node, const std::string& source, int count,
+                                             const Profile& profile) {
+  if (!profile.gpu || profile.gpu->count_per_node <= 0 || count == profile.gpu->count_per_node) return std::nullopt;
+  const int expected = profile.gpu->count_per_node;
+  const std::string cause = count < expected
+                                ? "a GPU fell off the bus or its driver failed to attach: look for Xid 79 / \"fallen off "
+                                  "the bus\" in `dmesg`, reseat or replace the GPU"
+                                : "the node has more GPUs than the profile says: wrong profile?";
+  return Finding{"gpu-count", node,
+                 node + ": " + std::to_string(count) + " GPUs " + source + ", expected " + std::to_string(expected) +
+                     " (profile " + profile.name + "): " + cause};
+}
+
 CheckResult CheckGpuCountAndModel(const std::string& node, const Result<nvidia_smi::GpuInventory>& inventory,
-                                  const Profile& profile) {
+                                  const Profile& profile, const std::vector<GpuCountEvidence>& other_counts) {
   if (auto skip = SkipWithoutGpus(kSuite, kGpuCountAndModel, node, profile)) return *skip;
-  if (!inventory) return Errored(kSuite, kGpuCountAndModel, node, "unavailable", inventory.error());
+  // A source that agrees with the inventory adds nothing the inventory's own finding does not
+  // say; one that shows another count than both the profile and the inventory does.
+  std::vector<Finding> contradictions;
+  for (const auto& evidence : other_counts) {
+    if (inventory && evidence.count == static_cast<int>(inventory->gpus.size())) continue;
+    if (auto finding = GpuCountContradiction(node, "in " + evidence.source, evidence.count, profile)) {
+      contradictions.push_back(*finding);
+    }
+  }
+  if (!inventory) {
+    if (contradictions.empty()) return Errored(kSuite, kGpuCountAndModel, node, "unavailable", inventory.error());
+    // Another source already contradicts the profile: that is a failure, whatever the
+    // inventory's own problem (which the message keeps).
+    contradictions.back().message += " (the GPU inventory itself: " + inventory.error() + ")";
+    return Failed(kSuite, kGpuCountAndModel, node, std::move(contradictions));
+  }
   const GpuExpectation& expected = *profile.gpu;
   std::vector<Finding> findings;
   const int count = static_cast<int>(inventory->gpus.size());
-  if (count != expected.count_per_node) {
-    std::string cause = count < expected.count_per_node
-                            ? "a GPU fell off the bus or its driver failed to attach: look for Xid 79 / \"fallen off "
-                              "the bus\" in `dmesg`, reseat or replace the GPU"
-                            : "the node has more GPUs than the profile says: wrong profile?";
-    findings.push_back({"gpu-count", node,
-                        node + ": " + std::to_string(count) + " GPUs visible to the driver, expected " +
-                            std::to_string(expected.count_per_node) + " (profile " + profile.name + "): " + cause});
+  if (auto finding = GpuCountContradiction(node, "visible to the driver", count, profile)) {
+    findings.push_back(*finding);
   }
   if (!expected.model_contains.empty()) {
     for (const auto& gpu : inventory->gpus) {
@@ -61,6 +83,7 @@ CheckResult CheckGpuCountAndModel(const std::string& node, const Result<nvidia_s
                               profile.name + "): wrong node type in this pool, or the wrong profile"});
     }
   }
+  for (auto& contradiction : contradictions) findings.push_back(std::move(contradiction));
   CheckResult result = FromFindings(kSuite, kGpuCountAndModel, node, std::move(findings));
   result.measurements.push_back({node + ".gpu_count", std::to_string(count), "",
                                  "== " + std::to_string(expected.count_per_node), expected.source});
@@ -73,6 +96,11 @@ CheckResult CheckAllPairsNvlinkConnected(const std::string& node, const Result<T
   if (!profile.nvlink) return Skipped(kSuite, kAllPairsNvlinkConnected, node, NvlinkSkipReason(profile));
   if (!matrix) return Errored(kSuite, kAllPairsNvlinkConnected, node, "unavailable", matrix.error());
   const auto& gpus = matrix->gpus;
+  // Fewer GPUs than the profile's count is a contradiction, not "no pairs to judge".
+  if (auto finding = GpuCountContradiction(node, "in nvidia-smi topo -m", static_cast<int>(gpus.size()), profile);
+      finding && gpus.size() < 2) {
+    return Failed(kSuite, kAllPairsNvlinkConnected, node, {*finding});
+  }
   if (gpus.size() < 2) {
     return Skipped(kSuite, kAllPairsNvlinkConnected, node,
                    node + " has " + std::to_string(gpus.size()) +
@@ -178,7 +206,7 @@ CheckResult CheckAllLinksActive(const std::string& node, const Result<NvlinkStat
       }
     }
     if (static_cast<int>(gpu.links.size()) != expected_links) {
-      findings.push_back({"link-count", gpu_entity,
+      findings.push_back({"nvlink-count", gpu_entity,
                           fmt::format("{}: {} ({}) has {} NVLinks, expected {} (profile {}): {}", node, gpu_name,
                                       gpu.name, gpu.links.size(), expected_links, profile.name,
                                       static_cast<int>(gpu.links.size()) < expected_links

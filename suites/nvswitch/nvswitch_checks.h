@@ -23,9 +23,22 @@ inline constexpr char kAllPairsNvlinkConnected[] = "AllPairsNvlinkConnected";
 inline constexpr char kAllLinksActive[] = "AllLinksActive";
 inline constexpr char kFabricRegistered[] = "FabricRegistered";
 
+// How many GPUs one more source saw on the node (nvidia-smi topo -m, NVLink status, CUDA).
+struct GpuCountEvidence {
+  std::string source;  // "nvidia-smi topo -m", "the NVLink status", "the CUDA runtime"
+  int count = 0;
+};
+
 // The node has profile.gpu.count_per_node GPUs, each a model containing gpu.model_contains.
+// Every other source that counted the node's GPUs must agree: a source that shows another
+// count fails the check, naming the source, even where the inventory itself is missing.
 CheckResult CheckGpuCountAndModel(const std::string& node, const Result<nvidia_smi::GpuInventory>& inventory,
-                                  const Profile& profile);
+                                  const Profile& profile, const std::vector<GpuCountEvidence>& other_counts = {});
+
+// The finding a source gets when it counts `count` GPUs and the profile expects another
+// number, or nullopt when they agree (or the profile does not say).
+std::optional<Finding> GpuCountContradiction(const std::string& node, const std::string& source, int count,
+                                             const Profile& profile);
 
 // Every GPU pair is NV<k> with k = nvlink.links_per_gpu in `nvidia-smi topo -m`.
 CheckResult CheckAllPairsNvlinkConnected(const std::string& node, const Result<TopoMatrix>& matrix,

@@ -199,7 +199,7 @@ TEST(NvSwitchRealdata, AllLinksVerdictsAgreeWithSources) {
   const auto h800 = CheckAllLinksActive("n", RealNvlink(dir, "llm-action-h800-8-links-elided"), h100);
   ASSERT_EQ(h800.verdict, Verdict::kFail);
   ASSERT_EQ(h800.findings.size(), 3u);
-  for (const auto& finding : h800.findings) EXPECT_EQ(finding.code, "link-count") << finding.message;
+  for (const auto& finding : h800.findings) EXPECT_EQ(finding.code, "nvlink-count") << finding.message;
   EXPECT_TRUE(AnyMessageContains(h800, "n: GPU 7 (NVIDIA H800) has 8 NVLinks, expected 18")) << Messages(h800);
 }
 
@@ -256,6 +256,38 @@ TEST(NvSwitchGpuCountAndModel, MissingGpuAndWrongModelFailNamingTheNode) {
   EXPECT_EQ(model.findings.size(), 8u);
   EXPECT_EQ(model.findings[3].entity, "n1/gpu3");
   EXPECT_NE(model.findings[3].message.find("GPU 3 (00000000:13:00.0) is 'NVIDIA A100-SXM4-80GB'"), std::string::npos);
+}
+
+// Contradictions fail: another source that counts fewer GPUs than the profile fails the
+// check and names itself, even where the inventory (nvidia-smi -q -x, NVML) is missing.
+TEST(NvSwitchGpuCountAndModel, AnotherSourceWithFewerGpusFailsEvenWithoutTheInventory) {
+  const Result<nvidia_smi::GpuInventory> missing = Error{"n1: the snapshot has no nvidia-smi-q.xml"};
+  const auto result = CheckGpuCountAndModel("n1", missing, H100(), {{"nvidia-smi topo -m", 1}});
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  ASSERT_EQ(result.findings.size(), 1u);
+  EXPECT_EQ(result.findings[0].code, "gpu-count");
+  EXPECT_EQ(result.findings[0].message.rfind("n1: 1 GPUs in nvidia-smi topo -m, expected 8 (profile", 0), 0u)
+      << result.findings[0].message;
+  EXPECT_NE(result.findings[0].message.find("the snapshot has no nvidia-smi-q.xml"), std::string::npos);
+  // Sources that agree change nothing: the missing inventory is still an error.
+  EXPECT_EQ(CheckGpuCountAndModel("n1", missing, H100(), {{"nvidia-smi topo -m", 8}}).verdict, Verdict::kError);
+}
+
+TEST(NvSwitchGpuCountAndModel, AnInventoryOfEightFailsWhenCudaSeesSeven) {
+  const auto result = CheckGpuCountAndModel("n1", Inventory(8), H100(), {{"the CUDA runtime (cuda-p2p.txt)", 7}});
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  EXPECT_NE(result.findings[0].message.find("7 GPUs in the CUDA runtime (cuda-p2p.txt), expected 8"),
+            std::string::npos)
+      << result.findings[0].message;
+}
+
+TEST(NvSwitchAllPairsNvlinkConnected, AOneGpuMatrixUnderAnEightGpuProfileFailsInsteadOfSkipping) {
+  const auto matrix = ParseTopoMatrix("\tGPU0\tCPU Affinity\nGPU0\t X \t0-55\n", "n1/nvidia-smi-topo-m.txt");
+  ASSERT_TRUE(matrix.ok()) << matrix.error();
+  const auto result = CheckAllPairsNvlinkConnected("n1", matrix, H100());
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  EXPECT_EQ(result.findings[0].code, "gpu-count");
+  EXPECT_NE(result.findings[0].message.find("1 GPUs in nvidia-smi topo -m, expected 8"), std::string::npos);
 }
 
 TEST(NvSwitchGpuChecks, NoGpuProfileSkipsAndSaysWhy) {
@@ -318,8 +350,10 @@ TEST(NvSwitchAllPairsNvlinkConnected, FewerLinksOrPciePathsFailNamingThePairs) {
       << one.findings[0].message;
 }
 
-TEST(NvSwitchAllPairsNvlinkConnected, OneGpuNodeSkipsSayingAllToAllDoesNotApply) {
-  const auto result = CheckAllPairsNvlinkConnected("n1", ParseTopoMatrix(Matrix(1, "NV18"), "o"), H100());
+TEST(NvSwitchAllPairsNvlinkConnected, OneGpuNodeOfAOneGpuProfileSkipsSayingAllToAllDoesNotApply) {
+  Profile one_gpu = H100();
+  one_gpu.gpu->count_per_node = 1;
+  const auto result = CheckAllPairsNvlinkConnected("n1", ParseTopoMatrix(Matrix(1, "NV18"), "o"), one_gpu);
   EXPECT_EQ(result.verdict, Verdict::kSkip);
   EXPECT_NE(result.findings[0].message.find("all-to-all NVLink does not apply"), std::string::npos);
   Profile no_nvlink = H100();
@@ -345,7 +379,7 @@ TEST(NvSwitchAllLinksActive, InactiveSlowAndMissingLinksFailNamingGpuAndLink) {
 
   const auto few = CheckAllLinksActive("n1", ParseNvlinkStatus(Links(1, 12), "o"), H100());
   ASSERT_EQ(few.verdict, Verdict::kFail);
-  EXPECT_EQ(few.findings[0].code, "link-count");
+  EXPECT_EQ(few.findings[0].code, "nvlink-count");
 }
 
 TEST(NvSwitchAllLinksActive, ElidedOutputThatLooksCleanIsAnError) {

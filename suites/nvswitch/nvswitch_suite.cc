@@ -1,4 +1,6 @@
 // NvSwitch suite glue: the probes, the parse of each node's outputs, and the registration.
+#include <algorithm>
+
 #include "harness/probe_catalog.h"
 #include "harness/suite_registry.h"
 #include "harness/raw_text.h"
@@ -33,15 +35,35 @@ Result<P2pReport> ReadP2p(const SuiteContext& context, const std::string& node) 
   return ParseCudaP2p(*text, out.origin.empty() ? node + "/" + spec.file : out.origin);
 }
 
+// The GPU counts of every other source that answered on the node. A topology matrix counts
+// the GPU columns of its header, which stay whole when rows were elided ("..."); an NVLink
+// status with elided GPUs does not say how many there are, so it gives no count.
+std::vector<GpuCountEvidence> OtherGpuCounts(const Result<TopoMatrix>& matrix, const Result<NvlinkStatus>& links,
+                                             const Result<P2pReport>& p2p) {
+  std::vector<GpuCountEvidence> counts;
+  if (matrix) {
+    int columns = 0;
+    for (const auto& label : matrix->columns) columns += label.rfind("GPU", 0) == 0 ? 1 : 0;
+    counts.push_back({"nvidia-smi topo -m", std::max(columns, static_cast<int>(matrix->gpus.size()))});
+  }
+  if (links && links->elided_at_line == 0 && !links->gpus.empty()) {
+    counts.push_back({"the NVLink status", static_cast<int>(links->gpus.size())});
+  }
+  if (p2p) counts.push_back({"the CUDA runtime (cuda-p2p.txt)", p2p->device_count});
+  return counts;
+}
+
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   std::vector<CheckResult> results;
   for (const auto& node : context.raw.nodes) {
     const auto inventory = ReadGpuInventory(context.raw, node);
-    results.push_back(CheckGpuCountAndModel(node, inventory, context.profile));
-    results.push_back(CheckAllPairsNvlinkConnected(node, ReadTopology(context, node), context.profile));
-    results.push_back(CheckAllLinksActive(node, ReadNvlinkStatus(context.raw, node), context.profile));
-    results.push_back(CheckFabricRegistered(node, inventory, context.profile));
+    const auto matrix = ReadTopology(context, node);
+    const auto links = ReadNvlinkStatus(context.raw, node);
     const auto p2p = ReadP2p(context, node);
+    results.push_back(CheckGpuCountAndModel(node, inventory, context.profile, OtherGpuCounts(matrix, links, p2p)));
+    results.push_back(CheckAllPairsNvlinkConnected(node, matrix, context.profile));
+    results.push_back(CheckAllLinksActive(node, links, context.profile));
+    results.push_back(CheckFabricRegistered(node, inventory, context.profile));
     results.push_back(CheckPeerAccessAllPairs(node, p2p, context.profile));
     results.push_back(CheckP2pBandwidthAtFloor(node, p2p, context.profile));
     results.push_back(CheckP2pBandwidthUniform(node, p2p, context.profile));

@@ -27,7 +27,13 @@ std::optional<CheckResult> NotJudgeable(const std::string& check, const std::str
   if (report->device_count == 0) {
     return Errored(kSuite, check, node, "no-gpus", node + ": the CUDA runtime sees no GPU, so no pair could be judged");
   }
-  if (report->device_count == 1) return Skipped(kSuite, check, node, "one GPU on node " + node + ": no pairs");
+  if (report->device_count == 1) {
+    // One GPU where the profile expects more is a contradiction, not "no pairs to judge".
+    if (auto finding = GpuCountContradiction(node, "seen by the CUDA runtime", 1, profile)) {
+      return Failed(kSuite, check, node, {*finding});
+    }
+    return Skipped(kSuite, check, node, "one GPU on node " + node + ": no pairs");
+  }
   return std::nullopt;
 }
 

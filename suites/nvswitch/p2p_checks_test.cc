@@ -148,10 +148,23 @@ TEST(NvSwitchP2pBandwidthUniform, PairFarBelowTheMedianFailsButOneUnderTheFloorI
   EXPECT_EQ(CheckP2pBandwidthAtFloor("n1", Parsed(under_floor), H100()).verdict, Verdict::kFail);
 }
 
-TEST(NvSwitchP2pChecks, OneGpuNodeSkipsSayingThereAreNoPairs) {
+TEST(NvSwitchP2pChecks, OneGpuWhereTheProfileExpectsEightFailsNamingTheCudaRuntime) {
   for (const auto& result : {CheckPeerAccessAllPairs("n1", Parsed(Report(1)), H100()),
                              CheckP2pBandwidthAtFloor("n1", Parsed(Report(1)), H100()),
                              CheckP2pBandwidthUniform("n1", Parsed(Report(1)), H100())}) {
+    ASSERT_EQ(result.verdict, Verdict::kFail) << result.check;
+    EXPECT_EQ(result.findings[0].code, "gpu-count");
+    EXPECT_EQ(result.findings[0].message.rfind("n1: 1 GPUs seen by the CUDA runtime, expected 8 (profile", 0), 0u)
+        << result.findings[0].message;
+  }
+}
+
+TEST(NvSwitchP2pChecks, OneGpuNodeOfAOneGpuProfileSkipsSayingThereAreNoPairs) {
+  Profile one_gpu = H100();
+  one_gpu.gpu->count_per_node = 1;
+  for (const auto& result : {CheckPeerAccessAllPairs("n1", Parsed(Report(1)), one_gpu),
+                             CheckP2pBandwidthAtFloor("n1", Parsed(Report(1)), one_gpu),
+                             CheckP2pBandwidthUniform("n1", Parsed(Report(1)), one_gpu)}) {
     EXPECT_EQ(result.verdict, Verdict::kSkip) << result.check;
     EXPECT_EQ(result.findings[0].message, "one GPU on node n1: no pairs");
   }

@@ -29,7 +29,7 @@ CheckResult CheckGresMatchesProfile(const SlurmNode& node, const Profile& profil
   if (!profile.slurm) return Skipped(kGresSuite, check, node.name, "profile " + profile.name + " has no slurm section");
   std::string problem;
   const long long configured = ConfiguredGpus(node, problem);
-  if (configured < 0) return Errored(kGresSuite, check, node.name, "unreadable-gres", problem);
+  if (configured < 0) return Errored(kGresSuite, check, node.name, "unparseable", problem);
   auto expected = ParseGres(profile.slurm->gres);
   if (!expected) {
     return Errored(kGresSuite, check, node.name, "bad-profile", profile.file + ": slurm.gres: " + expected.error());
@@ -78,7 +78,7 @@ CheckResult CheckGresConfMatchesSlurmConf(const SlurmNode& node, const GresConf&
   const char* check = "GresConfMatchesSlurmConf";
   std::string problem;
   const long long configured = ConfiguredGpus(node, problem);
-  if (configured < 0) return Errored(kGresSuite, check, node.name, "unreadable-gres", problem);
+  if (configured < 0) return Errored(kGresSuite, check, node.name, "unparseable", problem);
   const long long declared = conf.GpusFor(node.name);
   if (declared < 0) {
     if (!conf.autodetect.empty() && conf.autodetect != "off") {
@@ -123,7 +123,7 @@ CheckResult CheckGresMatchesHardware(const SlurmNode& node, const HardwareGpus& 
   const char* check = "GresMatchesHardware";
   std::string problem;
   const long long configured = ConfiguredGpus(node, problem);
-  if (configured < 0) return Errored(kGresSuite, check, node.name, "unreadable-gres", problem);
+  if (configured < 0) return Errored(kGresSuite, check, node.name, "unparseable", problem);
   if (!hardware.count) return Errored(kGresSuite, check, node.name, "no-gpu-count", hardware.problem);
   CheckResult result = Passed(kGresSuite, check, node.name);
   if (*hardware.count != configured) {

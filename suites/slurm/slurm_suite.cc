@@ -159,7 +159,7 @@ std::vector<CheckResult> EvaluateNodes(const SuiteContext& context, const SuiteD
   for (const auto& node : view.nodes) {
     results.push_back(reachability.ok()
                           ? CheckSlurmdReachable(node.name, probes)
-                          : Errored(kNodesSuite, "SlurmdReachable", node.name, "no-probe", reachability.detail));
+                          : Errored(kNodesSuite, "SlurmdReachable", node.name, "not-probed", reachability.detail));
   }
   const RawOutput pending = context.raw.ClusterOutput(PendingJobs().id);
   if (!pending.ok()) {
@@ -167,7 +167,7 @@ std::vector<CheckResult> EvaluateNodes(const SuiteContext& context, const SuiteD
   } else if (auto jobs = ParsePendingJobs(pending.text, pending.origin)) {
     results.push_back(CheckNoJobsPendingOnBrokenNodes(*jobs));
   } else {
-    results.push_back(Errored(kNodesSuite, "NoJobsPendingOnBrokenNodes", "", "unreadable-queue", jobs.error()));
+    results.push_back(Errored(kNodesSuite, "NoJobsPendingOnBrokenNodes", "", "unparseable", jobs.error()));
   }
   return results;
 }

@@ -96,9 +96,10 @@ CheckResult CheckVersionsIdentical(const Component& component, const std::map<st
   if (!findings.empty()) return with_measurements(Failed(kSuite, component.check, "", std::move(findings)));
 
   if (!unreadable.empty()) {
-    CheckResult result = Errored(kSuite, component.check, "", "unreadable", unreadable.front()->second.problem);
+    const VersionReading& first = unreadable.front()->second;
+    CheckResult result = Errored(kSuite, component.check, "", first.reason, first.problem);
     for (std::size_t i = 1; i < unreadable.size(); ++i) {
-      result.findings.push_back({"unreadable", unreadable[i]->first, unreadable[i]->second.problem});
+      result.findings.push_back({unreadable[i]->second.reason, unreadable[i]->first, unreadable[i]->second.problem});
     }
     return with_measurements(std::move(result));
   }

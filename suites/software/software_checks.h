@@ -27,6 +27,7 @@ struct VersionReading {
   std::optional<std::string> version;
   bool not_installed = false;  // the tool or library is absent (a fact, not an error)
   std::string problem;         // why there is no version, naming node and command or file
+  ReasonCode reason{"unparseable"};  // the catalogue code of `problem`: the probe's status, or a parse failure
 };
 
 // One cluster-wide case: every node runs the same version. Missing on some nodes while

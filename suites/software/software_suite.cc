@@ -67,6 +67,7 @@ VersionReading Read(const RawOutput& out, const Parser& parse) {
   if (!out.ok()) {
     reading.not_installed = out.status == ProbeStatus::kToolMissing;
     reading.problem = out.detail;
+    reading.reason = ProbeStatusReason(out.status);
     return reading;
   }
   auto version = parse(out.text, out.origin);

@@ -43,7 +43,7 @@ RawOutput LiveSource::Fetch(const ProbeSpec& spec, const std::string& /*node*/) 
 
 RawOutput LiveSource::RunProbeCommand(const ProbeSpec& spec) const {
   const std::string& host = context_.host;
-  const std::string command = CommandLine(spec.argv);
+  const std::string command = CommandText(spec.argv);
   RawOutput out;
   out.origin = host + ": `" + command + "`";
   const CommandResult run = RunCommand(spec.argv, std::chrono::milliseconds(spec.timeout_ms));

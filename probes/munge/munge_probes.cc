@@ -160,11 +160,11 @@ Encoded EncodeCredential(const std::string& host, const MungePaths& paths) {
   Encoded encoded;
   switch (run.outcome) {
     case CommandOutcome::kNotFound:
-      encoded.tool_missing = Output(ProbeStatus::kToolMissing, host + ": `" + CommandLine(argv) + "`", "",
+      encoded.tool_missing = Output(ProbeStatus::kToolMissing, host + ": `" + CommandText(argv) + "`", "",
                                     host + ": `munge` is not installed (not found on PATH)");
       return encoded;
     case CommandOutcome::kTimedOut:
-      encoded.encode_line = "encode: failed `" + CommandLine(argv) + "` did not finish within " +
+      encoded.encode_line = "encode: failed `" + CommandText(argv) + "` did not finish within " +
                             std::to_string(kMungeCommandTimeoutMs / 1000) + " s (munged hung?)";
       return encoded;
     case CommandOutcome::kSpawnFailed:
@@ -193,7 +193,7 @@ DecodeAttempt DecodeCredential(const std::string& from_node, const std::string& 
     case CommandOutcome::kNotFound: return {from_node, "unmunge not installed", -1, "`unmunge` not found on PATH"};
     case CommandOutcome::kTimedOut:
       return {from_node, "timed out", -1,
-              "`" + CommandLine(argv) + "` did not finish within " + std::to_string(kMungeCommandTimeoutMs / 1000) + " s"};
+              "`" + CommandText(argv) + "` did not finish within " + std::to_string(kMungeCommandTimeoutMs / 1000) + " s"};
     case CommandOutcome::kSpawnFailed: return {from_node, "not run", -1, OneLine(run.error)};
     case CommandOutcome::kExited: break;
   }

@@ -39,15 +39,15 @@ RawOutput RunAllocation(const LiveContext& context) {
   const std::vector<std::string> argv = {"srun", "--overlap", "--immediate=10", "--nodes=" + std::string(nodes),
                                          "--ntasks-per-node=1", "--gpus-per-node=" + gpus, "sh", "-c",
                                          "echo \"$(hostname -s) ${CUDA_VISIBLE_DEVICES:-unset}\""};
-  out.origin = context.host + ": `" + CommandLine(argv) + "`";
+  out.origin = context.host + ": `" + CommandText(argv) + "`";
   const CommandResult run = RunCommand(argv, std::chrono::seconds(60));
   out.text = run.stdout_text;
   if (run.outcome == CommandOutcome::kTimedOut) {
     out.status = ProbeStatus::kTimedOut;
-    out.detail = context.host + ": `" + CommandLine(argv) + "` did not finish within 60 s";
+    out.detail = context.host + ": `" + CommandText(argv) + "` did not finish within 60 s";
   } else if (!run.Succeeded()) {
     out.status = ProbeStatus::kFailed;
-    out.detail = context.host + ": `" + CommandLine(argv) + "` failed: " +
+    out.detail = context.host + ": `" + CommandText(argv) + "` failed: " +
                  (run.error.empty() ? run.stderr_text.substr(0, 400) : run.error);
     if (run.stderr_text.find("doesn't have GRES") != std::string::npos) {
       out.detail += " — the job was allocated without GPUs: submit it with --gpus-per-node=" + gpus +

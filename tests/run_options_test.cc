@@ -1,8 +1,14 @@
 // RunOptions: one place reads the environment; the command line beats it, it beats the
-// defaults, and a value that does not parse keeps the default.
+// defaults, and a value that does not parse keeps the default. The README's Environment
+// table names exactly the variables the options read.
 #include "harness/run_options.h"
 
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
 
 namespace gpuconform {
 namespace {
@@ -98,6 +104,32 @@ TEST(RunOptions, ReadEnvironmentKeepsTheFirstDefinitionAndSkipsMalformedEntries)
   const Environment env = ReadEnvironment(entries);
   const Environment expected = {{"A", "1"}, {"B", "x=y"}, {"EMPTY", ""}};
   EXPECT_EQ(env, expected);
+}
+
+// Every `NAME` in the first cell of a row of the README's "## Environment" table.
+std::set<std::string> ReadmeEnvironmentNames() {
+  std::ifstream in(std::string(GPUCONFORM_SOURCE_DIR) + "/README.md");
+  std::string line;
+  bool inside = false;
+  std::set<std::string> names;
+  static const std::regex kName("`([A-Z_*]+)`");
+  while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0) inside = line == "## Environment";
+    if (!inside || line.rfind("| `", 0) != 0) continue;
+    const std::string first_cell = line.substr(1, line.find('|', 1) - 1);
+    for (std::sregex_iterator it(first_cell.begin(), first_cell.end(), kName), end; it != end; ++it) {
+      names.insert((*it)[1]);
+    }
+  }
+  return names;
+}
+
+TEST(RunOptions, ReadmeEnvironmentTableNamesEveryVariableTheOptionsRead) {
+  std::set<std::string> table;
+  for (const auto& variable : kEnvironmentVariables) {
+    EXPECT_TRUE(table.insert(variable.name).second) << variable.name << " twice in kEnvironmentVariables";
+  }
+  EXPECT_EQ(ReadmeEnvironmentNames(), table);
 }
 
 }  // namespace

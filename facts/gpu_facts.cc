@@ -65,6 +65,14 @@ Result<NvlinkStatus> ParseNvlinkStatusFacts(const ClusterRaw& raw, const std::st
   return FromSmi(raw, node, NvlinkStatusProbe(), ParseNvlinkStatus);
 }
 
+Result<TopoMatrix> ParseTopoMatrixFacts(const ClusterRaw& raw, const std::string& node) {
+  const ProbeSpec spec = probes::NvidiaSmiTopoMatrix();
+  const RawOutput out = raw.NodeOutput(node, spec.id);
+  auto text = UsableText(out, node, spec.file, kNoDriver);
+  if (!text) return Error{text.error()};
+  return ParseTopoMatrix(*text, OriginOf(out, node, spec));
+}
+
 }  // namespace
 
 Result<nvidia_smi::GpuInventory> ReadGpuInventory(const ClusterRaw& raw, const std::string& node) {
@@ -74,6 +82,10 @@ Result<nvidia_smi::GpuInventory> ReadGpuInventory(const ClusterRaw& raw, const s
 
 Result<NvlinkStatus> ReadNvlinkStatus(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<NvlinkStatus>>("nvlink-status", node, [&] { return ParseNvlinkStatusFacts(raw, node); });
+}
+
+Result<TopoMatrix> ReadTopoMatrix(const ClusterRaw& raw, const std::string& node) {
+  return raw.facts.Get<Result<TopoMatrix>>("topo-matrix", node, [&] { return ParseTopoMatrixFacts(raw, node); });
 }
 
 }  // namespace gpuconform::facts

@@ -27,5 +27,8 @@ std::vector<ProbeSpec> GpuFactProbes();
 
 Result<nvidia_smi::GpuInventory> ReadGpuInventory(const ClusterRaw& raw, const std::string& node);
 Result<NvlinkStatus> ReadNvlinkStatus(const ClusterRaw& raw, const std::string& node);
+// The node's `nvidia-smi topo -m` (probes::NvidiaSmiTopoMatrix), which NvSwitch and
+// InfiniBand both read.
+Result<TopoMatrix> ReadTopoMatrix(const ClusterRaw& raw, const std::string& node);
 
 }  // namespace gpuconform::facts

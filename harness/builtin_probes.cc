@@ -53,9 +53,9 @@ RawOutput GpuconformVersionOutput(const LiveContext& context) {
 
 namespace {
 
-std::string DeviceDirectory(const std::string& host) {
-  const char* configured = std::getenv("GPUCONFORM_DEV_DIR");
-  std::string dir = configured && *configured ? configured : "/dev";
+std::string DeviceDirectory(const LiveContext& context) {
+  const std::string& host = context.host;
+  std::string dir = context.options.dev_dir;
   for (auto at = dir.find("%n"); at != std::string::npos; at = dir.find("%n")) dir.replace(at, 2, host);
   return dir;
 }
@@ -64,7 +64,7 @@ std::string DeviceDirectory(const std::string& host) {
 
 RawOutput GpuDevicesOutput(const LiveContext& context) {
   namespace fs = std::filesystem;
-  const std::string dir = DeviceDirectory(context.host);
+  const std::string dir = DeviceDirectory(context);
   RawOutput out;
   out.origin = context.host + ": " + dir + "/nvidia[0-9]* and /proc/driver/nvidia/gpus";
   static const std::regex kGpuDevice("nvidia[0-9]+");
@@ -87,18 +87,13 @@ RawOutput GpuDevicesOutput(const LiveContext& context) {
   return out;
 }
 
-std::string SysfsRoot() {
-  const char* configured = std::getenv("GPUCONFORM_SYSFS_ROOT");
-  return configured && *configured ? configured : "/sys";
-}
-
 RawOutput NcclTopoFileOutput(const LiveContext& context) {
   // NCCL's own dumps are tens of KiB; a file this large is not a topology, and copying it
   // whole would put it in every rank's memory and in the snapshot.
   constexpr std::size_t kMaxBytes = 64u << 20;
   RawOutput out;
-  const char* path = std::getenv("NCCL_TOPO_FILE");
-  if (path == nullptr || *path == '\0') {
+  const std::string& path = context.options.nccl_topo_file;
+  if (path.empty()) {
     out.status = ProbeStatus::kAbsent;
     out.origin = context.host + ": $NCCL_TOPO_FILE";
     out.detail = context.host + ": NCCL_TOPO_FILE is not set in the environment";
@@ -142,7 +137,7 @@ std::string SysfsWord(const std::filesystem::path& file) {
 
 RawOutput PciDevicesOutput(const LiveContext& context) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::path(SysfsRoot()) / "bus/pci/devices";
+  const fs::path dir = fs::path(context.options.sysfs_root) / "bus/pci/devices";
   RawOutput out;
   out.origin = context.host + ": " + dir.string() + "/*/class";
   std::error_code ec;

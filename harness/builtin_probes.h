@@ -14,18 +14,15 @@ RawOutput GpuconformVersionOutput(const LiveContext& context);   // this binary'
 // NVIDIA GPU device files and driver entries, one per line:
 //   "device /dev/nvidia0 195:0" for each character device nvidia<N> in the device directory,
 //   "driver-gpu 0000:18:00.0" for each /proc/driver/nvidia/gpus entry.
-// The device directory is $GPUCONFORM_DEV_DIR (where "%n" stands for the host name, as in
-// slurm.conf paths), else /dev.
+// The device directory is RunOptions::dev_dir (GPUCONFORM_DEV_DIR, where "%n" stands for
+// the host name, as in slurm.conf paths), else /dev.
 RawOutput GpuDevicesOutput(const LiveContext& context);
 
-// The directory that stands in for /sys: $GPUCONFORM_SYSFS_ROOT when set (a test or a
-// container points it at a copy), else "/sys". Sysfs paths below it keep their usual names.
-std::string SysfsRoot();
-// The static NCCL topology file $NCCL_TOPO_FILE names, copied as is. kAbsent when the
+// The static NCCL topology file RunOptions::nccl_topo_file (NCCL_TOPO_FILE) names, copied as is. kAbsent when the
 // variable is not set (NCCL then detects the topology itself); kFailed naming the path
 // when the file cannot be read or is far larger than any topology.
 RawOutput NcclTopoFileOutput(const LiveContext& context);
-// The node's PCI devices from <sysfs>/bus/pci/devices/*/{class,vendor,device}, one a line,
+// The node's PCI devices from <sysfs>/bus/pci/devices (sysfs: RunOptions::sysfs_root)/*/{class,vendor,device}, one a line,
 // sorted: "0000:18:00.0 0x030200 0x10de 0x2330". kToolMissing naming the directory when it
 // does not exist (no PCI sysfs: not Linux, or /sys not mounted in the container).
 RawOutput PciDevicesOutput(const LiveContext& context);

@@ -1,7 +1,5 @@
 #include "harness/collective_deadline.h"
 
-#include <cstdlib>
-
 namespace gpuconform {
 
 namespace {
@@ -12,12 +10,6 @@ GiveUpHandler& Handler() {
 }
 
 }  // namespace
-
-std::chrono::seconds CollectiveTimeout() {
-  const char* text = std::getenv("GPUCONFORM_COLLECTIVE_TIMEOUT_S");
-  const int seconds = text ? std::atoi(text) : 0;
-  return std::chrono::seconds(seconds > 0 ? seconds : 60);
-}
 
 void SetGiveUpHandler(GiveUpHandler handler) { Handler() = std::move(handler); }
 

@@ -15,8 +15,6 @@
 namespace gpuconform {
 
 // `problem` says what did not complete, naming the node and the deadline.
-// The deadline of one collective step: GPUCONFORM_COLLECTIVE_TIMEOUT_S, default 60 s.
-std::chrono::seconds CollectiveTimeout();
 
 using GiveUpHandler = std::function<void(const std::string& problem)>;
 void SetGiveUpHandler(GiveUpHandler handler);

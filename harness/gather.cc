@@ -1,28 +1,15 @@
 #include "harness/gather.h"
 
-#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 namespace gpuconform {
 
 namespace {
 
-// The launch environment the Launch suite judges; never anything secret.
-std::string LaunchEnvironment() {
-  static const char* kNames[] = {"SLURM_JOB_ID",      "SLURM_STEP_ID",    "SLURM_NODEID",    "SLURM_PROCID",
-                                 "SLURM_LOCALID",     "SLURM_NTASKS",     "SLURM_NNODES",    "SLURM_JOB_NODELIST",
-                                 "SLURM_STEP_NODELIST", "SLURM_NTASKS_PER_NODE", "SLURM_TASKS_PER_NODE",
-                                 "SLURM_STEP_TASKS_PER_NODE", "SLURM_GPUS_ON_NODE", "CUDA_VISIBLE_DEVICES",
-                                 "MASTER_ADDR",       "MASTER_PORT",      "OMPI_COMM_WORLD_RANK",
-                                 "OMPI_COMM_WORLD_SIZE", "PMIX_RANK",
-                                 // Which interfaces the job pins its traffic to.
-                                 "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA", "NCCL_IB_DISABLE", "NCCL_NET",
-                                 "NCCL_P2P_DISABLE", "OMPI_MCA_btl", "OMPI_MCA_btl_tcp_if_include",
-                                 "OMPI_MCA_btl_tcp_if_exclude", "UCX_NET_DEVICES"};
+// The launch variables of the options, as "NAME=value" lines.
+std::string LaunchEnvironment(const RunOptions& options) {
   std::string text;
-  for (const char* name : kNames) {
-    if (const char* value = std::getenv(name)) text += std::string(name) + "=" + value + "\n";
-  }
+  for (const auto& [name, value] : options.launch_environment) text += name + "=" + value + "\n";
   return text;
 }
 
@@ -57,7 +44,8 @@ GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<P
     }
   }
   // Collective probes last, on every rank in the same order (they talk to each other).
-  const CollectiveContext context{world, profile, host, node_owner, hosts};
+  const RunOptions& options = live.context().options;
+  const CollectiveContext context{world, profile, host, node_owner, hosts, options};
   for (const auto& spec : probes) {
     if (spec.method != ProbeMethod::kCollective || !spec.collective) continue;
     if (world.is_root()) progress("running " + spec.id + " across all ranks");
@@ -71,7 +59,7 @@ GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<P
   }
 
   nlohmann::json envelope = {{"raw", mine.ToJson()}, {"rank", world.rank()}, {"host", host},
-                             {"env", LaunchEnvironment()}};
+                             {"env", LaunchEnvironment(options)}};
   GatheredRun run;
   for (const std::string& part : world.AllGather(envelope.dump(-1, ' ', false,
                                                               nlohmann::json::error_handler_t::replace))) {

@@ -11,6 +11,7 @@
 #include "harness/cluster_raw.h"
 #include "harness/live_source.h"
 #include "harness/profile.h"
+#include "harness/run_options.h"
 #include "harness/world.h"
 
 namespace gpuconform {
@@ -23,6 +24,7 @@ struct CollectiveContext {
   std::string host;
   bool node_owner = false;              // the lowest rank on this host: its answer is kept
   std::vector<std::string> rank_hosts;  // host of every rank, by rank
+  const RunOptions& options = DefaultRunOptions();
 };
 
 // Per-rank facts of the launch (for the Launch suite): rank, host and selected environment.

@@ -18,7 +18,8 @@ std::string LocalHostname() {
   return host.substr(0, host.find('.'));
 }
 
-LiveSource::LiveSource(std::string hostname, const Profile* profile) : context_{std::move(hostname), profile} {}
+LiveSource::LiveSource(std::string hostname, const Profile* profile, const RunOptions& options)
+    : context_{std::move(hostname), profile, options} {}
 
 RawOutput LiveSource::Fetch(const ProbeSpec& spec, const std::string& /*node*/) {
   const std::string& host = context_.host;
@@ -43,7 +44,7 @@ RawOutput LiveSource::Fetch(const ProbeSpec& spec, const std::string& /*node*/) 
 
 RawOutput LiveSource::RunProbeCommand(const ProbeSpec& spec) const {
   const std::string& host = context_.host;
-  const std::string command = CommandLine(spec.argv);
+  const std::string command = CommandText(spec.argv);
   RawOutput out;
   out.origin = host + ": `" + command + "`";
   const CommandResult run = RunCommand(spec.argv, std::chrono::milliseconds(spec.timeout_ms));
@@ -77,14 +78,15 @@ RawOutput LiveSource::RunProbeCommand(const ProbeSpec& spec) const {
   return out;
 }
 
-RawOutput LiveSource::ReadProbeFile(const ProbeSpec& spec) const {
-  const std::string& host = context_.host;
+RawOutput LiveSource::ReadProbeFile(const ProbeSpec& spec) const { return ReadFileOutput(context_.host, spec.path); }
+
+RawOutput ReadFileOutput(const std::string& host, const std::string& path) {
   RawOutput out;
-  out.origin = host + ":" + spec.path;
-  std::ifstream in(spec.path, std::ios::binary);
+  out.origin = host + ":" + path;
+  std::ifstream in(path, std::ios::binary);
   if (!in) {
     out.status = ProbeStatus::kToolMissing;
-    out.detail = host + ": cannot read " + spec.path;
+    out.detail = host + ": cannot read " + path;
     return out;
   }
   std::ostringstream text;

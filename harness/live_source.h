@@ -7,6 +7,7 @@
 
 #include "harness/probe.h"
 #include "harness/profile.h"
+#include "harness/run_options.h"
 
 namespace gpuconform {
 
@@ -14,13 +15,15 @@ namespace gpuconform {
 struct LiveContext {
   std::string host;
   const Profile* profile = nullptr;  // the profile being judged against; may be null (capture)
+  const RunOptions& options = DefaultRunOptions();
 };
 
 class LiveSource : public ProbeSource {
  public:
-  LiveSource(std::string hostname, const Profile* profile);
+  LiveSource(std::string hostname, const Profile* profile, const RunOptions& options);
   std::vector<std::string> Nodes() const override { return {context_.host}; }
   RawOutput Fetch(const ProbeSpec& spec, const std::string& node) override;
+  const LiveContext& context() const { return context_; }
 
  private:
   RawOutput RunProbeCommand(const ProbeSpec& spec) const;
@@ -28,6 +31,9 @@ class LiveSource : public ProbeSource {
 
   LiveContext context_;
 };
+
+// A file's contents as a probe's output: kToolMissing, naming the node, where it cannot be read.
+RawOutput ReadFileOutput(const std::string& host, const std::string& path);
 
 // This machine's short host name (what Slurm calls the node).
 std::string LocalHostname();

@@ -1,5 +1,6 @@
 // gpuconform: parse the command line, start the world, run the verb.
 #include <mpi.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include "harness/collective_deadline.h"
 #include "harness/live_source.h"
 #include "harness/reasons_command.h"
+#include "harness/run_options.h"
 #include "harness/run_command.h"
 #include "harness/start_watchdog.h"
 #include "harness/world.h"
@@ -20,22 +22,15 @@
 
 namespace {
 
-// The rank the launcher gave this process, read before MPI is up.
-int LauncherRank() {
-  for (const char* name : {"PMIX_RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"}) {
-    if (const char* value = std::getenv(name)) return std::atoi(value);
-  }
-  return 0;
-}
-
 // A collective (or MPI_Init itself) did not return: rank 0 writes the report it can make
 // alone, then ends the job; the launcher then kills every rank, stopped ones included.
-[[noreturn]] void GiveUp(const gpuconform::CommandLine& command, const std::string& problem, bool mpi_started) {
+[[noreturn]] void GiveUp(const gpuconform::CommandLine& command, const gpuconform::RunOptions& options,
+                         const std::string& problem, bool mpi_started) {
   using namespace gpuconform;
   std::cerr << "gpuconform: " << problem << "\n";
   int status = 3;
-  if (LauncherRank() == 0) {
-    if (command.verb == Verb::kRun) status = RunVerbAlone(command, problem);
+  if (options.launch.rank == 0) {
+    if (command.verb == Verb::kRun) status = RunVerbAlone(command, options, problem);
     std::cout.flush();
     if (mpi_started) MPI_Abort(MPI_COMM_WORLD, status == 0 ? 3 : status);
   } else {
@@ -76,16 +71,20 @@ int main(int argc, char** argv) {
     case Verb::kRun:
     case Verb::kCapture: break;
   }
-  const auto deadline = WorldStartDeadline();
-  StartWatchdog watchdog(deadline, [&] { GiveUp(command, WorldNotFormed(deadline), false); });
-  auto world = World::Start(&argc, &argv);
+  // The one read of the environment: everything below takes its settings from `options`.
+  const RunOptions options = BuildRunOptions(command, ReadEnvironment(environ));
+  const std::chrono::seconds deadline(options.world_timeout_s);
+  StartWatchdog watchdog(deadline, [&] { GiveUp(command, options, WorldNotFormed(deadline), false); });
+  auto world = World::Start(&argc, &argv, options.launch);
   watchdog.Cancel();
-  SetGiveUpHandler([&](const std::string& problem) { GiveUp(command, problem, world && world->uses_mpi()); });
+  SetGiveUpHandler(
+      [&](const std::string& problem) { GiveUp(command, options, problem, world && world->uses_mpi()); });
   if (!world) {
     std::cerr << "gpuconform: " << world.error() << "\n";
     return 2;
   }
-  const int status = command.verb == Verb::kRun ? RunVerb(command, *world) : CaptureVerb(command, *world);
+  const int status =
+      command.verb == Verb::kRun ? RunVerb(command, options, *world) : CaptureVerb(command, options, *world);
   world->Finish();
   return status;
 }

@@ -14,7 +14,7 @@ namespace gpuconform {
 
 namespace bp = boost::process;
 
-std::string CommandLine(const std::vector<std::string>& argv) {
+std::string CommandText(const std::vector<std::string>& argv) {
   std::string line;
   for (const auto& word : argv) {
     if (!line.empty()) line += ' ';
@@ -108,7 +108,7 @@ CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::mill
     if (err.wait_for(0s) == std::future_status::ready) result.stderr_text = Truncated(err.get());
   } catch (const std::exception& e) {
     result.outcome = CommandOutcome::kSpawnFailed;
-    result.error = std::string("could not run ") + CommandLine(argv) + ": " + e.what();
+    result.error = std::string("could not run ") + CommandText(argv) + ": " + e.what();
   }
   result.elapsed_s = elapsed();
   return result;

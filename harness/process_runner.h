@@ -42,6 +42,6 @@ CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::mill
 void SurviveBrokenPipes();
 
 // "nvidia-smi topo -m" — argv joined for messages, quoting words with spaces.
-std::string CommandLine(const std::vector<std::string>& argv);
+std::string CommandText(const std::vector<std::string>& argv);
 
 }  // namespace gpuconform

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <ctime>
 #include <iostream>
 #include <memory>
@@ -32,17 +31,10 @@ std::string NowIso8601() {
   return text;
 }
 
-std::string ProfileArgument(const CommandLine& command) {
-  if (!command.profile.empty()) return command.profile;
-  if (const char* env = std::getenv("GPUCONFORM_PROFILE")) return env;
-  return kDefaultProfile;
-}
-
-bool UseColor(const std::string& mode) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
-  const char* term = std::getenv("TERM");
-  return isatty(STDOUT_FILENO) && term != nullptr && std::string(term) != "dumb" && std::getenv("NO_COLOR") == nullptr;
+bool UseColor(const RunOptions& options) {
+  if (options.color == "always") return true;
+  if (options.color == "never") return false;
+  return isatty(STDOUT_FILENO) && options.term && *options.term != "dumb" && !options.no_color;
 }
 
 void Progress(const World& world, const std::string& line) {
@@ -51,13 +43,11 @@ void Progress(const World& world, const std::string& line) {
 
 // --checkpoint-dir and --checkpoint-temp-dir name the Checkpoint suite's storage; naming it
 // on the command line asks for the suite even where the profile has no checkpoint section.
+// The probe takes the directory from RunOptions::checkpoint_dir, where the CLI beats the environment.
 void ApplyCheckpointOptions(const CommandLine& command, Profile& profile) {
   if (command.checkpoint_dir.empty() && command.checkpoint_temp_dir.empty()) return;
   if (!profile.checkpoint) profile.checkpoint = CheckpointExpectation{};
-  if (!command.checkpoint_dir.empty()) {
-    profile.checkpoint->dir = command.checkpoint_dir;
-    ::setenv("GPUCONFORM_CHECKPOINT_DIR", command.checkpoint_dir.c_str(), 1);  // over an inherited one
-  }
+  if (!command.checkpoint_dir.empty()) profile.checkpoint->dir = command.checkpoint_dir;
   if (!command.checkpoint_temp_dir.empty()) profile.checkpoint->temp_dir = command.checkpoint_temp_dir;
 }
 
@@ -68,8 +58,8 @@ struct Gathered {
   std::string mode;
 };
 
-Result<Gathered> GatherRaw(const CommandLine& command, const World& world, const std::vector<ProbeSpec>& probes,
-                           const Profile& profile) {
+Result<Gathered> GatherRaw(const CommandLine& command, const RunOptions& options, const World& world,
+                           const std::vector<ProbeSpec>& probes, const Profile& profile) {
   if (!command.snapshot.empty()) {
     auto snapshot = OpenSnapshot(command.snapshot);
     if (!snapshot) return Error{snapshot.error()};
@@ -79,7 +69,7 @@ Result<Gathered> GatherRaw(const CommandLine& command, const World& world, const
     }
     return gathered;
   }
-  LiveSource live(LocalHostname(), &profile);
+  LiveSource live(LocalHostname(), &profile, options);
   GatheredRun run =
       GatherLive(world, live, probes, [&](const std::string& line) { Progress(world, line); }, &profile);
   return Gathered{std::move(run.raw), std::move(run.ranks), "live"};
@@ -113,27 +103,31 @@ std::vector<ProbeSpec> ProbesOf(const std::vector<const SuiteDefinition*>& suite
 }  // namespace
 
 namespace {
-int RunVerbWith(const CommandLine& command, const World& world, const std::string& world_problem);
+int RunVerbWith(const CommandLine& command, const RunOptions& options, const World& world,
+                const std::string& world_problem);
 }  // namespace
 
-int RunVerb(const CommandLine& command, const World& world) { return RunVerbWith(command, world, ""); }
+int RunVerb(const CommandLine& command, const RunOptions& options, const World& world) {
+  return RunVerbWith(command, options, world, "");
+}
 
-int RunVerbAlone(const CommandLine& command, const std::string& world_problem) {
-  return RunVerbWith(command, World::Single(), world_problem);
+int RunVerbAlone(const CommandLine& command, const RunOptions& options, const std::string& world_problem) {
+  return RunVerbWith(command, options, World::Single(), world_problem);
 }
 
 namespace {
 
-int RunVerbWith(const CommandLine& command, const World& world, const std::string& world_problem) {
+int RunVerbWith(const CommandLine& command, const RunOptions& options, const World& world,
+                const std::string& world_problem) {
   const auto start = std::chrono::steady_clock::now();
-  auto profile = LoadProfile(ProfileArgument(command));
+  auto profile = LoadProfile(options.profile);
   if (!profile) {
     if (world.is_root()) std::cerr << "gpuconform: " << profile.error() << "\n";
     return 2;
   }
   ApplyCheckpointOptions(command, profile.value());
   const auto suites = SelectedSuites(command.filter);
-  auto gathered = GatherRaw(command, world, ProbesOf(suites), *profile);
+  auto gathered = GatherRaw(command, options, world, ProbesOf(suites), *profile);
   if (!gathered) {
     if (world.is_root()) std::cerr << "gpuconform: " << gathered.error() << "\n";
     return 2;
@@ -141,7 +135,7 @@ int RunVerbWith(const CommandLine& command, const World& world, const std::strin
   Progress(world, "profile " + profile->name + ", " + std::to_string(gathered->raw.nodes.size()) + " node(s): " +
                       Join(gathered->raw.nodes, ", ") + " (" + gathered->mode + ")");
 
-  const SuiteContext context{gathered->raw, *profile, gathered->ranks, command.snapshot.empty(), world_problem};
+  const SuiteContext context{gathered->raw, *profile, gathered->ranks, command.snapshot.empty(), world_problem, options};
   const std::vector<CheckResult> evaluated = EvaluateSuites(suites, context);
   const std::vector<CheckResult> ran = RunAsGtests(evaluated, command.filter);
   if (ran.empty() && world.is_root()) {
@@ -150,7 +144,7 @@ int RunVerbWith(const CommandLine& command, const World& world, const std::strin
 
   int status = ExitStatusFor(ran);
   if (world.is_root()) {
-    const TerminalStyle style{UseColor(command.color), command.quiet};
+    const TerminalStyle style{UseColor(options), command.quiet};
     std::cout << RenderTerminalReport(ran, style) << RenderSummary(CountChecks(ran), style);
     ReportMeta meta{LocalHostname(), NowIso8601(), profile->name, GPUCONFORM_VERSION, gathered->mode, {}};
     meta.properties.push_back({"nodes", Join(gathered->raw.nodes, ",")});
@@ -182,8 +176,8 @@ int RunVerbWith(const CommandLine& command, const World& world, const std::strin
 
 }  // namespace
 
-int CaptureVerb(const CommandLine& command, const World& world) {
-  auto profile = LoadProfile(ProfileArgument(command));
+int CaptureVerb(const CommandLine& command, const RunOptions& options, const World& world) {
+  auto profile = LoadProfile(options.profile);
   if (!profile) {
     if (world.is_root()) std::cerr << "gpuconform: " << profile.error() << "\n";
     return 2;
@@ -191,7 +185,7 @@ int CaptureVerb(const CommandLine& command, const World& world) {
   ApplyCheckpointOptions(command, profile.value());
   const auto probes = SuiteRegistry::Instance().AllProbes();
   const std::string host = LocalHostname();
-  LiveSource live(host, &*profile);
+  LiveSource live(host, &*profile, options);
   GatheredRun run =
       GatherLive(world, live, probes, [&](const std::string& line) { Progress(world, line); }, &*profile);
   if (!world.is_root()) return 0;

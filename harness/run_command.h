@@ -5,15 +5,16 @@
 #pragma once
 
 #include "harness/cli.h"
+#include "harness/run_options.h"
 #include "harness/world.h"
 
 namespace gpuconform {
 
-int RunVerb(const CommandLine& command, const World& world);
+int RunVerb(const CommandLine& command, const RunOptions& options, const World& world);
 // The run rank 0 makes alone when the world could not be formed: this node's probes, the
 // controller's view of the others, and Launch.WorldFormed as an error saying why.
-int RunVerbAlone(const CommandLine& command, const std::string& world_problem);
-int CaptureVerb(const CommandLine& command, const World& world);
+int RunVerbAlone(const CommandLine& command, const RunOptions& options, const std::string& world_problem);
+int CaptureVerb(const CommandLine& command, const RunOptions& options, const World& world);
 int ListVerb();
 int ProfilesVerb();
 

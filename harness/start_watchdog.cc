@@ -1,7 +1,5 @@
 #include "harness/start_watchdog.h"
 
-#include <cstdlib>
-
 namespace gpuconform {
 
 StartWatchdog::StartWatchdog(std::chrono::seconds deadline, std::function<void()> on_timeout) {
@@ -23,11 +21,5 @@ void StartWatchdog::Cancel() {
 }
 
 StartWatchdog::~StartWatchdog() { Cancel(); }
-
-std::chrono::seconds WorldStartDeadline() {
-  const char* text = std::getenv("GPUCONFORM_WORLD_TIMEOUT_S");
-  const int seconds = text ? std::atoi(text) : 0;
-  return std::chrono::seconds(seconds > 0 ? seconds : 120);
-}
 
 }  // namespace gpuconform

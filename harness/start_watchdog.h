@@ -25,7 +25,4 @@ class StartWatchdog {
   std::thread thread_;
 };
 
-// $GPUCONFORM_WORLD_TIMEOUT_S, else 120 s.
-std::chrono::seconds WorldStartDeadline();
-
 }  // namespace gpuconform

@@ -23,6 +23,7 @@ struct SuiteContext {
   bool live = false;
   // Why the ranks could not form one world (MPI_Init timed out); empty when they did.
   std::string world_problem;
+  const RunOptions& options = DefaultRunOptions();  // the run's settings (suites that build probe specs from them)
 };
 
 struct CheckDescription {

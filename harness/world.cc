@@ -3,34 +3,22 @@
 #include <mpi.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <thread>
 
 namespace gpuconform {
 
-namespace {
-
-bool HasEnv(const char* name) { return std::getenv(name) != nullptr; }
-
-int EnvInt(const char* name, int fallback) {
-  const char* value = std::getenv(name);
-  return value ? std::atoi(value) : fallback;
-}
-
-}  // namespace
-
-Result<World> World::Start(int* argc, char*** argv) {
+Result<World> World::Start(int* argc, char*** argv, const LaunchFacts& launch) {
   std::string launcher;
-  if (HasEnv("OMPI_COMM_WORLD_RANK")) {
+  if (launch.mpirun) {
     launcher = "mpirun";
-  } else if (HasEnv("PMIX_RANK")) {
-    launcher = HasEnv("SLURM_STEP_ID") ? "srun/PMIx" : "PMIx";
-  } else if (HasEnv("PMI_RANK")) {
+  } else if (launch.pmix) {
+    launcher = launch.slurm_step ? "srun/PMIx" : "PMIx";
+  } else if (launch.pmi) {
     launcher = "PMI";
   }
   if (launcher.empty()) {
-    if (EnvInt("SLURM_STEP_NUM_TASKS", 1) > 1) {
-      return Error{"started by srun as " + std::to_string(EnvInt("SLURM_STEP_NUM_TASKS", 1)) +
+    if (launch.slurm_step_num_tasks > 1) {
+      return Error{"started by srun as " + std::to_string(launch.slurm_step_num_tasks) +
                    " tasks without a process-management interface, so the tasks cannot gather their "
                    "results; launch with `srun --mpi=pmix` (or set MpiDefault=pmix in slurm.conf)"};
     }

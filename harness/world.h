@@ -8,15 +8,16 @@
 #include <vector>
 
 #include "harness/result.h"
+#include "harness/run_options.h"
 
 namespace gpuconform {
 
 class World {
  public:
-  // Detects the launcher from the environment and initialises MPI when needed.
+  // Names the launcher from what it set in the environment and initialises MPI when needed.
   // Fails (exit-2 material) when started as several tasks that cannot talk to each
   // other, e.g. `srun --mpi=none -n3`, which would otherwise write three reports.
-  static Result<World> Start(int* argc, char*** argv);
+  static Result<World> Start(int* argc, char*** argv, const LaunchFacts& launch);
   // One process, no MPI: for plain runs, and for the report rank 0 writes alone when the
   // world could not be formed.
   static World Single() { return World(0, 1, false, "single process"); }

@@ -62,8 +62,8 @@ TEST(ProcessRunner, LargeOutputOnBothStreamsDoesNotDeadlock) {
   EXPECT_EQ(result.stderr_text.size(), 3000000u);
 }
 
-TEST(ProcessRunner, CommandLineQuotesWordsWithSpaces) {
-  EXPECT_EQ(CommandLine({"sinfo", "-o", "%N %G"}), "sinfo -o '%N %G'");
+TEST(ProcessRunner, CommandTextQuotesWordsWithSpaces) {
+  EXPECT_EQ(CommandText({"sinfo", "-o", "%N %G"}), "sinfo -o '%N %G'");
 }
 
 }  // namespace

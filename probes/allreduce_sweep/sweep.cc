@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "probes/nccl_tests/bandwidth_table.h"
 
@@ -11,15 +10,13 @@ namespace gpuconform::allreduce_sweep {
 
 using namespace gpuconform::nccl_tests;
 
-std::vector<long long> SweepSizes(const Profile* profile, long long smallest_bytes, long long cap_bytes) {
+std::vector<long long> SweepSizes(const Profile* profile, long long smallest_bytes, long long cap_bytes,
+                                  long long configured_max_bytes) {
   long long largest = smallest_bytes;
   if (profile != nullptr) {
     for (const auto& floor : profile->allreduce) largest = std::max(largest, floor.size_bytes);
   }
-  if (const char* cap = std::getenv("GPUCONFORM_ALLREDUCE_MAX_BYTES")) {
-    const long long cap_from_environment = std::atoll(cap);
-    if (cap_from_environment > 0) largest = std::min(largest, cap_from_environment);
-  }
+  if (configured_max_bytes > 0) largest = std::min(largest, configured_max_bytes);
   largest = std::max(std::min(largest, cap_bytes), static_cast<long long>(sizeof(float)));
   std::vector<long long> sizes;
   for (long long size = std::min(smallest_bytes, largest); size <= largest; size *= 2) sizes.push_back(size);
@@ -35,13 +32,7 @@ float ExpectedAllreduceSum(int nranks) {
   return static_cast<float>(sum);
 }
 
-int TimedIterations(int planned) {
-  if (const char* text = std::getenv("GPUCONFORM_ALLREDUCE_ITERS")) {
-    const int from_environment = std::atoi(text);
-    if (from_environment > 0) return from_environment;
-  }
-  return planned;
-}
+int TimedIterations(int planned, int configured_iters) { return configured_iters > 0 ? configured_iters : planned; }
 
 std::string SweepTableHeader(const std::string& title, const std::vector<SweepRank>& ranks, int nodes) {
   std::string text = fmt::format("# {}: nRanks {} nNodes {}\n", title, ranks.size(), nodes);

@@ -15,13 +15,15 @@ inline constexpr long long kMiB = 1024 * 1024;
 inline constexpr long long kGiB = 1024 * kMiB;
 
 // Doubling from `smallest_bytes` up to the largest floor size the profile names (at least
-// `smallest_bytes`), capped by `cap_bytes` and by GPUCONFORM_ALLREDUCE_MAX_BYTES when set.
-// The last size is the largest itself even when it is not a doubling of the first.
-std::vector<long long> SweepSizes(const Profile* profile, long long smallest_bytes, long long cap_bytes);
+// `smallest_bytes`), capped by `cap_bytes` and by `configured_max_bytes` when positive
+// (RunOptions::allreduce_max_bytes). The last size is the largest itself even when it is not
+// a doubling of the first.
+std::vector<long long> SweepSizes(const Profile* profile, long long smallest_bytes, long long cap_bytes,
+                                  long long configured_max_bytes);
 
-// Timed iterations per size: GPUCONFORM_ALLREDUCE_ITERS when set to a positive number (as
+// Timed iterations per size: `configured_iters` when positive (RunOptions::allreduce_iters, as
 // nccl-tests' -n; more iterations give steadier numbers on a noisy fabric), else `planned`.
-int TimedIterations(int planned);
+int TimedIterations(int planned, int configured_iters);
 
 // What each rank (an MPI rank, or a GPU of the NCCL run) puts in every element of its send
 // buffer, and what every element of the sum must then be. Contributions cycle through 1..8

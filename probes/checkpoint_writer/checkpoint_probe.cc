@@ -640,32 +640,28 @@ void StageRead(Stages& s) {
 
 }  // namespace
 
-ProbeOptions LiveProbeOptions(const Profile* profile) {
+ProbeOptions LiveProbeOptions(const Profile* profile, const RunOptions& run) {
   ProbeOptions options;
   if (profile != nullptr && profile->checkpoint) {
     options.expect = *profile->checkpoint;
     options.configured = true;
   }
-  if (const char* dir = std::getenv("GPUCONFORM_CHECKPOINT_DIR"); dir != nullptr && *dir != '\0') {
-    options.target_dir = dir;
+  if (!run.checkpoint_dir.empty()) {
+    options.target_dir = run.checkpoint_dir;
     options.target_origin = "GPUCONFORM_CHECKPOINT_DIR (or --checkpoint-dir)";
   } else if (!options.expect.dir.empty()) {
     options.target_dir = options.expect.dir;
     options.target_origin = "the profile's checkpoint.dir";
-  } else if (const char* submit = std::getenv("SLURM_SUBMIT_DIR"); submit != nullptr && *submit != '\0') {
+  } else if (!run.slurm_submit_dir.empty()) {
     std::error_code error;
-    const std::string candidate = std::string(submit) + "/checkpoints";
+    const std::string candidate = run.slurm_submit_dir + "/checkpoints";
     if (fs::is_directory(candidate, error)) {
       options.target_dir = candidate;
       options.target_origin = "$SLURM_SUBMIT_DIR/checkpoints";
     }
   }
-  if (const char* kills = std::getenv("GPUCONFORM_CHECKPOINT_KILLS"); kills != nullptr && std::atoi(kills) > 0) {
-    options.expect.torture_kills = std::atoi(kills);
-  }
-  if (const char* timeout = std::getenv("GPUCONFORM_COLLECTIVE_TIMEOUT_S"); timeout != nullptr && std::atoi(timeout) > 0) {
-    options.stage_timeout_s = std::atoi(timeout);
-  }
+  if (run.checkpoint_kills > 0) options.expect.torture_kills = run.checkpoint_kills;
+  options.stage_timeout_s = run.checkpoint_stage_timeout_s;
   std::error_code error;
   options.writer_executable = fs::read_symlink("/proc/self/exe", error).string();
   return options;
@@ -745,7 +741,7 @@ std::string RunCheckpointProbe(const CollectiveContext& context, const ProbeOpti
 }
 
 RawOutput ProbeCheckpoint(const CollectiveContext& context) {
-  const std::string text = RunCheckpointProbe(context, LiveProbeOptions(context.profile));
+  const std::string text = RunCheckpointProbe(context, LiveProbeOptions(context.profile, context.options));
   return RawOutput{ProbeStatus::kOk, text, context.host + ": Checkpoint probe", ""};
 }
 

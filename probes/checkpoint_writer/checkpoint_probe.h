@@ -35,13 +35,15 @@ struct ProbeOptions {
   std::string target_origin;      // how the target was chosen, for messages
   std::string writer_executable;  // the gpuconform binary (its hidden writer verb)
   CheckpointExpectation expect;   // sizes and counts
-  int stage_timeout_s = 120;      // a barrier not reached by then ends the run with a report
+  int stage_timeout_s = kDefaultCheckpointStageTimeoutS;  // a barrier not reached by then ends the run with a report
 };
 
-// Options for a live run: target from $GPUCONFORM_CHECKPOINT_DIR, the profile's
-// checkpoint.dir, else $SLURM_SUBMIT_DIR/checkpoints when it exists; kills from
-// $GPUCONFORM_CHECKPOINT_KILLS when set; the writer is this executable.
-ProbeOptions LiveProbeOptions(const Profile* profile);
+// Options for a live run: target from the run's checkpoint_dir (--checkpoint-dir, else
+// GPUCONFORM_CHECKPOINT_DIR), the profile's checkpoint.dir, else
+// $SLURM_SUBMIT_DIR/checkpoints when it exists; kills from the run's checkpoint_kills when
+// positive, else the profile's (applied here: the profile is known only now); the writer is
+// this executable.
+ProbeOptions LiveProbeOptions(const Profile* profile, const RunOptions& run);
 
 std::string RunCheckpointProbe(const CollectiveContext& context, const ProbeOptions& options);
 

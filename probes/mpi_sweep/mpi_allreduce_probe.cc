@@ -50,7 +50,8 @@ SizeResult MeasureSize(const CollectiveContext& context, long long size_bytes, s
   // slow fabric (eth0) still ends within the deadline. Warm-up matters most where a collective
   // takes milliseconds (connections, TCP windows), so it tapers off sooner.
   const int warmups = static_cast<int>(std::clamp<long long>(16 * kMiB / size_bytes, 1, 5));
-  const int iterations = TimedIterations(static_cast<int>(std::clamp<long long>(64 * kMiB / size_bytes, 1, 5)));
+  const int iterations = TimedIterations(static_cast<int>(std::clamp<long long>(64 * kMiB / size_bytes, 1, 5)),
+                                         context.options.allreduce_iters);
   const CollectiveDeadline deadline(timeout, StallProblem(context, "MPI_Allreduce of " + std::to_string(size_bytes) + " B",
                                                           timeout));
   for (int i = 0; i < warmups; ++i) {  // warm-up: connections, TCP windows, pages
@@ -171,23 +172,23 @@ RawOutput Measure(const CollectiveContext& context) {
                  "measure allreduce bandwidth";
     return out;
   }
-  const auto timeout = CollectiveTimeout();
+  const std::chrono::seconds timeout(context.options.collective_timeout_s);
   out.text = Header(context);
-  for (long long size : MpiSweepSizes(context.profile)) {
+  for (long long size : MpiSweepSizes(context.profile, context.options)) {
     const SizeResult result = MeasureSize(context, size, timeout);
     out.text += SweepTableRow(size, result.time_us, context.world.size(), result.wrong);
   }
   // Pairs at the sweep's largest size, capped at 8 MiB so a slow link costs seconds.
-  out.text += MeasurePairs(context, std::min(MpiSweepSizes(context.profile).back(), 8 * kMiB), timeout);
+  out.text += MeasurePairs(context, std::min(MpiSweepSizes(context.profile, context.options).back(), 8 * kMiB), timeout);
   out.status = ProbeStatus::kOk;
   return out;
 }
 
 }  // namespace
 
-std::vector<long long> MpiSweepSizes(const Profile* profile) {
+std::vector<long long> MpiSweepSizes(const Profile* profile, const RunOptions& options) {
   // Host buffers: keep a node's memory safe whatever a profile says.
-  return SweepSizes(profile, kMiB, kGiB);
+  return SweepSizes(profile, kMiB, kGiB, options.allreduce_max_bytes);
 }
 
 ProbeSpec MpiAllreduceProbe() {

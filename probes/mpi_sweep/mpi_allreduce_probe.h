@@ -19,7 +19,7 @@ namespace gpuconform::mpi_sweep {
 ProbeSpec MpiAllreduceProbe();
 
 // Sizes to measure (sweep.h): doubling from 1 MiB up to the largest floor size the profile
-// names, capped at 1 GiB (host memory) and by GPUCONFORM_ALLREDUCE_MAX_BYTES when set.
-std::vector<long long> MpiSweepSizes(const Profile* profile);
+// names, capped at 1 GiB (host memory) and by options.allreduce_max_bytes when positive.
+std::vector<long long> MpiSweepSizes(const Profile* profile, const RunOptions& options);
 
 }  // namespace gpuconform::mpi_sweep

@@ -33,11 +33,6 @@ namespace {
 
 constexpr std::size_t kNonceBytes = 32;
 
-std::optional<std::string> Env(const char* name) {
-  if (const char* value = std::getenv(name)) return std::string(value);
-  return std::nullopt;
-}
-
 std::optional<std::string> ReadTextFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
@@ -160,11 +155,11 @@ Encoded EncodeCredential(const std::string& host, const MungePaths& paths) {
   Encoded encoded;
   switch (run.outcome) {
     case CommandOutcome::kNotFound:
-      encoded.tool_missing = Output(ProbeStatus::kToolMissing, host + ": `" + CommandLine(argv) + "`", "",
+      encoded.tool_missing = Output(ProbeStatus::kToolMissing, host + ": `" + CommandText(argv) + "`", "",
                                     host + ": `munge` is not installed (not found on PATH)");
       return encoded;
     case CommandOutcome::kTimedOut:
-      encoded.encode_line = "encode: failed `" + CommandLine(argv) + "` did not finish within " +
+      encoded.encode_line = "encode: failed `" + CommandText(argv) + "` did not finish within " +
                             std::to_string(kMungeCommandTimeoutMs / 1000) + " s (munged hung?)";
       return encoded;
     case CommandOutcome::kSpawnFailed:
@@ -193,7 +188,7 @@ DecodeAttempt DecodeCredential(const std::string& from_node, const std::string& 
     case CommandOutcome::kNotFound: return {from_node, "unmunge not installed", -1, "`unmunge` not found on PATH"};
     case CommandOutcome::kTimedOut:
       return {from_node, "timed out", -1,
-              "`" + CommandLine(argv) + "` did not finish within " + std::to_string(kMungeCommandTimeoutMs / 1000) + " s"};
+              "`" + CommandText(argv) + "` did not finish within " + std::to_string(kMungeCommandTimeoutMs / 1000) + " s"};
     case CommandOutcome::kSpawnFailed: return {from_node, "not run", -1, OneLine(run.error)};
     case CommandOutcome::kExited: break;
   }
@@ -217,20 +212,20 @@ std::string HmacSha256Hex(std::string_view key, std::string_view message) {
   return ToHex({reinterpret_cast<const char*>(digest.data()), digest_size});
 }
 
-MungePaths CurrentMungePaths() {
-  const std::string conf = SlurmConfPath(Env("SLURM_CONF"));
-  return ResolveMungePaths(Env("GPUCONFORM_MUNGE_SOCKET"), Env("GPUCONFORM_MUNGE_KEY"), conf, ReadTextFile(conf));
+MungePaths CurrentMungePaths(const RunOptions& options) {
+  const std::string conf = SlurmConfPath(options.slurm_conf);
+  return ResolveMungePaths(options.munge_socket, options.munge_key, conf, ReadTextFile(conf));
 }
 
 RawOutput ProbeKeyDigest(const CollectiveContext& context) {
   const std::string mine = context.world.is_root() ? RandomNonceHex() : "";
   const std::vector<std::string> shared = context.world.AllGather(mine);
   if (!context.node_owner) return {};
-  return DigestKeyFile(context.host, CurrentMungePaths(), shared.empty() ? "" : shared.front());
+  return DigestKeyFile(context.host, CurrentMungePaths(context.options), shared.empty() ? "" : shared.front());
 }
 
 RawOutput ProbeKeyStat(const LiveContext& context) {
-  const MungePaths paths = CurrentMungePaths();
+  const MungePaths paths = CurrentMungePaths(context.options);
   const std::string origin = context.host + ": stat " + paths.key_path;
   struct stat info {};
   if (stat(paths.key_path.c_str(), &info) != 0) {
@@ -248,7 +243,7 @@ RawOutput ProbeKeyStat(const LiveContext& context) {
 }
 
 RawOutput ProbeCrossDecode(const CollectiveContext& context) {
-  const MungePaths paths = CurrentMungePaths();
+  const MungePaths paths = CurrentMungePaths(context.options);
   Encoded encoded;
   if (context.node_owner) encoded = EncodeCredential(context.host, paths);
   // Every rank contributes, non-owners an empty string, so the gather matches on all ranks.

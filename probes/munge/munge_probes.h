@@ -33,9 +33,10 @@ RawOutput ProbeCrossDecode(const CollectiveContext& context);
 // clock.txt: "epoch_ns <n>", read by every rank right after a barrier.
 RawOutput ProbeClock(const CollectiveContext& context);
 
-// Socket and key paths of this node, from GPUCONFORM_MUNGE_SOCKET, GPUCONFORM_MUNGE_KEY,
-// and AuthInfo in the slurm.conf at $SLURM_CONF (else /etc/slurm/slurm.conf).
-MungePaths CurrentMungePaths();
+// Socket and key paths of this node, from the options' munge_socket and munge_key
+// (GPUCONFORM_MUNGE_SOCKET, GPUCONFORM_MUNGE_KEY), and AuthInfo in the slurm.conf at
+// slurm_conf ($SLURM_CONF, else /etc/slurm/slurm.conf).
+MungePaths CurrentMungePaths(const RunOptions& options);
 
 // Lowercase hex of HMAC-SHA256(key, message). Pure; here because only the digest probe needs it.
 std::string HmacSha256Hex(std::string_view key, std::string_view message);

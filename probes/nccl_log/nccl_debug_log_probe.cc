@@ -1,26 +1,23 @@
 #include "probes/nccl_log/nccl_debug_log_probe.h"
 
-#include <cstdlib>
-
+#include "harness/gather.h"
 #include "probes/nccl_run/nccl_run_probe.h"
 
 namespace gpuconform::nccl_log {
-
-using namespace gpuconform::nccl_run;
 
 ProbeSpec DebugLogProbe() {
   ProbeSpec spec;
   spec.id = "nccl-debug-log";
   spec.file = "nccl-debug.log";
   spec.scope = ProbeScope::kCluster;
-  const char* path = std::getenv(kLogEnvironment);
-  if (path != nullptr && *path != '\0') {
-    spec.method = ProbeMethod::kReadFile;
-    spec.path = path;
-  } else {
-    spec.method = ProbeMethod::kCollective;
-    spec.collective = [](const CollectiveContext& context) { return nccl_run::SharedNcclRun(context).debug_log; };
-  }
+  // A collective either way: which log to use is known only once the run's options are,
+  // after the spec is registered. Every rank takes the same branch (the same options).
+  spec.method = ProbeMethod::kCollective;
+  spec.collective = [](const CollectiveContext& context) {
+    const std::string& path = context.options.nccl_log;
+    if (path.empty()) return nccl_run::SharedNcclRun(context).debug_log;
+    return context.world.is_root() ? ReadFileOutput(context.host, path) : RawOutput{};
+  };
   return spec;
 }
 

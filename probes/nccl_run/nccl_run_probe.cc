@@ -53,12 +53,17 @@ std::string ReadWhole(const fs::path& path, std::size_t max_bytes, bool& cut) {
 // One worker child and the two pipes to it.
 class Worker {
  public:
-  Worker(const std::string& executable, const fs::path& work_dir, bool root) {
+  Worker(const std::string& executable, const fs::path& work_dir, bool root, const RunOptions& options) {
     SurviveBrokenPipes();  // the worker exits by itself where NCCL cannot run; "quit" then finds no reader
     std::vector<std::string> args = {kWorkerVerb, "--work-dir", work_dir.string()};
     if (root) args.push_back("--root");
+    // The child inherits this process's environment, with the NCCL settings of the run on top.
+    bp::environment env = boost::this_process::environment();
+    for (const auto& [name, value] : WorkerNcclEnvironment(options.nccl_environment, work_dir.string())) {
+      env[name] = value;
+    }
     std::error_code error;
-    child_ = bp::child(executable, bp::args(args), bp::std_in < to_child_, bp::std_out > from_child_,
+    child_ = bp::child(executable, bp::args(args), env, bp::std_in < to_child_, bp::std_out > from_child_,
                        bp::std_err > (work_dir / "worker.stderr").string(), error);
     if (error) {
       start_error_ = "could not start the NCCL worker " + executable + ": " + error.message();
@@ -173,7 +178,7 @@ std::string Dump(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohma
 
 std::vector<std::string> GuardedAllGather(const CollectiveContext& context, const std::string& mine,
                                           const std::string& step) {
-  const auto timeout = CollectiveTimeout() * 3;
+  const auto timeout = std::chrono::seconds(context.options.collective_timeout_s) * 3;
   const CollectiveDeadline deadline(
       timeout, context.host + ": the NCCL run's " + step + " exchange did not complete within " +
                    std::to_string(timeout.count()) + " s: a rank stopped progressing");
@@ -224,7 +229,7 @@ NcclRunOutputs Unavailable(const CollectiveContext& context, ProbeStatus status,
 }  // namespace
 
 NcclRunOutputs RunNccl(const CollectiveContext& context, const std::string& executable) {
-  const auto timeout = CollectiveTimeout();
+  const std::chrono::seconds timeout(context.options.collective_timeout_s);
   const std::string origin = context.host + ": gpuconform's NCCL run";
   // Step 1: every node's worker starts and says whether it can run (the root also makes the id).
   std::optional<Worker> worker;
@@ -237,7 +242,7 @@ NcclRunOutputs RunNccl(const CollectiveContext& context, const std::string& exec
                                                                fs::temp_directory_path().string()}});
     } else {
       work_dir = pattern;
-      worker.emplace(executable, work_dir, context.world.is_root());
+      worker.emplace(executable, work_dir, context.world.is_root(), context.options);
       if (!worker->start_error().empty()) {
         ready_text = FormatRecord("unavailable", {{"reason", worker->start_error()}});
       } else {
@@ -313,11 +318,12 @@ NcclRunOutputs RunNccl(const CollectiveContext& context, const std::string& exec
                                   " s: another node failed, or the bootstrap network cannot reach the root "
                                   "(NCCL_SOCKET_IFNAME?)";
     }
-    for (long long size : allreduce_sweep::SweepSizes(context.profile, kSmallestSweepBytes, kLargestSweepBytes)) {
+    for (long long size : allreduce_sweep::SweepSizes(context.profile, kSmallestSweepBytes, kLargestSweepBytes,
+                                                            context.options.allreduce_max_bytes)) {
       if (!report.problem.empty()) break;
       lines.clear();
       IterationPlan iterations = PlanIterations(size);
-      iterations.iterations = allreduce_sweep::TimedIterations(iterations.iterations);
+      iterations.iterations = allreduce_sweep::TimedIterations(iterations.iterations, context.options.allreduce_iters);
       worker->Send(MeasureLine(size, iterations));
       said = worker->ReadUntil({"row", "error"}, timeout, lines);
       auto records = ParseRecordLines(lines, origin);

@@ -123,9 +123,10 @@ TEST(NcclWorkerProtocol, NodesThatCannotRunAreAllNamedAndToldApartFromNoNcclAnyw
 
 // ---- the parent, run for real ----------------------------------------------------------
 
-NcclRunOutputs RunOnOneNode(const std::string& executable, const Profile* profile = nullptr) {
+NcclRunOutputs RunOnOneNode(const std::string& executable, const Profile* profile = nullptr,
+                            const RunOptions& options = DefaultRunOptions()) {
   const World world = World::Single();
-  const CollectiveContext context{world, profile, "node1", true, {"node1"}};
+  const CollectiveContext context{world, profile, "node1", true, {"node1"}, options};
   return RunNccl(context, executable);
 }
 
@@ -144,11 +145,13 @@ TEST(NcclRun, RealWorkerWithoutADriverSaysSoForEveryOutputAndLeavesNothing) {
 }
 
 // One run's scratch: a directory for the fake worker's script and what it saw, and TMPDIR
-// pointed at an empty directory, so a test can tell the run left no work directory behind.
+// pointed at an empty directory, so a test can tell the run left no work directory behind;
+// the run's options, for a test to set.
 struct WorkerScratch {
   TempDir scripts;
   TempDir work;
   ScopedEnvironment env;
+  RunOptions options;
   WorkerScratch() { env.Set("TMPDIR", work.path()); }
 };
 
@@ -173,9 +176,9 @@ TEST(NcclRun, WorkerThatExitsBeforeQuitIsNotAFatalBrokenPipe) {
 
 TEST(NcclRun, WorkerThatNeverAnswersIsKilledAtTheDeadlineAndNamed) {
   WorkerScratch scratch;
-  scratch.env.Set("GPUCONFORM_COLLECTIVE_TIMEOUT_S", "1");
+  scratch.options.collective_timeout_s = 1;
   const auto start = std::chrono::steady_clock::now();
-  const NcclRunOutputs outputs = RunOnOneNode(WriteScript(scratch.scripts.path(), "exec sleep 60\n"));
+  const NcclRunOutputs outputs = RunOnOneNode(WriteScript(scratch.scripts.path(), "exec sleep 60\n"), nullptr, scratch.options);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
   EXPECT_EQ(outputs.allreduce.status, ProbeStatus::kFailed) << "a hung worker is not a missing NCCL";
   EXPECT_NE(outputs.allreduce.detail.find("did not say whether it can run within 1 s"), std::string::npos)
@@ -195,7 +198,8 @@ while read kind rest; do
   echo "$kind $rest" >> "$seen"
   [ "$kind" = ")sh" + hang_at + R"sh(" ] && exec sleep 60
   case "$kind" in
-    init) cp ")sh" + fixture + R"sh(/cluster/nccl-debug.log" "$dir/nccl-debug.log"
+    init) echo "env NCCL_DEBUG=$NCCL_DEBUG NCCL_DEBUG_SUBSYS=$NCCL_DEBUG_SUBSYS NCCL_DEBUG_FILE=$NCCL_DEBUG_FILE" >> "$seen"
+          cp ")sh" + fixture + R"sh(/cluster/nccl-debug.log" "$dir/nccl-debug.log"
           cp ")sh" + fixture + R"sh(/nodes/gpu-node-01/nccl-topo.xml" "$dir/nccl-topo.xml"
           echo "initialized seconds=0.5" ;;
     measure) size=${rest#size_bytes=}; size=${size%% *}
@@ -209,9 +213,9 @@ done
 
 TEST(NcclRun, ReplayedRunBecomesAJudgedTableWithItsLogAndTopology) {
   WorkerScratch scratch;
-  scratch.env.Set("GPUCONFORM_ALLREDUCE_MAX_BYTES", std::to_string(16 * allreduce_sweep::kMiB));
+  scratch.options.allreduce_max_bytes = 16 * allreduce_sweep::kMiB;
   const Profile h100 = test_support::BuiltinProfile("h100-sxm-8");  // sweeps to 16 GiB, capped above
-  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(scratch.scripts.path()), &h100);
+  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(scratch.scripts.path()), &h100, scratch.options);
   ASSERT_EQ(outputs.allreduce.status, ProbeStatus::kOk) << outputs.allreduce.detail;
   // The parent passed the root's id on, and asked for each size of the sweep.
   const std::string seen = test_support::ReadFile(scratch.scripts.path() + "/seen.txt");
@@ -219,6 +223,10 @@ TEST(NcclRun, ReplayedRunBecomesAJudgedTableWithItsLogAndTopology) {
       << seen;
   EXPECT_NE(seen.find("measure size_bytes=8388608 warmup=5 iterations=20"), std::string::npos) << seen;
   EXPECT_NE(seen.find("quit"), std::string::npos) << seen;
+  // The parent gave the worker NCCL's settings in its environment (NCCL_DEBUG is not set here).
+  EXPECT_NE(seen.find("env NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV NCCL_DEBUG_FILE=/"), std::string::npos)
+      << seen;
+  EXPECT_NE(seen.find("/nccl-debug.log\n"), std::string::npos) << seen;
 
   auto table = nccl_tests::ParseNcclTestsOutput(outputs.allreduce.text, outputs.allreduce.origin);
   ASSERT_TRUE(table) << table.error() << "\n" << outputs.allreduce.text;
@@ -243,20 +251,29 @@ TEST(NcclRun, ReplayedRunBecomesAJudgedTableWithItsLogAndTopology) {
 
 TEST(NcclRun, IterationsFromTheEnvironmentReachTheWorker) {
   WorkerScratch scratch;
-  scratch.env.Set("GPUCONFORM_ALLREDUCE_MAX_BYTES", std::to_string(8 * allreduce_sweep::kMiB));
-  scratch.env.Set("GPUCONFORM_ALLREDUCE_ITERS", "7");
-  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(scratch.scripts.path()));
+  scratch.options = BuildRunOptions(CommandLine{}, {{"GPUCONFORM_ALLREDUCE_MAX_BYTES", std::to_string(8 * allreduce_sweep::kMiB)},
+                                                    {"GPUCONFORM_ALLREDUCE_ITERS", "7"}});
+  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(scratch.scripts.path()), nullptr, scratch.options);
   ASSERT_EQ(outputs.allreduce.status, ProbeStatus::kOk) << outputs.allreduce.detail;
   const std::string seen = test_support::ReadFile(scratch.scripts.path() + "/seen.txt");
   EXPECT_NE(seen.find("measure size_bytes=8388608 warmup=5 iterations=7"), std::string::npos) << seen;
 }
 
+TEST(NcclRun, WorkerEnvironmentKeepsTraceAndPutsTheFilesInTheWorkDirectory) {
+  const auto info = WorkerNcclEnvironment({{"NCCL_DEBUG", "WARN"}}, "/w");
+  EXPECT_EQ(info.at("NCCL_DEBUG"), "INFO");
+  EXPECT_EQ(info.at("NCCL_DEBUG_FILE"), "/w/nccl-debug.log");
+  EXPECT_EQ(info.at("NCCL_TOPO_DUMP_FILE"), "/w/nccl-topo.xml");
+  const auto trace = WorkerNcclEnvironment({{"NCCL_DEBUG", "TRACE"}}, "/w");
+  EXPECT_EQ(trace.count("NCCL_DEBUG"), 0u) << "the user's TRACE is inherited as it is";
+}
+
 TEST(NcclRun, CollectiveThatHangsIsAbandonedAtTheDeadlineKeepingTheLog) {
   WorkerScratch scratch;
-  scratch.env.Set("GPUCONFORM_COLLECTIVE_TIMEOUT_S", "1");
-  scratch.env.Set("GPUCONFORM_ALLREDUCE_MAX_BYTES", std::to_string(16 * allreduce_sweep::kMiB));
+  scratch.options.collective_timeout_s = 1;
+  scratch.options.allreduce_max_bytes = 16 * allreduce_sweep::kMiB;
   const auto start = std::chrono::steady_clock::now();
-  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(scratch.scripts.path(), "measure"));
+  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(scratch.scripts.path(), "measure"), nullptr, scratch.options);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
   EXPECT_EQ(outputs.allreduce.status, ProbeStatus::kFailed);
   EXPECT_NE(outputs.allreduce.detail.find("node1: the NCCL allreduce of 8388608 B did not complete within 1 s"),

@@ -28,15 +28,6 @@ int SayError(const std::string& stage, const std::string& reason) {
   return 1;
 }
 
-// NCCL reads these once, at its first use: they must be in the environment before it.
-void SetNcclEnvironment(const std::string& work_dir) {
-  const char* debug = std::getenv("NCCL_DEBUG");
-  if (debug == nullptr || std::string(debug) != "TRACE") ::setenv("NCCL_DEBUG", "INFO", 1);
-  ::setenv("NCCL_DEBUG_SUBSYS", "INIT,NET,GRAPH,ENV", 1);
-  ::setenv("NCCL_DEBUG_FILE", (work_dir + "/" + kDebugLogName).c_str(), 1);
-  ::setenv("NCCL_TOPO_DUMP_FILE", (work_dir + "/" + kTopologyDumpName).c_str(), 1);
-}
-
 struct Gpu {
   int device = 0;
   int rank = 0;
@@ -53,7 +44,10 @@ std::string InitCommunicators(const NcclLibraries& lib, const RecordLine& init, 
   if (!id_bytes || id_bytes->size() != sizeof(NcclUniqueId) || !nranks || !first_rank) {
     return "malformed init line from the parent";
   }
-  // Each node dumps its own topology: NCCL writes NCCL_TOPO_DUMP_FILE on one rank only.
+  // Each node dumps its own topology: NCCL writes NCCL_TOPO_DUMP_FILE on one rank only. The
+  // rank is this node's first, which the worker learns only from the init line, long after
+  // the parent started it with the rest of its NCCL environment (WorkerNcclEnvironment); NCCL
+  // reads it at ncclCommInitRank, below.
   ::setenv("NCCL_TOPO_DUMP_FILE_RANK", std::to_string(*first_rank).c_str(), 1);
   NcclUniqueId id;
   std::copy(id_bytes->begin(), id_bytes->end(), id.internal);
@@ -213,7 +207,6 @@ int NcclWorkerMain(const std::vector<std::string>& args) {
     if (args[i] == "--root") root = true;
   }
   if (work_dir.empty()) return SayError("start", "usage: __nccl-worker --work-dir DIR [--root]");
-  SetNcclEnvironment(work_dir);
 
   auto loaded = LoadNcclLibraries();
   if (!loaded) {

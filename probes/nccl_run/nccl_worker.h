@@ -3,7 +3,8 @@
 // nccl-tests' all_reduce_perf -g <gpus> does with one process per node. It speaks the
 // protocol in nccl_worker_protocol.h on stdin/stdout.
 // Why a child: NCCL reads NCCL_DEBUG, NCCL_DEBUG_FILE and NCCL_TOPO_DUMP_FILE once, at its
-// first use, so they are set here, before it; and a collective that hangs on the GPU cannot
+// first use, so the parent puts them in this child's environment (WorkerNcclEnvironment in
+// nccl_worker_protocol.h) before NCCL starts; and a collective that hangs on the GPU cannot
 // be interrupted in-process, while a child can be killed at the deadline.
 // Contract: writes NCCL's INFO log to DIR/nccl-debug.log and its topology to
 // DIR/nccl-topo.xml; exits 0 after "quit" or the end of stdin, 1 after an "error" or

@@ -6,8 +6,20 @@
 
 #include "harness/record_lines.h"
 #include "harness/text_util.h"
+#include "probes/nccl_run/nccl_worker.h"
 
 namespace gpuconform::nccl_run {
+
+std::map<std::string, std::string> WorkerNcclEnvironment(const std::map<std::string, std::string>& user_nccl,
+                                                          const std::string& work_dir) {
+  std::map<std::string, std::string> env;
+  const auto debug = user_nccl.find("NCCL_DEBUG");
+  if (debug == user_nccl.end() || debug->second != "TRACE") env["NCCL_DEBUG"] = "INFO";
+  env["NCCL_DEBUG_SUBSYS"] = "INIT,NET,GRAPH,ENV";
+  env["NCCL_DEBUG_FILE"] = work_dir + "/" + kDebugLogName;
+  env["NCCL_TOPO_DUMP_FILE"] = work_dir + "/" + kTopologyDumpName;
+  return env;
+}
 
 IterationPlan PlanIterations(long long size_bytes) {
   constexpr long long kGiB = 1024LL * 1024 * 1024;

@@ -14,6 +14,7 @@
 // Contract: pure (formatting, parsing and planning); the I/O is in the worker and the probe.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,13 @@
 namespace gpuconform::nccl_run {
 
 inline constexpr char kWorkerVerb[] = "__nccl-worker";
+
+// The NCCL variables the parent puts in the worker's environment (over the inherited one);
+// NCCL reads them once, at its first use. From the user's NCCL_* settings (RunOptions::
+// nccl_environment): NCCL_DEBUG=INFO unless the user asked for TRACE (more than INFO), the
+// subsystems the judges read, and the log and topology files in `work_dir`.
+std::map<std::string, std::string> WorkerNcclEnvironment(const std::map<std::string, std::string>& user_nccl,
+                                                          const std::string& work_dir);
 
 // Warm-up and timed iterations for one size: nccl-tests' 5 and 20 up to 1 GiB, fewer above
 // it, so a sweep to 16 GiB on a fabric that fell back to sockets ends within the deadline.

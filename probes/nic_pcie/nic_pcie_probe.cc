@@ -1,7 +1,6 @@
 #include "probes/nic_pcie/nic_pcie_probe.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -16,11 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string SysfsRoot() {
-  const char* configured = std::getenv("GPUCONFORM_SYSFS_ROOT");
-  return configured && *configured ? configured : "/sys";
-}
-
 // The first line of a sysfs attribute, or nullopt when it cannot be read.
 std::optional<std::string> ReadAttribute(const fs::path& path) {
   std::ifstream in(path);
@@ -34,7 +28,7 @@ std::optional<std::string> ReadAttribute(const fs::path& path) {
 }  // namespace
 
 RawOutput NicPcieOutput(const LiveContext& context) {
-  const std::string root = SysfsRoot();
+  const std::string& root = context.options.sysfs_root;
   const fs::path class_dir = fs::path(root) / "class" / "infiniband";
   RawOutput out;
   out.origin = context.host + ": " + class_dir.string() + "/*/device/{current,max}_link_{speed,width}";

@@ -1,8 +1,8 @@
 // The NIC PCIe probe: nodes/<h>/nic-pcie.txt (format in nic_pcie_parse.h), read from sysfs:
 // for each /sys/class/infiniband/<dev>, the PCI function its device link points at and that
 // function's current_link_{speed,width} and max_link_{speed,width}. The sysfs root is
-// $GPUCONFORM_SYSFS_ROOT (a directory standing in for /sys, so a test can build a fake tree),
-// else /sys. Contract: always kOk; a node without RDMA devices lists none (device_count=0),
+// RunOptions::sysfs_root (GPUCONFORM_SYSFS_ROOT: a directory standing in for /sys, so a test
+// can build a fake tree), else /sys. Contract: always kOk; a node without RDMA devices lists none (device_count=0),
 // and a file that cannot be read leaves out its field.
 #pragma once
 

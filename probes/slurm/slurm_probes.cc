@@ -13,17 +13,17 @@ namespace gpuconform::slurm {
 
 namespace {
 
-std::string SlurmConfDirectory() {
-  const char* conf = std::getenv("SLURM_CONF");
-  const std::filesystem::path path = conf && *conf ? conf : "/etc/slurm/slurm.conf";
+std::string SlurmConfDirectory(const RunOptions& options) {
+  const std::string conf = options.slurm_conf.value_or("");
+  const std::filesystem::path path = !conf.empty() ? conf : "/etc/slurm/slurm.conf";
   return path.parent_path().string();
 }
 
 RawOutput RunAllocation(const LiveContext& context) {
   RawOutput out;
-  const char* job = std::getenv("SLURM_JOB_ID");
-  const char* nodes = std::getenv("SLURM_JOB_NUM_NODES");
-  if (job == nullptr || nodes == nullptr) {
+  const auto& job = context.options.slurm_job_id;
+  const auto& nodes = context.options.slurm_job_num_nodes;
+  if (!job || !nodes) {
     out.status = ProbeStatus::kToolMissing;
     out.detail = context.host + ": not inside a Slurm allocation (no SLURM_JOB_ID); run under srun or sbatch";
     return out;
@@ -36,18 +36,18 @@ RawOutput RunAllocation(const LiveContext& context) {
   const std::string gpus = std::to_string(context.profile->slurm->gpus_per_node);
   // --overlap: the step shares the resources of the step gpuconform itself runs in;
   // --immediate: a node that cannot give the GPUs fails the step instead of pending forever.
-  const std::vector<std::string> argv = {"srun", "--overlap", "--immediate=10", "--nodes=" + std::string(nodes),
+  const std::vector<std::string> argv = {"srun", "--overlap", "--immediate=10", "--nodes=" + *nodes,
                                          "--ntasks-per-node=1", "--gpus-per-node=" + gpus, "sh", "-c",
                                          "echo \"$(hostname -s) ${CUDA_VISIBLE_DEVICES:-unset}\""};
-  out.origin = context.host + ": `" + CommandLine(argv) + "`";
+  out.origin = context.host + ": `" + CommandText(argv) + "`";
   const CommandResult run = RunCommand(argv, std::chrono::seconds(60));
   out.text = run.stdout_text;
   if (run.outcome == CommandOutcome::kTimedOut) {
     out.status = ProbeStatus::kTimedOut;
-    out.detail = context.host + ": `" + CommandLine(argv) + "` did not finish within 60 s";
+    out.detail = context.host + ": `" + CommandText(argv) + "` did not finish within 60 s";
   } else if (!run.Succeeded()) {
     out.status = ProbeStatus::kFailed;
-    out.detail = context.host + ": `" + CommandLine(argv) + "` failed: " +
+    out.detail = context.host + ": `" + CommandText(argv) + "` failed: " +
                  (run.error.empty() ? run.stderr_text.substr(0, 400) : run.error);
     if (run.stderr_text.find("doesn't have GRES") != std::string::npos) {
       out.detail += " — the job was allocated without GPUs: submit it with --gpus-per-node=" + gpus +
@@ -109,7 +109,11 @@ ProbeSpec PendingJobs() {
 }
 
 ProbeSpec GresConfFile() {
-  return FileProbe("gres.conf", ProbeScope::kNode, "gres.conf", SlurmConfDirectory() + "/gres.conf");
+  // Built in rather than a file probe: the path comes from the run's options, which do not
+  // exist yet when the spec is registered.
+  return BuiltinProbe("gres.conf", ProbeScope::kNode, "gres.conf", [](const LiveContext& context) {
+    return ReadFileOutput(context.host, SlurmConfDirectory(context.options) + "/gres.conf");
+  });
 }
 
 ProbeSpec SlurmdReachability() {

@@ -34,13 +34,11 @@ constexpr char kNcclTestsCorrect[] = "NcclTestsResultsCorrect";
 constexpr char kNcclTestsEfficiency[] = "NcclTestsEfficiencyAgainstFabric";
 
 // cluster/all_reduce_perf.txt: nccl-tests output the operator already has. Live, it is the
-// file named by GPUCONFORM_NCCL_TESTS_OUTPUT.
+// file named by RunOptions::nccl_tests_output (GPUCONFORM_NCCL_TESTS_OUTPUT), read when the
+// probe runs: the spec is registered before the options exist.
 ProbeSpec NcclTestsOutputProbe() {
-  const char* path = std::getenv("GPUCONFORM_NCCL_TESTS_OUTPUT");
-  if (path != nullptr && *path != '\0') {
-    return FileProbe("all_reduce_perf", ProbeScope::kCluster, "all_reduce_perf.txt", path);
-  }
   return BuiltinProbe("all_reduce_perf", ProbeScope::kCluster, "all_reduce_perf.txt", [](const LiveContext& context) {
+    if (!context.options.nccl_tests_output.empty()) return ReadFileOutput(context.host, context.options.nccl_tests_output);
     return RawOutput{ProbeStatus::kToolMissing, "", context.host + ": nccl-tests output",
                      "no nccl-tests output given: set GPUCONFORM_NCCL_TESTS_OUTPUT=FILE (all_reduce_perf's output), "
                      "or put it in the snapshot as cluster/all_reduce_perf.txt"};

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/support/test_support.h"
+#include "harness/run_options.h"
 
 namespace gpuconform::allreduce {
 
@@ -23,13 +23,12 @@ TEST(AllreduceContributions, ExpectedSumIsExactForLargeFleetsAndNoticesAMissingR
 }
 
 TEST(AllreduceIterations, EnvironmentOverridesThePlanAndGarbageIsIgnored) {
-  test_support::ScopedEnvironment env;
-  env.Set("GPUCONFORM_ALLREDUCE_ITERS", "7");
-  EXPECT_EQ(TimedIterations(20), 7);
-  env.Set("GPUCONFORM_ALLREDUCE_ITERS", "lots");
-  EXPECT_EQ(TimedIterations(20), 20);
-  env.Set("GPUCONFORM_ALLREDUCE_ITERS", "0");
-  EXPECT_EQ(TimedIterations(5), 5);
+  const auto iters = [](const char* text) {
+    return BuildRunOptions(CommandLine{}, {{"GPUCONFORM_ALLREDUCE_ITERS", text}}).allreduce_iters;
+  };
+  EXPECT_EQ(TimedIterations(20, iters("7")), 7);
+  EXPECT_EQ(TimedIterations(20, iters("lots")), 20);
+  EXPECT_EQ(TimedIterations(5, iters("0")), 5);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "harness/raw_text.h"
 #include "suites/infiniband/infiniband_checks.h"
 #include "probes/ib_tools/ib_tools_parse.h"
+#include "facts/gpu_facts.h"
 #include "facts/ib_port_facts.h"
 #include "probes/nvidia_smi/topo_nvlink_parse.h"
 
@@ -15,22 +16,13 @@ using namespace gpuconform::nvidia_smi;
 
 namespace {
 
-Result<nvidia_smi::TopoMatrix> ReadTopology(const SuiteContext& context, const std::string& node) {
-  const ProbeSpec spec = probes::NvidiaSmiTopoMatrix();
-  const RawOutput out = context.raw.NodeOutput(node, spec.id);
-  auto text = UsableText(out, node, spec.file,
-                                   "no NVIDIA driver was found on the node (nvidia-smi not installed)");
-  if (!text) return Error{text.error()};
-  return nvidia_smi::ParseTopoMatrix(*text, out.origin.empty() ? node + "/" + spec.file : out.origin);
-}
-
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   std::vector<CheckResult> results;
   for (const auto& node : context.raw.nodes) {
     const auto ports = ReadPorts(context.raw, node);
     results.push_back(CheckRailNicsPresent(node, ports, context.profile));
     results.push_back(CheckPortsActiveAtRate(node, ports, context.profile));
-    results.push_back(CheckGpuHasLocalRailNic(node, ReadTopology(context, node), ports, context.profile));
+    results.push_back(CheckGpuHasLocalRailNic(node, ReadTopoMatrix(context.raw, node), ports, context.profile));
   }
   return results;
 }

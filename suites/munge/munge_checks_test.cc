@@ -694,7 +694,6 @@ TEST(MungeSuite, EvaluatesFilesAndReportsAMissingOneNamingNodeAndFile) {
 // ---- real outputs (../shared/realdata/munge) ----
 
 using test_support::ReadFile;
-using test_support::ScopedEnvironment;
 
 fs::path RealDataDir() { return fs::path(GPUCONFORM_REALDATA_DIR) / "munge"; }
 
@@ -840,7 +839,7 @@ World OneProcessWorld() {
   char name[] = "unit_tests";
   char* args[] = {name, nullptr};
   char** argv = args;
-  auto world = World::Start(&argc, &argv);
+  auto world = World::Start(&argc, &argv, LaunchFacts{});
   if (!world) throw std::runtime_error(world.error());
   return world.value();
 }
@@ -892,11 +891,11 @@ TEST_F(MungeProbes, HmacSha256MatchesRfc4231) {
 
 TEST_F(MungeProbes, KeyBytesNeverAppearInAnyProbeOutput) {
   const std::string key = WriteKey(1024);
-  ScopedEnvironment key_env;
-  key_env.Set("GPUCONFORM_MUNGE_KEY", KeyPath());
+  RunOptions options;
+  options.munge_key = KeyPath();
   const World world = OneProcessWorld();
-  const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}};
-  const std::vector<RawOutput> outputs = {ProbeKeyDigest(context), ProbeKeyStat(LiveContext{"testnode", nullptr})};
+  const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}, options};
+  const std::vector<RawOutput> outputs = {ProbeKeyDigest(context), ProbeKeyStat(LiveContext{"testnode", nullptr, options})};
   ASSERT_TRUE(outputs[0].ok()) << outputs[0].detail;
   ASSERT_TRUE(outputs[1].ok()) << outputs[1].detail;
 
@@ -929,10 +928,10 @@ TEST_F(MungeProbes, KeyBytesNeverAppearInAnyProbeOutput) {
 
 TEST_F(MungeProbes, EachRunDrawsAFreshNonce) {
   WriteKey(64);
-  ScopedEnvironment key_env;
-  key_env.Set("GPUCONFORM_MUNGE_KEY", KeyPath());
+  RunOptions options;
+  options.munge_key = KeyPath();
   const World world = OneProcessWorld();
-  const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}};
+  const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}, options};
   auto first = ParseKeyDigest(ProbeKeyDigest(context).text, "first");
   auto second = ParseKeyDigest(ProbeKeyDigest(context).text, "second");
   ASSERT_TRUE(first && second);
@@ -941,10 +940,10 @@ TEST_F(MungeProbes, EachRunDrawsAFreshNonce) {
 }
 
 TEST_F(MungeProbes, MissingKeyNamesNodeAndPath) {
-  ScopedEnvironment key_env;
-  key_env.Set("GPUCONFORM_MUNGE_KEY", (dir_ / "absent.key").string());
+  RunOptions options;
+  options.munge_key = (dir_ / "absent.key").string();
   const World world = OneProcessWorld();
-  const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}};
+  const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}, options};
   const RawOutput digest = ProbeKeyDigest(context);
   EXPECT_FALSE(digest.ok());
   EXPECT_EQ(digest.detail.rfind("testnode: cannot read the MUNGE key " + (dir_ / "absent.key").string() +
@@ -952,16 +951,16 @@ TEST_F(MungeProbes, MissingKeyNamesNodeAndPath) {
                                 0),
             0u)
       << digest.detail;
-  const RawOutput stat = ProbeKeyStat(LiveContext{"testnode", nullptr});
+  const RawOutput stat = ProbeKeyStat(LiveContext{"testnode", nullptr, options});
   EXPECT_FALSE(stat.ok());
   EXPECT_NE(stat.detail.find("testnode: cannot stat the MUNGE key"), std::string::npos) << stat.detail;
 }
 
 TEST_F(MungeProbes, CrossDecodeWithoutMungedReportsMungesOwnError) {
-  ScopedEnvironment socket_env;
-  socket_env.Set("GPUCONFORM_MUNGE_SOCKET", (dir_ / "no-munged.socket").string());
+  RunOptions options;
+  options.munge_socket = (dir_ / "no-munged.socket").string();
   const World world = OneProcessWorld();
-  const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}};
+  const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}, options};
   const RawOutput out = ProbeCrossDecode(context);
   if (out.status == ProbeStatus::kToolMissing) GTEST_SKIP() << out.detail;
   ASSERT_TRUE(out.ok()) << out.detail;

@@ -32,10 +32,11 @@ RawOutput ReadTopology(const CollectiveContext& context) {
   const RawOutput& dumped = nccl_run::SharedNcclRun(context).topology;
   if (dumped.ok()) return dumped;
   RawOutput out;
-  const char* names[] = {"NCCL_TOPO_DUMP_FILE", "NCCL_TOPO_FILE"};
-  for (const char* name : names) {
-    const char* path = std::getenv(name);
-    if (path == nullptr || *path == '\0') continue;
+  const std::pair<const char*, const std::string*> named[] = {
+      {"NCCL_TOPO_DUMP_FILE", &context.options.nccl_topo_dump_file}, {"NCCL_TOPO_FILE", &context.options.nccl_topo_file}};
+  for (const auto& [name, configured] : named) {
+    const std::string& path = *configured;
+    if (path.empty()) continue;
     out.origin = context.host + ":" + path + " (" + name + ")";
     std::ifstream in(path, std::ios::binary);
     if (!in) {

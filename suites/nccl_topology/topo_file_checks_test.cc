@@ -250,7 +250,6 @@ void WriteText(const std::filesystem::path& path, const std::string& text) {
 
 TEST(PciDevicesProbe, ListsThisMachinesSysfsOrNamesTheMissingDirectory) {
   const LiveContext context{"here", nullptr};
-  unsetenv("GPUCONFORM_SYSFS_ROOT");
   const RawOutput out = PciDevicesOutput(context);
   std::error_code ec;
   if (std::filesystem::is_directory("/sys/bus/pci/devices", ec)) {
@@ -276,11 +275,11 @@ TEST(PciDevicesProbe, ReadsTheSysfsStandInAndNamesAnAbsentOne) {
   WriteText(root / "bus/pci/devices/0000:18:00.0/vendor", "0x10de\n");
   WriteText(root / "bus/pci/devices/0000:18:00.0/device", "0x2330\n");
   WriteText(root / "bus/pci/devices/0000:17:00.0/class", "0x020700\n");
-  setenv("GPUCONFORM_SYSFS_ROOT", root.c_str(), 1);
-  const RawOutput listed = PciDevicesOutput({"n1", nullptr});
-  setenv("GPUCONFORM_SYSFS_ROOT", (root / "absent").c_str(), 1);
-  const RawOutput absent = PciDevicesOutput({"n1", nullptr});
-  unsetenv("GPUCONFORM_SYSFS_ROOT");
+  RunOptions options;
+  options.sysfs_root = root.string();
+  const RawOutput listed = PciDevicesOutput({"n1", nullptr, options});
+  options.sysfs_root = (root / "absent").string();
+  const RawOutput absent = PciDevicesOutput({"n1", nullptr, options});
   std::filesystem::remove_all(root);
   ASSERT_TRUE(listed.ok()) << listed.detail;
   EXPECT_EQ(listed.text, "0000:17:00.0 0x020700\n0000:18:00.0 0x030200 0x10de 0x2330\n");
@@ -292,15 +291,13 @@ TEST(PciDevicesProbe, ReadsTheSysfsStandInAndNamesAnAbsentOne) {
 TEST(NcclTopoFileProbe, CopiesTheNamedFileAndIsAbsentWhenUnset) {
   const auto dir = TempDir("topo-file");
   WriteText(dir / "topo.xml", kOneGpuFile);
-  // The test binary runs without NCCL_TOPO_FILE; each case sets it and the last unsets it.
-  setenv("NCCL_TOPO_FILE", (dir / "topo.xml").c_str(), 1);
-  const RawOutput copied = NcclTopoFileOutput({"n1", nullptr});
-  setenv("NCCL_TOPO_FILE", (dir / "missing.xml").c_str(), 1);
-  const RawOutput missing = NcclTopoFileOutput({"n1", nullptr});
-  setenv("NCCL_TOPO_FILE", "", 1);
-  const RawOutput empty = NcclTopoFileOutput({"n1", nullptr});
-  unsetenv("NCCL_TOPO_FILE");
-  const RawOutput unset = NcclTopoFileOutput({"n1", nullptr});
+  const auto with_topo_file = [](const std::string& value) {
+    return BuildRunOptions(CommandLine{}, {{"NCCL_TOPO_FILE", value}});
+  };
+  const RawOutput copied = NcclTopoFileOutput({"n1", nullptr, with_topo_file((dir / "topo.xml").string())});
+  const RawOutput missing = NcclTopoFileOutput({"n1", nullptr, with_topo_file((dir / "missing.xml").string())});
+  const RawOutput empty = NcclTopoFileOutput({"n1", nullptr, with_topo_file("")});
+  const RawOutput unset = NcclTopoFileOutput({"n1", nullptr, DefaultRunOptions()});
   std::filesystem::remove_all(dir);
   ASSERT_TRUE(copied.ok()) << copied.detail;
   EXPECT_EQ(copied.text, kOneGpuFile);

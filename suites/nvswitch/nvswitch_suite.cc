@@ -19,14 +19,6 @@ using namespace gpuconform::nvidia_smi;
 
 namespace {
 
-Result<TopoMatrix> ReadTopology(const SuiteContext& context, const std::string& node) {
-  const ProbeSpec spec = probes::NvidiaSmiTopoMatrix();
-  const RawOutput out = context.raw.NodeOutput(node, spec.id);
-  auto text = UsableText(out, node, spec.file, kNoDriver);
-  if (!text) return Error{text.error()};
-  return ParseTopoMatrix(*text, out.origin.empty() ? node + "/" + spec.file : out.origin);
-}
-
 Result<P2pReport> ReadP2p(const SuiteContext& context, const std::string& node) {
   const ProbeSpec& spec = CudaP2pProbe();
   const RawOutput out = context.raw.NodeOutput(node, spec.id);
@@ -57,7 +49,7 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   std::vector<CheckResult> results;
   for (const auto& node : context.raw.nodes) {
     const auto inventory = ReadGpuInventory(context.raw, node);
-    const auto matrix = ReadTopology(context, node);
+    const auto matrix = ReadTopoMatrix(context.raw, node);
     const auto links = ReadNvlinkStatus(context.raw, node);
     const auto p2p = ReadP2p(context, node);
     results.push_back(CheckGpuCountAndModel(node, inventory, context.profile, OtherGpuCounts(matrix, links, p2p)));

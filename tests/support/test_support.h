@@ -43,7 +43,9 @@ class TempDir {
   std::string path_;
 };
 
-// Environment variables set for one test, each put back as it was when the object goes.
+// Environment variables set for one test, each put back as it was when the object goes. For
+// what the process or its libraries read themselves (TMPDIR); gpuconform's own settings reach
+// probes through RunOptions.
 class ScopedEnvironment {
  public:
   void Set(const std::string& name, const std::string& value) {

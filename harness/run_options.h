@@ -1,0 +1,92 @@
+// RunOptions: every setting of a run, typed, built once in main from the command line and
+// the environment, and passed down (verbs, sources, probes, suites) by const reference.
+// Contract: BuildRunOptions is the only code that interprets the environment; precedence is
+// command line > environment > default. A value that does not parse (a non-numeric timeout)
+// falls back to the default, as std::atoi's 0 always did. Profile defaults (checkpoint kills,
+// sweep sizes) are applied where the profile is known, by the probe, when a field is 0/empty.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/cli.h"
+
+namespace gpuconform {
+
+// The whole process environment, read once in main.
+using Environment = std::map<std::string, std::string>;
+
+// `environ` (or any NAME=value array ending in a null pointer) as a map.
+Environment ReadEnvironment(const char* const* entries);
+
+// What the launcher tells this process, read before MPI is up (world.cc decides from it).
+struct LaunchFacts {
+  int rank = 0;                  // PMIX_RANK, OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID
+  bool mpirun = false;           // OMPI_COMM_WORLD_RANK is set
+  bool pmix = false;             // PMIX_RANK is set
+  bool pmi = false;              // PMI_RANK is set
+  bool slurm_step = false;       // SLURM_STEP_ID is set
+  int slurm_step_num_tasks = 1;  // SLURM_STEP_NUM_TASKS
+};
+
+inline constexpr int kDefaultCollectiveTimeoutS = 60;
+inline constexpr int kDefaultCheckpointStageTimeoutS = 120;
+inline constexpr int kDefaultWorldTimeoutS = 120;
+
+struct RunOptions {
+  std::string profile = kDefaultProfile;  // --profile > GPUCONFORM_PROFILE > h100-sxm-8
+  std::string color = "auto";             // --color: auto | always | never
+  std::optional<std::string> term;        // TERM, for --color auto
+  bool no_color = false;                  // NO_COLOR is set
+
+  int world_timeout_s = kDefaultWorldTimeoutS;
+  int collective_timeout_s = kDefaultCollectiveTimeoutS;
+  // The Checkpoint suite's stage deadline: GPUCONFORM_COLLECTIVE_TIMEOUT_S too, with its own default.
+  int checkpoint_stage_timeout_s = kDefaultCheckpointStageTimeoutS;
+  long long allreduce_max_bytes = 0;  // 0: the profile's largest floor size decides
+  int allreduce_iters = 0;            // 0: each backend's planned iterations
+
+  std::string checkpoint_dir;    // --checkpoint-dir > GPUCONFORM_CHECKPOINT_DIR; empty: the profile's
+  int checkpoint_kills = 0;      // 0: the profile's checkpoint.torture_kills
+  std::string slurm_submit_dir;  // SLURM_SUBMIT_DIR: $SLURM_SUBMIT_DIR/checkpoints is the last resort
+
+  std::string dev_dir = "/dev";     // %n stands for the node name
+  std::string sysfs_root = "/sys";  // a directory standing in for /sys (tests build fake trees)
+
+  std::string nccl_topo_file;       // NCCL_TOPO_FILE; empty when unset
+  std::string nccl_topo_dump_file;  // NCCL_TOPO_DUMP_FILE; empty when unset
+  std::string nccl_log;             // GPUCONFORM_NCCL_LOG; empty: gpuconform's own NCCL run
+  std::string nccl_tests_output;    // GPUCONFORM_NCCL_TESTS_OUTPUT; empty: none given
+  // Every NCCL_* variable of the user's environment: the NCCL worker's settings start from these.
+  std::map<std::string, std::string> nccl_environment;
+
+  // Unset and empty differ here (an empty socket path is the user's choice, reported as such).
+  std::optional<std::string> munge_key;     // GPUCONFORM_MUNGE_KEY
+  std::optional<std::string> munge_socket;  // GPUCONFORM_MUNGE_SOCKET
+  std::optional<std::string> slurm_conf;    // SLURM_CONF
+  std::optional<std::string> slurm_job_id;  // SLURM_JOB_ID: set inside an allocation
+  std::optional<std::string> slurm_job_num_nodes;  // SLURM_JOB_NUM_NODES
+
+  LaunchFacts launch;
+  // "NAME=value" of the launch variables the Launch suite judges that are set, in table order.
+  std::vector<std::pair<std::string, std::string>> launch_environment;
+};
+
+RunOptions BuildRunOptions(const CommandLine& cli, const Environment& env);
+
+// The options of a run with an empty environment and no options: what tests and contexts
+// built without a run get.
+const RunOptions& DefaultRunOptions();
+
+// One variable the options object reads, for the README and `--help`.
+struct EnvironmentVariable {
+  const char* name;
+  const char* meaning;
+  const char* default_value;
+};
+
+extern const std::vector<EnvironmentVariable> kEnvironmentVariables;
+
+}  // namespace gpuconform

@@ -2,6 +2,7 @@
 
 #include "harness/probe_catalog.h"
 #include "harness/raw_text.h"
+#include "probes/cuda_p2p/cuda_p2p_probe.h"
 #include "probes/nvml/nvml_parse.h"
 #include "probes/nvml/nvml_probe.h"
 
@@ -73,6 +74,14 @@ Result<TopoMatrix> ParseTopoMatrixFacts(const ClusterRaw& raw, const std::string
   return ParseTopoMatrix(*text, OriginOf(out, node, spec));
 }
 
+Result<cuda_p2p::P2pReport> ParseCudaP2pFacts(const ClusterRaw& raw, const std::string& node) {
+  const ProbeSpec& spec = cuda_p2p::CudaP2pProbe();
+  const RawOutput out = raw.NodeOutput(node, spec.id);
+  auto text = UsableText(out, node, spec.file, "the CUDA P2P probe could not run");
+  if (!text) return Error{text.error()};
+  return cuda_p2p::ParseCudaP2p(*text, OriginOf(out, node, spec));
+}
+
 }  // namespace
 
 Result<nvidia_smi::GpuInventory> ReadGpuInventory(const ClusterRaw& raw, const std::string& node) {
@@ -82,6 +91,10 @@ Result<nvidia_smi::GpuInventory> ReadGpuInventory(const ClusterRaw& raw, const s
 
 Result<NvlinkStatus> ReadNvlinkStatus(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<NvlinkStatus>>("nvlink-status", node, [&] { return ParseNvlinkStatusFacts(raw, node); });
+}
+
+Result<cuda_p2p::P2pReport> ReadCudaP2p(const ClusterRaw& raw, const std::string& node) {
+  return raw.facts.Get<Result<cuda_p2p::P2pReport>>("cuda-p2p", node, [&] { return ParseCudaP2pFacts(raw, node); });
 }
 
 Result<TopoMatrix> ReadTopoMatrix(const ClusterRaw& raw, const std::string& node) {

@@ -11,6 +11,7 @@
 
 #include "harness/cluster_raw.h"
 #include "harness/probe.h"
+#include "probes/cuda_p2p/cuda_p2p_parse.h"
 #include "probes/nvidia_smi/topo_nvlink_parse.h"
 #include "probes/nvidia_smi/query_xml_parse.h"
 
@@ -30,5 +31,7 @@ Result<NvlinkStatus> ReadNvlinkStatus(const ClusterRaw& raw, const std::string& 
 // The node's `nvidia-smi topo -m` (probes::NvidiaSmiTopoMatrix), which NvSwitch and
 // InfiniBand both read.
 Result<TopoMatrix> ReadTopoMatrix(const ClusterRaw& raw, const std::string& node);
+// The node's CUDA P2P report (cuda-p2p.txt): peer access and copy bandwidth of every pair.
+Result<cuda_p2p::P2pReport> ReadCudaP2p(const ClusterRaw& raw, const std::string& node);
 
 }  // namespace gpuconform::facts

@@ -32,6 +32,19 @@ std::vector<ProbeSpec> SuiteRegistry::AllProbes() const {
   return probes;
 }
 
+std::vector<CheckResult> EvaluateSuite(const SuiteDefinition& suite, const SuiteContext& context) {
+  if (suite.evaluate) return suite.evaluate(context);
+  std::vector<CheckResult> results;
+  for (const auto& check : suite.checks) {
+    if (!check.per_node) {
+      results.push_back(check.judge(context, ""));
+      continue;
+    }
+    for (const auto& node : context.raw.nodes) results.push_back(check.judge(context, node));
+  }
+  return results;
+}
+
 std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*>& suites,
                                         const SuiteContext& context) {
   std::vector<CheckResult> all;
@@ -39,7 +52,7 @@ std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*
     const auto start = std::chrono::steady_clock::now();
     std::vector<CheckResult> results;
     try {
-      results = suite->evaluate(context);
+      results = EvaluateSuite(*suite, context);
     } catch (const std::exception& e) {
       results.clear();
       for (const auto& check : suite->checks) {

@@ -1,7 +1,11 @@
-// The suite registry: every suite registers one SuiteDefinition at static-init time.
-// Contract: a suite names the probes it needs and an `evaluate` function that is pure —
-// raw outputs + profile in, CheckResults out; no I/O, no MPI, no gtest. Adding a suite is
-// a folder under suites/ with a SuiteRegistration in it and one line in suites/CMakeLists.txt.
+// The suite registry and check catalogue: every suite registers one SuiteDefinition at
+// static-init time, and every check is declared once in it (name, one-line assertion, per
+// node or cluster, and the function that judges it). `gpuconform list`, the report's test
+// names and the evaluation all read these declarations.
+// Contract: judging is pure — raw outputs (through the facts layer) + profile in,
+// CheckResults out; no I/O, no MPI, no gtest. Adding a check is its function, its entry in
+// the suite's `checks`, and its test. Adding a suite is a folder under suites/ with a
+// SuiteRegistration in it and one line in suites/CMakeLists.txt.
 #pragma once
 
 #include <functional>
@@ -26,19 +30,30 @@ struct SuiteContext {
   const RunOptions& options = DefaultRunOptions();  // the run's settings (suites that build probe specs from them)
 };
 
-struct CheckDescription {
+// Judges one check: for one node (a per-node check) or for the cluster (node "").
+using CheckJudge = std::function<CheckResult(const SuiteContext&, const std::string& node)>;
+
+struct CheckDefinition {
   std::string name;         // "KeyIdenticalOnAllNodes"
   std::string requirement;  // one line: what conformance means
   bool per_node = false;    // one test case per node
+  CheckJudge judge;         // empty only in a suite whose `evaluate` judges its checks together
 };
 
 struct SuiteDefinition {
   std::string name;     // JUnit <testsuite name>, e.g. "Software"
   std::string summary;  // one line for `gpuconform list`
-  std::vector<CheckDescription> checks;
+  std::vector<CheckDefinition> checks;
   std::vector<ProbeSpec> probes;
+  // Set only where the checks come out of one judgement and cannot be judged one by one:
+  // one collective output or one log gives all their verdicts (Munge, Checkpoint, NcclTransport,
+  // Software's components, Launch's world). Otherwise each check's `judge` is called, for
+  // every node of the run where the check is per node.
   std::function<std::vector<CheckResult>(const SuiteContext&)> evaluate;
 };
+
+// The results of one suite: its `evaluate`, or each check's judge (per node, node by node).
+std::vector<CheckResult> EvaluateSuite(const SuiteDefinition& suite, const SuiteContext& context);
 
 class SuiteRegistry {
  public:

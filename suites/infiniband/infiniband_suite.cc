@@ -16,29 +16,26 @@ using namespace gpuconform::nvidia_smi;
 
 namespace {
 
-std::vector<CheckResult> Evaluate(const SuiteContext& context) {
-  std::vector<CheckResult> results;
-  for (const auto& node : context.raw.nodes) {
-    const auto ports = ReadPorts(context.raw, node);
-    results.push_back(CheckRailNicsPresent(node, ports, context.profile));
-    results.push_back(CheckPortsActiveAtRate(node, ports, context.profile));
-    results.push_back(CheckGpuHasLocalRailNic(node, ReadTopoMatrix(context.raw, node), ports, context.profile));
-  }
-  return results;
-}
-
 SuiteDefinition Definition() {
   SuiteDefinition suite;
   suite.name = kSuite;
   suite.summary = "rail NICs present, every rail port Active/LinkUp at the profile's rate, a rail NIC beside each GPU";
   suite.checks = {
-      {kRailNicsPresent, "the node has infiniband.rail_nics_per_node ports of the profile's link layer", true},
-      {kPortsActiveAtRate, "every rail port is Active / LinkUp at infiniband.rate_gbit_per_s", true},
-      {kGpuHasLocalRailNic, "every GPU has a rail NIC at PIX/PXB (where infiniband.gpu_local_nic_required)", true},
+      {kRailNicsPresent, "the node has infiniband.rail_nics_per_node ports of the profile's link layer", true,
+       [](const SuiteContext& c, const std::string& node) {
+         return CheckRailNicsPresent(node, ReadPorts(c.raw, node), c.profile);
+       }},
+      {kPortsActiveAtRate, "every rail port is Active / LinkUp at infiniband.rate_gbit_per_s", true,
+       [](const SuiteContext& c, const std::string& node) {
+         return CheckPortsActiveAtRate(node, ReadPorts(c.raw, node), c.profile);
+       }},
+      {kGpuHasLocalRailNic, "every GPU has a rail NIC at PIX/PXB (where infiniband.gpu_local_nic_required)", true,
+       [](const SuiteContext& c, const std::string& node) {
+         return CheckGpuHasLocalRailNic(node, ReadTopoMatrix(c.raw, node), ReadPorts(c.raw, node), c.profile);
+       }},
   };
   suite.probes = PortProbes();
   suite.probes.push_back(probes::NvidiaSmiTopoMatrix());
-  suite.evaluate = Evaluate;
   return suite;
 }
 

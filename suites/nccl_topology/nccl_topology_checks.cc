@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "harness/gpu_applicability.h"
 #include "harness/text_util.h"
 
 namespace gpuconform::nccl_topology {
@@ -19,11 +20,7 @@ constexpr char kOtherMachineHint[] =
     "if NCCL_TOPO_FILE is set, check that the file was written for this machine type (unset it to let NCCL detect)";
 
 std::optional<std::string> GpuSkipReason(const Profile& profile) {
-  if (!profile.gpu) return "profile " + profile.name + " does not say what GPUs a node has (no gpu section)";
-  if (!profile.gpu->present) {
-    return "profile " + profile.name + " has no GPUs (gpu.present: false), so NCCL's topology does not apply";
-  }
-  return std::nullopt;
+  return gpuconform::GpuSkipReason(profile, "NCCL's topology does not apply");
 }
 
 std::optional<std::string> NvlinkSkipReason(const Profile& profile) {

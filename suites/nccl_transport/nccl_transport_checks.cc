@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "harness/gpu_applicability.h"
 #include "harness/text_util.h"
 #include "probes/nccl_log/nccl_log_facts.h"
 
@@ -20,9 +21,7 @@ constexpr char kRerunHint[] =
     "whole output";
 
 std::optional<std::string> GpuSkipReason(const Profile& profile) {
-  if (!profile.gpu) return "profile " + profile.name + " does not say the nodes have GPUs (no gpu section)";
-  if (!profile.gpu->present) return "profile " + profile.name + " has no GPUs (gpu.present: false), so NCCL does not run";
-  return std::nullopt;
+  return gpuconform::GpuSkipReason(profile, "NCCL does not run");
 }
 
 std::optional<std::string> NetworkSkipReason(const Profile& profile) {

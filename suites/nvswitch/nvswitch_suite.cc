@@ -3,8 +3,6 @@
 
 #include "harness/probe_catalog.h"
 #include "harness/suite_registry.h"
-#include "harness/raw_text.h"
-#include "probes/cuda_p2p/cuda_p2p_parse.h"
 #include "probes/cuda_p2p/cuda_p2p_probe.h"
 #include "facts/gpu_facts.h"
 #include "suites/nvswitch/nvswitch_checks.h"
@@ -18,14 +16,6 @@ using namespace gpuconform::facts;
 using namespace gpuconform::nvidia_smi;
 
 namespace {
-
-Result<P2pReport> ReadP2p(const SuiteContext& context, const std::string& node) {
-  const ProbeSpec& spec = CudaP2pProbe();
-  const RawOutput out = context.raw.NodeOutput(node, spec.id);
-  auto text = UsableText(out, node, spec.file, "the CUDA P2P probe could not run");
-  if (!text) return Error{text.error()};
-  return ParseCudaP2p(*text, out.origin.empty() ? node + "/" + spec.file : out.origin);
-}
 
 // The GPU counts of every other source that answered on the node. A topology matrix counts
 // the GPU columns of its header, which stay whole when rows were elided ("..."); an NVLink
@@ -45,22 +35,10 @@ std::vector<GpuCountEvidence> OtherGpuCounts(const Result<TopoMatrix>& matrix, c
   return counts;
 }
 
-std::vector<CheckResult> Evaluate(const SuiteContext& context) {
-  std::vector<CheckResult> results;
-  for (const auto& node : context.raw.nodes) {
-    const auto inventory = ReadGpuInventory(context.raw, node);
-    const auto matrix = ReadTopoMatrix(context.raw, node);
-    const auto links = ReadNvlinkStatus(context.raw, node);
-    const auto p2p = ReadP2p(context, node);
-    results.push_back(CheckGpuCountAndModel(node, inventory, context.profile, OtherGpuCounts(matrix, links, p2p)));
-    results.push_back(CheckAllPairsNvlinkConnected(node, matrix, context.profile));
-    results.push_back(CheckAllLinksActive(node, links, context.profile));
-    results.push_back(CheckFabricRegistered(node, inventory, context.profile));
-    results.push_back(CheckPeerAccessAllPairs(node, p2p, context.profile));
-    results.push_back(CheckP2pBandwidthAtFloor(node, p2p, context.profile));
-    results.push_back(CheckP2pBandwidthUniform(node, p2p, context.profile));
-  }
-  return results;
+// The node's GPU count in every source besides the inventory.
+std::vector<GpuCountEvidence> OtherGpuCounts(const SuiteContext& context, const std::string& node) {
+  return OtherGpuCounts(ReadTopoMatrix(context.raw, node), ReadNvlinkStatus(context.raw, node),
+                        ReadCudaP2p(context.raw, node));
 }
 
 SuiteDefinition Definition() {
@@ -68,19 +46,40 @@ SuiteDefinition Definition() {
   suite.name = kSuite;
   suite.summary = "GPU count and model, NVLink all-to-all through NVSwitch, every NVLink active at speed, fabric registered, P2P access and bandwidth";
   suite.checks = {
-      {kGpuCountAndModel, "the node has the profile's GPU count, each of the profile's model", true},
-      {kAllPairsNvlinkConnected, "every GPU pair is NV<k> (k = nvlink.links_per_gpu) in nvidia-smi topo -m", true},
+      {kGpuCountAndModel, "the node has the profile's GPU count, each of the profile's model (every source agrees)",
+       true,
+       [](const SuiteContext& c, const std::string& node) {
+         return CheckGpuCountAndModel(node, ReadGpuInventory(c.raw, node), c.profile, OtherGpuCounts(c, node));
+       }},
+      {kAllPairsNvlinkConnected, "every GPU pair is NV<k> (k = nvlink.links_per_gpu) in nvidia-smi topo -m", true,
+       [](const SuiteContext& c, const std::string& node) {
+         return CheckAllPairsNvlinkConnected(node, ReadTopoMatrix(c.raw, node), c.profile);
+       }},
       {kAllLinksActive,
-       "every GPU has nvlink.links_per_gpu links, each active at >= link_bandwidth_gb_per_s, to an NVSwitch", true},
-      {kFabricRegistered, "every GPU that reports a fabric state is Completed / Success", true},
-      {kPeerAccessAllPairs, "cudaDeviceCanAccessPeer is 1 for every ordered GPU pair", true},
-      {kP2pBandwidthAtFloor, "every GPU pair copies at >= nvlink.p2p_bandwidth_floor_gb_per_s one way", true},
-      {kP2pBandwidthUniform, "no GPU pair copies below 0.8x the node's median, one way or both ways", true},
+       "every GPU has nvlink.links_per_gpu links, each active at >= link_bandwidth_gb_per_s, to an NVSwitch", true,
+       [](const SuiteContext& c, const std::string& node) {
+         return CheckAllLinksActive(node, ReadNvlinkStatus(c.raw, node), c.profile);
+       }},
+      {kFabricRegistered, "every GPU that reports a fabric state is Completed / Success", true,
+       [](const SuiteContext& c, const std::string& node) {
+         return CheckFabricRegistered(node, ReadGpuInventory(c.raw, node), c.profile);
+       }},
+      {kPeerAccessAllPairs, "cudaDeviceCanAccessPeer is 1 for every ordered GPU pair", true,
+       [](const SuiteContext& c, const std::string& node) {
+         return CheckPeerAccessAllPairs(node, ReadCudaP2p(c.raw, node), c.profile);
+       }},
+      {kP2pBandwidthAtFloor, "every GPU pair copies at >= nvlink.p2p_bandwidth_floor_gb_per_s one way", true,
+       [](const SuiteContext& c, const std::string& node) {
+         return CheckP2pBandwidthAtFloor(node, ReadCudaP2p(c.raw, node), c.profile);
+       }},
+      {kP2pBandwidthUniform, "no GPU pair copies below 0.8x the node's median, one way or both ways", true,
+       [](const SuiteContext& c, const std::string& node) {
+         return CheckP2pBandwidthUniform(node, ReadCudaP2p(c.raw, node), c.profile);
+       }},
   };
   suite.probes = GpuFactProbes();
   suite.probes.push_back(probes::NvidiaSmiTopoMatrix());
   suite.probes.push_back(CudaP2pProbe());
-  suite.evaluate = Evaluate;
   return suite;
 }
 

@@ -25,28 +25,23 @@ Result<NicPcieReport> ReadNics(const SuiteContext& context, const std::string& n
   return ParseNicPcie(*text, out.origin.empty() ? node + "/" + spec.file : out.origin);
 }
 
-std::vector<CheckResult> Evaluate(const SuiteContext& context) {
-  std::vector<CheckResult> results;
-  for (const auto& node : context.raw.nodes) {
-    results.push_back(CheckLinksAtMaxGenAndWidth(node, facts::ReadGpuInventory(context.raw, node), context.profile));
-    results.push_back(CheckNicLinksAtMaxGenAndWidth(node, ReadNics(context, node),
-                                                    facts::ReadPorts(context.raw, node), context.profile));
-  }
-  return results;
-}
-
 SuiteDefinition Definition() {
   SuiteDefinition suite;
   suite.name = kSuite;
   suite.summary = "every GPU's and rail NIC's PCIe link at its maximum generation and width";
   suite.checks = {
-      {kLinksAtMaxGenAndWidth, "each GPU's current PCIe generation and width equal its maximum", true},
-      {kNicLinksAtMaxGenAndWidth, "each rail NIC's current PCIe generation and width equal its maximum (sysfs)", true},
+      {kLinksAtMaxGenAndWidth, "each GPU's current PCIe generation and width equal its maximum", true,
+       [](const SuiteContext& c, const std::string& node) {
+         return CheckLinksAtMaxGenAndWidth(node, ReadGpuInventory(c.raw, node), c.profile);
+       }},
+      {kNicLinksAtMaxGenAndWidth, "each rail NIC's current PCIe generation and width equal its maximum (sysfs)", true,
+       [](const SuiteContext& c, const std::string& node) {
+         return CheckNicLinksAtMaxGenAndWidth(node, ReadNics(c, node), ReadPorts(c.raw, node), c.profile);
+       }},
   };
   suite.probes = facts::GpuFactProbes();
   for (const auto& probe : facts::PortProbes()) suite.probes.push_back(probe);
   suite.probes.push_back(NicPcieProbe());
-  suite.evaluate = Evaluate;
   return suite;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "harness/gpu_applicability.h"
 #include "harness/text_util.h"
 
 namespace gpuconform::software {
@@ -52,10 +53,10 @@ CheckResult CheckVersionsIdentical(const Component& component, const std::map<st
     return result;
   };
 
-  if (component.needs_gpu && !profile.ExpectsGpus()) {
-    return with_measurements(Skipped(kSuite, component.check, "",
-                                     "profile " + profile.name + " has no GPUs (gpu.present: false), so " +
-                                         component.label + " is not expected on these nodes"));
+  if (component.needs_gpu) {
+    if (auto reason = GpuSkipReason(profile, component.label + " is not expected on these nodes")) {
+      return with_measurements(Skipped(kSuite, component.check, "", *reason));
+    }
   }
   if (!Required(profile, component.key)) {
     return with_measurements(Skipped(kSuite, component.check, "",

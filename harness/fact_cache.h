@@ -25,15 +25,20 @@ class FactCache {
 
   template <typename T, typename Compute>
   const T& Get(const std::string& kind, const std::string& node, Compute compute) {
-    std::shared_ptr<void>& slot = entries_[{kind, node}];
+    std::shared_ptr<void>& slot = entries_[{node, kind}];
     if (!slot) slot = std::make_shared<T>(compute());
     return *static_cast<const T*>(slot.get());
   }
 
   void Clear() { entries_.clear(); }
+  // Drops one node's facts once every check that reads them has run, so evaluation holds
+  // one node's parsed facts at a time rather than the fleet's.
+  void ClearNode(const std::string& node) {
+    entries_.erase(entries_.lower_bound({node, ""}), entries_.lower_bound({node + '\0', ""}));
+  }
 
  private:
-  std::map<std::pair<std::string, std::string>, std::shared_ptr<void>> entries_;
+  std::map<std::pair<std::string, std::string>, std::shared_ptr<void>> entries_;  // (node, kind) -> fact
 };
 
 }  // namespace gpuconform

@@ -45,38 +45,86 @@ std::vector<CheckResult> EvaluateSuite(const SuiteDefinition& suite, const Suite
   return results;
 }
 
+namespace {
+
+// One suite's share of the run: its results, its time, and what it threw, if it threw.
+struct SuiteRun {
+  const SuiteDefinition* suite = nullptr;
+  std::vector<CheckResult> results;
+  double elapsed_s = 0;
+  std::string defect;  // the exception's text; the suite's checks then become internal errors
+};
+
+// Runs part of a suite's work, adding to its time. A suite that throws does not crash the run;
+// the rest of its work is skipped and its checks report the defect.
+template <typename Work>
+void RunPart(SuiteRun& run, Work work) {
+  if (!run.defect.empty()) return;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    work();
+  } catch (const std::exception& e) {
+    run.defect = e.what();
+  }
+  run.elapsed_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The suite's results in its declared check order, one check's nodes together, each with a
+// share of the suite's time; internal errors in place of everything if it threw.
+std::vector<CheckResult> Finish(SuiteRun& run) {
+  const SuiteDefinition& suite = *run.suite;
+  if (!run.defect.empty()) {
+    run.results.clear();
+    for (const auto& check : suite.checks) {
+      run.results.push_back(Errored(suite.name, check.name, "", "internal-error",
+                                    "gpuconform defect: suite " + suite.name + " threw: " + run.defect +
+                                        " (please report it with the snapshot)"));
+    }
+  }
+  auto check_index = [&suite](const CheckResult& result) {
+    for (std::size_t i = 0; i < suite.checks.size(); ++i) {
+      if (suite.checks[i].name == result.check) return i;
+    }
+    return suite.checks.size();
+  };
+  std::stable_sort(run.results.begin(), run.results.end(),
+                   [&](const CheckResult& a, const CheckResult& b) { return check_index(a) < check_index(b); });
+  for (auto& result : run.results) {
+    if (result.time_s == 0.0) result.time_s = run.elapsed_s / run.results.size();
+  }
+  return std::move(run.results);
+}
+
+}  // namespace
+
 std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*>& suites,
                                         const SuiteContext& context) {
+  std::vector<SuiteRun> runs;
+  for (const auto* suite : suites) runs.push_back({suite, {}, 0, ""});
+  for (auto& run : runs) {
+    if (run.suite->evaluate) RunPart(run, [&] { run.results = run.suite->evaluate(context); });
+  }
+  // Suites judged check by check: cluster checks once, then every per-node check of every such
+  // suite node by node. A node's parsed facts are shared by all the suites that read them and
+  // dropped once the node is judged, so a fleet's evaluation holds one node's facts at a time.
+  for (auto& run : runs) {
+    if (run.suite->evaluate) continue;
+    for (const auto& check : run.suite->checks) {
+      if (!check.per_node) RunPart(run, [&] { run.results.push_back(check.judge(context, "")); });
+    }
+  }
+  for (const auto& node : context.raw.nodes) {
+    for (auto& run : runs) {
+      if (run.suite->evaluate) continue;
+      for (const auto& check : run.suite->checks) {
+        if (check.per_node) RunPart(run, [&] { run.results.push_back(check.judge(context, node)); });
+      }
+    }
+    context.raw.facts.ClearNode(node);
+  }
   std::vector<CheckResult> all;
-  for (const auto* suite : suites) {
-    const auto start = std::chrono::steady_clock::now();
-    std::vector<CheckResult> results;
-    try {
-      results = EvaluateSuite(*suite, context);
-    } catch (const std::exception& e) {
-      results.clear();
-      for (const auto& check : suite->checks) {
-        results.push_back(Errored(suite->name, check.name, "", "internal-error",
-                                  "gpuconform defect: suite " + suite->name + " threw: " + e.what() +
-                                      " (please report it with the snapshot)"));
-      }
-    }
-    // One check's per-node cases together, in the suite's declared check order, so the
-    // terminal report and JUnit list each check once whatever order evaluate() used.
-    auto check_index = [suite](const CheckResult& result) {
-      for (std::size_t i = 0; i < suite->checks.size(); ++i) {
-        if (suite->checks[i].name == result.check) return i;
-      }
-      return suite->checks.size();
-    };
-    std::stable_sort(results.begin(), results.end(), [&](const CheckResult& a, const CheckResult& b) {
-      return check_index(a) < check_index(b);
-    });
-    const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    for (auto& result : results) {
-      if (result.time_s == 0.0 && !results.empty()) result.time_s = elapsed_s / results.size();
-      all.push_back(std::move(result));
-    }
+  for (auto& run : runs) {
+    for (auto& result : Finish(run)) all.push_back(std::move(result));
   }
   return all;
 }

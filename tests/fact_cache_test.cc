@@ -27,6 +27,20 @@ TEST(FactCache, ACopyStartsEmptySoItNeverServesStaleFacts) {
   EXPECT_EQ(copy.Get<int>("k", "n", [] { return 2; }), 2);
 }
 
+TEST(FactCache, ClearingANodeDropsOnlyThatNodesFacts) {
+  FactCache cache;
+  int computed = 0;
+  auto compute = [&] { return ++computed; };
+  cache.Get<int>("gpu-inventory", "node1", compute);
+  cache.Get<int>("ib-ports", "node1", compute);
+  cache.Get<int>("gpu-inventory", "node10", compute);
+  cache.Get<int>("gpu-inventory", "node2", compute);
+  cache.ClearNode("node1");
+  EXPECT_EQ(cache.Get<int>("gpu-inventory", "node10", compute), 3) << "node10 is not node1";
+  EXPECT_EQ(cache.Get<int>("gpu-inventory", "node2", compute), 4);
+  EXPECT_EQ(cache.Get<int>("gpu-inventory", "node1", compute), 5) << "node1 computed again";
+}
+
 TEST(FactCache, MergingRawOutputsDropsWhatWasParsedBefore) {
   ClusterRaw raw;
   raw.nodes = {"n1"};

@@ -53,7 +53,17 @@ Result<nvidia_smi::GpuInventory> ParseGpuInventory(const ClusterRaw& raw, const 
     if (!report) return Error{report.error()};
     return ToGpuInventory(*report);
   }
-  return FromSmi(raw, node, probes::NvidiaSmiQueryXml(), nvidia_smi::ParseNvidiaSmiGpus);
+  auto smi = ReadNvidiaSmiQuery(raw, node);
+  if (!smi) return Error{smi.error() + NvmlReason(nvml, node)};
+  return smi;
+}
+
+Result<nvidia_smi::GpuInventory> ParseNvidiaSmiQueryFacts(const ClusterRaw& raw, const std::string& node) {
+  const ProbeSpec spec = probes::NvidiaSmiQueryXml();
+  const RawOutput out = raw.NodeOutput(node, spec.id);
+  auto text = UsableText(out, node, spec.file, kNoDriver);
+  if (!text) return Error{text.error()};
+  return nvidia_smi::ParseNvidiaSmiGpus(*text, OriginOf(out, node, spec));
 }
 
 Result<NvlinkStatus> ParseNvlinkStatusFacts(const ClusterRaw& raw, const std::string& node) {
@@ -91,6 +101,11 @@ Result<nvidia_smi::GpuInventory> ReadGpuInventory(const ClusterRaw& raw, const s
 
 Result<NvlinkStatus> ReadNvlinkStatus(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<NvlinkStatus>>("nvlink-status", node, [&] { return ParseNvlinkStatusFacts(raw, node); });
+}
+
+Result<nvidia_smi::GpuInventory> ReadNvidiaSmiQuery(const ClusterRaw& raw, const std::string& node) {
+  return raw.facts.Get<Result<nvidia_smi::GpuInventory>>("nvidia-smi-q", node,
+                                                          [&] { return ParseNvidiaSmiQueryFacts(raw, node); });
 }
 
 Result<cuda_p2p::P2pReport> ReadCudaP2p(const ClusterRaw& raw, const std::string& node) {

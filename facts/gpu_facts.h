@@ -27,6 +27,9 @@ const ProbeSpec& NvlinkStatusProbe();  // nvidia-smi nvlink -s -> nvidia-smi-nvl
 std::vector<ProbeSpec> GpuFactProbes();
 
 Result<nvidia_smi::GpuInventory> ReadGpuInventory(const ClusterRaw& raw, const std::string& node);
+// The node's `nvidia-smi -q -x` alone (not NVML), parsed once: the driver and CUDA versions
+// and the GPUs as nvidia-smi lists them (Software, SlurmGres, and ReadGpuInventory without NVML).
+Result<nvidia_smi::GpuInventory> ReadNvidiaSmiQuery(const ClusterRaw& raw, const std::string& node);
 Result<NvlinkStatus> ReadNvlinkStatus(const ClusterRaw& raw, const std::string& node);
 // The node's `nvidia-smi topo -m` (probes::NvidiaSmiTopoMatrix), which NvSwitch and
 // InfiniBand both read.

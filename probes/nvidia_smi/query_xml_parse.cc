@@ -9,7 +9,6 @@ namespace gpuconform::nvidia_smi {
 
 namespace {
 
-
 int LineOfOffset(const std::string& text, std::ptrdiff_t offset) {
   int line = 1;
   for (std::ptrdiff_t i = 0; i < offset && i < static_cast<std::ptrdiff_t>(text.size()); ++i) {
@@ -48,6 +47,7 @@ Result<GpuInventory> ParseNvidiaSmiGpus(const std::string& xml, const std::strin
 
   GpuInventory inventory;
   inventory.driver_version = Text(log, "driver_version");
+  inventory.cuda_version = Text(log, "cuda_version");
   int index = 0;
   for (const pugi::xml_node gpu : log.children("gpu")) {
     GpuRecord record;

@@ -1,6 +1,7 @@
-// Parser of `nvidia-smi -q -x` for the facts the topology suites judge: each GPU's model, PCI
-// bus id, PCIe link (generation and width, current and maximum), performance state and, on
-// Hopper and later, its NVLink fabric state. Pure: XML text in, GpuInventory out, or an error
+// The one parser of `nvidia-smi -q -x`: the driver and CUDA versions (Software), each GPU's
+// model, PCI bus id, PCIe link (generation and width, current and maximum), performance
+// state and, on Hopper and later, its NVLink fabric state (NvSwitch, Pcie), and so the GPU
+// count (SlurmGres). Pure: XML text in, GpuInventory out, or an error
 // naming origin:line. Fields a driver does not report ("N/A", absent) stay unset rather than
 // guessed; no byte string makes it crash.
 #pragma once
@@ -31,7 +32,8 @@ struct GpuRecord {
 };
 
 struct GpuInventory {
-  std::string driver_version;
+  std::string driver_version;  // <driver_version>; empty when not reported
+  std::string cuda_version;    // <cuda_version> (the driver API's CUDA); empty when not reported
   std::vector<GpuRecord> gpus;
 };
 

@@ -1,9 +1,9 @@
 #include "probes/versions/versions_parse.h"
 
-#include <pugixml.hpp>
 #include <regex>
 
 #include "harness/text_util.h"
+#include "probes/nvidia_smi/query_xml_parse.h"
 
 namespace gpuconform::versions {
 
@@ -36,14 +36,6 @@ Result<std::string> MatchFirstLine(const std::string& text, const std::string& o
   return match[1].str();
 }
 
-int LineOfOffset(const std::string& text, std::ptrdiff_t offset) {
-  int line = 1;
-  for (std::ptrdiff_t i = 0; i < offset && i < static_cast<std::ptrdiff_t>(text.size()); ++i) {
-    if (text[i] == '\n') ++line;
-  }
-  return line;
-}
-
 }  // namespace
 
 Result<std::string> ParseKernelRelease(const std::string& text, const std::string& origin) {
@@ -74,18 +66,14 @@ Result<std::string> ParseDottedVersion(const std::string& text, const std::strin
 }
 
 Result<NvidiaSmiVersions> ParseNvidiaSmiVersions(const std::string& xml, const std::string& origin) {
-  pugi::xml_document doc;
-  const pugi::xml_parse_result parsed = doc.load_buffer(xml.data(), xml.size());
-  if (!parsed) {
-    return ErrorAt(origin, LineOfOffset(xml, parsed.offset), std::string("invalid XML: ") + parsed.description());
-  }
-  const pugi::xml_node log = doc.child("nvidia_smi_log");
-  if (!log) return ErrorAt(origin, 1, "not nvidia-smi -q -x output (no <nvidia_smi_log> root)");
-  NvidiaSmiVersions versions;
-  versions.driver = Trim(log.child_value("driver_version"));
-  versions.cuda = Trim(log.child_value("cuda_version"));
-  if (versions.driver.empty()) return ErrorAt(origin, 1, "<nvidia_smi_log> has no <driver_version>");
-  return versions;
+  auto inventory = nvidia_smi::ParseNvidiaSmiGpus(xml, origin);
+  if (!inventory) return Error{inventory.error()};
+  return VersionsOf(*inventory, origin);
+}
+
+Result<NvidiaSmiVersions> VersionsOf(const nvidia_smi::GpuInventory& inventory, const std::string& origin) {
+  if (inventory.driver_version.empty()) return ErrorAt(origin, 1, "<nvidia_smi_log> has no <driver_version>");
+  return NvidiaSmiVersions{inventory.driver_version, inventory.cuda_version};
 }
 
 }  // namespace gpuconform::versions

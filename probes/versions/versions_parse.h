@@ -6,6 +6,7 @@
 #include <string>
 
 #include "harness/result.h"
+#include "probes/nvidia_smi/query_xml_parse.h"
 
 namespace gpuconform::versions {
 
@@ -19,6 +20,9 @@ struct NvidiaSmiVersions {
   std::string driver;  // <driver_version>
   std::string cuda;    // <cuda_version>
 };
+// nvidia-smi -q -x through its one parser (probes/nvidia_smi); an output without a driver
+// version is an error.
 Result<NvidiaSmiVersions> ParseNvidiaSmiVersions(const std::string& xml, const std::string& origin);
+Result<NvidiaSmiVersions> VersionsOf(const nvidia_smi::GpuInventory& inventory, const std::string& origin);
 
 }  // namespace gpuconform::versions

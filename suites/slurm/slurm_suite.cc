@@ -2,8 +2,8 @@
 // Both suites judge every node the controller lists (restricted to profile.slurm.partition
 // when set), so a node that is down or drained — and so runs no gpuconform task — is still
 // named in the report.
-#include <pugixml.hpp>
 
+#include "facts/gpu_facts.h"
 #include "harness/probe_catalog.h"
 #include "harness/suite_registry.h"
 #include "harness/text_util.h"
@@ -55,12 +55,9 @@ HardwareGpus CountHardwareGpus(const SuiteContext& context, const std::string& n
     return hardware;
   }
   if (smi.ok()) {
-    pugi::xml_document doc;
-    if (doc.load_buffer(smi.text.data(), smi.text.size())) {
-      long long count = 0;
-      for (auto gpu = doc.child("nvidia_smi_log").child("gpu"); gpu; gpu = gpu.next_sibling("gpu")) ++count;
-      hardware.count = count;
-      hardware.evidence = "nvidia-smi lists " + std::to_string(count) + " GPUs";
+    if (auto listed = facts::ReadNvidiaSmiQuery(context.raw, node)) {
+      hardware.count = static_cast<long long>(listed->gpus.size());
+      hardware.evidence = "nvidia-smi lists " + std::to_string(listed->gpus.size()) + " GPUs";
       return hardware;
     }
   }

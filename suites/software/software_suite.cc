@@ -1,6 +1,5 @@
 // Software suite glue: which probes feed which component, and the suite's registration.
-#include <functional>
-
+#include "facts/gpu_facts.h"
 #include "harness/probe_catalog.h"
 #include "harness/suite_registry.h"
 #include "suites/software/software_checks.h"
@@ -12,22 +11,25 @@ using namespace gpuconform::versions;
 
 namespace {
 
-using Parser = std::function<Result<std::string>(const std::string& text, const std::string& origin)>;
+using TextParser = Result<std::string> (*)(const std::string& text, const std::string& origin);
+// A version read from the node's nvidia-smi -q -x, which the facts layer parses once.
+using InventoryField = Result<std::string> (*)(const nvidia_smi::GpuInventory& inventory, const std::string& origin);
 
 struct ComponentSource {
   Component component;
   ProbeSpec probe;
-  Parser parse;
+  TextParser parse = nullptr;            // the probe's own output, or
+  InventoryField from_inventory = nullptr;  // a field of nvidia-smi -q -x
 };
 
-Result<std::string> DriverFromXml(const std::string& text, const std::string& origin) {
-  auto versions = ParseNvidiaSmiVersions(text, origin);
+Result<std::string> DriverField(const nvidia_smi::GpuInventory& inventory, const std::string& origin) {
+  auto versions = VersionsOf(inventory, origin);
   if (!versions) return Error{versions.error()};
   return versions->driver;
 }
 
-Result<std::string> CudaFromXml(const std::string& text, const std::string& origin) {
-  auto versions = ParseNvidiaSmiVersions(text, origin);
+Result<std::string> CudaField(const nvidia_smi::GpuInventory& inventory, const std::string& origin) {
+  auto versions = VersionsOf(inventory, origin);
   if (!versions) return Error{versions.error()};
   if (versions->cuda.empty()) return Error{origin + ":1: <nvidia_smi_log> has no <cuda_version>"};
   return versions->cuda;
@@ -40,10 +42,10 @@ const std::vector<ComponentSource>& Components() {
        probes::KernelRelease(), ParseKernelRelease},
       {{"driver", "NVIDIA driver", "DriverVersionIdentical", true,
         "install the same driver on every node (a driver mismatch breaks NCCL and fabric manager)"},
-       probes::NvidiaSmiQueryXml(), DriverFromXml},
+       probes::NvidiaSmiQueryXml(), nullptr, DriverField},
       {{"cuda", "CUDA version (driver API)", "CudaVersionIdentical", true,
         "install the same driver and CUDA on every node"},
-       probes::NvidiaSmiQueryXml(), CudaFromXml},
+       probes::NvidiaSmiQueryXml(), nullptr, CudaField},
       {{"nccl", "NCCL", "NcclVersionIdentical", true,
         "install the same NCCL on every node (mixed NCCL versions can hang collectives)"},
        probes::NcclVersion(), ParseDottedVersion},
@@ -62,7 +64,8 @@ const std::vector<ComponentSource>& Components() {
   return kComponents;
 }
 
-VersionReading Read(const RawOutput& out, const Parser& parse) {
+VersionReading Read(const ClusterRaw& raw, const std::string& node, const ComponentSource& source) {
+  const RawOutput out = raw.NodeOutput(node, source.probe.id);
   VersionReading reading;
   if (!out.ok()) {
     reading.not_installed = out.status == ProbeStatus::kToolMissing;
@@ -70,7 +73,14 @@ VersionReading Read(const RawOutput& out, const Parser& parse) {
     reading.reason = ProbeStatusReason(out.status);
     return reading;
   }
-  auto version = parse(out.text, out.origin);
+  Result<std::string> version = Error{""};
+  if (source.parse != nullptr) {
+    version = source.parse(out.text, out.origin);
+  } else if (auto inventory = facts::ReadNvidiaSmiQuery(raw, node)) {
+    version = source.from_inventory(*inventory, out.origin);
+  } else {
+    version = Error{inventory.error()};
+  }
   if (version) {
     reading.version = *version;
   } else {
@@ -84,7 +94,7 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   for (const auto& source : Components()) {
     std::map<std::string, VersionReading> readings;
     for (const auto& node : context.raw.nodes) {
-      readings[node] = Read(context.raw.NodeOutput(node, source.probe.id), source.parse);
+      readings[node] = Read(context.raw, node, source);
     }
     results.push_back(CheckVersionsIdentical(source.component, readings, context.profile));
   }

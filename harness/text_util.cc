@@ -1,5 +1,7 @@
 #include "harness/text_util.h"
 
+#include <cctype>
+
 namespace gpuconform {
 
 Error ErrorAt(const std::string& origin, int line, const std::string& message) {
@@ -100,6 +102,12 @@ std::optional<std::string> FromHex(std::string_view hex) {
     bytes += static_cast<char>(high * 16 + low);
   }
   return bytes;
+}
+
+std::string Lowercase(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
 }
 
 }  // namespace gpuconform

@@ -23,6 +23,7 @@ bool StartsWith(std::string_view text, std::string_view prefix);
 bool Contains(std::string_view text, std::string_view needle);
 std::string StripAnsiEscapes(std::string_view text);
 std::string Join(const std::vector<std::string>& parts, std::string_view separator);
+std::string Lowercase(std::string_view text);  // ASCII letters only, as tools' keys and names are
 
 // Bytes as lowercase hex digits, and back; FromHex is nullopt on an odd length or a digit
 // other than 0-9a-f.

@@ -107,12 +107,6 @@ std::string FirstNonBlankLine(std::string_view text) {
   return "";
 }
 
-std::string Lowercase(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 std::optional<MungeFailure> ClassifyLine(std::string_view line) {
   const std::string lower = Lowercase(line);
   auto has = [&](std::string_view needle) { return Contains(lower, needle); };

@@ -16,12 +16,6 @@ Error At(const std::string& origin, int line, const std::string& message) {
   return Error{origin + ":" + std::to_string(line) + ": " + message};
 }
 
-std::string Lower(std::string_view text) {
-  std::string out(Trim(text));
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 template <typename Number>
 std::optional<Number> ToNumber(std::string_view text) {
   text = Trim(text);
@@ -100,7 +94,7 @@ class TopologyBuilder {
     } else if (name == "nvlink" && scope.gpu >= 0) {
       topology_.gpus[scope.gpu].nvlinks.push_back(
           {std::string(Trim(Attr(scope.node, "target"))), ToNumber<int>(Attr(scope.node, "count")),
-           Lower(Attr(scope.node, "tclass"))});
+           Lowercase(Trim(Attr(scope.node, "tclass")))});
     } else if (name == "net") {
       AddNet(scope);
     }
@@ -121,10 +115,10 @@ class TopologyBuilder {
 
   int AddPci(const Scope& scope) {
     PciDevice pci;
-    pci.busid = Lower(Attr(scope.node, "busid"));
-    pci.class_code = Lower(Attr(scope.node, "class"));
-    pci.vendor = Lower(Attr(scope.node, "vendor"));
-    pci.device = Lower(Attr(scope.node, "device"));
+    pci.busid = Lowercase(Trim(Attr(scope.node, "busid")));
+    pci.class_code = Lowercase(Trim(Attr(scope.node, "class")));
+    pci.vendor = Lowercase(Trim(Attr(scope.node, "vendor")));
+    pci.device = Lowercase(Trim(Attr(scope.node, "device")));
     pci.link_speed_text = Attr(scope.node, "link_speed");
     pci.link_speed_gt_per_s = ParseLinkSpeedGtPerS(pci.link_speed_text);
     pci.link_width_lanes = ToNumber<int>(Attr(scope.node, "link_width"));

@@ -11,12 +11,6 @@ namespace gpuconform::slurm {
 namespace {
 
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 bool ParseCount(std::string_view text, long long& value) {
   const auto* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
@@ -113,13 +107,13 @@ Result<std::vector<SlurmNode>> ParseSlurmConfNodes(const std::string& text, cons
   for (auto raw_line : SplitLines(text)) {
     ++number;
     const std::string_view line = Trim(raw_line.substr(0, raw_line.find('#')));
-    if (Lower(line.substr(0, 9)) != "nodename=") continue;
+    if (Lowercase(line.substr(0, 9)) != "nodename=") continue;
     std::map<std::string, std::string> fields;
     std::string last_key;
     AddFields(line, fields, last_key);
     std::string names;
     for (const auto& [key, value] : fields) {
-      if (Lower(key) == "nodename") names = value;
+      if (Lowercase(key) == "nodename") names = value;
     }
     if (names == "DEFAULT") continue;
     auto hosts = ExpandHostlist(names);
@@ -307,10 +301,10 @@ Result<GresConf> ParseGresConf(const std::string& text, const std::string& origi
       if (eq == std::string_view::npos || eq == 0) {
         return ErrorAt(origin, number, "expected Key=Value, got '" + std::string(word) + "'");
       }
-      fields[Lower(word.substr(0, eq))] = std::string(word.substr(eq + 1));
+      fields[Lowercase(word.substr(0, eq))] = std::string(word.substr(eq + 1));
     }
     if (fields.count("autodetect") && fields.size() == 1) {
-      conf.autodetect = Lower(fields["autodetect"]);
+      conf.autodetect = Lowercase(fields["autodetect"]);
       continue;
     }
     GresConfLine entry;

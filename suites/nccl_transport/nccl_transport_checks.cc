@@ -66,12 +66,6 @@ std::optional<std::string> SkipReason(const std::string& check, const Profile& p
   return GpuSkipReason(profile);
 }
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 std::string RankText(std::optional<int> rank) { return rank ? "rank " + std::to_string(*rank) : "rank unknown"; }
 
 bool Truthy(const std::string& value) { return !value.empty() && value != "0"; }
@@ -488,7 +482,7 @@ CheckResult CheckEnvironmentAudit(const NcclLog& log, const Profile& profile) {
       why = "disables InfiniBand, so collectives fall back to TCP sockets; unset it";
       code = ReasonCode("env-nccl-ib-disable");
     } else if (name == "NCCL_NET" && !family.empty() && NetFamily(value) != family &&
-               Lower(value) != Lower(profile.nccl->network)) {
+               Lowercase(value) != Lowercase(profile.nccl->network)) {
       why = "forces the " + value + " network, expected " + profile.nccl->network + "; unset it";
       code = ReasonCode("env-nccl-net");
     } else if (name == "NCCL_P2P_DISABLE" && Truthy(value) && want_nvlink) {

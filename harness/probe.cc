@@ -64,4 +64,11 @@ ProbeSpec CollectiveProbe(std::string id, std::string file, std::function<RawOut
   return spec;
 }
 
+void AddProbeOnce(std::vector<ProbeSpec>& probes, const ProbeSpec& spec) {
+  for (const auto& probe : probes) {
+    if (probe.id == spec.id) return;
+  }
+  probes.push_back(spec);
+}
+
 }  // namespace gpuconform

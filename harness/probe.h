@@ -65,6 +65,10 @@ ProbeSpec BuiltinProbe(std::string id, ProbeScope scope, std::string file,
                        std::function<RawOutput(const LiveContext&)> run);
 ProbeSpec CollectiveProbe(std::string id, std::string file, std::function<RawOutput(const CollectiveContext&)> run);
 
+// Appends `spec` unless a probe with its id is already there: several suites read one probe,
+// and each probe runs (and is recorded) once.
+void AddProbeOnce(std::vector<ProbeSpec>& probes, const ProbeSpec& spec);
+
 struct RawOutput {
   ProbeStatus status = ProbeStatus::kAbsent;
   std::string text;    // stdout (or file contents); kept for kFailed too, tools explain on stdout

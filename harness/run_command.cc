@@ -89,20 +89,6 @@ std::vector<const SuiteDefinition*> SelectedSuites(const std::string& filter) {
   return selected;
 }
 
-std::vector<ProbeSpec> ProbesOf(const std::vector<const SuiteDefinition*>& suites) {
-  std::vector<ProbeSpec> probes;
-  std::set<std::string> seen;
-  for (const auto* suite : suites) {
-    for (const auto& probe : suite->probes) {
-      if (seen.insert(probe.id).second) probes.push_back(probe);
-    }
-  }
-  return probes;
-}
-
-}  // namespace
-
-namespace {
 int RunVerbWith(const CommandLine& command, const RunOptions& options, const World& world,
                 const std::string& world_problem);
 }  // namespace

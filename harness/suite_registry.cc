@@ -21,13 +21,12 @@ std::vector<const SuiteDefinition*> SuiteRegistry::Suites() const {
   return sorted;
 }
 
-std::vector<ProbeSpec> SuiteRegistry::AllProbes() const {
+std::vector<ProbeSpec> SuiteRegistry::AllProbes() const { return ProbesOf(Suites()); }
+
+std::vector<ProbeSpec> ProbesOf(const std::vector<const SuiteDefinition*>& suites) {
   std::vector<ProbeSpec> probes;
-  std::set<std::string> seen;
-  for (const auto* suite : Suites()) {
-    for (const auto& probe : suite->probes) {
-      if (seen.insert(probe.id).second) probes.push_back(probe);
-    }
+  for (const auto* suite : suites) {
+    for (const auto& probe : suite->probes) AddProbeOnce(probes, probe);
   }
   return probes;
 }

@@ -52,6 +52,9 @@ struct SuiteDefinition {
   std::function<std::vector<CheckResult>(const SuiteContext&)> evaluate;
 };
 
+// The probes the suites read, each once (by id), in the suites' order.
+std::vector<ProbeSpec> ProbesOf(const std::vector<const SuiteDefinition*>& suites);
+
 // The results of one suite: its `evaluate`, or each check's judge (per node, node by node).
 std::vector<CheckResult> EvaluateSuite(const SuiteDefinition& suite, const SuiteContext& context);
 

@@ -159,8 +159,6 @@ CheckResult WithMeasurements(CheckResult result, std::vector<Measurement> measur
   return result;
 }
 
-std::string Quote(const std::string& text) { return "'" + text + "'"; }
-
 }  // namespace
 
 const std::vector<std::string>& CheckNames() {
@@ -326,7 +324,7 @@ CheckResult CheckGpuDirectRdmaOnInterNodeChannels(const NcclLog& log, const Prof
     stated[status.source.host].insert(status.hca);
     if (status.enabled) continue;
     findings.push_back({"gdr-disabled", HostOr(status.source.host) + "/" + status.hca,
-                        HostOr(status.source.host) + ": GPU Direct RDMA disabled for HCA " + Quote(status.hca) + " at " +
+                        HostOr(status.source.host) + ": GPU Direct RDMA disabled for HCA " + QuoteForMessage(status.hca) + " at " +
                             LineText(status.source) + ", expected enabled (profile " + profile.name +
                             " nccl.gpudirect_rdma); " + fix});
   }

@@ -107,9 +107,7 @@ SuiteDefinition Definition() {
   suite.summary = "kernel, driver, CUDA, NCCL, Slurm, MUNGE, MPI and gpuconform versions identical on every node";
   for (const auto& source : Components()) {
     suite.checks.push_back({source.component.check, "every node runs the same " + source.component.label, false});
-    bool seen = false;
-    for (const auto& probe : suite.probes) seen = seen || probe.id == source.probe.id;
-    if (!seen) suite.probes.push_back(source.probe);
+    AddProbeOnce(suite.probes, source.probe);
   }
   suite.evaluate = Evaluate;
   return suite;

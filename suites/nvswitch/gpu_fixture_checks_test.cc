@@ -30,7 +30,9 @@ TEST_P(GpuFixtures, FailExactlyTheirCheckNamingTheFault) {
   const auto results = topo_test::EvaluateTopologySuites(FixtureDir(c.snapshot), BuiltinProfile("h100-sxm-8"));
   ASSERT_EQ(results.size(), 12u);
   topo_test::ExpectFailsExactlyItsCheck(c, results);
-  if (!c.failing.empty()) EXPECT_EQ(results.count(c.failing), 1u) << c.failing;
+  if (!c.failing.empty()) {
+    EXPECT_EQ(results.count(c.failing), 1u) << c.failing;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -1,6 +1,7 @@
 // Test-only helpers shared by the project's tests: where the realdata and the fixtures are,
-// reading a file, a built-in profile, evaluating suites against a snapshot, and a
-// truncation-and-noise sweep for parsers. Header-only, so it adds no source to any library.
+// reading a file, a built-in profile, evaluating suites against a snapshot, the assertions the
+// suites' tests all make (one finding, a refused input), and noise and truncation sweeps for
+// parsers. Header-only, so it adds no source to any library.
 #pragma once
 
 #include <gtest/gtest.h>

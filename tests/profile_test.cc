@@ -121,58 +121,52 @@ TEST(BuiltinProfiles, EverySectionWithNumbersNamesItsSource) {
   }
 }
 
+// What the built-in 8-GPU profiles take from their published figures and differ in.
+struct PublishedFigures {
+  std::string model;
+  int links_per_gpu;
+  double p2p_bandwidth_floor_gb_per_s;
+  int rate_gbit_per_s;
+  double one_node_busbw_floor_gb_per_s;
+};
+
+// 8 GPUs of `model` over 25 GB/s NVLinks, 8 rail NICs, and a 16 GiB one-node allreduce floor:
+// the shape every built-in 8-GPU profile shares, with its own figures.
+void ExpectPublishedFigures(const Profile& profile, const PublishedFigures& figures) {
+  ASSERT_TRUE(profile.gpu && profile.nvlink && profile.infiniband);
+  EXPECT_EQ(profile.gpu->count_per_node, 8);
+  EXPECT_EQ(profile.gpu->model_contains, figures.model);
+  EXPECT_EQ(profile.nvlink->links_per_gpu, figures.links_per_gpu);
+  EXPECT_DOUBLE_EQ(profile.nvlink->link_bandwidth_gb_per_s, 25);
+  EXPECT_DOUBLE_EQ(profile.nvlink->p2p_bandwidth_floor_gb_per_s, figures.p2p_bandwidth_floor_gb_per_s);
+  EXPECT_EQ(profile.infiniband->rail_nics_per_node, 8);
+  EXPECT_EQ(profile.infiniband->rate_gbit_per_s, figures.rate_gbit_per_s);
+  const AllreduceFloor* one_node = FloorFor(profile, 1);
+  ASSERT_NE(one_node, nullptr);
+  EXPECT_EQ(one_node->size_bytes, kSixteenGiB);
+  EXPECT_DOUBLE_EQ(one_node->busbw_floor_gb_per_s, figures.one_node_busbw_floor_gb_per_s);
+}
+
 TEST(BuiltinProfiles, H100HasThePublishedNdH100V5Figures) {
   const Profile profile = MustLoad("h100-sxm-8");
   ASSERT_TRUE(profile.gpu && profile.nvlink && profile.infiniband && profile.nccl && profile.slurm &&
               profile.munge);
+  ASSERT_NO_FATAL_FAILURE(ExpectPublishedFigures(profile, {"H100", 18, 335, 400, 460}));
   EXPECT_TRUE(profile.ExpectsGpus());
-  EXPECT_EQ(profile.gpu->count_per_node, 8);
-  EXPECT_EQ(profile.gpu->model_contains, "H100");
-  EXPECT_EQ(profile.nvlink->links_per_gpu, 18);
-  EXPECT_DOUBLE_EQ(profile.nvlink->link_bandwidth_gb_per_s, 25);
-  EXPECT_DOUBLE_EQ(profile.nvlink->p2p_bandwidth_floor_gb_per_s, 335);
   EXPECT_TRUE(profile.infiniband->present);
-  EXPECT_EQ(profile.infiniband->rail_nics_per_node, 8);
   EXPECT_EQ(profile.infiniband->link_layer, "InfiniBand");
-  EXPECT_EQ(profile.infiniband->rate_gbit_per_s, 400);
-  const AllreduceFloor* one_node = FloorFor(profile, 1);
-  ASSERT_NE(one_node, nullptr);
-  EXPECT_EQ(one_node->size_bytes, kSixteenGiB);
-  EXPECT_DOUBLE_EQ(one_node->busbw_floor_gb_per_s, 460);
-  EXPECT_THAT(one_node->source, HasSubstr("nd96isr_h100_v5"));
+  EXPECT_THAT(FloorFor(profile, 1)->source, HasSubstr("nd96isr_h100_v5"));
 }
 
 TEST(BuiltinProfiles, H200HasThePublishedNdH200V5Figures) {
   const Profile profile = MustLoad("h200-sxm-8");
-  ASSERT_TRUE(profile.gpu && profile.nvlink && profile.infiniband);
-  EXPECT_EQ(profile.gpu->count_per_node, 8);
-  EXPECT_EQ(profile.gpu->model_contains, "H200");
-  EXPECT_EQ(profile.nvlink->links_per_gpu, 18);
-  EXPECT_DOUBLE_EQ(profile.nvlink->link_bandwidth_gb_per_s, 25);
-  EXPECT_DOUBLE_EQ(profile.nvlink->p2p_bandwidth_floor_gb_per_s, 335);
-  EXPECT_EQ(profile.infiniband->rail_nics_per_node, 8);
-  EXPECT_EQ(profile.infiniband->rate_gbit_per_s, 400);
-  const AllreduceFloor* one_node = FloorFor(profile, 1);
-  ASSERT_NE(one_node, nullptr);
-  EXPECT_EQ(one_node->size_bytes, kSixteenGiB);
-  EXPECT_DOUBLE_EQ(one_node->busbw_floor_gb_per_s, 431);
-  EXPECT_THAT(one_node->source, HasSubstr("nd96isr_h200_v5"));
+  ASSERT_NO_FATAL_FAILURE(ExpectPublishedFigures(profile, {"H200", 18, 335, 400, 431}));
+  EXPECT_THAT(FloorFor(profile, 1)->source, HasSubstr("nd96isr_h200_v5"));
 }
 
 TEST(BuiltinProfiles, A100HasThePublishedNdA100V4Figures) {
   const Profile profile = MustLoad("a100-sxm-8");
-  ASSERT_TRUE(profile.gpu && profile.nvlink && profile.infiniband);
-  EXPECT_EQ(profile.gpu->count_per_node, 8);
-  EXPECT_EQ(profile.gpu->model_contains, "A100");
-  EXPECT_EQ(profile.nvlink->links_per_gpu, 12);
-  EXPECT_DOUBLE_EQ(profile.nvlink->link_bandwidth_gb_per_s, 25);
-  EXPECT_DOUBLE_EQ(profile.nvlink->p2p_bandwidth_floor_gb_per_s, 235);
-  EXPECT_EQ(profile.infiniband->rail_nics_per_node, 8);
-  EXPECT_EQ(profile.infiniband->rate_gbit_per_s, 200);
-  const AllreduceFloor* one_node = FloorFor(profile, 1);
-  ASSERT_NE(one_node, nullptr);
-  EXPECT_EQ(one_node->size_bytes, kSixteenGiB);
-  EXPECT_DOUBLE_EQ(one_node->busbw_floor_gb_per_s, 228);
+  ASSERT_NO_FATAL_FAILURE(ExpectPublishedFigures(profile, {"A100", 12, 235, 200, 228}));
   const AllreduceFloor* two_nodes = FloorFor(profile, 2);
   ASSERT_NE(two_nodes, nullptr);
   EXPECT_EQ(two_nodes->size_bytes, kEightGiB);

@@ -7,6 +7,7 @@
 
 #include "harness/cluster_raw.h"
 #include "harness/probe_catalog.h"
+#include "tests/support/test_support.h"
 
 namespace gpuconform {
 namespace {
@@ -56,8 +57,7 @@ TEST(SnapshotSource, DirectoryWithoutLayoutIsRejected) {
 
 TEST(SnapshotSource, InvalidManifestNamesFileAndLine) {
   auto snapshot = OpenSnapshot(kFixtures + "/invalid-manifest");
-  ASSERT_FALSE(snapshot);
-  EXPECT_NE(snapshot.error().find("manifest.yaml:"), std::string::npos) << snapshot.error();
+  test_support::ExpectErrorContaining(snapshot, "manifest.yaml:");
 }
 
 TEST(SnapshotSource, CaptureThenReplayRoundTripsOutputsAndFailures) {

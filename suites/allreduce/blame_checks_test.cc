@@ -1,9 +1,12 @@
 #include <gtest/gtest.h>
 
 #include "suites/allreduce/blame.h"
+#include "tests/support/test_support.h"
 
 namespace gpuconform::allreduce {
 namespace {
+
+using test_support::ExpectOnlyFinding;
 
 TEST(Blame, ParsesThePairLinesOfTheProbe) {
   const auto pairs = ParsePairResults(
@@ -25,14 +28,9 @@ TEST(Blame, EvenPairsConform) {
 TEST(Blame, TheNodeInEverySlowPairIsNamed) {
   const auto result = CheckNoSlowNode(
       {{"node1", "node2", 8, 0.8}, {"node2", "node3", 8, 0.03}, {"node3", "node1", 8, 0.02}}, "MpiNoSlowNode");
-  ASSERT_EQ(result.verdict, Verdict::kFail);
-  ASSERT_EQ(result.findings.size(), 1u);
-  EXPECT_EQ(result.findings[0].entity, "node3");
-  EXPECT_EQ(result.findings[0].message.rfind("node3: every pair it is in is slow (node2+node3 0.030 GB/s, "
-                                             "node3+node1 0.020 GB/s) against 0.800 GB/s",
-                                             0),
-            0u)
-      << result.findings[0].message;
+  ExpectOnlyFinding(result, "node3",
+                    "node3: every pair it is in is slow (node2+node3 0.030 GB/s, "
+                    "node3+node1 0.020 GB/s) against 0.800 GB/s");
 }
 
 TEST(Blame, SlowPairsWithoutACommonNodeAreNamedAsLinks) {

@@ -313,9 +313,7 @@ TEST(NcclTestsParse, ErrorsNameOriginAndLine) {
   const std::string text = "#  size count type redop root time algbw busbw #wrong time algbw busbw #wrong\n"
                            "8 2 float sum -1 10 0.00 0.00 0 10 0.00 0.00 0\n"
                            "16 4 float sum -1 10 x 0.00 0 10 0.00 0.00 0\n";
-  auto table = ParseNcclTestsOutput(text, "bad.txt");
-  ASSERT_FALSE(table);
-  EXPECT_EQ(table.error().rfind("bad.txt:3: ", 0), 0u) << table.error();
+  test_support::ExpectErrorStartingWith(ParseNcclTestsOutput(text, "bad.txt"), "bad.txt:3: ");
   auto none = ParseNcclTestsOutput("hello\nworld\n", "empty.txt");
   ASSERT_FALSE(none);
   EXPECT_EQ(none.error().rfind("empty.txt:", 0), 0u);

@@ -9,6 +9,7 @@
 #include "harness/snapshot_source.h"
 #include "harness/suite_registry.h"
 #include "probes/iproute/iproute_parse.h"
+#include "tests/support/test_support.h"
 
 namespace gpuconform::interfaces {
 
@@ -67,28 +68,22 @@ TEST(InterfacesParse, ReadsTheLocalClustersRealOutput) {
 }
 
 TEST(InterfacesParse, GarbageIsAnErrorNamingOriginAndLine) {
-  auto links = ParseIpLink("1: lo: <LOOPBACK,UP> mtu 65536\nIllegal instruction\n", "n1/ip-link.txt");
-  ASSERT_FALSE(links);
-  EXPECT_EQ(links.error().rfind("n1/ip-link.txt:2: ", 0), 0u) << links.error();
-  auto addresses = ParseIpAddr("3: ens1    inet 10.20.0.300/24 scope global ens1\n", "n1/ip-addr.txt");
-  ASSERT_FALSE(addresses);
-  EXPECT_EQ(addresses.error().rfind("n1/ip-addr.txt:1: ", 0), 0u) << addresses.error();
+  test_support::ExpectErrorStartingWith(
+      ParseIpLink("1: lo: <LOOPBACK,UP> mtu 65536\nIllegal instruction\n", "n1/ip-link.txt"), "n1/ip-link.txt:2: ");
+  test_support::ExpectErrorStartingWith(
+      ParseIpAddr("3: ens1    inet 10.20.0.300/24 scope global ens1\n", "n1/ip-addr.txt"), "n1/ip-addr.txt:1: ");
   EXPECT_FALSE(ParseIpLink("", "o"));
   EXPECT_FALSE(ParseIpv4Cidr("1.2.3.4.5/8"));
   EXPECT_FALSE(ParseIpv4Cidr("1.2.3.4/33"));
 }
 
 TEST(InterfacesParse, SurvivesRandomBytesAndTruncation) {
-  std::uint32_t state = 4242;
-  for (int i = 0; i < 3000; ++i) {
-    std::string bytes = i % 2 ? "3: ens1    inet " : "3: ens1@if1: <";
-    for (int j = 0; j < i % 101; ++j) {
-      state = state * 1664525u + 1013904223u;
-      bytes += static_cast<char>(state >> 24);
-    }
-    (void)ParseIpLink(bytes, "fuzz");
-    (void)ParseIpAddr(bytes, "fuzz");
-  }
+  test_support::ForEachNoisyString(
+      {.seed = 4242, .count = 3000, .max_extra = 101, .starts = {"3: ens1@if1: <", "3: ens1    inet "}},
+      [](const std::string& bytes) {
+        (void)ParseIpLink(bytes, "fuzz");
+        (void)ParseIpAddr(bytes, "fuzz");
+      });
   for (std::size_t length = 0; length <= kAddr.size(); ++length) {
     (void)ParseIpAddr(kAddr.substr(0, length), "cut");
     (void)ParseIpLink(kLink.substr(0, std::min(length, kLink.size())), "cut");
@@ -171,19 +166,7 @@ TEST(InterfacesChecks, ProfileWithoutFabricInterfaceSkips) {
 }
 
 std::map<std::string, Verdict> JudgeSnapshot(const std::string& name) {
-  const SuiteDefinition* suite = nullptr;
-  for (const auto* s : SuiteRegistry::Instance().Suites()) {
-    if (s->name == kSuite) suite = s;
-  }
-  EXPECT_NE(suite, nullptr);
-  auto snapshot = OpenSnapshot(kFixtures + "/" + name);
-  EXPECT_TRUE(snapshot) << snapshot.error();
-  const ClusterRaw raw = FetchAll(**snapshot, suite->probes);
-  const Profile profile = Local();
-  const std::vector<RankInfo> ranks;
-  std::map<std::string, Verdict> verdicts;
-  for (const auto& r : suite->evaluate(SuiteContext{raw, profile, ranks, false, ""})) verdicts[r.CaseName()] = r.verdict;
-  return verdicts;
+  return test_support::VerdictsByCase(test_support::EvaluateSuiteOnSnapshot(kSuite, kFixtures + "/" + name, Local()));
 }
 
 TEST(InterfacesFixtures, LocalClusterCaptureConformsAndBrokenOneFailsTheRightCases) {

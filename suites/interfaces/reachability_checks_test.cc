@@ -13,14 +13,7 @@ namespace gpuconform::interfaces {
 using namespace gpuconform::fabric_reach;
 namespace {
 
-Profile FabricProfile() {
-  Profile profile;
-  profile.name = "test";
-  profile.nccl = NcclExpectation{};
-  profile.nccl->network = "Socket";
-  profile.nccl->socket_ifname = "ens1";
-  return profile;
-}
+Profile FabricProfile() { return test_support::SocketFabricProfile("test", "ens1"); }
 
 std::string NodeText(const std::string& node, const std::vector<std::string>& others, const std::string& broken = "") {
   std::string text = "fabric-reach version=1 node=" + node + " ifname=ens1 addr=10.20.0." + node.substr(4) + " port=4000\n";
@@ -85,9 +78,8 @@ TEST(FabricReachable, GarbageIsAnErrorWithTheLineAndNeverCrashes) {
   auto wrong = ParseReach("hello\n", "n/fabric-reach.txt");
   ASSERT_FALSE(wrong);
   EXPECT_NE(wrong.error().find("n/fabric-reach.txt:1:"), std::string::npos);
-  auto unknown = ParseReach("fabric-reach version=1 node=a\nbogus x=1\n", "n/f.txt");
-  ASSERT_FALSE(unknown);
-  EXPECT_NE(unknown.error().find("n/f.txt:2:"), std::string::npos) << unknown.error();
+  test_support::ExpectErrorContaining(ParseReach("fabric-reach version=1 node=a\nbogus x=1\n", "n/f.txt"),
+                                      "n/f.txt:2:");
   test_support::SurvivesTruncationAndNoise(NodeText("node1", {"node2", "node3"}, "node3"), ParseReach);
 }
 

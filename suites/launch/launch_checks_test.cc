@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/test_support.h"
+
 namespace gpuconform::launch {
 namespace {
 
@@ -73,12 +75,9 @@ TEST(Launch, PlainRunWithoutSrunSkipsSlurmIds) {
 namespace gpuconform::launch {
 namespace {
 
+// The local cluster's: sockets on ens1, never on the management interface eth0.
 Profile FabricProfile() {
-  Profile p;
-  p.name = "local";
-  p.nccl = NcclExpectation{};
-  p.nccl->network = "Socket";
-  p.nccl->socket_ifname = "ens1";
+  Profile p = test_support::SocketFabricProfile("local", "ens1");
   p.nccl->forbidden_ifnames = {"eth0"};
   return p;
 }

@@ -24,6 +24,8 @@ namespace gpuconform::munge {
 namespace {
 
 namespace fs = std::filesystem;
+using test_support::ExpectFirstFinding;
+using test_support::ExpectOnlyFinding;
 
 const std::string kNonce(64, 'a');
 const std::string kDigestA = "1111111122222222333333334444444455555555666666667777777788888888";
@@ -130,15 +132,13 @@ TEST(MungeParse, KeyDigestReadsNonceAndHmac) {
 }
 
 TEST(MungeParse, KeyDigestRejectsWrongLengthUppercaseAndExtraLines) {
-  auto short_hex = ParseKeyDigest("nonce abc\nhmac-sha256 " + kDigestA + "\n", "f");
-  ASSERT_FALSE(short_hex);
-  EXPECT_EQ(short_hex.error().rfind("f:1: expected 'nonce <64 lowercase hex digits>'", 0), 0u) << short_hex.error();
+  test_support::ExpectErrorStartingWith(ParseKeyDigest("nonce abc\nhmac-sha256 " + kDigestA + "\n", "f"),
+                                        "f:1: expected 'nonce <64 lowercase hex digits>'");
   std::string upper = kDigestText;
   std::transform(upper.begin() + 6, upper.begin() + 70, upper.begin() + 6, ::toupper);
   EXPECT_FALSE(ParseKeyDigest(upper, "f"));
-  auto extra = ParseKeyDigest(std::string(kDigestText) + "key 0123\n", "f");
-  ASSERT_FALSE(extra);
-  EXPECT_NE(extra.error().find("f:3: unexpected line"), std::string::npos) << extra.error();
+  test_support::ExpectErrorContaining(ParseKeyDigest(std::string(kDigestText) + "key 0123\n", "f"),
+                                      "f:3: unexpected line");
   EXPECT_FALSE(ParseKeyDigest("", "f"));
 }
 
@@ -523,14 +523,9 @@ TEST(MungeKeyFileProtected, OwnerOnlyModesConform) {
 
 TEST(MungeKeyFileProtected, GroupOrWorldAccessFailsWithObservedAndExpectedMode) {
   auto r = CheckKeyFileProtected("node2", Stat(0644, "munge"), LocalProfile());
-  ASSERT_EQ(r.verdict, Verdict::kFail);
-  ASSERT_EQ(r.findings.size(), 1u);
-  EXPECT_EQ(r.findings[0].entity, "node2");
-  EXPECT_EQ(r.findings[0].message.rfind("node2: /etc/munge/munge.key has mode 0644 (group or others may read or write "
-                                        "it), expected 0600 or 0400",
-                                        0),
-            0u)
-      << r.findings[0].message;
+  ExpectOnlyFinding(r, "node2",
+                    "node2: /etc/munge/munge.key has mode 0644 (group or others may read or write "
+                    "it), expected 0600 or 0400");
   EXPECT_EQ(CheckKeyFileProtected("node1", Stat(0620, "munge"), LocalProfile()).verdict, Verdict::kFail);
 }
 
@@ -563,13 +558,9 @@ TEST(MungeDaemonReachable, EncodeAndSelfDecodeConform) {
 TEST(MungeDaemonReachable, SocketMissingQuotesMungeAndSaysStartMunged) {
   const std::string said = "Failed to access \"/run/munge/munge.socket.2\": No such file or directory";
   auto r = CheckDaemonReachable("node2", EncodeFailed(said, {NoCredential("node2")}), LocalProfile());
-  ASSERT_EQ(r.verdict, Verdict::kFail);
-  EXPECT_EQ(r.findings[0].entity, "node2");
-  EXPECT_EQ(r.findings[0].message.rfind("node2: munge -n failed: " + said +
-                                            ": munged is not running on node2, or listens on another socket; start munged",
-                                        0),
-            0u)
-      << r.findings[0].message;
+  ExpectFirstFinding(r, "node2",
+                     "node2: munge -n failed: " + said +
+                         ": munged is not running on node2, or listens on another socket; start munged");
 }
 
 TEST(MungeDaemonReachable, SelfDecodeFailureFails) {
@@ -610,13 +601,9 @@ TEST(MungeClockSkewWithinTtl, SkewBeyondTheLimitNamesFastestAndSlowest) {
   c.emplace("node2", kT0 + 412300000000LL);
   c.emplace("node3", kT0 + 1000000000LL);
   auto r = CheckClockSkewWithinTtl(c, LocalProfile());
-  ASSERT_EQ(r.verdict, Verdict::kFail);
-  EXPECT_EQ(r.findings[0].entity, "node2");
-  EXPECT_EQ(r.findings[0].message.rfind("node2 (fastest) and node1 (slowest): clocks differ by 412.300 s, limit 300 s "
-                                        "(profile local)",
-                                        0),
-            0u)
-      << r.findings[0].message;
+  ExpectFirstFinding(r, "node2",
+                     "node2 (fastest) and node1 (slowest): clocks differ by 412.300 s, limit 300 s "
+                     "(profile local)");
   EXPECT_TRUE(AnyMessageContains(r, "run chrony or NTP on every node"));
   EXPECT_EQ(FindMeasurement(r, "node3.clock_ahead_of_slowest_s")->value, "1.000");
 }

@@ -22,29 +22,30 @@ using namespace gpuconform::nccl_topo;
 namespace {
 
 const std::string kRealdata = std::string(GPUCONFORM_REALDATA_DIR) + "/nccl-topo-xml";
-const std::string kFixtures = std::string(GPUCONFORM_SOURCE_DIR) + "/fixtures/snapshots";
 
+using test_support::ExpectFirstFinding;
+using test_support::FixtureDir;
 using test_support::ReadFileIfPresent;
 
 Profile Builtin(const std::string& name) { return test_support::BuiltinProfile(name); }
 
-// Profiles for the machines the realdata files come from, where no built-in profile fits.
-Profile EfaProfile(const std::string& base, int nics) {
+// Profiles for the machines the realdata files come from, where no built-in profile fits: a
+// built-in one whose rail NICs are Ethernet (EFA, RoCE) at `rate_gbit_per_s`.
+Profile EthernetRailsProfile(const std::string& base, const std::string& name, int rate_gbit_per_s) {
   Profile p = Builtin(base);
-  p.name = base + "-efa-" + std::to_string(nics);
-  p.infiniband->rail_nics_per_node = nics;
+  p.name = name;
   p.infiniband->link_layer = "Ethernet";
-  p.infiniband->rate_gbit_per_s = 100;
+  p.infiniband->rate_gbit_per_s = rate_gbit_per_s;
   return p;
 }
 
-Profile RoceH100Profile() {
-  Profile p = Builtin("h100-sxm-8");
-  p.name = "h100-roce-200";
-  p.infiniband->link_layer = "Ethernet";
-  p.infiniband->rate_gbit_per_s = 200;
+Profile EfaProfile(const std::string& base, int nics) {
+  Profile p = EthernetRailsProfile(base, base + "-efa-" + std::to_string(nics), 100);
+  p.infiniband->rail_nics_per_node = nics;
   return p;
 }
+
+Profile RoceH100Profile() { return EthernetRailsProfile("h100-sxm-8", "h100-roce-200", 200); }
 
 Profile PcieOnlyProfile() {
   Profile p = Builtin("h100-sxm-8");
@@ -110,8 +111,7 @@ TEST(NcclTopologyRealdata, GraphFileIsRejectedAsTheWrongKindNamingTheFile) {
   const auto text = ReadFileIfPresent(kRealdata + "/azure-ncv4-graph.xml");
   ASSERT_TRUE(text);
   auto topology = ParseTopologyXml(*text, "azure-ncv4-graph.xml");
-  ASSERT_FALSE(topology);
-  EXPECT_EQ(topology.error().rfind("azure-ncv4-graph.xml:1: ", 0), 0u) << topology.error();
+  test_support::ExpectErrorStartingWith(topology, "azure-ncv4-graph.xml:1: ");
   EXPECT_NE(topology.error().find("graph file"), std::string::npos) << topology.error();
   EXPECT_NE(topology.error().find("<system>"), std::string::npos) << topology.error();
 }
@@ -168,26 +168,20 @@ TEST(NcclTopologyParse, LinkSpeedStringsOfEveryNcclVersion) {
 }
 
 TEST(NcclTopologyParse, WrongRootAndBrokenXmlAreErrorsNamingOriginAndLine) {
-  auto other = ParseTopologyXml("<?xml version=\"1.0\"?>\n<nvidia_smi_log/>", "n1/nccl-topo.xml");
-  ASSERT_FALSE(other);
-  EXPECT_EQ(other.error().rfind("n1/nccl-topo.xml:2: not an NCCL topology file", 0), 0u) << other.error();
-  auto broken = ParseTopologyXml("<system version=\"1\">\n  <cpu numaid=\"0\">\n    <pci busid=", "t.xml");
-  ASSERT_FALSE(broken);
-  EXPECT_EQ(broken.error().rfind("t.xml:3: invalid XML", 0), 0u) << broken.error();
+  test_support::ExpectErrorStartingWith(
+      ParseTopologyXml("<?xml version=\"1.0\"?>\n<nvidia_smi_log/>", "n1/nccl-topo.xml"),
+      "n1/nccl-topo.xml:2: not an NCCL topology file");
+  test_support::ExpectErrorStartingWith(
+      ParseTopologyXml("<system version=\"1\">\n  <cpu numaid=\"0\">\n    <pci busid=", "t.xml"),
+      "t.xml:3: invalid XML");
   EXPECT_FALSE(ParseTopologyXml("", "empty"));
   EXPECT_FALSE(ParseTopologyXml(std::string(kMaxTopologyBytes + 1, ' '), "huge"));
 }
 
 TEST(NcclTopologyParse, SurvivesRandomBytesAndDeepNesting) {
-  std::uint32_t state = 777;
-  for (int i = 0; i < 3000; ++i) {
-    std::string bytes = i % 2 ? "<system><cpu><pci busid=\"" : "";
-    for (int j = 0; j < i % 151; ++j) {
-      state = state * 1664525u + 1013904223u;
-      bytes += static_cast<char>(state >> 24);
-    }
-    (void)ParseTopologyXml(bytes, "fuzz");
-  }
+  test_support::ForEachNoisyString(
+      {.seed = 777, .count = 3000, .max_extra = 151, .starts = {"", "<system><cpu><pci busid=\""}},
+      [](const std::string& bytes) { (void)ParseTopologyXml(bytes, "fuzz"); });
   std::string deep = "<system><cpu numaid=\"0\">";
   for (int i = 0; i < 100000; ++i) deep += "<pci class=\"0x060400\">";
   deep += "<pci class=\"0x030200\"><gpu dev=\"0\"/></pci>";
@@ -246,10 +240,7 @@ TEST(NcclTopologyChecks, MissingNvlinksFailPerGpu) {
       OneSwitchTopology("speed=\"400000\" gdr=\"1\"", "<nvlink target=\"0000:c3:00.0\" count=\"12\" tclass=\"0x068000\"/>"),
       "t");
   const auto r = CheckNvlinkCountPerGpu("n1", *topology, OneGpuProfile());
-  ASSERT_EQ(r.verdict, Verdict::kFail);
-  EXPECT_EQ(r.findings[0].entity, "n1/gpu0");
-  EXPECT_EQ(r.findings[0].message.rfind("n1/gpu0 (0000:18:00.0): 12 NVLinks to NVSwitches, expected 18", 0), 0u)
-      << r.findings[0].message;
+  ExpectFirstFinding(r, "n1/gpu0", "n1/gpu0 (0000:18:00.0): 12 NVLinks to NVSwitches, expected 18");
 }
 
 TEST(NcclTopologyChecks, GpuCountMismatchFails) {
@@ -274,21 +265,9 @@ TEST(NcclTopologyChecks, ProfileWithoutGpusSkipsEveryCheckEvenWithoutAFile) {
 
 std::map<std::string, Verdict> JudgeSnapshot(const std::string& name, const std::string& profile_name,
                                              std::string* messages = nullptr) {
-  const SuiteDefinition* suite = nullptr;
-  for (const auto* s : SuiteRegistry::Instance().Suites()) {
-    if (s->name == kSuite) suite = s;
-  }
-  EXPECT_NE(suite, nullptr);
-  auto snapshot = OpenSnapshot(kFixtures + "/" + name);
-  EXPECT_TRUE(snapshot) << snapshot.error();
-  const ClusterRaw raw = FetchAll(**snapshot, suite->probes);
-  const Profile profile = Builtin(profile_name);
-  const std::vector<RankInfo> ranks;
-  const auto results = suite->evaluate(SuiteContext{raw, profile, ranks, false, ""});
+  const auto results = test_support::EvaluateSuiteOnSnapshot(kSuite, FixtureDir(name), Builtin(profile_name));
   if (messages) *messages = Describe(results);
-  std::map<std::string, Verdict> verdicts;
-  for (const auto& r : results) verdicts[r.CaseName()] = r.verdict;
-  return verdicts;
+  return test_support::VerdictsByCase(results);
 }
 
 // The snapshots without nodes/<h>/nccl-topo-file.xml had no NCCL_TOPO_FILE set: that check skips.

@@ -209,24 +209,20 @@ TEST(NcclTransportParse, ChannelLinesOfEveryNcclGeneration) {
 
 TEST(NcclTransportParse, TextWithoutNcclOutputIsAnErrorSayingHowToCaptureIt) {
   auto log = ParseNcclLog("hello\nworld\n", "cluster/nccl-debug.log");
-  ASSERT_FALSE(log);
-  EXPECT_EQ(log.error().rfind("cluster/nccl-debug.log:1: no NCCL output in 2 line(s)", 0), 0u) << log.error();
+  test_support::ExpectErrorStartingWith(log, "cluster/nccl-debug.log:1: no NCCL output in 2 line(s)");
   EXPECT_NE(log.error().find("NCCL_DEBUG=INFO"), std::string::npos);
 }
 
 TEST(NcclTransportParse, SurvivesRandomBytes) {
-  std::uint32_t state = 99;
-  const std::string seeds[] = {"", "h:1:2 [0] NCCL INFO Channel ", "h:1:2 [0] NCCL INFO NET/IB : Using [",
-                               "x NCCL WARN ", "[rank"};
-  for (int i = 0; i < 5000; ++i) {
-    std::string bytes = seeds[i % 5];
-    for (int j = 0; j < i % 173; ++j) {
-      state = state * 1664525u + 1013904223u;
-      bytes += static_cast<char>(state >> 24);
-    }
-    auto log = ParseNcclLog(bytes, "fuzz");
-    if (log) (void)JudgeLog(*log, Builtin("h100-sxm-8"));
-  }
+  const Profile h100 = Builtin("h100-sxm-8");
+  // Each noise string starts as a line NCCL writes, or as nothing.
+  const std::vector<std::string> starts = {"", "h:1:2 [0] NCCL INFO Channel ", "h:1:2 [0] NCCL INFO NET/IB : Using [",
+                                           "x NCCL WARN ", "[rank"};
+  test_support::ForEachNoisyString({.seed = 99, .count = 5000, .max_extra = 173, .starts = starts},
+                                   [&h100](const std::string& bytes) {
+                                     auto log = ParseNcclLog(bytes, "fuzz");
+                                     if (log) (void)JudgeLog(*log, h100);
+                                   });
   SUCCEED();
 }
 
@@ -245,18 +241,24 @@ TEST(NcclTransportParse, EnormousLogKeepsMemoryBoundedAndCountsWhatItDropped) {
   EXPECT_EQ(Result(results, kInterNodeChannelsUseProfileNetwork).verdict, Verdict::kPass);
 }
 
+// The log a check test judges: parsed, or an empty one after the failure is recorded, so that a
+// broken test text fails the test instead of crashing it.
+NcclLog MustParse(std::string_view text) {
+  auto log = ParseNcclLog(text, "t");
+  EXPECT_TRUE(log) << log.error();
+  return log ? *log : NcclLog{};
+}
+
 // ---- checks, one failure each ---------------------------------------------------------------
 
 TEST(NcclTransportChecks, EnvironmentAuditNamesEachDefeatingSetting) {
-  auto log = ParseNcclLog(
+  const NcclLog log = MustParse(
       "n1:1:1 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.\n"
       "n2:1:1 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.\n"
       "n1:1:1 [0] NCCL INFO NCCL_NET set by environment to Socket\n"
       "n1:1:1 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to LOC\n"
-      "n1:1:1 [0] NCCL INFO NCCL_DEBUG set by environment to INFO\n",
-      "t");
-  ASSERT_TRUE(log);
-  const auto r = CheckEnvironmentAudit(*log, Builtin("h100-sxm-8"));
+      "n1:1:1 [0] NCCL INFO NCCL_DEBUG set by environment to INFO\n");
+  const auto r = CheckEnvironmentAudit(log, Builtin("h100-sxm-8"));
   ASSERT_EQ(r.verdict, Verdict::kFail);
   ASSERT_EQ(r.findings.size(), 3u) << Describe({r});
   EXPECT_EQ(r.findings[0].message.rfind("n1, n2: NCCL_IB_DISABLE=1 (first at line 1) disables InfiniBand", 0), 0u)
@@ -264,23 +266,21 @@ TEST(NcclTransportChecks, EnvironmentAuditNamesEachDefeatingSetting) {
 }
 
 TEST(NcclTransportChecks, SocketInterfaceNamesTheFixForTheProfileInterface) {
-  auto log = ParseNcclLog(*ReadFileIfPresent(kFixtures + "/nccl-socket-fallback-eth0/cluster/nccl-debug.log"), "t");
-  ASSERT_TRUE(log);
-  const auto r = CheckSocketInterfaceIsFabric(*log, SocketOnEns1Profile());
+  const NcclLog log = MustParse(*ReadFileIfPresent(kFixtures + "/nccl-socket-fallback-eth0/cluster/nccl-debug.log"));
+  const auto r = CheckSocketInterfaceIsFabric(log, SocketOnEns1Profile());
   ASSERT_EQ(r.verdict, Verdict::kFail);
   EXPECT_EQ(r.findings[0].entity, "gpu-node-01/eth0");
   EXPECT_NE(r.findings[0].message.find("set NCCL_SOCKET_IFNAME=ens1"), std::string::npos) << r.findings[0].message;
   // Over sockets the network is right; the interface is what is wrong.
-  EXPECT_EQ(CheckInterNodeChannelsUseProfileNetwork(*log, SocketOnEns1Profile()).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckInterNodeChannelsUseProfileNetwork(log, SocketOnEns1Profile()).verdict, Verdict::kPass);
 }
 
 TEST(NcclTransportChecks, SocketIfnameSelectingTheForbiddenInterfaceFails) {
-  auto log = ParseNcclLog("n1:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth\n"
-                          "n1:1:1 [0] NCCL INFO Bootstrap : Using ens1:10.20.0.1<0>\n",
-                          "t");
-  ASSERT_TRUE(log);
+  const NcclLog log = MustParse(
+      "n1:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth\n"
+      "n1:1:1 [0] NCCL INFO Bootstrap : Using ens1:10.20.0.1<0>\n");
   Profile profile = SocketOnEns1Profile();
-  const auto r = CheckSocketInterfaceIsFabric(*log, profile);
+  const auto r = CheckSocketInterfaceIsFabric(log, profile);
   ASSERT_EQ(r.verdict, Verdict::kFail) << Describe({r});
   EXPECT_EQ(r.findings[0].code, "nccl-socket-not-fabric");
   auto pinned = ParseNcclLog("n1:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to =ens1\n", "t");
@@ -288,36 +288,32 @@ TEST(NcclTransportChecks, SocketIfnameSelectingTheForbiddenInterfaceFails) {
 }
 
 TEST(NcclTransportChecks, TimeoutWarningFailsTheErrorScanWithRank) {
-  auto log = ParseNcclLog(
-      "n1:7:8 [3] NCCL INFO comm 0x1 rank 11 nRanks 16 nNodes 2 localRanks 8 localRank 3 MNNVL 0\n"
-      "n1:7:8 [3] misc/socket.cc:50 NCCL WARN socketPollConnect: Connect to 10.1.0.12<4321> returned 110(Connection "
-      "timed out)\n",
-      "t");
-  ASSERT_TRUE(log);
-  const auto r = CheckNoNcclErrors(*log, Builtin("h100-sxm-8"));
+  const auto r = CheckNoNcclErrors(
+      MustParse("n1:7:8 [3] NCCL INFO comm 0x1 rank 11 nRanks 16 nNodes 2 localRanks 8 localRank 3 MNNVL 0\n"
+                "n1:7:8 [3] misc/socket.cc:50 NCCL WARN socketPollConnect: Connect to 10.1.0.12<4321> returned "
+                "110(Connection timed out)\n"),
+      Builtin("h100-sxm-8"));
   ASSERT_EQ(r.verdict, Verdict::kFail);
   EXPECT_EQ(r.findings[0].entity, "n1/rank11");
   EXPECT_NE(r.findings[0].message.find("misc/socket.cc:50 NCCL WARN socketPollConnect"), std::string::npos);
 }
 
 TEST(NcclTransportChecks, NoDeviceFoundWithoutChannelsFailsTheNetworkCheck) {
-  auto log = ParseNcclLog("n1:1:2 [0] NCCL INFO NET/IB : No device found.\n"
-                          "n1:1:2 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n"
-                          "n1:1:2 [0] NCCL INFO Using network Socket\n",
-                          "t");
-  ASSERT_TRUE(log);
-  const auto r = CheckInterNodeChannelsUseProfileNetwork(*log, Builtin("h100-sxm-8"));
+  const NcclLog log = MustParse(
+      "n1:1:2 [0] NCCL INFO NET/IB : No device found.\n"
+      "n1:1:2 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n"
+      "n1:1:2 [0] NCCL INFO Using network Socket\n");
+  const auto r = CheckInterNodeChannelsUseProfileNetwork(log, Builtin("h100-sxm-8"));
   ASSERT_EQ(r.verdict, Verdict::kFail);
   EXPECT_NE(r.findings[0].message.find("'Using network Socket'"), std::string::npos) << r.findings[0].message;
   EXPECT_NE(r.findings[0].message.find("NET/IB found no device on n1"), std::string::npos) << r.findings[0].message;
 }
 
 TEST(NcclTransportChecks, GdrDisabledLineFailsWithoutChannels) {
-  auto log = ParseNcclLog("n1:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.1.0.1<0>\n"
-                          "n1:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0' (no module)\n",
-                          "t");
-  ASSERT_TRUE(log);
-  const auto r = CheckGpuDirectRdmaOnInterNodeChannels(*log, Builtin("h100-sxm-8"));
+  const auto r = CheckGpuDirectRdmaOnInterNodeChannels(
+      MustParse("n1:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.1.0.1<0>\n"
+                "n1:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0' (no module)\n"),
+      Builtin("h100-sxm-8"));
   ASSERT_EQ(r.verdict, Verdict::kFail);
   EXPECT_EQ(r.findings[0].entity, "n1/mlx5_0");
 }
@@ -334,17 +330,7 @@ TEST(NcclTransportChecks, ProfileWithoutGpusSkipsEveryCheckWhenNoLogExists) {
 // ---- fixture snapshots, judged through the registered suite -------------------------------
 
 std::map<std::string, Verdict> JudgeSnapshot(const std::string& name, std::string* messages) {
-  const SuiteDefinition* suite = nullptr;
-  for (const auto* s : SuiteRegistry::Instance().Suites()) {
-    if (s->name == kSuite) suite = s;
-  }
-  EXPECT_NE(suite, nullptr);
-  auto snapshot = OpenSnapshot(kFixtures + "/" + name);
-  EXPECT_TRUE(snapshot) << snapshot.error();
-  const ClusterRaw raw = FetchAll(**snapshot, suite->probes);
-  const Profile profile = Builtin("h100-sxm-8");
-  const std::vector<RankInfo> ranks;
-  const auto results = suite->evaluate(SuiteContext{raw, profile, ranks, false, ""});
+  const auto results = test_support::EvaluateSuiteOnSnapshot(kSuite, kFixtures + "/" + name, Builtin("h100-sxm-8"));
   *messages = Describe(results);
   return VerdictsByCheck(results);
 }
@@ -399,8 +385,7 @@ TEST(NcclTransportFixtures, HealthyLogIsTruncationSafe) {
 TEST(NcclTransportParse, AVeryLongLineOfGarbageIsAClearErrorNotACrash) {
   const std::string garbage(64u << 20, 'x');
   auto log = ParseNcclLog(garbage, "huge.log");
-  ASSERT_FALSE(log);
-  EXPECT_EQ(log.error().rfind("huge.log:1: no NCCL output in 1 line(s)", 0), 0u) << log.error();
+  test_support::ExpectErrorStartingWith(log, "huge.log:1: no NCCL output in 1 line(s)");
 }
 
 TEST(NcclTransportParse, VeryLongLinesKeepOnlyClippedFields) {

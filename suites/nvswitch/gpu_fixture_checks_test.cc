@@ -20,74 +20,43 @@ using namespace gpuconform::nvml;
 namespace {
 
 using topo_test::BuiltinProfile;
+using topo_test::FixtureCase;
 using topo_test::FixtureDir;
 
-struct GpuFixtureCase {
-  std::string snapshot;
-  std::string failing;  // "Suite.Check", or empty for the healthy node
-  std::string entity;
-  std::string needle;
-};
-
-void PrintTo(const GpuFixtureCase& fixture, std::ostream* os) { *os << fixture.snapshot; }
-
-std::string Messages(const CheckResult& result) {
-  std::string out;
-  for (const auto& finding : result.findings) out += finding.message + "\n";
-  return out;
-}
-
-class GpuFixtures : public testing::TestWithParam<GpuFixtureCase> {};
+class GpuFixtures : public testing::TestWithParam<FixtureCase> {};
 
 TEST_P(GpuFixtures, FailExactlyTheirCheckNamingTheFault) {
-  const GpuFixtureCase& c = GetParam();
+  const FixtureCase& c = GetParam();
   const auto results = topo_test::EvaluateTopologySuites(FixtureDir(c.snapshot), BuiltinProfile("h100-sxm-8"));
   ASSERT_EQ(results.size(), 12u);
-  for (const auto& [name, result] : results) {
-    EXPECT_EQ(result.node, "hgx-node-01");
-    if (name != c.failing) {
-      EXPECT_EQ(result.verdict, Verdict::kPass) << c.snapshot << ": " << name << "\n" << Messages(result);
-      continue;
-    }
-    ASSERT_EQ(result.verdict, Verdict::kFail) << c.snapshot << ": " << name;
-    ASSERT_EQ(result.findings.size(), 1u) << Messages(result);
-    EXPECT_EQ(result.findings[0].entity, c.entity);
-    EXPECT_EQ(result.findings[0].message.rfind("hgx-node-01: ", 0), 0u);
-    EXPECT_NE(result.findings[0].message.find(c.needle), std::string::npos) << result.findings[0].message;
+  topo_test::ExpectFailsExactlyItsCheck(c, results);
+  if (!c.failing.empty()) {
+    EXPECT_EQ(results.count(c.failing), 1u) << c.failing;
   }
-  if (!c.failing.empty()) EXPECT_EQ(results.count(c.failing), 1u) << c.failing;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Gpu, GpuFixtures,
     testing::Values(
-        GpuFixtureCase{"gpu-h100-healthy", "", "", ""},
-        GpuFixtureCase{"gpu-h100-no-peer-access", "NvSwitch.PeerAccessAllPairs", "hgx-node-01/gpu2-gpu5",
-                       "GPU 2 (0000:3A:00.0) and GPU 5 (0000:AB:00.0) have no peer access in either direction"},
-        GpuFixtureCase{"gpu-h100-slow-p2p", "NvSwitch.P2pBandwidthAtFloor", "hgx-node-01/gpu1-gpu6",
-                       "GPU 1 (0000:2A:00.0) -> GPU 6 (0000:BA:00.0) copies at 183.1 GB/s and GPU 6 (0000:BA:00.0) -> GPU 1 (0000:2A:00.0) copies at 182.6 GB/s one way"},
-        GpuFixtureCase{"gpu-h100-fabric-in-progress", "NvSwitch.FabricRegistered", "hgx-node-01/gpu4",
-                       "GPU 4 (00000000:9A:00.0) fabric state is 'In Progress', expected 'Completed'"},
-        GpuFixtureCase{"gpu-h100-nvml-link-down", "NvSwitch.AllLinksActive", "hgx-node-01/gpu2/link7",
-                       "GPU 2 link 7 is inactive"},
-        GpuFixtureCase{"gpu-h100-nvlink-to-gpu", "NvSwitch.AllLinksActive", "hgx-node-01/gpu6/link3",
-                       "GPU 6 link 3 leads to another GPU directly (00000000:DB:00.0), expected an NVSwitch"},
-        GpuFixtureCase{"gpu-h100-nic-pcie-downtrained", "Pcie.NicLinksAtMaxGenAndWidth", "hgx-node-01/mlx5_3",
-                       "rail NIC mlx5_3 (0000:5e:00.0) PCIe link is x8, expected x16"}),
-    [](const testing::TestParamInfo<GpuFixtureCase>& info) {
-      std::string name = info.param.snapshot.substr(4);
-      for (char& c : name) c = c == '-' ? '_' : c;
-      return name;
-    });
+        FixtureCase{"gpu-h100-healthy", "", "", ""},
+        FixtureCase{"gpu-h100-no-peer-access", "NvSwitch.PeerAccessAllPairs", "hgx-node-01/gpu2-gpu5",
+                    "GPU 2 (0000:3A:00.0) and GPU 5 (0000:AB:00.0) have no peer access in either direction"},
+        FixtureCase{"gpu-h100-slow-p2p", "NvSwitch.P2pBandwidthAtFloor", "hgx-node-01/gpu1-gpu6",
+                    "GPU 1 (0000:2A:00.0) -> GPU 6 (0000:BA:00.0) copies at 183.1 GB/s and GPU 6 (0000:BA:00.0) -> GPU 1 (0000:2A:00.0) copies at 182.6 GB/s one way"},
+        FixtureCase{"gpu-h100-fabric-in-progress", "NvSwitch.FabricRegistered", "hgx-node-01/gpu4",
+                    "GPU 4 (00000000:9A:00.0) fabric state is 'In Progress', expected 'Completed'"},
+        FixtureCase{"gpu-h100-nvml-link-down", "NvSwitch.AllLinksActive", "hgx-node-01/gpu2/link7",
+                    "GPU 2 link 7 is inactive"},
+        FixtureCase{"gpu-h100-nvlink-to-gpu", "NvSwitch.AllLinksActive", "hgx-node-01/gpu6/link3",
+                    "GPU 6 link 3 leads to another GPU directly (00000000:DB:00.0), expected an NVSwitch"},
+        FixtureCase{"gpu-h100-nic-pcie-downtrained", "Pcie.NicLinksAtMaxGenAndWidth", "hgx-node-01/mlx5_3",
+                    "rail NIC mlx5_3 (0000:5e:00.0) PCIe link is x8, expected x16"}),
+    [](const testing::TestParamInfo<FixtureCase>& info) { return topo_test::FixtureCaseName(info.param, "gpu-"); });
 
 TEST(GpuFixturesLocalProfile, EveryCheckSkipsSayingWhy) {
   const auto results = topo_test::EvaluateTopologySuites(FixtureDir("gpu-h100-healthy"), BuiltinProfile("local"));
   ASSERT_EQ(results.size(), 12u);
-  for (const auto& [name, result] : results) {
-    EXPECT_EQ(result.verdict, Verdict::kSkip) << name;
-    ASSERT_FALSE(result.findings.empty());
-    EXPECT_NE(result.findings[0].message.find("profile local has no"), std::string::npos) << result.findings[0].message;
-  }
+  topo_test::ExpectEveryCheckSkipsSayingProfileHasNo(results);
 }
 
 // This binary, live, where neither a GPU driver nor an RDMA device exists (the build and CI

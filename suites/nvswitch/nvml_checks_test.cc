@@ -78,7 +78,7 @@ TEST(NvmlParse, UnreportedFieldsStayUnsetAndBadValuesNameTheLine) {
   // A link whose speed NVML did not give is active, and its speed is not judged.
   EXPECT_FALSE(ToNvlinkStatus(*sparse).gpus[0].links[0].speed_reported);
 
-  const std::vector<std::pair<std::string, std::string>> bad = {
+  const topo_test::RefusedInputs bad = {
       {"nvml\ngpu index=0 pcie_gen_max=five\n", "f:2: pcie_gen_max must be a whole number"},
       {"nvml\ngpu index=0\nlink gpu=0 link=0 state=up\n", "f:3: state must be active or inactive"},
       {"nvml\ngpu index=0\nlink gpu=1 link=0 state=active\n", "f:3: a link line must follow the gpu line"},
@@ -87,11 +87,7 @@ TEST(NvmlParse, UnreportedFieldsStayUnsetAndBadValuesNameTheLine) {
       {"nvml device_count=8\ngpu index=0\n", "f:2: the nvml line says device_count=8 but 1 gpu lines follow"},
       {"", "f:1: no 'nvml ...' line"},
   };
-  for (const auto& [text, message] : bad) {
-    auto report = ParseNvml(text, "f");
-    ASSERT_FALSE(report) << text;
-    EXPECT_EQ(report.error().rfind(message, 0), 0u) << report.error();
-  }
+  topo_test::ExpectEachRefused(ParseNvml, bad);
 }
 
 TEST(NvmlParse, SurvivesEveryTruncationAndRandomBytes) {
@@ -131,8 +127,7 @@ TEST(GpuSources, NvmlIsTheSourceOfRecordAndNvidiaSmiStandsInWithoutIt) {
   // A present nvml.txt that does not parse is an error, never a silent fall-back.
   raw.node["n1"][NvmlProbe().id] = Ok("nvml\ngpu index=x\n");
   const auto garbled = ReadGpuInventory(raw, "n1");
-  ASSERT_FALSE(garbled);
-  EXPECT_NE(garbled.error().find("n1/nvml.txt:2: index must be a whole number"), std::string::npos) << garbled.error();
+  test_support::ExpectErrorContaining(garbled, "n1/nvml.txt:2: index must be a whole number");
 }
 
 TEST(NvSwitchAllLinksActive, LinkToAGpuInsteadOfAnNvswitchFailsNamingIt) {

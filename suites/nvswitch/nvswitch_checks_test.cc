@@ -16,19 +16,15 @@ namespace {
 using topo_test::BuiltinProfile;
 using topo_test::DataFiles;
 using topo_test::ReadFile;
+using topo_test::FixtureCase;
 using topo_test::H100;
+using topo_test::Messages;
 
 bool AnyMessageContains(const CheckResult& result, const std::string& needle) {
   for (const auto& finding : result.findings) {
     if (finding.message.find(needle) != std::string::npos) return true;
   }
   return false;
-}
-
-std::string Messages(const CheckResult& result) {
-  std::string out;
-  for (const auto& finding : result.findings) out += finding.message + "\n";
-  return out;
 }
 
 Result<TopoMatrix> RealTopo(const std::filesystem::path& dir, const std::string& name) {
@@ -80,18 +76,14 @@ TEST(NvSwitchTopoParse, OneByOneMatrixAndPromptBeforeHeader) {
 }
 
 TEST(NvSwitchTopoParse, GarbageAndTruncationAreErrorsNamingOriginAndLine) {
-  auto none = ParseTopoMatrix("hello\nworld\n", "snap/nodes/n1/nvidia-smi-topo-m.txt");
-  ASSERT_FALSE(none);
-  EXPECT_EQ(none.error().rfind("snap/nodes/n1/nvidia-smi-topo-m.txt:2: ", 0), 0u) << none.error();
-  auto cut = ParseTopoMatrix("\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tNV18\t0-1\nGPU1\tNV1", "f");
-  ASSERT_FALSE(cut);
-  EXPECT_EQ(cut.error().rfind("f:3: ", 0), 0u) << cut.error();
-  auto missing_row = ParseTopoMatrix("\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tNV18\t0-1\n", "f");
-  ASSERT_FALSE(missing_row);
-  EXPECT_NE(missing_row.error().find("no GPU1 row"), std::string::npos) << missing_row.error();
-  auto shifted = ParseTopoMatrix("\tGPU0\tGPU1\nGPU0\tNV18\t X \nGPU1\tNV18\t X \n", "f");
-  ASSERT_FALSE(shifted);
-  EXPECT_NE(shifted.error().find("misaligned"), std::string::npos) << shifted.error();
+  test_support::ExpectErrorStartingWith(ParseTopoMatrix("hello\nworld\n", "snap/nodes/n1/nvidia-smi-topo-m.txt"),
+                                        "snap/nodes/n1/nvidia-smi-topo-m.txt:2: ");
+  test_support::ExpectErrorStartingWith(
+      ParseTopoMatrix("\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tNV18\t0-1\nGPU1\tNV1", "f"), "f:3: ");
+  test_support::ExpectErrorContaining(ParseTopoMatrix("\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tNV18\t0-1\n", "f"),
+                                      "no GPU1 row");
+  test_support::ExpectErrorContaining(ParseTopoMatrix("\tGPU0\tGPU1\nGPU0\tNV18\t X \nGPU1\tNV18\t X \n", "f"),
+                                      "misaligned");
   EXPECT_FALSE(ParseTopoMatrix("\tGPU0\tGPU1\nGPU0\t X \tFOO\nGPU1\tFOO\t X \n", "f"));
 }
 
@@ -133,9 +125,9 @@ TEST(NvSwitchNvlinkParse, InactiveLinksAndErrorsNamingOriginAndLine) {
   ASSERT_TRUE(status) << status.error();
   EXPECT_TRUE(status->gpus[0].links[0].active);
   EXPECT_FALSE(status->gpus[0].links[1].active);
-  auto bad = ParseNvlinkStatus("GPU 0: NVIDIA H100 (UUID: GPU-1)\n\t Link 0: fast\n", "n1/nvidia-smi-nvlink-s.txt");
-  ASSERT_FALSE(bad);
-  EXPECT_EQ(bad.error().rfind("n1/nvidia-smi-nvlink-s.txt:2: ", 0), 0u) << bad.error();
+  test_support::ExpectErrorStartingWith(
+      ParseNvlinkStatus("GPU 0: NVIDIA H100 (UUID: GPU-1)\n\t Link 0: fast\n", "n1/nvidia-smi-nvlink-s.txt"),
+      "n1/nvidia-smi-nvlink-s.txt:2: ");
   EXPECT_FALSE(ParseNvlinkStatus("", "o"));
   EXPECT_FALSE(ParseNvlinkStatus("GPU 0: X\nsomething else\n", "o"));
 }
@@ -392,16 +384,6 @@ TEST(NvSwitchAllLinksActive, ElidedOutputThatLooksCleanIsAnError) {
 
 // --- fixture snapshots: the healthy node conforms, each broken one fails its check --------
 
-struct FixtureCase {
-  std::string snapshot;
-  std::string failing;  // "Suite.Check", or empty for the healthy node
-  std::string entity;
-  std::string needle;
-};
-
-// Named in test listings by its snapshot, not as a byte dump.
-void PrintTo(const FixtureCase& fixture, std::ostream* os) { *os << fixture.snapshot; }
-
 class TopoFixtures : public testing::TestWithParam<FixtureCase> {};
 
 // The checks of the nvidia-smi and ibstat outputs these snapshots hold; they predate the
@@ -415,19 +397,7 @@ TEST_P(TopoFixtures, FailExactlyTheirCheckNamingTheFault) {
   const FixtureCase& c = GetParam();
   const auto results = topo_test::EvaluateTopologySuites(topo_test::FixtureDir(c.snapshot), BuiltinProfile("h100-sxm-8"));
   for (const auto& name : kTopoFixtureChecks) EXPECT_EQ(results.count(name), 1u) << name;
-  for (const auto& [name, result] : results) {
-    if (!kTopoFixtureChecks.count(name)) continue;
-    EXPECT_EQ(result.node, "hgx-node-01");
-    if (name != c.failing) {
-      EXPECT_EQ(result.verdict, Verdict::kPass) << c.snapshot << ": " << name << "\n" << Messages(result);
-      continue;
-    }
-    ASSERT_EQ(result.verdict, Verdict::kFail) << c.snapshot << ": " << name;
-    ASSERT_EQ(result.findings.size(), 1u) << Messages(result);
-    EXPECT_EQ(result.findings[0].entity, c.entity);
-    EXPECT_EQ(result.findings[0].message.rfind("hgx-node-01: ", 0), 0u);
-    EXPECT_NE(result.findings[0].message.find(c.needle), std::string::npos) << result.findings[0].message;
-  }
+  topo_test::ExpectFailsExactlyItsCheck(c, results, kTopoFixtureChecks);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -446,21 +416,13 @@ INSTANTIATE_TEST_SUITE_P(
                     "mlx5_5 port 1 is State Down, Physical state Disabled"},
         FixtureCase{"topo-h100-ib-port-polling", "InfiniBand.PortsActiveAtRate", "hgx-node-01/mlx5_2/port1",
                     "mlx5_2 port 1 is State Down, Physical state Polling"}),
-    [](const testing::TestParamInfo<FixtureCase>& info) {
-      std::string name = info.param.snapshot.substr(5);
-      for (char& c : name) c = c == '-' ? '_' : c;
-      return name;
-    });
+    [](const testing::TestParamInfo<FixtureCase>& info) { return topo_test::FixtureCaseName(info.param, "topo-"); });
 
 TEST(TopoFixturesLocalProfile, GpuAndInfinibandChecksSkipWithReasons) {
   const auto results =
       topo_test::EvaluateTopologySuites(topo_test::FixtureDir("topo-h100-healthy"), BuiltinProfile("local"));
   ASSERT_GE(results.size(), kTopoFixtureChecks.size() + 4);
-  for (const auto& [name, result] : results) {
-    EXPECT_EQ(result.verdict, Verdict::kSkip) << name;
-    ASSERT_FALSE(result.findings.empty());
-    EXPECT_NE(result.findings[0].message.find("profile local has no"), std::string::npos) << result.findings[0].message;
-  }
+  topo_test::ExpectEveryCheckSkipsSayingProfileHasNo(results);
 }
 
 }  // namespace

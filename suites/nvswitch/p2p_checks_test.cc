@@ -49,6 +49,13 @@ void Replace(std::string& text, const std::string& from, const std::string& to) 
 
 Result<P2pReport> Parsed(const std::string& text) { return ParseCudaP2p(text, "cuda-p2p.txt"); }
 
+// The report of `gpus` GPUs with one line edited: how each fault is made.
+Result<P2pReport> ParsedWith(int gpus, const std::string& from, const std::string& to) {
+  std::string text = Report(gpus);
+  Replace(text, from, to);
+  return Parsed(text);
+}
+
 TEST(CudaP2pParse, ReadsTheFixtureAndNamesGpusByBusId) {
   auto report = Parsed(ReadFile(FixtureDir("gpu-h100-healthy") + "/nodes/hgx-node-01/cuda-p2p.txt"));
   ASSERT_TRUE(report) << report.error();
@@ -60,7 +67,7 @@ TEST(CudaP2pParse, ReadsTheFixtureAndNamesGpusByBusId) {
 }
 
 TEST(CudaP2pParse, GarbageAndBadPairsAreErrorsNamingTheLine) {
-  const std::vector<std::pair<std::string, std::string>> bad = {
+  const topo_test::RefusedInputs bad = {
       {"device index=0\n", "f:1: expected the 'cuda ...' line first"},
       {"cuda device_count=2\naccess from=0 to=0 peer=yes\n", "f:2: from=0 to=0 is not a pair of the 2 devices"},
       {"cuda device_count=2\naccess from=0 to=1 peer=maybe\n", "f:2: peer must be yes or no"},
@@ -70,11 +77,7 @@ TEST(CudaP2pParse, GarbageAndBadPairsAreErrorsNamingTheLine) {
       {"cuda\n", "f:1: the cuda line needs device_count=<n>"},
       {"hello\n", "f:1: expected the 'cuda ...' line first"},
   };
-  for (const auto& [text, message] : bad) {
-    auto report = ParseCudaP2p(text, "f");
-    ASSERT_FALSE(report) << text;
-    EXPECT_EQ(report.error().rfind(message, 0), 0u) << report.error();
-  }
+  topo_test::ExpectEachRefused(ParseCudaP2p, bad);
 }
 
 TEST(CudaP2pParse, SurvivesEveryTruncationAndRandomBytes) {
@@ -83,18 +86,15 @@ TEST(CudaP2pParse, SurvivesEveryTruncationAndRandomBytes) {
 
 TEST(NvSwitchPeerAccessAllPairs, PairWithoutAccessFailsNamingBothGpusAndBusIds) {
   EXPECT_EQ(CheckPeerAccessAllPairs("n1", Parsed(Report(8)), H100()).verdict, Verdict::kPass);
-  std::string text = Report(4);
-  Replace(text, "access from=1 to=3 peer=yes", "access from=1 to=3 peer=no");
-  const auto result = CheckPeerAccessAllPairs("n1", Parsed(text), H100());
+  const auto result =
+      CheckPeerAccessAllPairs("n1", ParsedWith(4, "access from=1 to=3 peer=yes", "access from=1 to=3 peer=no"), H100());
   ExpectOnlyFinding(result, "n1/gpu1-gpu3",
                     "n1: GPU 1 (0000:19:00.0) and GPU 3 (0000:1B:00.0) have no peer access "
                     "from GPU 1 to GPU 3 (cudaDeviceCanAccessPeer 0)");
 }
 
 TEST(NvSwitchPeerAccessAllPairs, TruncatedAnswersAreAnError) {
-  std::string text = Report(3);
-  Replace(text, "access from=2 to=1 peer=yes\n", "");
-  const auto result = CheckPeerAccessAllPairs("n1", Parsed(text), H100());
+  const auto result = CheckPeerAccessAllPairs("n1", ParsedWith(3, "access from=2 to=1 peer=yes\n", ""), H100());
   EXPECT_EQ(result.verdict, Verdict::kError);
   EXPECT_NE(result.findings[0].message.find("no peer-access answer for 1 ordered pair(s), e.g. GPU 2"),
             std::string::npos);
@@ -105,9 +105,8 @@ TEST(NvSwitchP2pBandwidthAtFloor, SlowPairFailsWithObservedAndExpected) {
   EXPECT_EQ(healthy.verdict, Verdict::kPass);
   ASSERT_EQ(healthy.measurements.size(), 1u);
   EXPECT_EQ(healthy.measurements[0].value, "389.0");
-  std::string text = Report(4);
-  Replace(text, "from=2 to=0 median_gb_per_s=389", "from=2 to=0 median_gb_per_s=120.5");
-  const auto result = CheckP2pBandwidthAtFloor("n1", Parsed(text), H100());
+  const auto result = CheckP2pBandwidthAtFloor(
+      "n1", ParsedWith(4, "from=2 to=0 median_gb_per_s=389", "from=2 to=0 median_gb_per_s=120.5"), H100());
   ExpectOnlyFinding(result, "n1/gpu0-gpu2",
                     "n1: GPU 2 (0000:1A:00.0) -> GPU 0 (0000:18:00.0) copies at 120.5 GB/s "
                     "one way");
@@ -115,10 +114,11 @@ TEST(NvSwitchP2pBandwidthAtFloor, SlowPairFailsWithObservedAndExpected) {
 }
 
 TEST(NvSwitchP2pBandwidthAtFloor, UnmeasuredPairsAndAnEarlyStopAreErrors) {
-  std::string text = Report(3);
-  Replace(text, "bandwidth mode=unidirectional from=1 to=2 median_gb_per_s=389\n",
-          "error from=1 to=2 message=\"one way: cudaMemcpyPeerAsync: out of memory (cudaError 2)\"\n");
-  const auto missing = CheckP2pBandwidthAtFloor("n1", Parsed(text), H100());
+  const auto missing = CheckP2pBandwidthAtFloor(
+      "n1",
+      ParsedWith(3, "bandwidth mode=unidirectional from=1 to=2 median_gb_per_s=389\n",
+                 "error from=1 to=2 message=\"one way: cudaMemcpyPeerAsync: out of memory (cudaError 2)\"\n"),
+      H100());
   EXPECT_EQ(missing.verdict, Verdict::kError);
   EXPECT_NE(
       missing.findings[0].message.find("GPU 1 (0000:19:00.0) -> GPU 2 (0000:1A:00.0) (one way: cudaMemcpyPeerAsync"),

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "probes/versions/versions_parse.h"
+#include "tests/support/test_support.h"
 
 namespace gpuconform::software {
 
@@ -44,9 +45,9 @@ TEST(SoftwareParse, ReadsRealToolOutputs) {
 }
 
 TEST(SoftwareParse, GarbageIsAnErrorNamingOriginAndLine) {
-  auto slurm = ParseSlurmdVersion("\n\nIllegal instruction (core dumped)\n", "snap/nodes/n1/slurmd-V.txt");
-  ASSERT_FALSE(slurm);
-  EXPECT_EQ(slurm.error().rfind("snap/nodes/n1/slurmd-V.txt:3: ", 0), 0u) << slurm.error();
+  test_support::ExpectErrorStartingWith(
+      ParseSlurmdVersion("\n\nIllegal instruction (core dumped)\n", "snap/nodes/n1/slurmd-V.txt"),
+      "snap/nodes/n1/slurmd-V.txt:3: ");
   EXPECT_FALSE(ParseKernelRelease("", "o"));
   EXPECT_FALSE(ParseDottedVersion("not a version", "o"));
 }
@@ -66,19 +67,13 @@ TEST(SoftwareParse, NvidiaSmiXmlTruncatedOrWrongRootIsAnError) {
 }
 
 TEST(SoftwareParse, SurvivesArbitraryBytes) {
-  std::uint32_t state = 12345;
-  for (int i = 0; i < 2000; ++i) {
-    std::string bytes;
-    for (int j = 0; j < (i % 97); ++j) {
-      state = state * 1664525u + 1013904223u;
-      bytes += static_cast<char>(state >> 24);
-    }
+  test_support::ForEachNoisyString({.seed = 12345, .count = 2000, .max_extra = 97}, [](const std::string& bytes) {
     (void)ParseKernelRelease(bytes, "fuzz");
     (void)ParseSlurmdVersion(bytes, "fuzz");
     (void)ParseMungedVersion(bytes, "fuzz");
     (void)ParseMpiLibraryVersion(bytes, "fuzz");
     (void)ParseNvidiaSmiVersions(bytes, "fuzz");
-  }
+  });
   SUCCEED() << "no crash on 2000 random inputs";
 }
 

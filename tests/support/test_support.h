@@ -1,6 +1,7 @@
 // Test-only helpers shared by the project's tests: where the realdata and the fixtures are,
-// reading a file, a built-in profile, evaluating suites against a snapshot, and a
-// truncation-and-noise sweep for parsers. Header-only, so it adds no source to any library.
+// reading a file, a built-in profile, evaluating suites against a snapshot, the assertions the
+// suites' tests all make (one finding, a refused input), and noise and truncation sweeps for
+// parsers. Header-only, so it adds no source to any library.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -19,6 +20,7 @@
 
 #include "harness/cluster_raw.h"
 #include "harness/profile.h"
+#include "harness/result.h"
 #include "harness/snapshot_source.h"
 #include "harness/suite_registry.h"
 
@@ -126,6 +128,17 @@ inline std::string FixtureDir(const std::string& name) {
   return std::string(GPUCONFORM_SOURCE_DIR) + "/fixtures/snapshots/" + name;
 }
 
+// A profile named `name` whose NCCL runs over sockets on `ifname`: all the fabric-interface
+// checks read of a profile.
+inline Profile SocketFabricProfile(const std::string& name, const std::string& ifname) {
+  Profile profile;
+  profile.name = name;
+  profile.nccl = NcclExpectation{};
+  profile.nccl->network = "Socket";
+  profile.nccl->socket_ifname = ifname;
+  return profile;
+}
+
 // Every check of the named suites on a snapshot, keyed "Suite.Check".
 inline std::map<std::string, CheckResult> EvaluateSuitesOnSnapshot(const std::string& snapshot_dir,
                                                                    const Profile& profile,
@@ -148,6 +161,30 @@ inline std::map<std::string, CheckResult> EvaluateSuitesOnSnapshot(const std::st
   return by_name;
 }
 
+// The results of one registered suite on a snapshot, judged against `profile`.
+inline std::vector<CheckResult> EvaluateSuiteOnSnapshot(const std::string& suite_name, const std::string& snapshot_dir,
+                                                        const Profile& profile) {
+  const SuiteDefinition* suite = nullptr;
+  for (const auto* s : SuiteRegistry::Instance().Suites()) {
+    if (s->name == suite_name) suite = s;
+  }
+  EXPECT_NE(suite, nullptr) << suite_name;
+  auto snapshot = OpenSnapshot(snapshot_dir);
+  EXPECT_TRUE(snapshot) << snapshot.error();
+  if (!suite || !snapshot) return {};
+  const ClusterRaw raw = FetchAll(**snapshot, suite->probes);
+  const std::vector<RankInfo> ranks;
+  return EvaluateSuite(*suite, SuiteContext{raw, profile, ranks, false, ""});
+}
+
+// Verdict of each test case in `results`, keyed by case name (the check, and the node where
+// the check is per node).
+inline std::map<std::string, Verdict> VerdictsByCase(const std::vector<CheckResult>& results) {
+  std::map<std::string, Verdict> verdicts;
+  for (const auto& r : results) verdicts[r.CaseName()] = r.verdict;
+  return verdicts;
+}
+
 // Verdict of each check in `results`, keyed by check name.
 inline std::map<std::string, Verdict> VerdictsByCheck(const std::vector<CheckResult>& results) {
   std::map<std::string, Verdict> verdicts;
@@ -163,6 +200,74 @@ inline std::string Describe(const std::vector<CheckResult>& results) {
     for (const auto& f : r.findings) text += "  " + f.message + "\n";
   }
   return text;
+}
+
+// Reproducible noise for parsers that must not crash: `count` strings, the i-th being
+// `starts[i % starts.size()]` and then i % `max_extra` bytes of a linear congruential stream
+// from `seed` (each byte the stream's top 8 bits or, with an `alphabet`, its character at the
+// top 4 bits: noise made of the characters the format is built from).
+struct NoiseSpec {
+  std::uint32_t seed;
+  int count;
+  int max_extra;
+  std::vector<std::string> starts = {""};
+  std::string alphabet = "";
+};
+
+template <typename Use>
+void ForEachNoisyString(const NoiseSpec& spec, Use use) {
+  std::uint32_t state = spec.seed;
+  for (int i = 0; i < spec.count; ++i) {
+    std::string bytes = spec.starts[static_cast<std::size_t>(i) % spec.starts.size()];
+    for (int j = 0; j < i % spec.max_extra; ++j) {
+      state = state * 1664525u + 1013904223u;
+      bytes += spec.alphabet.empty() ? static_cast<char>(state >> 24) : spec.alphabet[state >> 28];
+    }
+    use(bytes);
+  }
+}
+
+// The check failed with exactly one finding, about `entity`, whose message starts with `start`.
+inline void ExpectOnlyFinding(const CheckResult& result, const std::string& entity, const std::string& start) {
+  ASSERT_EQ(result.verdict, Verdict::kFail) << result.TestName();
+  ASSERT_EQ(result.findings.size(), 1u) << result.TestName();
+  EXPECT_EQ(result.findings[0].entity, entity);
+  EXPECT_EQ(result.findings[0].message.rfind(start, 0), 0u) << result.findings[0].message;
+}
+
+// The input was refused with an error that starts with `start` (most name origin and line).
+template <typename T>
+void ExpectErrorStartingWith(const Result<T>& result, const std::string& start) {
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().rfind(start, 0), 0u) << result.error();
+}
+
+// The input was refused with an error that holds `part`.
+template <typename T>
+void ExpectErrorContaining(const Result<T>& result, const std::string& part) {
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().find(part), std::string::npos) << result.error();
+}
+
+// Texts a parser must refuse, each with the start of the error it must give for origin "f".
+using RefusedInputs = std::vector<std::pair<std::string, std::string>>;
+
+template <typename Parse>
+void ExpectEachRefused(Parse parse, const RefusedInputs& bad) {
+  for (const auto& [text, start] : bad) {
+    auto result = parse(text, "f");
+    ASSERT_FALSE(result) << text;
+    EXPECT_EQ(result.error().rfind(start, 0), 0u) << result.error();
+  }
+}
+
+// The check failed, and its first finding is about `entity` with a message that starts with
+// `start` (where other findings may follow).
+inline void ExpectFirstFinding(const CheckResult& result, const std::string& entity, const std::string& start) {
+  ASSERT_EQ(result.verdict, Verdict::kFail) << result.TestName();
+  ASSERT_FALSE(result.findings.empty()) << result.TestName();
+  EXPECT_EQ(result.findings[0].entity, entity);
+  EXPECT_EQ(result.findings[0].message.rfind(start, 0), 0u) << result.findings[0].message;
 }
 
 // Every prefix of `text` (and a sample of random byte strings) through `parse`: none may crash.

@@ -15,21 +15,13 @@
 #include "harness/snapshot_source.h"
 #include "harness/suite_registry.h"
 #include "harness/terminal_printer.h"
+#include "harness/timestamp.h"
 #include "harness/text_util.h"
 #include "reports/junit_writer.h"
 
 namespace gpuconform {
 
 namespace {
-
-std::string NowIso8601() {
-  const std::time_t now = std::time(nullptr);
-  std::tm local{};
-  localtime_r(&now, &local);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%S", &local);
-  return text;
-}
 
 bool UseColor(const RunOptions& options) {
   if (options.color == "always") return true;
@@ -132,7 +124,7 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
   if (world.is_root()) {
     const TerminalStyle style{UseColor(options), command.quiet};
     std::cout << RenderTerminalReport(ran, style) << RenderSummary(CountChecks(ran), style);
-    ReportMeta meta{LocalHostname(), NowIso8601(), profile->name, GPUCONFORM_VERSION, gathered->mode, {}};
+    ReportMeta meta{LocalHostname(), UtcIso8601(), profile->name, GPUCONFORM_VERSION, gathered->mode, {}};
     meta.properties.push_back({"nodes", Join(gathered->raw.nodes, ",")});
     meta.properties.push_back({"world", world.Describe()});
     meta.properties.push_back({"filter", command.filter});
@@ -176,7 +168,7 @@ int CaptureVerb(const CommandLine& command, const RunOptions& options, const Wor
       GatherLive(world, live, probes, [&](const std::string& line) { Progress(world, line); }, &*profile);
   if (!world.is_root()) return 0;
   const std::map<std::string, std::string> manifest = {
-      {"captured_at", NowIso8601()}, {"captured_on", host}, {"gpuconform_version", GPUCONFORM_VERSION},
+      {"captured_at", UtcIso8601()}, {"captured_on", host}, {"gpuconform_version", GPUCONFORM_VERSION},
       {"profile", profile->name},
       {"nodes", Join(run.raw.nodes, ",")}};
   auto written = WriteSnapshot(run.raw, probes, command.out, manifest);

@@ -14,6 +14,7 @@
 #include <pugixml.hpp>
 
 #include "harness/atomic_file.h"
+#include "harness/timestamp.h"
 
 // What the three schemas allow, and why the documents look the way they do
 // (schemas: jenkins-xunit junit-10.xsd, windyroad JUnit.xsd, Maven surefire-test-report.xsd):
@@ -154,21 +155,12 @@ bool IsReportTimestamp(std::string_view text) {
          ToInt(text.substr(17, 2)) < 60;
 }
 
-std::string NowUtcTimestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%S", &utc);
-  return buffer;
-}
-
 // A caller may hand in "…Z" or fractional seconds; those parts are cut rather than the
 // whole report made invalid. Without a usable timestamp the report is stamped now, since
 // the attribute is required.
 std::string ReportTimestamp(const std::string& requested) {
   const std::string_view head = std::string_view(requested).substr(0, 19);
-  return IsReportTimestamp(head) ? std::string(head) : NowUtcTimestamp();
+  return IsReportTimestamp(head) ? std::string(head) : UtcIso8601().substr(0, 19);  // JUnit: no zone suffix
 }
 
 struct SuiteCases {

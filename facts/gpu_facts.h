@@ -23,7 +23,7 @@ using namespace gpuconform::nvidia_smi;
 inline constexpr char kNoDriver[] = "no NVIDIA driver was found on the node (nvidia-smi not installed)";
 
 const ProbeSpec& NvlinkStatusProbe();  // nvidia-smi nvlink -s -> nvidia-smi-nvlink-s.txt
-// The probes the two functions below read: nvml, nvidia-smi -q -x, nvidia-smi nvlink -s.
+// The probes ReadGpuInventory and ReadNvlinkStatus read: nvml, nvidia-smi -q -x, nvidia-smi nvlink -s.
 std::vector<ProbeSpec> GpuFactProbes();
 
 Result<nvidia_smi::GpuInventory> ReadGpuInventory(const ClusterRaw& raw, const std::string& node);

@@ -292,7 +292,7 @@ RawOutput CudaP2pOutput(const LiveContext& context) {
     out.detail = context.host + ": " + api.ErrorText("cudaGetDeviceCount", code);
     return out;
   }
-  out.text = "# cuda-p2p.txt v1: gpuconform's CUDA runtime P2P probe; format in suites/nvswitch/cuda_p2p_parse.h\n" +
+  out.text = "# cuda-p2p.txt v1: gpuconform's CUDA runtime P2P probe; format in probes/cuda_p2p/cuda_p2p_parse.h\n" +
              FormatRecord("cuda", {{"library", library->name()},
                                    {"runtime_version", std::to_string(runtime)},
                                    {"driver_version", std::to_string(driver)},

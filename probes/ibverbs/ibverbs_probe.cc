@@ -197,7 +197,7 @@ RawOutput IbverbsOutput(const LiveContext& context) {
   errno = 0;
   ibv_device** devices = api.get_device_list(&count);
   const std::string header =
-      "# ibverbs.txt v1: gpuconform's libibverbs probe; format in suites/infiniband/ibverbs_parse.h\n";
+      "# ibverbs.txt v1: gpuconform's libibverbs probe; format in probes/ibverbs/ibverbs_parse.h\n";
   if (devices == nullptr) {
     // No uverbs support in the kernel reads as "no device": there is nothing to open either way.
     if (errno == ENOSYS || errno == 0) {

@@ -147,7 +147,7 @@ std::string Synchronize(const NcclLibraries& lib, const std::vector<Gpu>& gpus) 
 }
 
 // One size: every rank contributes RankContribution(rank), so every element of the sum is
-// ExpectedAllreduceSum(n) (suites/allreduce/sweep.h). Out-of-place, warm-up, timed
+// ExpectedAllreduceSum(n) (probes/allreduce_sweep/sweep.h). Out-of-place, warm-up, timed
 // iterations, then every element checked.
 std::string MeasureSize(const NcclLibraries& lib, const std::vector<Gpu>& gpus, int nranks, const RecordLine& line,
                         std::string& row) {

@@ -36,7 +36,7 @@ RawOutput NicPcieOutput(const LiveContext& context) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(class_dir, ec)) devices.push_back(entry.path());
   std::sort(devices.begin(), devices.end());
-  out.text = "# nic-pcie.txt v1: gpuconform's RDMA NIC PCIe probe (sysfs); format in suites/pcie/nic_pcie_parse.h\n";
+  out.text = "# nic-pcie.txt v1: gpuconform's RDMA NIC PCIe probe (sysfs); format in probes/nic_pcie/nic_pcie_parse.h\n";
   if (devices.empty()) out.text += "# no RDMA device under " + class_dir.string() + "\n";
   out.text += FormatRecord("nic-pcie", {{"sysfs_root", root}, {"device_count", std::to_string(devices.size())}}) + "\n";
   for (const auto& device : devices) {

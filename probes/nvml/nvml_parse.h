@@ -14,7 +14,7 @@
 //
 // One fact model, either source: ToGpuInventory and ToNvlinkStatus turn the report into the
 // same facts the nvidia-smi parsers produce (nvidia-smi's words for the fabric state), so the
-// checks do not know which tool spoke. gpu_sources.h chooses: NVML where nvml.txt was obtained,
+// checks do not know which tool spoke. facts/gpu_facts.h chooses: NVML where nvml.txt was obtained,
 // else nvidia-smi.
 #pragma once
 

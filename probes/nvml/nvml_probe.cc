@@ -251,7 +251,7 @@ RawOutput NvmlOutput(const LiveContext& context) {
   unsigned count = 0;
   const NvmlReturn counted = api.count ? api.count(&count) : -1;
   if (counted == kNvmlSuccess) header.emplace_back("device_count", std::to_string(count));
-  out.text = "# nvml.txt v1: gpuconform's NVML probe; format in suites/nvswitch/nvml_parse.h\n" +
+  out.text = "# nvml.txt v1: gpuconform's NVML probe; format in probes/nvml/nvml_parse.h\n" +
              FormatRecord("nvml", header) + "\n";
   for (unsigned index = 0; index < count; ++index) {
     for (const auto& line : GpuLines(api, index)) out.text += line + "\n";

@@ -1,4 +1,4 @@
-// InfiniBand suite glue: the probes, the port facts (infiniband_sources.h) and topology per node, and the registration.
+// InfiniBand suite glue: the checks, judged per node from the port facts (facts/ib_port_facts.h) and the topology matrix, and the registration.
 #include "harness/probe_catalog.h"
 #include "harness/suite_registry.h"
 #include "harness/raw_text.h"

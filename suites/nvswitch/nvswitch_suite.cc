@@ -1,4 +1,4 @@
-// NvSwitch suite glue: the probes, the parse of each node's outputs, and the registration.
+// NvSwitch suite glue: the checks, each judged per node from the GPU facts (facts/gpu_facts.h), and the registration.
 #include <algorithm>
 
 #include "harness/probe_catalog.h"

@@ -1,4 +1,4 @@
-// Pcie suite glue: the probes, the GPU facts (NVML or nvidia-smi -q -x) and NIC links (sysfs) of each node, and the registration.
+// Pcie suite glue: the checks, judged per node from the GPU facts (NVML or nvidia-smi -q -x) and NIC links (sysfs), and the registration.
 #include "harness/suite_registry.h"
 #include "harness/raw_text.h"
 #include "facts/ib_port_facts.h"

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <stdexcept>
 
 namespace gpuconform {
 namespace {
@@ -42,6 +43,38 @@ TEST(CheckCatalogue, AJudgedSuiteGivesOneCasePerNodeForPerNodeChecksAndOneForClu
   EXPECT_EQ(results[1].TestName(), "Example.PerNode/n2");
   EXPECT_EQ(results[2].TestName(), "Example.Cluster");
   EXPECT_EQ(results[2].verdict, Verdict::kFail);
+}
+
+// The run's path: judged suites node by node, then each suite's cases in its check order,
+// one check's nodes together; a judge that throws turns only its own suite into internal errors.
+TEST(CheckCatalogue, EvaluateSuitesOrdersCasesByCheckAndContainsAThrowingJudge) {
+  SuiteDefinition good;
+  good.name = "Good";
+  good.checks = {
+      {"First", "judged on every node", true,
+       [](const SuiteContext&, const std::string& node) { return Passed("Good", "First", node); }},
+      {"Second", "judged on every node", true,
+       [](const SuiteContext&, const std::string& node) { return Passed("Good", "Second", node); }},
+  };
+  SuiteDefinition broken;
+  broken.name = "Broken";
+  broken.checks = {{"Throws", "a defect", true, [](const SuiteContext&, const std::string&) -> CheckResult {
+                      throw std::runtime_error("boom");
+                    }}};
+  ClusterRaw raw;
+  raw.nodes = {"n1", "n2"};
+  const Profile profile;
+  const std::vector<RankInfo> ranks;
+  const auto results = EvaluateSuites({&good, &broken}, SuiteContext{raw, profile, ranks, false, ""});
+  ASSERT_EQ(results.size(), 5u);
+  EXPECT_EQ(results[0].TestName(), "Good.First/n1");
+  EXPECT_EQ(results[1].TestName(), "Good.First/n2");
+  EXPECT_EQ(results[2].TestName(), "Good.Second/n1");
+  EXPECT_EQ(results[3].TestName(), "Good.Second/n2");
+  EXPECT_EQ(results[4].TestName(), "Broken.Throws");
+  EXPECT_EQ(results[4].verdict, Verdict::kError);
+  EXPECT_EQ(results[4].findings[0].code, "internal-error");
+  EXPECT_NE(results[4].findings[0].message.find("boom"), std::string::npos);
 }
 
 }  // namespace

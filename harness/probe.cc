@@ -71,4 +71,12 @@ void AddProbeOnce(std::vector<ProbeSpec>& probes, const ProbeSpec& spec) {
   probes.push_back(spec);
 }
 
+std::vector<ProbeSpec> JoinProbes(std::initializer_list<std::vector<ProbeSpec>> groups) {
+  std::vector<ProbeSpec> probes;
+  for (const auto& group : groups) {
+    for (const auto& probe : group) AddProbeOnce(probes, probe);
+  }
+  return probes;
+}
+
 }  // namespace gpuconform

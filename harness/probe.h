@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,10 @@ ProbeSpec CollectiveProbe(std::string id, std::string file, std::function<RawOut
 // Appends `spec` unless a probe with its id is already there: several suites read one probe,
 // and each probe runs (and is recorded) once.
 void AddProbeOnce(std::vector<ProbeSpec>& probes, const ProbeSpec& spec);
+
+// The probes of several groups (a fact reader's probes, then a suite's own), each once by id,
+// in order.
+std::vector<ProbeSpec> JoinProbes(std::initializer_list<std::vector<ProbeSpec>> groups);
 
 struct RawOutput {
   ProbeStatus status = ProbeStatus::kAbsent;

@@ -69,6 +69,10 @@ Environment ReadEnvironment(const char* const* entries) {
   return env;
 }
 
+void ExportToLibraryEnvironment(const std::string& name, const std::string& value) {
+  ::setenv(name.c_str(), value.c_str(), 1);
+}
+
 RunOptions BuildRunOptions(const CommandLine& cli, const Environment& env) {
   RunOptions options;
   // An empty GPUCONFORM_PROFILE is still the user's choice (and LoadProfile names it).

@@ -21,6 +21,12 @@ using Environment = std::map<std::string, std::string>;
 // `environ` (or any NAME=value array ending in a null pointer) as a map.
 Environment ReadEnvironment(const char* const* entries);
 
+// Sets one variable of this process's environment, for a library that takes a setting only
+// from there and only once it is loaded (NCCL reads NCCL_TOPO_DUMP_FILE_RANK at
+// ncclCommInitRank). The one place the process environment is written; configuration is
+// never read back from it.
+void ExportToLibraryEnvironment(const std::string& name, const std::string& value);
+
 // What the launcher tells this process, read before MPI is up (world.cc decides from it).
 struct LaunchFacts {
   int rank = 0;                  // PMIX_RANK, OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID

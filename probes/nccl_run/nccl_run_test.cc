@@ -57,15 +57,14 @@ TEST(NcclWorkerProtocol, FewerIterationsForLargeSizesButNeverNone) {
 }
 
 TEST(NcclWorkerProtocol, ReadyLinesParseAndSilenceIsAnErrorNamingTheHost) {
-  auto ready = ParseWorkerReady(
-      "ready gpus=2 nccl_version=2.21.5 cuda_runtime=12.4 devices=\"0000:18:00.0 0000:2a:00.0\"\n"
-      "unique-id hex=00ff\n",
-      "node1");
-  ASSERT_TRUE(ready) << ready.error();
-  EXPECT_TRUE(ready->available);
-  EXPECT_EQ(ready->gpus, 2);
-  EXPECT_EQ(ready->bus_ids, (std::vector<std::string>{"0000:18:00.0", "0000:2a:00.0"}));
-  EXPECT_EQ(ready->unique_id_hex, "00ff");
+  const auto ready = test_support::Parsed(
+      ParseWorkerReady("ready gpus=2 nccl_version=2.21.5 cuda_runtime=12.4 devices=\"0000:18:00.0 0000:2a:00.0\"\n"
+                       "unique-id hex=00ff\n",
+                       "node1"));
+  EXPECT_TRUE(ready.available);
+  EXPECT_EQ(ready.gpus, 2);
+  EXPECT_EQ(ready.bus_ids, (std::vector<std::string>{"0000:18:00.0", "0000:2a:00.0"}));
+  EXPECT_EQ(ready.unique_id_hex, "00ff");
   auto missing = ParseWorkerReady("unavailable reason=\"libnccl.so.2 not found\"\n", "node2");
   ASSERT_TRUE(missing);
   EXPECT_FALSE(missing->available);

@@ -10,6 +10,7 @@
 
 #include "harness/child_verbs.h"
 #include "harness/record_lines.h"
+#include "harness/run_options.h"
 #include "harness/text_util.h"
 #include "probes/allreduce_sweep/sweep.h"
 #include "probes/nccl_run/nccl_library.h"
@@ -48,7 +49,7 @@ std::string InitCommunicators(const NcclLibraries& lib, const RecordLine& init, 
   // rank is this node's first, which the worker learns only from the init line, long after
   // the parent started it with the rest of its NCCL environment (WorkerNcclEnvironment); NCCL
   // reads it at ncclCommInitRank, below.
-  ::setenv("NCCL_TOPO_DUMP_FILE_RANK", std::to_string(*first_rank).c_str(), 1);
+  ExportToLibraryEnvironment("NCCL_TOPO_DUMP_FILE_RANK", std::to_string(*first_rank));
   NcclUniqueId id;
   std::copy(id_bytes->begin(), id_bytes->end(), id.internal);
   for (std::size_t g = 0; g < gpus.size(); ++g) {

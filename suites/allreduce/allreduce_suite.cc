@@ -177,29 +177,30 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
 }
 
 SuiteDefinition Definition() {
-  SuiteDefinition suite;
-  suite.name = kSuite;
-  suite.summary =
-      "allreduce busbw at the profile's named sizes meets its floors (NCCL and MPI backends, nccl-tests output)";
-  suite.checks = {
-      {kMpiFloors, "MPI_Allreduce busbw across the world is at or above the profile's floor at each named size", false},
-      {kMpiCorrect, "every MPI_Allreduce result was correct", false},
-      {kMpiBlame, "no node's pairs run at under half the fastest pair's busbw (the slow node is named)", false},
-      {kMpiEfficiency, "busbw is at least the profile's fraction of the declared per-node fabric bandwidth", false},
-      {kNcclFloors, "gpuconform's NCCL allreduce busbw across all GPUs is at or above the profile's floor at each "
-                    "named size", false},
-      {kNcclCorrect, "every element of every NCCL allreduce result was correct", false},
-      {kNcclEfficiency, "NCCL busbw is at least the profile's fraction of the declared per-node fabric bandwidth",
-       false},
-      {kNcclTestsFloors, "nccl-tests all_reduce_perf busbw is at or above the profile's floor at each named size",
-       false},
-      {kNcclTestsCorrect, "nccl-tests reported no wrong results (#wrong = 0)", false},
-      {kNcclTestsEfficiency,
-       "nccl-tests busbw is at least the profile's fraction of the declared per-node fabric bandwidth", false},
+  return {
+    .name = kSuite,
+    .summary =
+        "allreduce busbw at the profile's named sizes meets its floors (NCCL and MPI backends, nccl-tests output)",
+    .checks = {
+        {kMpiFloors,
+         "MPI_Allreduce busbw across the world is at or above the profile's floor at each named size", false},
+        {kMpiCorrect, "every MPI_Allreduce result was correct", false},
+        {kMpiBlame, "no node's pairs run at under half the fastest pair's busbw (the slow node is named)", false},
+        {kMpiEfficiency, "busbw is at least the profile's fraction of the declared per-node fabric bandwidth", false},
+        {kNcclFloors, "gpuconform's NCCL allreduce busbw across all GPUs is at or above the profile's floor at each "
+                      "named size", false},
+        {kNcclCorrect, "every element of every NCCL allreduce result was correct", false},
+        {kNcclEfficiency, "NCCL busbw is at least the profile's fraction of the declared per-node fabric bandwidth",
+         false},
+        {kNcclTestsFloors, "nccl-tests all_reduce_perf busbw is at or above the profile's floor at each named size",
+         false},
+        {kNcclTestsCorrect, "nccl-tests reported no wrong results (#wrong = 0)", false},
+        {kNcclTestsEfficiency,
+         "nccl-tests busbw is at least the profile's fraction of the declared per-node fabric bandwidth", false},
+    },
+    .probes = {nccl_run::NcclAllreduceProbe(), MpiAllreduceProbe(), NcclTestsOutputProbe(), nccl_log::DebugLogProbe()},
+    .evaluate = Evaluate,
   };
-  suite.probes = {nccl_run::NcclAllreduceProbe(), MpiAllreduceProbe(), NcclTestsOutputProbe(), nccl_log::DebugLogProbe()};
-  suite.evaluate = Evaluate;
-  return suite;
 }
 
 const SuiteRegistration kRegistration(Definition());

@@ -271,13 +271,12 @@ TEST(NcclTestsParse, SkipsPromptsCommandLinesAndLogNoise) {
       "           8             2     float     sum      -1    12.90    0.00    0.00      0\n"
       "          16             4     float     sum      -1    12.88    0.00    0.00    N/A\n"
       "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 0.001\n";
-  auto table = ParseNcclTestsOutput(text, "log.txt");
-  ASSERT_TRUE(table) << table.error();
-  EXPECT_EQ(table->ranks, 2);
-  EXPECT_EQ(table->nodes, 2);
-  ASSERT_EQ(table->rows.size(), 2u);  // out-of-place-only rows (9 columns)
-  EXPECT_TRUE(table->rows[0].checked);
-  EXPECT_FALSE(table->rows[1].checked);
+  const auto table = test_support::Parsed(ParseNcclTestsOutput(text, "log.txt"));
+  EXPECT_EQ(table.ranks, 2);
+  EXPECT_EQ(table.nodes, 2);
+  ASSERT_EQ(table.rows.size(), 2u);  // out-of-place-only rows (9 columns)
+  EXPECT_TRUE(table.rows[0].checked);
+  EXPECT_FALSE(table.rows[1].checked);
 }
 
 TEST(NcclTestsParse, SeveralRunsReturnsLastCompleteOne) {
@@ -285,9 +284,8 @@ TEST(NcclTestsParse, SeveralRunsReturnsLastCompleteOne) {
   const std::string first = header + "1024 256 float sum -1 10 1.00 1.00 0 10 1.00 1.00 0\n# Out of bounds values : 0 OK\n";
   const std::string second = header + "1024 256 float sum -1 10 2.00 2.00 0 10 2.00 2.00 0\n# Out of bounds values : 0 OK\n";
   const std::string cut = header + "1024 256 float sum -1 10 3.00 3.00 0 10 3.00 3.00 0\n";
-  auto runs = ParseNcclTestsRuns(first + second + cut, "runs.txt");
-  ASSERT_TRUE(runs) << runs.error();
-  EXPECT_EQ(runs->size(), 3u);
+  const auto runs = test_support::Parsed(ParseNcclTestsRuns(first + second + cut, "runs.txt"));
+  EXPECT_EQ(runs.size(), 3u);
   auto chosen = ParseNcclTestsOutput(first + second + cut, "runs.txt");
   ASSERT_TRUE(chosen);
   EXPECT_DOUBLE_EQ(chosen->rows[0].busbw_gb_per_s, 2.00);
@@ -297,16 +295,15 @@ TEST(NcclTestsParse, SizeThatDoesNotAscendStartsANewCycle) {
   const std::string text =
       "8 2 float sum -1 10 0.00 0.00 0\n16 4 float sum -1 10 0.00 0.00 0\n"
       "8 2 float sum -1 10 0.00 0.00 0\n";
-  auto runs = ParseNcclTestsRuns(text, "cycles.txt");
-  ASSERT_TRUE(runs) << runs.error();
-  EXPECT_EQ(runs->size(), 2u);
+  const auto runs = test_support::Parsed(ParseNcclTestsRuns(text, "cycles.txt"));
+  EXPECT_EQ(runs.size(), 2u);
 }
 
 TEST(NcclTestsParse, WrongCountsBothHalves) {
-  auto table = ParseNcclTestsOutput("1024 256 float sum -1 10 1.00 1.00 3 10 1.00 1.00 4\n", "w.txt");
-  ASSERT_TRUE(table) << table.error();
-  EXPECT_EQ(table->rows[0].wrong_elements, 7);
-  EXPECT_FALSE(table->rows[0].correct);
+  const auto table =
+      test_support::Parsed(ParseNcclTestsOutput("1024 256 float sum -1 10 1.00 1.00 3 10 1.00 1.00 4\n", "w.txt"));
+  EXPECT_EQ(table.rows[0].wrong_elements, 7);
+  EXPECT_FALSE(table.rows[0].correct);
 }
 
 TEST(NcclTestsParse, ErrorsNameOriginAndLine) {
@@ -342,16 +339,15 @@ constexpr char kJson[] =
     R"("errors":[],"end_time":"2025-01-01 10:01:00"})";
 
 TEST(NcclTestsJson, ReadsResultsDevicesAndAverage) {
-  auto table = ParseNcclTestsJson(kJson, "r.json");
-  ASSERT_TRUE(table) << table.error();
-  EXPECT_EQ(table->ranks, 16);
-  EXPECT_EQ(table->nodes, 2);
-  ASSERT_EQ(table->rows.size(), 2u);
-  EXPECT_DOUBLE_EQ(table->rows[1].busbw_gb_per_s, 487.09);
-  EXPECT_TRUE(table->rows[0].checked);
-  EXPECT_FALSE(table->rows[1].checked);
-  EXPECT_TRUE(table->ended_with_summary);
-  EXPECT_DOUBLE_EQ(table->reported_avg_busbw_gb_per_s, 483.185);
+  const auto table = test_support::Parsed(ParseNcclTestsJson(kJson, "r.json"));
+  EXPECT_EQ(table.ranks, 16);
+  EXPECT_EQ(table.nodes, 2);
+  ASSERT_EQ(table.rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(table.rows[1].busbw_gb_per_s, 487.09);
+  EXPECT_TRUE(table.rows[0].checked);
+  EXPECT_FALSE(table.rows[1].checked);
+  EXPECT_TRUE(table.ended_with_summary);
+  EXPECT_DOUBLE_EQ(table.reported_avg_busbw_gb_per_s, 483.185);
 }
 
 TEST(NcclTestsJson, ErrorsOnNanTruncationAndOtherDocuments) {

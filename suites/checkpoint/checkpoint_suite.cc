@@ -32,24 +32,27 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
 }
 
 SuiteDefinition Definition() {
-  SuiteDefinition suite;
-  suite.name = kSuite;
-  suite.summary = "atomic checkpoint publish on the shared storage, proven by killing writers; capacity and read bandwidth";
-  suite.checks = {
-      {kTargetShared, "every node sees the one checkpoint directory (a token rank 0 wrote)", false},
-      {kSameFilesystem, "the jobs' temporary location renames into the checkpoint directory (no EXDEV)", false},
-      {kAtomicPublish, "readers on every node see only whole checkpoints while rank 0 publishes new versions", false},
-      {kCrashTorture, "after each SIGKILL of an atomic writer (every phase, random points) every node reads a whole checkpoint", false},
-      {kNegativeControl, "the same torture with an in-place writer is detected as torn (the check can fail)", false},
-      {kVisibility, "a checkpoint renamed into place is visible and whole on every other node within the deadline", false},
-      {kSingleWriter, "rank 0 alone writes whole; all ranks writing one path unguarded is detected as corrupt", false},
-      {kCapacity, "free space holds checkpoint.size_bytes x (copies_kept + 1)", false},
-      {kReadThroughput, "aggregate read bandwidth with 1 and k readers per node (floor optional)", false},
-      {kCleanedUp, "the run directory is removed; those of killed runs are swept", false},
+  return {
+    .name = kSuite,
+    .summary = "atomic checkpoint publish on the shared storage, proven by killing writers; capacity and read bandwidth",
+    .checks = {
+        {kTargetShared, "every node sees the one checkpoint directory (a token rank 0 wrote)", false},
+        {kSameFilesystem, "the jobs' temporary location renames into the checkpoint directory (no EXDEV)", false},
+        {kAtomicPublish, "readers on every node see only whole checkpoints while rank 0 publishes new versions", false},
+        {kCrashTorture,
+         "after each SIGKILL of an atomic writer (every phase, random points) every node reads a whole checkpoint", false},
+        {kNegativeControl, "the same torture with an in-place writer is detected as torn (the check can fail)", false},
+        {kVisibility,
+         "a checkpoint renamed into place is visible and whole on every other node within the deadline", false},
+        {kSingleWriter,
+         "rank 0 alone writes whole; all ranks writing one path unguarded is detected as corrupt", false},
+        {kCapacity, "free space holds checkpoint.size_bytes x (copies_kept + 1)", false},
+        {kReadThroughput, "aggregate read bandwidth with 1 and k readers per node (floor optional)", false},
+        {kCleanedUp, "the run directory is removed; those of killed runs are swept", false},
+    },
+    .probes = {CheckpointProbe()},
+    .evaluate = Evaluate,
   };
-  suite.probes = {CheckpointProbe()};
-  suite.evaluate = Evaluate;
-  return suite;
 }
 
 const SuiteRegistration kRegistration(Definition());

@@ -106,16 +106,16 @@ TEST(InfinibandParse, ReadsEveryRelevantRealListingAndRejectsTheOthersCleanly) {
 }
 
 TEST(InfinibandParse, ReadsIbvDevinfoVerboseWithRateFromWidthTimesSpeed) {
-  auto report = ParseIbPorts(ReadFile(topo_test::FixtureDir("topo-h100-ib-port-polling/nodes/hgx-node-01/ibv_devinfo.txt")),
-                             "ibv_devinfo.txt");
-  ASSERT_TRUE(report) << report.error();
-  EXPECT_EQ(report->format, PortListingFormat::kIbvDevinfo);
-  ASSERT_EQ(report->ports.size(), 9u);
-  EXPECT_EQ(report->ports[0].rate_gbit_per_s, 400);
-  EXPECT_EQ(report->ports[0].ca_type, "MT4129");
-  EXPECT_EQ(report->ports[2].state, "Down");
-  EXPECT_EQ(report->ports[2].physical_state, "Polling");
-  EXPECT_EQ(report->ports[8].link_layer, "Ethernet");
+  const auto report = test_support::Parsed(
+      ParseIbPorts(ReadFile(topo_test::FixtureDir("topo-h100-ib-port-polling/nodes/hgx-node-01/ibv_devinfo.txt")),
+                   "ibv_devinfo.txt"));
+  EXPECT_EQ(report.format, PortListingFormat::kIbvDevinfo);
+  ASSERT_EQ(report.ports.size(), 9u);
+  EXPECT_EQ(report.ports[0].rate_gbit_per_s, 400);
+  EXPECT_EQ(report.ports[0].ca_type, "MT4129");
+  EXPECT_EQ(report.ports[2].state, "Down");
+  EXPECT_EQ(report.ports[2].physical_state, "Polling");
+  EXPECT_EQ(report.ports[8].link_layer, "Ethernet");
 }
 
 TEST(InfinibandParse, TruncatedPortsAndGarbageAreErrorsNamingOriginAndLine) {
@@ -254,8 +254,7 @@ TEST(InfinibandGpuHasLocalRailNic, OnlyRailNicsCountWhereTheLegendNamesThem) {
   const std::string topo =
       "\tGPU0\tNIC0\tNIC1\tCPU Affinity\nGPU0\t X \tNODE\tPIX\t0-1\nNIC0\tNODE\t X \tNODE\nNIC1\tPIX\tNODE\t X \n\n"
       "NIC Legend:\n\n  NIC0: mlx5_0\n  NIC1: mlx5_8\n";
-  const auto matrix = nvidia_smi::ParseTopoMatrix(topo, "o");
-  ASSERT_TRUE(matrix) << matrix.error();
+  const auto matrix = test_support::Parsed(nvidia_smi::ParseTopoMatrix(topo, "o"));
   const auto result = CheckGpuHasLocalRailNic("n1", matrix, ParseIbPorts(EightRails(), "o"), h100);
   ASSERT_EQ(result.verdict, Verdict::kFail);
   EXPECT_NE(result.findings[0].message.find("nearest rail NIC NIC0 (mlx5_0) at NODE"), std::string::npos)

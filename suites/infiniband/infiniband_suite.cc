@@ -17,26 +17,25 @@ using namespace gpuconform::nvidia_smi;
 namespace {
 
 SuiteDefinition Definition() {
-  SuiteDefinition suite;
-  suite.name = kSuite;
-  suite.summary = "rail NICs present, every rail port Active/LinkUp at the profile's rate, a rail NIC beside each GPU";
-  suite.checks = {
-      {kRailNicsPresent, "the node has infiniband.rail_nics_per_node ports of the profile's link layer", true,
-       [](const SuiteContext& c, const std::string& node) {
-         return CheckRailNicsPresent(node, ReadPorts(c.raw, node), c.profile);
-       }},
-      {kPortsActiveAtRate, "every rail port is Active / LinkUp at infiniband.rate_gbit_per_s", true,
-       [](const SuiteContext& c, const std::string& node) {
-         return CheckPortsActiveAtRate(node, ReadPorts(c.raw, node), c.profile);
-       }},
-      {kGpuHasLocalRailNic, "every GPU has a rail NIC at PIX/PXB (where infiniband.gpu_local_nic_required)", true,
-       [](const SuiteContext& c, const std::string& node) {
-         return CheckGpuHasLocalRailNic(node, ReadTopoMatrix(c.raw, node), ReadPorts(c.raw, node), c.profile);
-       }},
+  return {
+    .name = kSuite,
+    .summary = "rail NICs present, every rail port Active/LinkUp at the profile's rate, a rail NIC beside each GPU",
+    .checks = {
+        {kRailNicsPresent, "the node has infiniband.rail_nics_per_node ports of the profile's link layer", true,
+         [](const SuiteContext& c, const std::string& node) {
+           return CheckRailNicsPresent(node, ReadPorts(c.raw, node), c.profile);
+         }},
+        {kPortsActiveAtRate, "every rail port is Active / LinkUp at infiniband.rate_gbit_per_s", true,
+         [](const SuiteContext& c, const std::string& node) {
+           return CheckPortsActiveAtRate(node, ReadPorts(c.raw, node), c.profile);
+         }},
+        {kGpuHasLocalRailNic, "every GPU has a rail NIC at PIX/PXB (where infiniband.gpu_local_nic_required)", true,
+         [](const SuiteContext& c, const std::string& node) {
+           return CheckGpuHasLocalRailNic(node, ReadTopoMatrix(c.raw, node), ReadPorts(c.raw, node), c.profile);
+         }},
+    },
+    .probes = JoinProbes({PortProbes(), {probes::NvidiaSmiTopoMatrix()}}),
   };
-  suite.probes = PortProbes();
-  suite.probes.push_back(probes::NvidiaSmiTopoMatrix());
-  return suite;
 }
 
 const SuiteRegistration kRegistration(Definition());

@@ -19,18 +19,17 @@ using namespace gpuconform::iproute;
 
 inline constexpr char kSuite[] = "Interfaces";
 
-inline constexpr char kFabricInterfaceUp[] = "FabricInterfaceUp";
-inline constexpr char kFabricSubnetShared[] = "FabricSubnetShared";
-inline constexpr char kForbiddenInterfacesNotFabric[] = "ForbiddenInterfacesNotFabric";
-
 // Per node: nccl.socket_ifname exists, is up and has an IPv4 address.
+inline constexpr char kFabricInterfaceUp[] = "FabricInterfaceUp";
 CheckResult CheckFabricInterfaceUp(const std::string& node, const std::vector<Interface>& interfaces,
                                    const Profile& profile);
 // Per node: each forbidden interface is not the fabric interface and shares no subnet with it.
+inline constexpr char kForbiddenInterfacesNotFabric[] = "ForbiddenInterfacesNotFabric";
 CheckResult CheckForbiddenInterfacesNotFabric(const std::string& node, const std::vector<Interface>& interfaces,
                                               const Profile& profile);
 // Cluster: every node's fabric address is in one subnet, and no two nodes share an address.
 // `nodes` holds each node's interfaces or why they could not be read.
+inline constexpr char kFabricSubnetShared[] = "FabricSubnetShared";
 CheckResult CheckFabricSubnetShared(const std::map<std::string, Result<std::vector<Interface>>>& nodes,
                                     const Profile& profile);
 

@@ -75,19 +75,19 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
 }
 
 SuiteDefinition Definition() {
-  SuiteDefinition suite;
-  suite.name = kSuite;
-  suite.summary = "the fabric interface (nccl.socket_ifname) is up, addressed, on one subnet; eth0 is kept apart";
-  suite.checks = {
-      {kFabricInterfaceUp, "nccl.socket_ifname exists, is up and has an IPv4 address on every node", true},
-      {kFabricSubnetShared, "every node's fabric address is in one subnet, none shared", false},
-      {kFabricReachable, "every node opens a TCP connection to every other node's fabric address", false},
-      {kForbiddenInterfacesNotFabric, "the forbidden interfaces (eth0) are not the fabric and share no subnet with it",
-       true},
+  return {
+    .name = kSuite,
+    .summary = "the fabric interface (nccl.socket_ifname) is up, addressed, on one subnet; eth0 is kept apart",
+    .checks = {
+        {kFabricInterfaceUp, "nccl.socket_ifname exists, is up and has an IPv4 address on every node", true},
+        {kFabricSubnetShared, "every node's fabric address is in one subnet, none shared", false},
+        {kFabricReachable, "every node opens a TCP connection to every other node's fabric address", false},
+        {kForbiddenInterfacesNotFabric, "the forbidden interfaces (eth0) are not the fabric and share no subnet with it",
+         true},
+    },
+    .probes = {IpAddrProbe(), IpLinkProbe(), ReachProbe()},
+    .evaluate = Evaluate,
   };
-  suite.probes = {IpAddrProbe(), IpLinkProbe(), ReachProbe()};
-  suite.evaluate = Evaluate;
-  return suite;
 }
 
 const SuiteRegistration kRegistration(Definition());

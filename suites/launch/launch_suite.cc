@@ -27,20 +27,20 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
 }
 
 SuiteDefinition Definition() {
-  SuiteDefinition suite;
-  suite.name = kSuite;
-  suite.summary = "ranks were launched as the job asked: ids consistent, no oversubscribed node, rendezvous valid";
-  suite.checks = {
-      {"WorldFormed", "every rank joined one MPI world within the deadline (GPUCONFORM_WORLD_TIMEOUT_S)", false},
-      {"SlurmIdsConsistent", "SLURM_PROCID = MPI rank, SLURM_NTASKS = world size, one SLURM_NODEID per host", false},
-      {"TasksPerNodeAsRequested", "no node runs more tasks than --ntasks-per-node asked (one by default)", false},
-      {"MasterAddrInAllocation", "MASTER_ADDR/MASTER_PORT, when set, agree on every rank and name an allocated node",
-       false},
-      {"FabricPinnedInEnvironment",
-       "NCCL_SOCKET_IFNAME and OMPI_MCA_btl_tcp_if_include pin traffic to the fabric, never a forbidden interface", false},
+  return {
+    .name = kSuite,
+    .summary = "ranks were launched as the job asked: ids consistent, no oversubscribed node, rendezvous valid",
+    .checks = {
+        {"WorldFormed", "every rank joined one MPI world within the deadline (GPUCONFORM_WORLD_TIMEOUT_S)", false},
+        {"SlurmIdsConsistent", "SLURM_PROCID = MPI rank, SLURM_NTASKS = world size, one SLURM_NODEID per host", false},
+        {"TasksPerNodeAsRequested", "no node runs more tasks than --ntasks-per-node asked (one by default)", false},
+        {"MasterAddrInAllocation", "MASTER_ADDR/MASTER_PORT, when set, agree on every rank and name an allocated node",
+         false},
+        {"FabricPinnedInEnvironment",
+         "NCCL_SOCKET_IFNAME and OMPI_MCA_btl_tcp_if_include pin traffic to the fabric, never a forbidden interface", false},
+    },
+    .evaluate = Evaluate,
   };
-  suite.evaluate = Evaluate;
-  return suite;
 }
 
 const SuiteRegistration kRegistration(Definition());

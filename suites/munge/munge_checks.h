@@ -17,33 +17,33 @@
 namespace gpuconform::munge {
 
 inline constexpr char kSuite[] = "Munge";
-inline constexpr char kCredentialsDecodeAcrossNodes[] = "CredentialsDecodeAcrossNodes";
-inline constexpr char kKeyIdenticalOnAllNodes[] = "KeyIdenticalOnAllNodes";
-inline constexpr char kKeyFileProtected[] = "KeyFileProtected";
-inline constexpr char kDaemonReachable[] = "DaemonReachable";
-inline constexpr char kClockSkewWithinTtl[] = "ClockSkewWithinTtl";
 
 // Why the profile makes the Munge checks not apply, or nullopt when they apply.
 std::optional<std::string> NotApplicable(const Profile& profile);
 
 // Cluster case: every node decodes every other node's credential (the N×N matrix, one
 // report per decoding node). Names the odd node(s) out and the likely cause.
+inline constexpr char kCredentialsDecodeAcrossNodes[] = "CredentialsDecodeAcrossNodes";
 CheckResult CheckCredentialsDecodeAcrossNodes(const std::map<std::string, Result<DecodeReport>>& reports,
                                               const Profile& profile);
 
 // Cluster case: the keyed digests of the key (one shared nonce) are equal on every node.
 // Messages show at most an 8-hex-digit prefix of a digest, never the key.
+inline constexpr char kKeyIdenticalOnAllNodes[] = "KeyIdenticalOnAllNodes";
 CheckResult CheckKeyIdenticalOnAllNodes(const std::map<std::string, Result<KeyDigest>>& digests,
                                         const Profile& profile);
 
 // Per node: the key is not readable or writable by group or others, and belongs to munge or root.
+inline constexpr char kKeyFileProtected[] = "KeyFileProtected";
 CheckResult CheckKeyFileProtected(const std::string& node, const Result<KeyStat>& stat, const Profile& profile);
 
 // Per node: munge -n encodes through the local munged and the node decodes its own credential.
+inline constexpr char kDaemonReachable[] = "DaemonReachable";
 CheckResult CheckDaemonReachable(const std::string& node, const Result<DecodeReport>& report, const Profile& profile);
 
 // Cluster case: max − min of the nodes' CLOCK_REALTIME readings, taken together after a
 // barrier, is within profile.munge->max_clock_skew_s.
+inline constexpr char kClockSkewWithinTtl[] = "ClockSkewWithinTtl";
 CheckResult CheckClockSkewWithinTtl(const std::map<std::string, Result<long long>>& epoch_ns, const Profile& profile);
 
 }  // namespace gpuconform::munge

@@ -125,10 +125,9 @@ const char kDecodeText[] =
     "from node3: status=Invalid credential exit=14 unmunge: Error: Invalid credential\n";
 
 TEST(MungeParse, KeyDigestReadsNonceAndHmac) {
-  auto d = ParseKeyDigest(kDigestText, "n1/munge-key.digest");
-  ASSERT_TRUE(d) << d.error();
-  EXPECT_EQ(d->nonce_hex, kNonce);
-  EXPECT_EQ(d->hmac_hex, kDigestA);
+  const auto d = test_support::Parsed(ParseKeyDigest(kDigestText, "n1/munge-key.digest"));
+  EXPECT_EQ(d.nonce_hex, kNonce);
+  EXPECT_EQ(d.hmac_hex, kDigestA);
 }
 
 TEST(MungeParse, KeyDigestRejectsWrongLengthUppercaseAndExtraLines) {
@@ -151,13 +150,12 @@ TEST(MungeParse, KeyDigestTruncatedAnywhereIsAnError) {
 }
 
 TEST(MungeParse, KeyStatReadsEveryField) {
-  auto s = ParseKeyStat(kStatText, "f");
-  ASSERT_TRUE(s) << s.error();
-  EXPECT_EQ(s->path, "/etc/munge/munge.key");
-  EXPECT_EQ(s->owner, "munge");
-  EXPECT_EQ(s->group, "munge");
-  EXPECT_EQ(s->mode, 0400u);
-  EXPECT_EQ(s->size_bytes, 1024);
+  const auto s = test_support::Parsed(ParseKeyStat(kStatText, "f"));
+  EXPECT_EQ(s.path, "/etc/munge/munge.key");
+  EXPECT_EQ(s.owner, "munge");
+  EXPECT_EQ(s.group, "munge");
+  EXPECT_EQ(s.mode, 0400u);
+  EXPECT_EQ(s.size_bytes, 1024);
 }
 
 TEST(MungeParse, KeyStatRejectsMissingDuplicateAndBadValues) {
@@ -181,30 +179,28 @@ TEST(MungeParse, KeyStatTruncatedBeforeTheLastFieldIsAnError) {
 }
 
 TEST(MungeParse, DecodeReportReadsTheMatrixRow) {
-  auto r = ParseDecodeReport(kDecodeText, "f");
-  ASSERT_TRUE(r) << r.error();
-  EXPECT_EQ(r->socket_path, "/run/munge/munge.socket.2");
-  EXPECT_TRUE(r->encode_ok);
-  ASSERT_EQ(r->attempts.size(), 3u);
-  EXPECT_EQ(r->attempts[2].from_node, "node3");
-  EXPECT_EQ(r->attempts[2].status, "Invalid credential");
-  EXPECT_EQ(r->attempts[2].exit_code, 14);
-  EXPECT_EQ(r->attempts[2].message, "unmunge: Error: Invalid credential");
+  const auto r = test_support::Parsed(ParseDecodeReport(kDecodeText, "f"));
+  EXPECT_EQ(r.socket_path, "/run/munge/munge.socket.2");
+  EXPECT_TRUE(r.encode_ok);
+  ASSERT_EQ(r.attempts.size(), 3u);
+  EXPECT_EQ(r.attempts[2].from_node, "node3");
+  EXPECT_EQ(r.attempts[2].status, "Invalid credential");
+  EXPECT_EQ(r.attempts[2].exit_code, 14);
+  EXPECT_EQ(r.attempts[2].message, "unmunge: Error: Invalid credential");
 }
 
 TEST(MungeParse, DecodeReportRoundTripsThroughFormat) {
   const std::vector<DecodeAttempt> attempts = {Ok("node1"), NoCredential("node2"), SocketDown("node3")};
   std::string text = "socket /s\nencode: failed munge: Error: Failed to access \"/s\": No such file or directory\nnodes 3\n";
   for (const auto& a : attempts) text += FormatDecodeAttempt(a) + "\n";
-  auto r = ParseDecodeReport(text, "f");
-  ASSERT_TRUE(r) << r.error();
-  EXPECT_FALSE(r->encode_ok);
-  EXPECT_EQ(r->encode_failure, "munge: Error: Failed to access \"/s\": No such file or directory");
+  const auto r = test_support::Parsed(ParseDecodeReport(text, "f"));
+  EXPECT_FALSE(r.encode_ok);
+  EXPECT_EQ(r.encode_failure, "munge: Error: Failed to access \"/s\": No such file or directory");
   for (std::size_t i = 0; i < attempts.size(); ++i) {
-    EXPECT_EQ(r->attempts[i].from_node, attempts[i].from_node);
-    EXPECT_EQ(r->attempts[i].status, attempts[i].status);
-    EXPECT_EQ(r->attempts[i].exit_code, attempts[i].exit_code);
-    EXPECT_EQ(r->attempts[i].message, attempts[i].message);
+    EXPECT_EQ(r.attempts[i].from_node, attempts[i].from_node);
+    EXPECT_EQ(r.attempts[i].status, attempts[i].status);
+    EXPECT_EQ(r.attempts[i].exit_code, attempts[i].exit_code);
+    EXPECT_EQ(r.attempts[i].message, attempts[i].message);
   }
 }
 
@@ -229,9 +225,8 @@ TEST(MungeParse, DecodeReportTruncatedOrForeignIsAnError) {
 }
 
 TEST(MungeParse, ClockReading) {
-  auto c = ParseClockReading("epoch_ns 1796221101123456789\n", "f");
-  ASSERT_TRUE(c) << c.error();
-  EXPECT_EQ(*c, 1796221101123456789LL);
+  const auto c = test_support::Parsed(ParseClockReading("epoch_ns 1796221101123456789\n", "f"));
+  EXPECT_EQ(c, 1796221101123456789LL);
   EXPECT_FALSE(ParseClockReading("", "f"));
   EXPECT_FALSE(ParseClockReading("epoch_ns\n", "f"));
   EXPECT_FALSE(ParseClockReading("epoch_ns 12x\n", "f"));
@@ -902,13 +897,11 @@ TEST_F(MungeProbes, KeyBytesNeverAppearInAnyProbeOutput) {
     }
   }
 
-  auto digest = ParseKeyDigest(outputs[0].text, outputs[0].origin);
-  ASSERT_TRUE(digest) << digest.error();
-  EXPECT_EQ(digest->hmac_hex, HmacSha256Hex(key, Unhex(digest->nonce_hex)));
-  auto stat = ParseKeyStat(outputs[1].text, outputs[1].origin);
-  ASSERT_TRUE(stat) << stat.error();
-  EXPECT_EQ(stat->size_bytes, 1024);
-  EXPECT_EQ(stat->mode, 0400u);
+  const auto digest = test_support::Parsed(ParseKeyDigest(outputs[0].text, outputs[0].origin));
+  EXPECT_EQ(digest.hmac_hex, HmacSha256Hex(key, Unhex(digest.nonce_hex)));
+  const auto stat = test_support::Parsed(ParseKeyStat(outputs[1].text, outputs[1].origin));
+  EXPECT_EQ(stat.size_bytes, 1024);
+  EXPECT_EQ(stat.mode, 0400u);
   EXPECT_EQ(CheckKeyFileProtected("testnode", stat, LocalProfile()).verdict,
             geteuid() == 0 ? Verdict::kPass : Verdict::kFail);
 }
@@ -966,9 +959,8 @@ TEST_F(MungeProbes, ClockReadsRealtime) {
   const World world = OneProcessWorld();
   const CollectiveContext context{world, nullptr, "testnode", true, {"testnode"}};
   const RawOutput out = ProbeClock(context);
-  auto ns = ParseClockReading(out.text, out.origin);
-  ASSERT_TRUE(ns) << ns.error();
-  EXPECT_GT(*ns, 1600000000LL * 1000000000LL);
+  const auto ns = test_support::Parsed(ParseClockReading(out.text, out.origin));
+  EXPECT_GT(ns, 1600000000LL * 1000000000LL);
   const CollectiveContext non_owner{world, nullptr, "testnode", false, {"testnode"}};
   EXPECT_EQ(ProbeClock(non_owner).status, ProbeStatus::kAbsent);
 }

@@ -62,21 +62,22 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
 }
 
 SuiteDefinition Definition() {
-  SuiteDefinition suite;
-  suite.name = kSuite;
-  suite.summary = "MUNGE: credentials decode across nodes, one key everywhere and protected, munged up, clocks in TTL";
-  suite.checks = {
-      {kCredentialsDecodeAcrossNodes, "every node decodes every other node's MUNGE credential", false},
-      {kKeyIdenticalOnAllNodes, "every node holds the same MUNGE key (compared by keyed digest)", false},
-      {kKeyFileProtected, "the MUNGE key is owned by munge or root and not accessible to group or others", true},
-      {kDaemonReachable, "munged answers on the node: munge -n encodes and the node decodes its own credential", true},
-      {kClockSkewWithinTtl, "node clocks differ by no more than the profile's munge.max_clock_skew_s", false},
+  return {
+    .name = kSuite,
+    .summary = "MUNGE: credentials decode across nodes, one key everywhere and protected, munged up, clocks in TTL",
+    .checks = {
+        {kCredentialsDecodeAcrossNodes, "every node decodes every other node's MUNGE credential", false},
+        {kKeyIdenticalOnAllNodes, "every node holds the same MUNGE key (compared by keyed digest)", false},
+        {kKeyFileProtected, "the MUNGE key is owned by munge or root and not accessible to group or others", true},
+        {kDaemonReachable,
+         "munged answers on the node: munge -n encodes and the node decodes its own credential", true},
+        {kClockSkewWithinTtl, "node clocks differ by no more than the profile's munge.max_clock_skew_s", false},
+    },
+    // Collectives run in this order on every rank, after the node probes (the stat); the
+    // clock last, after the slow decodes.
+    .probes = {KeyDigestProbe(), KeyStatProbe(), CrossDecodeProbe(), ClockProbe()},
+    .evaluate = Evaluate,
   };
-  // Collectives run in this order on every rank, after the node probes (the stat); the
-  // clock last, after the slow decodes.
-  suite.probes = {KeyDigestProbe(), KeyStatProbe(), CrossDecodeProbe(), ClockProbe()};
-  suite.evaluate = Evaluate;
-  return suite;
 }
 
 const SuiteRegistration kRegistration(Definition());

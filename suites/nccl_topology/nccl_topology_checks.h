@@ -18,21 +18,20 @@ using namespace gpuconform::nccl_topo;
 
 inline constexpr char kSuite[] = "NcclTopology";
 
-inline constexpr char kGpuCount[] = "GpuCount";
-inline constexpr char kNvlinkCountPerGpu[] = "NvlinkCountPerGpu";
-inline constexpr char kNicCountSpeedGdr[] = "NicCountSpeedGdr";
-inline constexpr char kGpuHasNicUnderPcieSwitch[] = "GpuHasNicUnderPcieSwitch";
-
 // The check names in report order.
 const std::vector<std::string>& CheckNames();
 
+inline constexpr char kGpuCount[] = "GpuCount";
 CheckResult CheckGpuCount(const std::string& node, const Topology& topology, const Profile& profile);
 // Sum of <nvlink count> over targets of NVSwitch class, per GPU, == nvlink.links_per_gpu.
+inline constexpr char kNvlinkCountPerGpu[] = "NvlinkCountPerGpu";
 CheckResult CheckNvlinkCountPerGpu(const std::string& node, const Topology& topology, const Profile& profile);
 // NICs == infiniband.rail_nics_per_node, speed >= rate_gbit_per_s, link layer, and gdr=1
 // where nccl.gpudirect_rdma.
+inline constexpr char kNicCountSpeedGdr[] = "NicCountSpeedGdr";
 CheckResult CheckNicCountSpeedGdr(const std::string& node, const Topology& topology, const Profile& profile);
 // Every GPU has a NIC in its PCIe switch tree (NCCL's PIX/PXB), hence on its NUMA node.
+inline constexpr char kGpuHasNicUnderPcieSwitch[] = "GpuHasNicUnderPcieSwitch";
 CheckResult CheckGpuHasNicUnderPcieSwitch(const std::string& node, const Topology& topology, const Profile& profile);
 
 // All checks on one node.

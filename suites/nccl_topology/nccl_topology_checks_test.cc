@@ -118,30 +118,28 @@ TEST(NcclTopologyRealdata, GraphFileIsRejectedAsTheWrongKindNamingTheFile) {
 
 TEST(NcclTopologyRealdata, ParsesTheFactsEachFileStates) {
   if (!std::filesystem::is_directory(kRealdata)) GTEST_SKIP() << "no realdata at " << kRealdata;
-  auto ibm = ParseTopologyXml(*ReadFileIfPresent(kRealdata + "/ibm-gx3d-h100-vsi-topo.xml"), "ibm");
-  ASSERT_TRUE(ibm) << ibm.error();
-  ASSERT_EQ(ibm->gpus.size(), 8u);
-  EXPECT_EQ(ibm->gpus[0].sm, 90);
-  EXPECT_EQ(ibm->gpus[0].nvlinks.size(), 4u);
-  ASSERT_EQ(ibm->nets.size(), 8u);
-  EXPECT_EQ(ibm->nets[0].name, "mlx5_7");
-  EXPECT_EQ(ibm->nets[0].speed_mbit_per_s, 200000);
-  EXPECT_EQ(ibm->nets[0].gdr, true);
-  EXPECT_EQ(ibm->nets[0].maxconn, 131072);
-  EXPECT_EQ(ibm->cpus[0].vendor, "GenuineIntel");
-  EXPECT_EQ(ibm->version, "1");
+  const auto ibm =
+      test_support::Parsed(ParseTopologyXml(*ReadFileIfPresent(kRealdata + "/ibm-gx3d-h100-vsi-topo.xml"), "ibm"));
+  ASSERT_EQ(ibm.gpus.size(), 8u);
+  EXPECT_EQ(ibm.gpus[0].sm, 90);
+  EXPECT_EQ(ibm.gpus[0].nvlinks.size(), 4u);
+  ASSERT_EQ(ibm.nets.size(), 8u);
+  EXPECT_EQ(ibm.nets[0].name, "mlx5_7");
+  EXPECT_EQ(ibm.nets[0].speed_mbit_per_s, 200000);
+  EXPECT_EQ(ibm.nets[0].gdr, true);
+  EXPECT_EQ(ibm.nets[0].maxconn, 131072);
+  EXPECT_EQ(ibm.cpus[0].vendor, "GenuineIntel");
+  EXPECT_EQ(ibm.version, "1");
 
-  auto p5 = ParseTopologyXml(*ReadFileIfPresent(kRealdata + "/aws-p5-48xl-topo.xml"), "p5");
-  ASSERT_TRUE(p5) << p5.error();
-  EXPECT_FALSE(p5->any_pci_class);
-  ASSERT_GT(p5->pcis.size(), 1u);
-  EXPECT_EQ(p5->pcis[1].link_speed_gt_per_s, 32.0);  // "32 GT/s PCIe/s"
-  EXPECT_EQ(p5->pcis[1].link_width_lanes, 16);
+  const auto p5 = test_support::Parsed(ParseTopologyXml(*ReadFileIfPresent(kRealdata + "/aws-p5-48xl-topo.xml"), "p5"));
+  EXPECT_FALSE(p5.any_pci_class);
+  ASSERT_GT(p5.pcis.size(), 1u);
+  EXPECT_EQ(p5.pcis[1].link_speed_gt_per_s, 32.0);  // "32 GT/s PCIe/s"
+  EXPECT_EQ(p5.pcis[1].link_width_lanes, 16);
 
-  auto g5 = ParseTopologyXml(*ReadFileIfPresent(kRealdata + "/aws-g5-48xl-topo.xml"), "g5");
-  ASSERT_TRUE(g5) << g5.error();
-  EXPECT_EQ(g5->pcis.size(), 9u);
-  EXPECT_FALSE(g5->cpus[0].numa_id == std::nullopt);
+  const auto g5 = test_support::Parsed(ParseTopologyXml(*ReadFileIfPresent(kRealdata + "/aws-g5-48xl-topo.xml"), "g5"));
+  EXPECT_EQ(g5.pcis.size(), 9u);
+  EXPECT_FALSE(g5.cpus[0].numa_id == std::nullopt);
 }
 
 TEST(NcclTopologyRealdata, SurvivesEveryTruncationOfEveryFile) {
@@ -187,10 +185,9 @@ TEST(NcclTopologyParse, SurvivesRandomBytesAndDeepNesting) {
   deep += "<pci class=\"0x030200\"><gpu dev=\"0\"/></pci>";
   for (int i = 0; i < 100000; ++i) deep += "</pci>";
   deep += "</cpu></system>";
-  auto topology = ParseTopologyXml(deep, "deep");
-  ASSERT_TRUE(topology) << topology.error();
-  EXPECT_EQ(topology->gpus.size(), 1u);
-  (void)JudgeTopology("n", *topology, Builtin("h100-sxm-8"));
+  const auto topology = test_support::Parsed(ParseTopologyXml(deep, "deep"));
+  EXPECT_EQ(topology.gpus.size(), 1u);
+  (void)JudgeTopology("n", topology, Builtin("h100-sxm-8"));
 }
 
 // A topology built in the test, one fact per case.
@@ -211,9 +208,9 @@ Profile OneGpuProfile() {
 const std::string kEighteenLinks = "<nvlink target=\"0000:c3:00.0\" count=\"18\" tclass=\"0x068000\"/>";
 
 TEST(NcclTopologyChecks, HealthyOneGpuNodeConforms) {
-  auto topology = ParseTopologyXml(OneSwitchTopology("speed=\"400000\" gdr=\"1\"", kEighteenLinks), "t");
-  ASSERT_TRUE(topology) << topology.error();
-  for (const auto& r : JudgeTopology("n1", *topology, OneGpuProfile())) {
+  const auto topology =
+      test_support::Parsed(ParseTopologyXml(OneSwitchTopology("speed=\"400000\" gdr=\"1\"", kEighteenLinks), "t"));
+  for (const auto& r : JudgeTopology("n1", topology, OneGpuProfile())) {
     EXPECT_EQ(r.verdict, Verdict::kPass) << r.check << ": " << Describe({r});
   }
 }

@@ -43,21 +43,21 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
 }
 
 SuiteDefinition Definition() {
-  SuiteDefinition suite;
-  suite.name = kSuite;
-  suite.summary = "NCCL's topology (NCCL_TOPO_DUMP_FILE) matches the profile: GPUs, NVLinks, NICs, GPU-NIC affinity";
-  suite.checks = {
-      {kGpuCount, "NCCL sees gpu.count_per_node GPUs on every node", true},
-      {kNvlinkCountPerGpu, "every GPU has nvlink.links_per_gpu NVLinks to NVSwitches", true},
-      {kNicCountSpeedGdr, "NCCL sees infiniband.rail_nics_per_node NICs at the profile's rate, with GPUDirect RDMA",
-       true},
-      {kGpuHasNicUnderPcieSwitch, "every GPU has a NIC under its PCIe switch, on its NUMA node", true},
-      {kTopoFileMatchesNode,
-       "every PCI device of the NCCL_TOPO_FILE the environment sets exists on the node with the same class", true},
+  return {
+    .name = kSuite,
+    .summary = "NCCL's topology (NCCL_TOPO_DUMP_FILE) matches the profile: GPUs, NVLinks, NICs, GPU-NIC affinity",
+    .checks = {
+        {kGpuCount, "NCCL sees gpu.count_per_node GPUs on every node", true},
+        {kNvlinkCountPerGpu, "every GPU has nvlink.links_per_gpu NVLinks to NVSwitches", true},
+        {kNicCountSpeedGdr, "NCCL sees infiniband.rail_nics_per_node NICs at the profile's rate, with GPUDirect RDMA",
+         true},
+        {kGpuHasNicUnderPcieSwitch, "every GPU has a NIC under its PCIe switch, on its NUMA node", true},
+        {kTopoFileMatchesNode,
+         "every PCI device of the NCCL_TOPO_FILE the environment sets exists on the node with the same class", true},
+    },
+    .probes = {TopologyProbe(), probes::NcclTopoFile(), probes::PciDevices()},
+    .evaluate = Evaluate,
   };
-  suite.probes = {TopologyProbe(), probes::NcclTopoFile(), probes::PciDevices()};
-  suite.evaluate = Evaluate;
-  return suite;
 }
 
 const SuiteRegistration kRegistration(Definition());

@@ -58,14 +58,13 @@ TEST(PciBusId, NonIdsAreRejected) {
 }
 
 TEST(PciDevices, ParsesClassAndIdsAndNamesTheBadLine) {
-  auto devices = ParsePciDevices("0000:18:00.0 0x030200 0x10de 0x2330\n0000:17:00.0 0x020700\n\n0000:00:00.0 unknown\n",
-                                 "n1/pci-devices.txt");
-  ASSERT_TRUE(devices) << devices.error();
-  ASSERT_EQ(devices->size(), 3u);
-  EXPECT_EQ(devices->at("0000:18:00.0").class_code, "0x030200");
-  EXPECT_EQ(devices->at("0000:18:00.0").device, "0x2330");
-  EXPECT_EQ(devices->at("0000:17:00.0").vendor, "");
-  EXPECT_EQ(devices->at("0000:00:00.0").class_code, "");
+  const auto devices = test_support::Parsed(ParsePciDevices(
+      "0000:18:00.0 0x030200 0x10de 0x2330\n0000:17:00.0 0x020700\n\n0000:00:00.0 unknown\n", "n1/pci-devices.txt"));
+  ASSERT_EQ(devices.size(), 3u);
+  EXPECT_EQ(devices.at("0000:18:00.0").class_code, "0x030200");
+  EXPECT_EQ(devices.at("0000:18:00.0").device, "0x2330");
+  EXPECT_EQ(devices.at("0000:17:00.0").vendor, "");
+  EXPECT_EQ(devices.at("0000:00:00.0").class_code, "");
   test_support::ExpectErrorStartingWith(
       ParsePciDevices("0000:18:00.0 0x030200\nnvidia-smi: command not found\n", "n1/pci-devices.txt"),
       "n1/pci-devices.txt:2: expected a PCI bus id");

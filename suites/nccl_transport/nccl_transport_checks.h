@@ -19,29 +19,28 @@ using namespace gpuconform::nccl_log;
 
 inline constexpr char kSuite[] = "NcclTransport";
 
-inline constexpr char kInterNodeChannelsUseProfileNetwork[] = "InterNodeChannelsUseProfileNetwork";
-inline constexpr char kNetIbDevicesMatchRails[] = "NetIbDevicesMatchRails";
-inline constexpr char kGpuDirectRdmaOnInterNodeChannels[] = "GpuDirectRdmaOnInterNodeChannels";
-inline constexpr char kIntraNodeChannelsOverNvlink[] = "IntraNodeChannelsOverNvlink";
-inline constexpr char kSocketInterfaceIsFabric[] = "SocketInterfaceIsFabric";
-inline constexpr char kEnvironmentAudit[] = "EnvironmentAudit";
-inline constexpr char kNoNcclErrors[] = "NoNcclErrors";
-
 const std::vector<std::string>& CheckNames();
 
 // Every inter-node channel runs over nccl.network (NET/IB for "IB"), none over NET/Socket.
+inline constexpr char kInterNodeChannelsUseProfileNetwork[] = "InterNodeChannelsUseProfileNetwork";
 CheckResult CheckInterNodeChannelsUseProfileNetwork(const NcclLog& log, const Profile& profile);
 // NET/IB opened infiniband.rail_nics_per_node devices per host, all of infiniband.link_layer.
+inline constexpr char kNetIbDevicesMatchRails[] = "NetIbDevicesMatchRails";
 CheckResult CheckNetIbDevicesMatchRails(const NcclLog& log, const Profile& profile);
 // Every inter-node channel is GDRDMA where nccl.gpudirect_rdma; mixed channels are named.
+inline constexpr char kGpuDirectRdmaOnInterNodeChannels[] = "GpuDirectRdmaOnInterNodeChannels";
 CheckResult CheckGpuDirectRdmaOnInterNodeChannels(const NcclLog& log, const Profile& profile);
 // Intra-node channels use P2P or NVLS (NVLink), never SHM or NET, where the profile has NVLink.
+inline constexpr char kIntraNodeChannelsOverNvlink[] = "IntraNodeChannelsOverNvlink";
 CheckResult CheckIntraNodeChannelsOverNvlink(const NcclLog& log, const Profile& profile);
 // The socket interface NCCL used is nccl.socket_ifname and never one of nccl.forbidden_ifnames.
+inline constexpr char kSocketInterfaceIsFabric[] = "SocketInterfaceIsFabric";
 CheckResult CheckSocketInterfaceIsFabric(const NcclLog& log, const Profile& profile);
 // NCCL_* settings that defeat the profile's fabric (NCCL_IB_DISABLE=1, NCCL_NET=Socket, ...).
+inline constexpr char kEnvironmentAudit[] = "EnvironmentAudit";
 CheckResult CheckEnvironmentAudit(const NcclLog& log, const Profile& profile);
 // No NCCL WARN line and no NCCL error (ncclRemoteError, timeouts, crashes) in the log.
+inline constexpr char kNoNcclErrors[] = "NoNcclErrors";
 CheckResult CheckNoNcclErrors(const NcclLog& log, const Profile& profile);
 
 std::vector<CheckResult> JudgeLog(const NcclLog& log, const Profile& profile);

@@ -108,9 +108,8 @@ TEST(NcclTransportRealdata, EveryLogJudgedAsItsSourceSays) {
   for (const auto& c : cases) {
     const auto text = ReadFileIfPresent(kRealdata + "/" + c.file);
     ASSERT_TRUE(text) << c.file;
-    auto log = ParseNcclLog(*text, c.file);
-    ASSERT_TRUE(log) << log.error();
-    const auto results = JudgeLog(*log, c.profile);
+    const auto log = test_support::Parsed(ParseNcclLog(*text, c.file));
+    const auto results = JudgeLog(log, c.profile);
     EXPECT_EQ(VerdictsByCheck(results), c.expected)
         << c.file << " with " << c.profile.name << " (" << c.why << ")\n" << Describe(results);
   }
@@ -189,22 +188,21 @@ TEST(NcclTransportParse, ChannelLinesOfEveryNcclGeneration) {
       "node1:100:200 [0] NCCL INFO Ring 00 : 0[0] -> 1[1] via SHM/direct/direct\n"
       "[1,0]<stdout>:node1:100:200 [0] NCCL INFO Channel 04/0 : 0[0] -> 8[0] [send] via NET/AWS Libfabric/0/GDRDMA\n"
       "node1:100:200 [0] NCCL INFO Channel 05/0 : 0[0] -> 8[0] [send] via NET/Socket/1\n";
-  auto log = ParseNcclLog(text, "t");
-  ASSERT_TRUE(log) << log.error();
-  ASSERT_EQ(log->channels.size(), 7u);
-  EXPECT_EQ(log->channels[0].net, "IB");
-  EXPECT_TRUE(log->channels[0].gdr);
-  EXPECT_EQ(log->channels[0].source.host, "node1");
-  EXPECT_EQ(log->channels[0].source.pid, 100);
-  EXPECT_EQ(log->channels[1].direction, "receive");
-  EXPECT_EQ(log->channels[1].from_rank, 15);
-  EXPECT_EQ(log->channels[2].kind, TransportKind::kP2p);
-  EXPECT_EQ(log->channels[2].channel, "02");
-  EXPECT_EQ(log->channels[4].kind, TransportKind::kShm);
-  EXPECT_EQ(log->channels[5].net, "AWS Libfabric");
-  EXPECT_EQ(log->channels[5].source.host, "node1");
-  EXPECT_EQ(log->channels[6].net, "Socket");
-  EXPECT_FALSE(log->channels[6].gdr);
+  const auto log = test_support::Parsed(ParseNcclLog(text, "t"));
+  ASSERT_EQ(log.channels.size(), 7u);
+  EXPECT_EQ(log.channels[0].net, "IB");
+  EXPECT_TRUE(log.channels[0].gdr);
+  EXPECT_EQ(log.channels[0].source.host, "node1");
+  EXPECT_EQ(log.channels[0].source.pid, 100);
+  EXPECT_EQ(log.channels[1].direction, "receive");
+  EXPECT_EQ(log.channels[1].from_rank, 15);
+  EXPECT_EQ(log.channels[2].kind, TransportKind::kP2p);
+  EXPECT_EQ(log.channels[2].channel, "02");
+  EXPECT_EQ(log.channels[4].kind, TransportKind::kShm);
+  EXPECT_EQ(log.channels[5].net, "AWS Libfabric");
+  EXPECT_EQ(log.channels[5].source.host, "node1");
+  EXPECT_EQ(log.channels[6].net, "Socket");
+  EXPECT_FALSE(log.channels[6].gdr);
 }
 
 TEST(NcclTransportParse, TextWithoutNcclOutputIsAnErrorSayingHowToCaptureIt) {
@@ -398,18 +396,17 @@ TEST(NcclTransportParse, VeryLongLinesKeepOnlyClippedFields) {
         for (int i = 0; i < 2000; ++i) devices += "[" + std::to_string(i) + "]mlx5_" + std::to_string(i) + ":1/IB ";
         return devices;
       }() + "\n";
-  auto log = ParseNcclLog(text, "long.log");
-  ASSERT_TRUE(log) << log.error();
-  EXPECT_EQ(log->lines, 4u);
-  ASSERT_EQ(log->channels.size(), 1u);
-  EXPECT_EQ(log->channels[0].net, "IB");
-  EXPECT_TRUE(log->channels[0].gdr);
-  EXPECT_LE(log->channels[0].via.size(), kMaxFieldBytes);
-  ASSERT_EQ(log->env.size(), 1u);
-  EXPECT_LE(log->env[0].value.size(), kMaxFieldBytes);
-  ASSERT_EQ(log->net_inits.size(), 1u);
-  EXPECT_EQ(log->net_inits[0].devices.size(), kMaxDevicesPerInit);
-  (void)JudgeLog(*log, Builtin("h100-sxm-8"));
+  const auto log = test_support::Parsed(ParseNcclLog(text, "long.log"));
+  EXPECT_EQ(log.lines, 4u);
+  ASSERT_EQ(log.channels.size(), 1u);
+  EXPECT_EQ(log.channels[0].net, "IB");
+  EXPECT_TRUE(log.channels[0].gdr);
+  EXPECT_LE(log.channels[0].via.size(), kMaxFieldBytes);
+  ASSERT_EQ(log.env.size(), 1u);
+  EXPECT_LE(log.env[0].value.size(), kMaxFieldBytes);
+  ASSERT_EQ(log.net_inits.size(), 1u);
+  EXPECT_EQ(log.net_inits[0].devices.size(), kMaxDevicesPerInit);
+  (void)JudgeLog(log, Builtin("h100-sxm-8"));
 }
 
 TEST(NcclTransportParse, LogCutInsideALineIsJudgedOnItsWholeLinesAndSaysSo) {

@@ -26,22 +26,25 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
 }
 
 SuiteDefinition Definition() {
-  SuiteDefinition suite;
-  suite.name = kSuite;
-  suite.summary = "NCCL_DEBUG=INFO log: NET/IB with GPUDirect RDMA between nodes, NVLink inside, fabric interface, no errors";
-  suite.checks = {
-      {kInterNodeChannelsUseProfileNetwork, "every inter-node channel uses nccl.network (NET/IB), none NET/Socket", false},
-      {kNetIbDevicesMatchRails, "NET/IB opened infiniband.rail_nics_per_node devices of infiniband.link_layer", false},
-      {kGpuDirectRdmaOnInterNodeChannels, "every inter-node channel uses GPUDirect RDMA where the profile asks", false},
-      {kIntraNodeChannelsOverNvlink, "intra-node channels use P2P or NVLS over NVLink, not SHM", false},
-      {kSocketInterfaceIsFabric, "NCCL's socket interface is nccl.socket_ifname, never a forbidden one", false},
-      {kEnvironmentAudit, "no NCCL_* setting defeats the profile's fabric (NCCL_IB_DISABLE, NCCL_P2P_DISABLE, ...)",
-       false},
-      {kNoNcclErrors, "no NCCL WARN, ncclRemoteError, timeout or crash in the log", false},
+  return {
+    .name = kSuite,
+    .summary = "NCCL_DEBUG=INFO log: NET/IB with GPUDirect RDMA between nodes, NVLink inside, fabric interface, no errors",
+    .checks = {
+        {kInterNodeChannelsUseProfileNetwork,
+         "every inter-node channel uses nccl.network (NET/IB), none NET/Socket", false},
+        {kNetIbDevicesMatchRails,
+         "NET/IB opened infiniband.rail_nics_per_node devices of infiniband.link_layer", false},
+        {kGpuDirectRdmaOnInterNodeChannels,
+         "every inter-node channel uses GPUDirect RDMA where the profile asks", false},
+        {kIntraNodeChannelsOverNvlink, "intra-node channels use P2P or NVLS over NVLink, not SHM", false},
+        {kSocketInterfaceIsFabric, "NCCL's socket interface is nccl.socket_ifname, never a forbidden one", false},
+        {kEnvironmentAudit, "no NCCL_* setting defeats the profile's fabric (NCCL_IB_DISABLE, NCCL_P2P_DISABLE, ...)",
+         false},
+        {kNoNcclErrors, "no NCCL WARN, ncclRemoteError, timeout or crash in the log", false},
+    },
+    .probes = {DebugLogProbe()},
+    .evaluate = Evaluate,
   };
-  suite.probes = {DebugLogProbe()};
-  suite.evaluate = Evaluate;
-  return suite;
 }
 
 const SuiteRegistration kRegistration(Definition());

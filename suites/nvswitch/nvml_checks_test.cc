@@ -39,11 +39,10 @@ RawOutput Ok(const std::string& text) { return {ProbeStatus::kOk, text, "", ""};
 TEST(RecordLines, FormatRoundTripsAndGarbageNamesTheLine) {
   const std::string line = FormatRecord("gpu", {{"name", "NVIDIA \"H100\"\tx"}, {"empty", ""}, {"n", "3"}});
   EXPECT_EQ(line, "gpu name=\"NVIDIA 'H100' x\" empty=\"\" n=3");
-  auto parsed = ParseRecordLines("# comment\n\n" + line + "\n", "f");
-  ASSERT_TRUE(parsed) << parsed.error();
-  ASSERT_EQ(parsed->size(), 1u);
-  EXPECT_EQ((*parsed)[0].line, 3);
-  EXPECT_EQ((*parsed)[0].Get("name"), "NVIDIA 'H100' x");
+  const auto parsed = test_support::Parsed(ParseRecordLines("# comment\n\n" + line + "\n", "f"));
+  ASSERT_EQ(parsed.size(), 1u);
+  EXPECT_EQ(parsed[0].line, 3);
+  EXPECT_EQ(parsed[0].Get("name"), "NVIDIA 'H100' x");
   for (const std::string bad : {"gpu name=\"open\n", "gpu =3\n", "gpu a=1 a=2\n", "GPU! x=1\n", "gpu a=b\"c\n"}) {
     auto error = ParseRecordLines("# ok\n" + bad, "snap/n1/nvml.txt");
     ASSERT_FALSE(error) << bad;
@@ -52,31 +51,29 @@ TEST(RecordLines, FormatRoundTripsAndGarbageNamesTheLine) {
 }
 
 TEST(NvmlParse, ReadsTheFixtureAndConvertsToOneFactModel) {
-  auto report = ParseNvml(HealthyNvml(), "nvml.txt");
-  ASSERT_TRUE(report) << report.error();
-  ASSERT_EQ(report->gpus.size(), 8u);
-  EXPECT_EQ(report->driver_version, "550.54.15");
-  EXPECT_EQ(report->gpus[5].bus_id, "00000000:AB:00.0");
-  ASSERT_EQ(report->gpus[5].links.size(), 18u);
-  EXPECT_EQ(report->gpus[5].links[17].remote, "nvswitch");
-  EXPECT_DOUBLE_EQ(*report->gpus[5].links[17].speed_gb_per_s, 26.562);
-  const auto inventory = ToGpuInventory(*report);
+  const auto report = test_support::Parsed(ParseNvml(HealthyNvml(), "nvml.txt"));
+  ASSERT_EQ(report.gpus.size(), 8u);
+  EXPECT_EQ(report.driver_version, "550.54.15");
+  EXPECT_EQ(report.gpus[5].bus_id, "00000000:AB:00.0");
+  ASSERT_EQ(report.gpus[5].links.size(), 18u);
+  EXPECT_EQ(report.gpus[5].links[17].remote, "nvswitch");
+  EXPECT_DOUBLE_EQ(*report.gpus[5].links[17].speed_gb_per_s, 26.562);
+  const auto inventory = ToGpuInventory(report);
   EXPECT_EQ(inventory.gpus[5].pcie.current_width, 16);
   EXPECT_EQ(inventory.gpus[5].fabric_state, "Completed");
   EXPECT_EQ(inventory.gpus[5].fabric_status, "Success");
-  const auto links = ToNvlinkStatus(*report);
+  const auto links = ToNvlinkStatus(report);
   EXPECT_EQ(links.gpus[5].links[3].remote, "nvswitch");
   EXPECT_EQ(CheckAllLinksActive("n1", links, H100()).verdict, Verdict::kPass);
   EXPECT_EQ(CheckFabricRegistered("n1", inventory, H100()).verdict, Verdict::kPass);
 }
 
 TEST(NvmlParse, UnreportedFieldsStayUnsetAndBadValuesNameTheLine) {
-  auto sparse = ParseNvml("nvml\ngpu index=0\nlink gpu=0 link=0 state=active\n", "f");
-  ASSERT_TRUE(sparse) << sparse.error();
-  EXPECT_FALSE(sparse->gpus[0].pcie.max_gen.has_value());
-  EXPECT_FALSE(sparse->gpus[0].links[0].speed_gb_per_s.has_value());
+  const auto sparse = test_support::Parsed(ParseNvml("nvml\ngpu index=0\nlink gpu=0 link=0 state=active\n", "f"));
+  EXPECT_FALSE(sparse.gpus[0].pcie.max_gen.has_value());
+  EXPECT_FALSE(sparse.gpus[0].links[0].speed_gb_per_s.has_value());
   // A link whose speed NVML did not give is active, and its speed is not judged.
-  EXPECT_FALSE(ToNvlinkStatus(*sparse).gpus[0].links[0].speed_reported);
+  EXPECT_FALSE(ToNvlinkStatus(sparse).gpus[0].links[0].speed_reported);
 
   const topo_test::RefusedInputs bad = {
       {"nvml\ngpu index=0 pcie_gen_max=five\n", "f:2: pcie_gen_max must be a whole number"},
@@ -144,9 +141,8 @@ TEST(NvSwitchAllLinksActive, LinkToAGpuInsteadOfAnNvswitchFailsNamingIt) {
 }
 
 TEST(NvSwitchFabricRegistered, NotCompletedOrFailedStatusFailsNamingTheGpu) {
-  auto in_progress = ParseNvml(TwoGpus("fabric_state=in-progress", "state=active"), "f");
-  ASSERT_TRUE(in_progress) << in_progress.error();
-  const auto result = CheckFabricRegistered("n1", ToGpuInventory(*in_progress), H100());
+  const auto in_progress = test_support::Parsed(ParseNvml(TwoGpus("fabric_state=in-progress", "state=active"), "f"));
+  const auto result = CheckFabricRegistered("n1", ToGpuInventory(in_progress), H100());
   ExpectOnlyFinding(result, "n1/gpu1",
                     "n1: GPU 1 (00000000:2A:00.0) fabric state is 'In Progress', expected "
                     "'Completed'");
@@ -162,9 +158,9 @@ TEST(NvSwitchFabricRegistered, NotCompletedOrFailedStatusFailsNamingTheGpu) {
 }
 
 TEST(NvSwitchFabricRegistered, SkipsWhereNoGpuReportsAFabricStateAndErrorsWithoutFacts) {
-  auto a100 = ParseNvml("nvml\ngpu index=0 name=A100 fabric_state=not-supported\ngpu index=1 name=A100\n", "f");
-  ASSERT_TRUE(a100) << a100.error();
-  const auto skipped = CheckFabricRegistered("n1", ToGpuInventory(*a100), H100());
+  const auto a100 = test_support::Parsed(
+      ParseNvml("nvml\ngpu index=0 name=A100 fabric_state=not-supported\ngpu index=1 name=A100\n", "f"));
+  const auto skipped = CheckFabricRegistered("n1", ToGpuInventory(a100), H100());
   EXPECT_EQ(skipped.verdict, Verdict::kSkip);
   EXPECT_NE(skipped.findings[0].message.find("n1: no GPU reports an NVLink fabric state"), std::string::npos);
   const auto errored = CheckFabricRegistered("n1", Error{"n1: no NVIDIA driver was found"}, H100());

@@ -18,10 +18,6 @@ namespace gpuconform::nvswitch {
 using namespace gpuconform::nvidia_smi;
 
 inline constexpr char kSuite[] = "NvSwitch";
-inline constexpr char kGpuCountAndModel[] = "GpuCountAndModel";
-inline constexpr char kAllPairsNvlinkConnected[] = "AllPairsNvlinkConnected";
-inline constexpr char kAllLinksActive[] = "AllLinksActive";
-inline constexpr char kFabricRegistered[] = "FabricRegistered";
 
 // How many GPUs one more source saw on the node (nvidia-smi topo -m, NVLink status, CUDA).
 struct GpuCountEvidence {
@@ -32,6 +28,7 @@ struct GpuCountEvidence {
 // The node has profile.gpu.count_per_node GPUs, each a model containing gpu.model_contains.
 // Every other source that counted the node's GPUs must agree: a source that shows another
 // count fails the check, naming the source, even where the inventory itself is missing.
+inline constexpr char kGpuCountAndModel[] = "GpuCountAndModel";
 CheckResult CheckGpuCountAndModel(const std::string& node, const Result<nvidia_smi::GpuInventory>& inventory,
                                   const Profile& profile, const std::vector<GpuCountEvidence>& other_counts = {});
 
@@ -41,16 +38,19 @@ std::optional<Finding> GpuCountContradiction(const std::string& node, const std:
                                              const Profile& profile);
 
 // Every GPU pair is NV<k> with k = nvlink.links_per_gpu in `nvidia-smi topo -m`.
+inline constexpr char kAllPairsNvlinkConnected[] = "AllPairsNvlinkConnected";
 CheckResult CheckAllPairsNvlinkConnected(const std::string& node, const Result<TopoMatrix>& matrix,
                                          const Profile& profile);
 
 // Every GPU lists nvlink.links_per_gpu links, each active at >= nvlink.link_bandwidth_gb_per_s
 // and, where the source says where a link leads (NVML), to an NVSwitch.
+inline constexpr char kAllLinksActive[] = "AllLinksActive";
 CheckResult CheckAllLinksActive(const std::string& node, const Result<NvlinkStatus>& status, const Profile& profile);
 
 // Every GPU that reports an NVLink fabric state (Hopper and later, driver r530+) has state
 // Completed and status Success: the fabric manager registered it with the NVSwitch fabric.
 // Skipped, saying so, where no GPU of the node reports one.
+inline constexpr char kFabricRegistered[] = "FabricRegistered";
 CheckResult CheckFabricRegistered(const std::string& node, const Result<nvidia_smi::GpuInventory>& inventory,
                                   const Profile& profile);
 

@@ -52,10 +52,9 @@ TEST(NvSwitchTopoParse, ReadsEveryRealMatrix) {
   };
   ASSERT_EQ(DataFiles(dir).size(), expected.size()) << "a new file in realdata/nvidia-smi-topo needs a row here";
   for (const auto& e : expected) {
-    auto matrix = RealTopo(dir, e.file);
-    ASSERT_TRUE(matrix) << matrix.error();
-    EXPECT_EQ(matrix->gpus.size(), e.gpus) << e.file;
-    EXPECT_EQ(matrix->nics.size(), e.nics) << e.file;
+    const auto matrix = test_support::Parsed(RealTopo(dir, e.file));
+    EXPECT_EQ(matrix.gpus.size(), e.gpus) << e.file;
+    EXPECT_EQ(matrix.nics.size(), e.nics) << e.file;
   }
   auto wide = RealTopo(dir, "xuesongtap-8x-a100-nv12-17nic");
   EXPECT_EQ(wide->nic_names.at("NIC16"), "mlx5_bond_0");
@@ -69,10 +68,9 @@ TEST(NvSwitchTopoParse, ReadsEveryRealMatrix) {
 }
 
 TEST(NvSwitchTopoParse, OneByOneMatrixAndPromptBeforeHeader) {
-  auto matrix = ParseTopoMatrix("user@host:~$ nvidia-smi topo -m\n\tGPU0\tCPU Affinity\tNUMA Affinity\nGPU0\t X \t0-11\t\tN/A\n",
-                                "one");
-  ASSERT_TRUE(matrix) << matrix.error();
-  EXPECT_EQ(matrix->gpus, (std::vector<std::string>{"GPU0"}));
+  const auto matrix = test_support::Parsed(ParseTopoMatrix(
+      "user@host:~$ nvidia-smi topo -m\n\tGPU0\tCPU Affinity\tNUMA Affinity\nGPU0\t X \t0-11\t\tN/A\n", "one"));
+  EXPECT_EQ(matrix.gpus, (std::vector<std::string>{"GPU0"}));
 }
 
 TEST(NvSwitchTopoParse, GarbageAndTruncationAreErrorsNamingOriginAndLine) {
@@ -98,33 +96,29 @@ TEST(NvSwitchTopoParse, SurvivesEveryTruncationOfRealFilesAndRandomBytes) {
 TEST(NvSwitchNvlinkParse, ReadsEveryRealStatus) {
   GPUCONFORM_REALDATA_OR_SKIP(dir, "nvidia-smi-nvlink");
   ASSERT_EQ(DataFiles(dir).size(), 5u) << "a new file in realdata/nvidia-smi-nvlink needs a case here";
-  auto a100 = RealNvlink(dir, "gpud-a100-8gpu-nvlink-status");
-  ASSERT_TRUE(a100) << a100.error();
-  ASSERT_EQ(a100->gpus.size(), 8u);
-  EXPECT_EQ(a100->gpus[7].links.size(), 12u);
-  EXPECT_EQ(a100->gpus[7].links[11].speed_gb_per_s, 25);
-  auto h100 = RealNvlink(dir, "gcp-a3-h100-gpu0-18-links");
-  ASSERT_TRUE(h100) << h100.error();
-  EXPECT_EQ(h100->gpus[0].name, "NVIDIA H100 80GB HBM3");
-  EXPECT_DOUBLE_EQ(h100->gpus[0].links[17].speed_gb_per_s, 26.562);
-  auto inactive = RealNvlink(dir, "azure-nhc-a100-all-links-inactive");
-  ASSERT_TRUE(inactive) << inactive.error();
-  EXPECT_EQ(inactive->gpus[0].index, 6);
-  EXPECT_TRUE(inactive->gpus[0].links.empty());
-  EXPECT_NE(inactive->gpus[0].all_inactive_message.find("all links are inactive"), std::string::npos);
-  auto elided = RealNvlink(dir, "llm-action-h800-8-links-elided");
-  ASSERT_TRUE(elided) << elided.error();
-  EXPECT_EQ(elided->gpus.size(), 3u);
-  EXPECT_EQ(elided->gpus[2].index, 7);
-  EXPECT_EQ(elided->elided_at_line, 21);
+  const auto a100 = test_support::Parsed(RealNvlink(dir, "gpud-a100-8gpu-nvlink-status"));
+  ASSERT_EQ(a100.gpus.size(), 8u);
+  EXPECT_EQ(a100.gpus[7].links.size(), 12u);
+  EXPECT_EQ(a100.gpus[7].links[11].speed_gb_per_s, 25);
+  const auto h100 = test_support::Parsed(RealNvlink(dir, "gcp-a3-h100-gpu0-18-links"));
+  EXPECT_EQ(h100.gpus[0].name, "NVIDIA H100 80GB HBM3");
+  EXPECT_DOUBLE_EQ(h100.gpus[0].links[17].speed_gb_per_s, 26.562);
+  const auto inactive = test_support::Parsed(RealNvlink(dir, "azure-nhc-a100-all-links-inactive"));
+  EXPECT_EQ(inactive.gpus[0].index, 6);
+  EXPECT_TRUE(inactive.gpus[0].links.empty());
+  EXPECT_NE(inactive.gpus[0].all_inactive_message.find("all links are inactive"), std::string::npos);
+  const auto elided = test_support::Parsed(RealNvlink(dir, "llm-action-h800-8-links-elided"));
+  EXPECT_EQ(elided.gpus.size(), 3u);
+  EXPECT_EQ(elided.gpus[2].index, 7);
+  EXPECT_EQ(elided.elided_at_line, 21);
   ASSERT_TRUE(RealNvlink(dir, "azure-nhc-a100-good-nvlink-status"));
 }
 
 TEST(NvSwitchNvlinkParse, InactiveLinksAndErrorsNamingOriginAndLine) {
-  auto status = ParseNvlinkStatus("GPU 0: NVIDIA H100 (UUID: GPU-1)\n\t Link 0: 26.562 GB/s\n\t Link 1: <inactive>\n", "o");
-  ASSERT_TRUE(status) << status.error();
-  EXPECT_TRUE(status->gpus[0].links[0].active);
-  EXPECT_FALSE(status->gpus[0].links[1].active);
+  const auto status = test_support::Parsed(
+      ParseNvlinkStatus("GPU 0: NVIDIA H100 (UUID: GPU-1)\n\t Link 0: 26.562 GB/s\n\t Link 1: <inactive>\n", "o"));
+  EXPECT_TRUE(status.gpus[0].links[0].active);
+  EXPECT_FALSE(status.gpus[0].links[1].active);
   test_support::ExpectErrorStartingWith(
       ParseNvlinkStatus("GPU 0: NVIDIA H100 (UUID: GPU-1)\n\t Link 0: fast\n", "n1/nvidia-smi-nvlink-s.txt"),
       "n1/nvidia-smi-nvlink-s.txt:2: ");

@@ -42,45 +42,43 @@ std::vector<GpuCountEvidence> OtherGpuCounts(const SuiteContext& context, const 
 }
 
 SuiteDefinition Definition() {
-  SuiteDefinition suite;
-  suite.name = kSuite;
-  suite.summary = "GPU count and model, NVLink all-to-all through NVSwitch, every NVLink active at speed, fabric registered, P2P access and bandwidth";
-  suite.checks = {
-      {kGpuCountAndModel, "the node has the profile's GPU count, each of the profile's model (every source agrees)",
-       true,
-       [](const SuiteContext& c, const std::string& node) {
-         return CheckGpuCountAndModel(node, ReadGpuInventory(c.raw, node), c.profile, OtherGpuCounts(c, node));
-       }},
-      {kAllPairsNvlinkConnected, "every GPU pair is NV<k> (k = nvlink.links_per_gpu) in nvidia-smi topo -m", true,
-       [](const SuiteContext& c, const std::string& node) {
-         return CheckAllPairsNvlinkConnected(node, ReadTopoMatrix(c.raw, node), c.profile);
-       }},
-      {kAllLinksActive,
-       "every GPU has nvlink.links_per_gpu links, each active at >= link_bandwidth_gb_per_s, to an NVSwitch", true,
-       [](const SuiteContext& c, const std::string& node) {
-         return CheckAllLinksActive(node, ReadNvlinkStatus(c.raw, node), c.profile);
-       }},
-      {kFabricRegistered, "every GPU that reports a fabric state is Completed / Success", true,
-       [](const SuiteContext& c, const std::string& node) {
-         return CheckFabricRegistered(node, ReadGpuInventory(c.raw, node), c.profile);
-       }},
-      {kPeerAccessAllPairs, "cudaDeviceCanAccessPeer is 1 for every ordered GPU pair", true,
-       [](const SuiteContext& c, const std::string& node) {
-         return CheckPeerAccessAllPairs(node, ReadCudaP2p(c.raw, node), c.profile);
-       }},
-      {kP2pBandwidthAtFloor, "every GPU pair copies at >= nvlink.p2p_bandwidth_floor_gb_per_s one way", true,
-       [](const SuiteContext& c, const std::string& node) {
-         return CheckP2pBandwidthAtFloor(node, ReadCudaP2p(c.raw, node), c.profile);
-       }},
-      {kP2pBandwidthUniform, "no GPU pair copies below 0.8x the node's median, one way or both ways", true,
-       [](const SuiteContext& c, const std::string& node) {
-         return CheckP2pBandwidthUniform(node, ReadCudaP2p(c.raw, node), c.profile);
-       }},
+  return {
+    .name = kSuite,
+    .summary = "GPU count and model, NVLink all-to-all through NVSwitch, every NVLink active at speed, fabric registered, P2P access and bandwidth",
+    .checks = {
+        {kGpuCountAndModel, "the node has the profile's GPU count, each of the profile's model (every source agrees)",
+         true,
+         [](const SuiteContext& c, const std::string& node) {
+           return CheckGpuCountAndModel(node, ReadGpuInventory(c.raw, node), c.profile, OtherGpuCounts(c, node));
+         }},
+        {kAllPairsNvlinkConnected, "every GPU pair is NV<k> (k = nvlink.links_per_gpu) in nvidia-smi topo -m", true,
+         [](const SuiteContext& c, const std::string& node) {
+           return CheckAllPairsNvlinkConnected(node, ReadTopoMatrix(c.raw, node), c.profile);
+         }},
+        {kAllLinksActive,
+         "every GPU has nvlink.links_per_gpu links, each active at >= link_bandwidth_gb_per_s, to an NVSwitch", true,
+         [](const SuiteContext& c, const std::string& node) {
+           return CheckAllLinksActive(node, ReadNvlinkStatus(c.raw, node), c.profile);
+         }},
+        {kFabricRegistered, "every GPU that reports a fabric state is Completed / Success", true,
+         [](const SuiteContext& c, const std::string& node) {
+           return CheckFabricRegistered(node, ReadGpuInventory(c.raw, node), c.profile);
+         }},
+        {kPeerAccessAllPairs, "cudaDeviceCanAccessPeer is 1 for every ordered GPU pair", true,
+         [](const SuiteContext& c, const std::string& node) {
+           return CheckPeerAccessAllPairs(node, ReadCudaP2p(c.raw, node), c.profile);
+         }},
+        {kP2pBandwidthAtFloor, "every GPU pair copies at >= nvlink.p2p_bandwidth_floor_gb_per_s one way", true,
+         [](const SuiteContext& c, const std::string& node) {
+           return CheckP2pBandwidthAtFloor(node, ReadCudaP2p(c.raw, node), c.profile);
+         }},
+        {kP2pBandwidthUniform, "no GPU pair copies below 0.8x the node's median, one way or both ways", true,
+         [](const SuiteContext& c, const std::string& node) {
+           return CheckP2pBandwidthUniform(node, ReadCudaP2p(c.raw, node), c.profile);
+         }},
+    },
+    .probes = JoinProbes({GpuFactProbes(), {probes::NvidiaSmiTopoMatrix(), CudaP2pProbe()}}),
   };
-  suite.probes = GpuFactProbes();
-  suite.probes.push_back(probes::NvidiaSmiTopoMatrix());
-  suite.probes.push_back(CudaP2pProbe());
-  return suite;
 }
 
 const SuiteRegistration kRegistration(Definition());

@@ -16,22 +16,21 @@ namespace gpuconform::nvswitch {
 
 using namespace gpuconform::cuda_p2p;
 
-inline constexpr char kPeerAccessAllPairs[] = "PeerAccessAllPairs";
-inline constexpr char kP2pBandwidthAtFloor[] = "P2pBandwidthAtFloor";
-inline constexpr char kP2pBandwidthUniform[] = "P2pBandwidthUniform";
-
 // A pair below this fraction of the node's median (per direction mode) is named.
 inline constexpr double kUniformMinFractionOfMedian = 0.8;
 
 // cudaDeviceCanAccessPeer is 1 for every ordered pair.
+inline constexpr char kPeerAccessAllPairs[] = "PeerAccessAllPairs";
 CheckResult CheckPeerAccessAllPairs(const std::string& node, const Result<P2pReport>& report, const Profile& profile);
 
 // Every ordered pair with peer access copies at >= nvlink.p2p_bandwidth_floor_gb_per_s one way.
+inline constexpr char kP2pBandwidthAtFloor[] = "P2pBandwidthAtFloor";
 CheckResult CheckP2pBandwidthAtFloor(const std::string& node, const Result<P2pReport>& report, const Profile& profile);
 
 // Every measured pair, one way and both ways, is >= kUniformMinFractionOfMedian x the node's
 // median for that mode. Pairs already under the floor are left to P2pBandwidthAtFloor, so one
 // slow pair is named once.
+inline constexpr char kP2pBandwidthUniform[] = "P2pBandwidthUniform";
 CheckResult CheckP2pBandwidthUniform(const std::string& node, const Result<P2pReport>& report, const Profile& profile);
 
 }  // namespace gpuconform::nvswitch

@@ -26,23 +26,21 @@ Result<NicPcieReport> ReadNics(const SuiteContext& context, const std::string& n
 }
 
 SuiteDefinition Definition() {
-  SuiteDefinition suite;
-  suite.name = kSuite;
-  suite.summary = "every GPU's and rail NIC's PCIe link at its maximum generation and width";
-  suite.checks = {
-      {kLinksAtMaxGenAndWidth, "each GPU's current PCIe generation and width equal its maximum", true,
-       [](const SuiteContext& c, const std::string& node) {
-         return CheckLinksAtMaxGenAndWidth(node, ReadGpuInventory(c.raw, node), c.profile);
-       }},
-      {kNicLinksAtMaxGenAndWidth, "each rail NIC's current PCIe generation and width equal its maximum (sysfs)", true,
-       [](const SuiteContext& c, const std::string& node) {
-         return CheckNicLinksAtMaxGenAndWidth(node, ReadNics(c, node), ReadPorts(c.raw, node), c.profile);
-       }},
+  return {
+    .name = kSuite,
+    .summary = "every GPU's and rail NIC's PCIe link at its maximum generation and width",
+    .checks = {
+        {kLinksAtMaxGenAndWidth, "each GPU's current PCIe generation and width equal its maximum", true,
+         [](const SuiteContext& c, const std::string& node) {
+           return CheckLinksAtMaxGenAndWidth(node, ReadGpuInventory(c.raw, node), c.profile);
+         }},
+        {kNicLinksAtMaxGenAndWidth, "each rail NIC's current PCIe generation and width equal its maximum (sysfs)", true,
+         [](const SuiteContext& c, const std::string& node) {
+           return CheckNicLinksAtMaxGenAndWidth(node, ReadNics(c, node), ReadPorts(c.raw, node), c.profile);
+         }},
+    },
+    .probes = JoinProbes({facts::GpuFactProbes(), facts::PortProbes(), {NicPcieProbe()}}),
   };
-  suite.probes = facts::GpuFactProbes();
-  for (const auto& probe : facts::PortProbes()) suite.probes.push_back(probe);
-  suite.probes.push_back(NicPcieProbe());
-  return suite;
 }
 
 const SuiteRegistration kRegistration(Definition());

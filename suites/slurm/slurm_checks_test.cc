@@ -74,10 +74,10 @@ TEST(ScontrolParse, NotScontrolOutputIsAnErrorNamingOrigin) {
 
 TEST(ScontrolParse, RealSlinkyOutputWithShellPromptAndSinfoTable) {
   REQUIRE_REALDATA();
-  auto nodes = ParseScontrolShowNode(ReadRealdata("slurm-node/slinky-45-sinfo-scontrol-a40-gres.txt"), "slinky");
-  ASSERT_TRUE(nodes) << nodes.error();
-  ASSERT_EQ(nodes->size(), 1u);
-  const SlurmNode& node = nodes->front();
+  const auto nodes = test_support::Parsed(
+      ParseScontrolShowNode(ReadRealdata("slurm-node/slinky-45-sinfo-scontrol-a40-gres.txt"), "slinky"));
+  ASSERT_EQ(nodes.size(), 1u);
+  const SlurmNode& node = nodes.front();
   EXPECT_EQ(node.name, "esc8000a-1");
   EXPECT_EQ(node.Field("Gres"), "gpu:a40:1(S:0,2,4,6,8,10)");
   // The .source.txt: the Slurm-side record is self-consistent and idle: usable, 1 GPU.
@@ -111,46 +111,45 @@ TEST(Hostlist, ExpandsRangesPaddingAndLists) {
 }
 
 TEST(GresConf, CountsFilesAndCountsPerNodeCaseInsensitively) {
-  auto conf = ParseGresConf(
-      "AutoDetect=off\n"
-      "NodeName=node1 Name=gpu File=/x/node1/dev/nvidia[0-7]\n"
-      "Nodename=node2\tName=gpu Type=h100 File=/dev/nvidia[0-3]  # four only\n"
-      "NodeName=node3 Name=gpu Count=2\n",
-      "gres.conf");
-  ASSERT_TRUE(conf) << conf.error();
-  EXPECT_EQ(conf->GpusFor("node1"), 8);
-  EXPECT_EQ(conf->GpusFor("node2"), 4);
-  EXPECT_EQ(conf->GpusFor("node3"), 2);
-  EXPECT_EQ(conf->GpusFor("node4"), -1);
+  const auto conf =
+      test_support::Parsed(ParseGresConf("AutoDetect=off\n"
+                                         "NodeName=node1 Name=gpu File=/x/node1/dev/nvidia[0-7]\n"
+                                         "Nodename=node2\tName=gpu Type=h100 File=/dev/nvidia[0-3]  # four only\n"
+                                         "NodeName=node3 Name=gpu Count=2\n",
+                                         "gres.conf"));
+  EXPECT_EQ(conf.GpusFor("node1"), 8);
+  EXPECT_EQ(conf.GpusFor("node2"), 4);
+  EXPECT_EQ(conf.GpusFor("node3"), 2);
+  EXPECT_EQ(conf.GpusFor("node4"), -1);
   test_support::ExpectErrorStartingWith(ParseGresConf("NodeName=n1 Name=gpu\nthis is not gres\n", "gres.conf"),
                                         "gres.conf:2: ");
 }
 
 TEST(GresConf, RealDanielmcPairAgreesForEveryGpuNode) {
   REQUIRE_REALDATA();
-  auto conf = ParseGresConf(ReadRealdata("slurm-node/danielmc81-cluster-gres.conf"), "gres.conf");
-  ASSERT_TRUE(conf) << conf.error();
-  auto nodes = ParseSlurmConfNodes(ReadRealdata("slurm-node/danielmc81-cluster-slurm.conf"), "slurm.conf");
-  ASSERT_TRUE(nodes) << nodes.error();
+  const auto conf =
+      test_support::Parsed(ParseGresConf(ReadRealdata("slurm-node/danielmc81-cluster-gres.conf"), "gres.conf"));
+  const auto nodes =
+      test_support::Parsed(ParseSlurmConfNodes(ReadRealdata("slurm-node/danielmc81-cluster-slurm.conf"), "slurm.conf"));
   int gpu_nodes = 0;
-  for (const auto& node : *nodes) {
+  for (const auto& node : nodes) {
     if (node.Field("Gres").empty()) continue;
     ++gpu_nodes;
-    EXPECT_EQ(CheckGresConfMatchesSlurmConf(node, *conf, "gres.conf").verdict, Verdict::kPass) << node.name;
+    EXPECT_EQ(CheckGresConfMatchesSlurmConf(node, conf, "gres.conf").verdict, Verdict::kPass) << node.name;
   }
   EXPECT_EQ(gpu_nodes, 5) << "ibnodo1-2, visualizacion1-2, ibtesla";
   // ... and it fails an 8x H100 profile.
-  EXPECT_EQ(CheckGresMatchesProfile(nodes->front(), LocalProfile("gpu:h100:8")).verdict, Verdict::kFail);
+  EXPECT_EQ(CheckGresMatchesProfile(nodes.front(), LocalProfile("gpu:h100:8")).verdict, Verdict::kFail);
 }
 
 TEST(GresConf, RealSchedmdDocPairHasMismatchedTypes) {
   REQUIRE_REALDATA();
-  auto conf = ParseGresConf(ReadRealdata("slurm-node/schedmd-gres-doc-gres-conf-example.conf"), "gres.conf");
-  ASSERT_TRUE(conf) << conf.error();
-  auto nodes = ParseSlurmConfNodes(ReadRealdata("slurm-node/schedmd-gres-doc-slurm-conf-snippet.conf"), "slurm.conf");
-  ASSERT_TRUE(nodes) << nodes.error();
-  ASSERT_EQ(nodes->size(), 8u) << "tux[0-7]";
-  const auto result = CheckGresConfMatchesSlurmConf(nodes->front(), *conf, "gres.conf");
+  const auto conf = test_support::Parsed(
+      ParseGresConf(ReadRealdata("slurm-node/schedmd-gres-doc-gres-conf-example.conf"), "gres.conf"));
+  const auto nodes = test_support::Parsed(
+      ParseSlurmConfNodes(ReadRealdata("slurm-node/schedmd-gres-doc-slurm-conf-snippet.conf"), "slurm.conf"));
+  ASSERT_EQ(nodes.size(), 8u) << "tux[0-7]";
+  const auto result = CheckGresConfMatchesSlurmConf(nodes.front(), conf, "gres.conf");
   ASSERT_EQ(result.verdict, Verdict::kFail);
   EXPECT_EQ(result.findings[0].code, "gres-conf-types");
   EXPECT_NE(result.findings[0].message.find("tux0: gres.conf declares GPU types gp100:2,p6000:2"), std::string::npos)
@@ -219,12 +218,11 @@ TEST(SlurmNodes, UnusableStatesAreNamedWithReasonAndFix) {
 }
 
 TEST(SlurmNodes, JobsPendingOnBrokenNodesAreNamed) {
-  auto jobs = ParsePendingJobs(
+  const auto jobs = test_support::Parsed(ParsePendingJobs(
       "41|gpu|alice|(Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions)\n"
       "42|gpu|bob|Resources\n",
-      "squeue");
-  ASSERT_TRUE(jobs) << jobs.error();
-  const auto result = CheckNoJobsPendingOnBrokenNodes(*jobs);
+      "squeue"));
+  const auto result = CheckNoJobsPendingOnBrokenNodes(jobs);
   ASSERT_EQ(result.verdict, Verdict::kFail);
   ASSERT_EQ(result.findings.size(), 1u) << "waiting for Resources is normal";
   EXPECT_NE(result.findings[0].message.find("job 41 (user alice, partition gpu)"), std::string::npos);

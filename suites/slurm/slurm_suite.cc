@@ -170,33 +170,33 @@ std::vector<CheckResult> EvaluateNodes(const SuiteContext& context, const SuiteD
 }
 
 SuiteDefinition GresDefinition() {
-  SuiteDefinition suite;
-  suite.name = kGresSuite;
-  suite.summary = "Slurm's GPU GRES agrees with the profile, gres.conf, the hardware and what jobs get";
-  suite.checks = {
-      {"GresMatchesProfile", "the node's configured Gres= equals the profile's slurm.gres", true},
-      {"GresRegistered", "slurmctld accepted the node's GRES (no INVAL/INVALID_REG, no gres drain reason)", true},
-      {"GresConfMatchesSlurmConf", "gres.conf declares as many GPUs for the node as slurm.conf's Gres=", true},
-      {"GresMatchesHardware", "the configured GPU count equals the GPUs on the node (nvidia-smi or device files)",
-       true},
-      {"AllocationGivesGpus", "srun --gpus-per-node=N gives every node N entries in CUDA_VISIBLE_DEVICES", false},
+  return {
+    .name = kGresSuite,
+    .summary = "Slurm's GPU GRES agrees with the profile, gres.conf, the hardware and what jobs get",
+    .checks = {
+        {"GresMatchesProfile", "the node's configured Gres= equals the profile's slurm.gres", true},
+        {"GresRegistered", "slurmctld accepted the node's GRES (no INVAL/INVALID_REG, no gres drain reason)", true},
+        {"GresConfMatchesSlurmConf", "gres.conf declares as many GPUs for the node as slurm.conf's Gres=", true},
+        {"GresMatchesHardware", "the configured GPU count equals the GPUs on the node (nvidia-smi or device files)",
+         true},
+        {"AllocationGivesGpus", "srun --gpus-per-node=N gives every node N entries in CUDA_VISIBLE_DEVICES", false},
+    },
+    .probes = {ScontrolShowNodes(), GresConfFile(), probes::NvidiaSmiQueryXml(), probes::GpuDevices(),
+               GpuAllocation()},
   };
-  suite.probes = {ScontrolShowNodes(), GresConfFile(), probes::NvidiaSmiQueryXml(), probes::GpuDevices(),
-                  GpuAllocation()};
-  return suite;
 }
 
 SuiteDefinition NodesDefinition() {
-  SuiteDefinition suite;
-  suite.name = kNodesSuite;
-  suite.summary = "every node of the partition is usable, and no job waits on a broken node";
-  suite.checks = {
-      {"NodeUsable", "the node is not down, drained, failed, invalid or not responding", true},
-      {"SlurmdReachable", "the node's slurmd accepts connections (NodeAddr:SlurmdPort)", true},
-      {"NoJobsPendingOnBrokenNodes", "no pending job's reason points at unavailable nodes", false},
+  return {
+    .name = kNodesSuite,
+    .summary = "every node of the partition is usable, and no job waits on a broken node",
+    .checks = {
+        {"NodeUsable", "the node is not down, drained, failed, invalid or not responding", true},
+        {"SlurmdReachable", "the node's slurmd accepts connections (NodeAddr:SlurmdPort)", true},
+        {"NoJobsPendingOnBrokenNodes", "no pending job's reason points at unavailable nodes", false},
+    },
+    .probes = {ScontrolShowNodes(), PendingJobs(), SlurmdReachability()},
   };
-  suite.probes = {ScontrolShowNodes(), PendingJobs(), SlurmdReachability()};
-  return suite;
 }
 
 SuiteDefinition WithEvaluate(SuiteDefinition suite,

@@ -53,13 +53,12 @@ TEST(SoftwareParse, GarbageIsAnErrorNamingOriginAndLine) {
 }
 
 TEST(SoftwareParse, NvidiaSmiXmlTruncatedOrWrongRootIsAnError) {
-  auto ok = ParseNvidiaSmiVersions(
-      "<?xml version=\"1.0\" ?>\n<nvidia_smi_log><driver_version>550.54.15</driver_version>"
-      "<cuda_version>12.4</cuda_version></nvidia_smi_log>",
-      "o");
-  ASSERT_TRUE(ok) << ok.error();
-  EXPECT_EQ(ok->driver, "550.54.15");
-  EXPECT_EQ(ok->cuda, "12.4");
+  const auto ok = test_support::Parsed(
+      ParseNvidiaSmiVersions("<?xml version=\"1.0\" ?>\n<nvidia_smi_log><driver_version>550.54.15</driver_version>"
+                             "<cuda_version>12.4</cuda_version></nvidia_smi_log>",
+                             "o"));
+  EXPECT_EQ(ok.driver, "550.54.15");
+  EXPECT_EQ(ok.cuda, "12.4");
   auto truncated = ParseNvidiaSmiVersions("<?xml version=\"1.0\" ?>\n<nvidia_smi_log>\n<driver_vers", "f.xml");
   ASSERT_FALSE(truncated);
   EXPECT_NE(truncated.error().find("f.xml:"), std::string::npos);

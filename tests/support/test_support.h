@@ -235,6 +235,15 @@ inline void ExpectOnlyFinding(const CheckResult& result, const std::string& enti
   EXPECT_EQ(result.findings[0].message.rfind(start, 0), 0u) << result.findings[0].message;
 }
 
+// The value of a parse the test expects to succeed. A refused input records a failure naming
+// the parser's error and gives an empty T, so the test fails on its expectations rather than
+// crashing on a missing value.
+template <typename T>
+T Parsed(const Result<T>& result) {
+  EXPECT_TRUE(result) << result.error();
+  return result ? *result : T{};
+}
+
 // The input was refused with an error that starts with `start` (most name origin and line).
 template <typename T>
 void ExpectErrorStartingWith(const Result<T>& result, const std::string& start) {

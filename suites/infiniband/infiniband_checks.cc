@@ -64,10 +64,23 @@ int PathRank(const std::string& cell) {
 
 }  // namespace
 
-CheckResult CheckRailNicsPresent(const std::string& node, const Result<IbPortReport>& ports, const Profile& profile) {
+CheckResult CheckRailNicsPresent(const std::string& node, const Result<IbPortReport>& ports, const Profile& profile,
+                                 std::optional<int> topo_nic_count) {
   if (auto skip = SkipWithoutInfiniband(kRailNicsPresent, node, profile)) return *skip;
-  if (!ports) return Errored(kSuite, kRailNicsPresent, node, "unavailable", ports.error());
   const InfinibandExpectation& expected = *profile.infiniband;
+  if (!ports) {
+    // topo -m does not say which NICs are rails, so only too few NICs in all contradicts.
+    if (!topo_nic_count || *topo_nic_count >= expected.rail_nics_per_node) {
+      return Errored(kSuite, kRailNicsPresent, node, "unavailable", ports.error());
+    }
+    return Failed(kSuite, kRailNicsPresent, node,
+                  {{"rail-count", node,
+                    fmt::format("{}: {} NIC(s) in all in nvidia-smi topo -m, expected {} {} rail NICs (profile {}): "
+                                "an HCA is missing or failed to probe (see `dmesg | grep mlx5`) (the port listing "
+                                "itself: {})",
+                                node, *topo_nic_count, expected.rail_nics_per_node, expected.link_layer, profile.name,
+                                ports.error())}});
+  }
   const auto rails = facts::RailPorts(*ports, expected);
   std::vector<const IbPort*> others;
   for (const auto& port : ports->ports) {

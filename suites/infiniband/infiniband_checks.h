@@ -5,6 +5,7 @@
 // topology (or why there are none) + profile in, one CheckResult per node out.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,11 @@ inline constexpr char kPortsActiveAtRate[] = "PortsActiveAtRate";
 inline constexpr char kGpuHasLocalRailNic[] = "GpuHasLocalRailNic";
 
 // The count of rail ports equals infiniband.rail_nics_per_node.
-CheckResult CheckRailNicsPresent(const std::string& node, const Result<IbPortReport>& ports, const Profile& profile);
+// Where the port listing is unavailable, `topo_nic_count` (every NIC `nvidia-smi topo -m`
+// lists, of any link layer) still decides: fewer NICs in all than the profile's rails is a
+// failure naming that source, never an error.
+CheckResult CheckRailNicsPresent(const std::string& node, const Result<IbPortReport>& ports, const Profile& profile,
+                                 std::optional<int> topo_nic_count = std::nullopt);
 
 // Every rail port is State Active, Physical state LinkUp, Rate == infiniband.rate_gbit_per_s.
 CheckResult CheckPortsActiveAtRate(const std::string& node, const Result<IbPortReport>& ports, const Profile& profile);

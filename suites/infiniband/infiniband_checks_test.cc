@@ -232,6 +232,18 @@ TEST(InfinibandRailNicsPresent, MissingRailFailsAndEthernetIsNotCounted) {
             std::string::npos);
 }
 
+TEST(InfinibandRailNicsPresent, TooFewNicsInTopoMatrixFailWithoutAPortListing) {
+  const Profile h100 = BuiltinProfile("h100-sxm-8");
+  const Result<IbPortReport> missing = Error("n1/ibstat.txt: ibstat: command not found");
+  EXPECT_EQ(CheckRailNicsPresent("n1", missing, h100).verdict, Verdict::kError);
+  EXPECT_EQ(CheckRailNicsPresent("n1", missing, h100, 9).verdict, Verdict::kError)
+      << "topo -m does not say which NICs are rails: enough NICs in all proves nothing";
+  const auto result = CheckRailNicsPresent("n1", missing, h100, 6);
+  test_support::ExpectOnlyFinding(result, "n1", "n1: 6 NIC(s) in all in nvidia-smi topo -m, expected 8 InfiniBand");
+  EXPECT_EQ(result.findings[0].code, ReasonCode("rail-count"));
+  EXPECT_NE(result.findings[0].message.find("ibstat: command not found"), std::string::npos);
+}
+
 TEST(InfinibandPortsActiveAtRate, DownPollingAndSlowPortsFailNamingNicAndPort) {
   const Profile h100 = BuiltinProfile("h100-sxm-8");
   EXPECT_EQ(CheckPortsActiveAtRate("n1", ParseIbPorts(EightRails(), "o"), h100).verdict, Verdict::kPass);

@@ -23,7 +23,10 @@ SuiteDefinition Definition() {
     .checks = {
         {kRailNicsPresent, "the node has infiniband.rail_nics_per_node ports of the profile's link layer", true,
          [](const SuiteContext& c, const std::string& node) {
-           return CheckRailNicsPresent(node, ReadPorts(c.raw, node), c.profile);
+           const auto matrix = ReadTopoMatrix(c.raw, node);
+           const std::optional<int> topo_nics =
+               matrix ? std::optional<int>(static_cast<int>(matrix->nics.size())) : std::nullopt;
+           return CheckRailNicsPresent(node, ReadPorts(c.raw, node), c.profile, topo_nics);
          }},
         {kPortsActiveAtRate, "every rail port is Active / LinkUp at infiniband.rate_gbit_per_s", true,
          [](const SuiteContext& c, const std::string& node) {

@@ -12,6 +12,8 @@ constexpr char kDescription[] =
     "allreduce bandwidth, software versions, ...) and writes JUnit reports for CI.\n\n"
     "Run it on every node of an allocation, one task per node:\n"
     "  srun --ntasks-per-node=1 gpuconform run --profile h100-sxm-8 --junit report.xml\n"
+    "or let it start that step, and rerun without nodes Slurm cannot start a task on:\n"
+    "  gpuconform launch -N4 -- --profile h100-sxm-8 --junit report.xml\n"
     "or offline, from a snapshot of raw command outputs captured on a cluster:\n"
     "  gpuconform run --snapshot snap/ --profile h100-sxm-8\n\n"
     "Exit status: 0 all evaluated checks conform, 1 non-conformance found,\n"
@@ -63,7 +65,29 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   run->add_flag("-q,--quiet", command.quiet, "print only non-conforming checks, errors and the summary");
   run->add_option("--color", command.color, "colour the terminal report: auto (on a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  run->add_flag("--launched", command.launched, "set by gpuconform launch")->group("");
+  run->add_option("--launch-refused", command.launch_refused, "set by gpuconform launch: NODE=srun's error")
+      ->group("");
   run->footer(kRunFooter);
+
+  CLI::App* launch = app.add_subcommand(
+      "launch", "start `gpuconform run` on the allocation's nodes with srun; rerun without nodes Slurm cannot start");
+  launch->add_option("-N,--nodes", command.launch_nodes,
+                     "nodes for the step (default: every node of the allocation, $SLURM_JOB_NUM_NODES)");
+  launch->add_option("-w,--nodelist", command.launch_nodelist, "srun --nodelist: these nodes");
+  launch->add_option("-p,--partition", command.launch_partition, "srun --partition, outside an allocation");
+  launch->add_option("--immediate-s", command.launch_immediate_s,
+                     "srun --immediate: give up after S seconds when nodes are not free, rather than wait in the "
+                     "queue")
+      ->check(CLI::PositiveNumber);
+  launch->add_option("run-options", command.run_args, "after --: the options of `gpuconform run`");
+  launch->footer(
+      "Run it where srun works: a login or head node, or inside sbatch. It starts one `gpuconform run` per node\n"
+      "(srun --immediate --ntasks-per-node=1). When Slurm cannot start the task on a node (its slurmd or munged\n"
+      "does not answer), it runs the step again without that node, and the report fails\n"
+      "Launch.TaskStarted/<node>, quoting Slurm's error. Exit status as `run`'s.\n"
+      "Example:\n"
+      "  gpuconform launch -N3 -- --profile local --junit report.xml");
 
   CLI::App* capture = app.add_subcommand(
       "capture", "record this node's (under srun: every node's) raw probe outputs as a snapshot directory");
@@ -96,7 +120,7 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   } catch (const CLI::CallForHelp&) {
     // `--help` after a verb asks for that verb's help.
     CLI::App* target = &app;
-    for (CLI::App* verb : {run, capture, list, profiles, reasons, explain, version}) {
+    for (CLI::App* verb : {run, capture, launch, list, profiles, reasons, explain, version}) {
       if (verb->parsed()) target = verb;
     }
     parsed.message = target->help();
@@ -109,6 +133,7 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   }
   if (run->parsed()) command.verb = Verb::kRun;
   if (capture->parsed()) command.verb = Verb::kCapture;
+  if (launch->parsed()) command.verb = Verb::kLaunch;
   if (list->parsed()) command.verb = Verb::kList;
   if (profiles->parsed()) command.verb = Verb::kProfiles;
   if (reasons->parsed()) command.verb = Verb::kReasons;

@@ -9,7 +9,7 @@
 
 namespace gpuconform {
 
-enum class Verb { kRun, kCapture, kList, kProfiles, kReasons, kExplain, kVersion };
+enum class Verb { kRun, kCapture, kLaunch, kList, kProfiles, kReasons, kExplain, kVersion };
 
 struct CommandLine {
   Verb verb = Verb::kRun;
@@ -25,6 +25,16 @@ struct CommandLine {
   std::string checkpoint_temp_dir;  // where the jobs write temporary files
   bool json = false;                // reasons: print JSON instead of text
   std::string reason_code;          // explain: the code to explain
+
+  // launch: the step it starts with srun, and the `run` options after `--`.
+  int launch_nodes = 0;              // -N; 0: every node of the allocation
+  std::string launch_nodelist;       // -w
+  std::string launch_partition;      // -p
+  int launch_immediate_s = 30;       // srun --immediate: give up rather than wait for nodes
+  std::vector<std::string> run_args;
+  // run, as launch starts it (hidden): the nodes Slurm refused, NODE=srun's error line.
+  bool launched = false;
+  std::vector<std::string> launch_refused;
 };
 
 struct ParsedCommandLine {

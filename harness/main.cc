@@ -69,10 +69,19 @@ int main(int argc, char** argv) {
     case Verb::kExplain: return ExplainVerb(command.reason_code);
     case Verb::kVersion: std::cout << "gpuconform " << GPUCONFORM_VERSION << "\n"; return 0;
     case Verb::kRun:
-    case Verb::kCapture: break;
+    case Verb::kCapture:
+    case Verb::kLaunch: break;
   }
   // The one read of the environment: everything below takes its settings from `options`.
   const RunOptions options = BuildRunOptions(command, ReadEnvironment(environ));
+  if (command.verb == Verb::kLaunch) {
+    const VerbMain launch = FindVerb(Verb::kLaunch);
+    if (launch == nullptr) {
+      std::cerr << "gpuconform: this build has no launch verb\n";
+      return 2;
+    }
+    return launch(command, options);
+  }
   const std::chrono::seconds deadline(options.world_timeout_s);
   StartWatchdog watchdog(deadline, [&] { GiveUp(command, options, WorldNotFormed(deadline), false); });
   auto world = World::Start(&argc, &argv, options.launch);

@@ -382,6 +382,7 @@ NcclExpectation ReadNccl(ProfileReader& reader, const Fields& fields) {
   nccl.forbidden_ifnames =
       reader.StringList(fields, "forbidden_ifnames").value_or(std::vector<std::string>{});
   nccl.management_rate_gbit_per_s = reader.PositiveNumber(fields, "management_rate_gbit_per_s").value_or(0);
+  nccl.mtu = static_cast<int>(reader.PositiveInteger(fields, "mtu").value_or(0));
   nccl.source = reader.NonEmptyString(fields, "source").value_or("");
   reader.RequireSourceFor(fields, {"management_rate_gbit_per_s"});
   const auto& forbidden = nccl.forbidden_ifnames;
@@ -547,7 +548,7 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
   profile.nccl =
       ReadSection(reader, root, "nccl",
                   {"network", "gpudirect_rdma", "socket_ifname", "forbidden_ifnames",
-                   "management_rate_gbit_per_s", "source"},
+                   "management_rate_gbit_per_s", "mtu", "source"},
                   ReadNccl);
   profile.slurm =
       ReadSection(reader, root, "slurm", {"gres", "gpus_per_node", "partition", "source"}, ReadSlurm);

@@ -46,6 +46,8 @@ struct NcclExpectation {
   bool gpudirect_rdma = false;
   std::string socket_ifname;                 // fabric interface NCCL/MPI must use, e.g. "ens1"
   std::vector<std::string> forbidden_ifnames;  // e.g. {"eth0"}: never carries collectives
+  // The MTU socket_ifname must have on every node; 0: only that all nodes agree.
+  int mtu = 0;
   // Line rate of the management interface (the first forbidden ifname), so a busbw near it
   // can be diagnosed as collectives on the wrong NIC; 0 = unknown.
   double management_rate_gbit_per_s = 0;

@@ -104,6 +104,12 @@ RunOptions BuildRunOptions(const CommandLine& cli, const Environment& env) {
   options.slurm_job_id = Lookup(env, "SLURM_JOB_ID");
   options.slurm_job_num_nodes = Lookup(env, "SLURM_JOB_NUM_NODES");
   options.launch = ReadLaunchFacts(env);
+  options.launched = cli.launched;
+  for (const auto& refused : cli.launch_refused) {
+    const auto equals = refused.find('=');
+    options.launch_refused.push_back({refused.substr(0, equals),
+                                      equals == std::string::npos ? "" : refused.substr(equals + 1)});
+  }
   for (const char* name : kLaunchEnvironmentNames) {
     if (const auto value = Lookup(env, name)) options.launch_environment.emplace_back(name, *value);
   }

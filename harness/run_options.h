@@ -37,6 +37,13 @@ struct LaunchFacts {
   int slurm_step_num_tasks = 1;  // SLURM_STEP_NUM_TASKS
 };
 
+// A node Slurm could not start the run's task on (srun's error line, quoted), as
+// `gpuconform launch` tells the run it started without that node.
+struct RefusedNode {
+  std::string node;
+  std::string slurm_error;
+};
+
 inline constexpr int kDefaultCollectiveTimeoutS = 60;
 inline constexpr int kDefaultCheckpointStageTimeoutS = 120;
 inline constexpr int kDefaultWorldTimeoutS = 120;
@@ -76,6 +83,9 @@ struct RunOptions {
   std::optional<std::string> slurm_job_num_nodes;  // SLURM_JOB_NUM_NODES
 
   LaunchFacts launch;
+  // Set by `gpuconform launch` (hidden run options --launched, --launch-refused NODE=ERROR).
+  bool launched = false;
+  std::vector<RefusedNode> launch_refused;
   // "NAME=value" of the launch variables the Launch suite judges that are set, in table order.
   std::vector<std::pair<std::string, std::string>> launch_environment;
 };

@@ -134,6 +134,10 @@ Result<std::vector<Interface>> ParseIpLink(const std::string& text, const std::s
     const auto words = SplitWords(head->rest.substr(0, head->rest.find('\\')));
     interface.state = WordAfter(words, "state");
     interface.mtu = ToInt(WordAfter(words, "mtu"));
+    if (const auto link = head->rest.find("link/"); link != std::string_view::npos) {
+      const std::string_view type = head->rest.substr(link + 5);
+      interface.link_type = std::string(type.substr(0, type.find_first_of(" \t\\")));
+    }
   }
   if (interfaces.empty()) return At(origin, 1, "no interfaces in `ip -o link show` output");
   return interfaces;

@@ -24,6 +24,7 @@ struct Interface {
   std::vector<std::string> flags;  // BROADCAST, MULTICAST, UP, LOWER_UP, ...
   std::string state;               // operstate: UP, DOWN, UNKNOWN, LOWERLAYERDOWN, ...
   std::optional<int> mtu;
+  std::string link_type;  // "ether", "infiniband" (IPoIB), "loopback", ... from `link/<type>`
   std::vector<Ipv4Address> ipv4;
   std::vector<std::string> ipv6;  // "fe80::1/64", as printed
 

@@ -1,6 +1,7 @@
 #include "suites/interfaces/interfaces_checks.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 #include "harness/text_util.h"
@@ -172,6 +173,99 @@ CheckResult CheckFabricSubnetShared(const std::map<std::string, Result<std::vect
     return errored;
   }
   if (nodes.empty()) return Errored(kSuite, kFabricSubnetShared, "", "no-nodes", "no node reported its interfaces");
+  return result;
+}
+
+namespace {
+
+// The MTU each node reports for one interface name.
+using MtuByNode = std::map<std::string, int>;
+
+// The interfaces whose MTU must agree across nodes, with each node's MTU: the fabric
+// interface, and every IPoIB interface (link/infiniband) by name.
+std::map<std::string, MtuByNode> ComparedMtus(const std::map<std::string, Result<std::vector<Interface>>>& nodes,
+                                              const std::string& fabric) {
+  std::map<std::string, MtuByNode> mtus;
+  for (const auto& [node, interfaces] : nodes) {
+    if (!interfaces) continue;
+    for (const auto& interface : *interfaces) {
+      if (!interface.mtu || (interface.name != fabric && interface.link_type != "infiniband")) continue;
+      mtus[interface.name][node] = *interface.mtu;
+    }
+  }
+  return mtus;
+}
+
+// The value most nodes have (the larger one on a tie: a smaller MTU is the usual fault).
+int MostCommon(const MtuByNode& by_node) {
+  std::map<int, int> counts;
+  for (const auto& [node, mtu] : by_node) ++counts[mtu];
+  int best = 0;
+  int best_count = 0;
+  for (const auto& [mtu, count] : counts) {
+    if (count >= best_count) {
+      best = mtu;
+      best_count = count;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+CheckResult CheckFabricMtuConsistent(const std::map<std::string, Result<std::vector<Interface>>>& nodes,
+                                     const Profile& profile) {
+  if (auto reason = FabricSkipReason(profile)) return Skipped(kSuite, kFabricMtuConsistent, "", *reason);
+  const std::string& fabric = profile.nccl->socket_ifname;
+  const int profile_mtu = profile.nccl->mtu;
+  std::vector<std::string> unreadable;
+  for (const auto& [node, interfaces] : nodes) {
+    if (!interfaces) unreadable.push_back(interfaces.error());
+  }
+  const auto mtus = ComparedMtus(nodes, fabric);
+  std::vector<Finding> findings;
+  std::vector<Measurement> measurements;
+  for (const auto& [name, by_node] : mtus) {
+    // The profile's value binds the fabric interface only; IPoIB interfaces agree among themselves.
+    const bool from_profile = name == fabric && profile_mtu > 0;
+    const int expected = from_profile ? profile_mtu : MostCommon(by_node);
+    std::vector<std::string> agreeing;
+    for (const auto& [node, mtu] : by_node) {
+      if (mtu == expected) agreeing.push_back(node);
+      measurements.push_back({node + "." + name + ".mtu", std::to_string(mtu), "bytes",
+                              "== " + std::to_string(expected), from_profile ? profile.nccl->source : ""});
+    }
+    const std::string whose = from_profile ? "profile " + profile.name + " nccl.mtu"
+                                           : "the MTU of " + (agreeing.empty() ? "most nodes" : Join(agreeing, ", "));
+    for (const auto& [node, mtu] : by_node) {
+      if (mtu == expected) continue;
+      findings.push_back({"mtu-mismatch", node + "/" + name,
+                          node + ": " + name + " MTU " + std::to_string(mtu) + ", expected " +
+                              std::to_string(expected) + " (" + whose +
+                              "): frames larger than the smaller MTU are dropped or fragmented, so collectives hang or "
+                              "crawl; set it with `ip link set " +
+                              name + " mtu " + std::to_string(expected) + "` and in the node's network configuration"});
+    }
+  }
+  if (!findings.empty()) {
+    CheckResult failed = Failed(kSuite, kFabricMtuConsistent, "", std::move(findings));
+    failed.measurements = std::move(measurements);
+    return failed;
+  }
+  if (!unreadable.empty()) {
+    CheckResult errored = Errored(kSuite, kFabricMtuConsistent, "", "unparseable", Join(unreadable, "; "));
+    errored.measurements = std::move(measurements);
+    return errored;
+  }
+  if (nodes.empty()) return Errored(kSuite, kFabricMtuConsistent, "", "no-nodes", "no node reported its interfaces");
+  if (mtus.count(fabric) == 0) {
+    return Skipped(kSuite, kFabricMtuConsistent, "",
+                   "no node reports an MTU for " + fabric +
+                       ": nothing to compare (Interfaces.FabricInterfaceUp "
+                       "fails for each node without it)");
+  }
+  CheckResult result = Passed(kSuite, kFabricMtuConsistent, "");
+  result.measurements = std::move(measurements);
   return result;
 }
 

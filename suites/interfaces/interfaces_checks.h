@@ -33,6 +33,13 @@ inline constexpr char kFabricSubnetShared[] = "FabricSubnetShared";
 CheckResult CheckFabricSubnetShared(const std::map<std::string, Result<std::vector<Interface>>>& nodes,
                                     const Profile& profile);
 
+// Cluster: the fabric interface (nccl.socket_ifname) and every IPoIB interface have one MTU
+// on all nodes: nccl.mtu where the profile sets it, else the most common value. A mismatched
+// MTU drops or fragments large frames: collectives hang or crawl with no error.
+inline constexpr char kFabricMtuConsistent[] = "FabricMtuConsistent";
+CheckResult CheckFabricMtuConsistent(const std::map<std::string, Result<std::vector<Interface>>>& nodes,
+                                     const Profile& profile);
+
 // The per-node checks when a node's interfaces could not be read.
 std::vector<CheckResult> InterfacesUnavailable(const std::string& node, ReasonCode code,
                                                const std::string& problem, const Profile& profile);

@@ -155,6 +155,65 @@ TEST(InterfacesChecks, SubnetSplitAndDuplicateAddressFailTheClusterCase) {
   EXPECT_EQ(r.findings[1].message.rfind("node1, node3 share one ens1 address", 0), 0u);
 }
 
+std::map<std::string, Result<std::vector<Interface>>> ThreeNodes(const std::string& node2_link) {
+  std::map<std::string, Result<std::vector<Interface>>> nodes;
+  nodes.emplace("node1", Parse(kLink, kAddr));
+  nodes.emplace("node2", Parse(node2_link, Replace(kAddr, "10.20.0.1/24", "10.20.0.2/24")));
+  nodes.emplace("node3", Parse(kLink, Replace(kAddr, "10.20.0.1/24", "10.20.0.3/24")));
+  return nodes;
+}
+
+TEST(InterfacesFabricMtuConsistent, OneNodesSmallerFabricMtuFailsNamingNodeAndBothValues) {
+  EXPECT_EQ(CheckFabricMtuConsistent(ThreeNodes(kLink), Local()).verdict, Verdict::kPass);
+  const auto r =
+      CheckFabricMtuConsistent(ThreeNodes(Replace(kLink, "ens1@if192: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500",
+                                                  "ens1@if192: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1400")),
+                               Local());
+  test_support::ExpectOnlyFinding(r, "node2/ens1", "node2: ens1 MTU 1400, expected 1500 (profile local nccl.mtu)");
+  EXPECT_EQ(r.findings[0].code, ReasonCode("mtu-mismatch"));
+  EXPECT_NE(r.findings[0].message.find("ip link set ens1 mtu 1500"), std::string::npos);
+}
+
+TEST(InterfacesFabricMtuConsistent, WithoutAProfileMtuTheMajorityDecides) {
+  Profile profile = Local();
+  profile.nccl->mtu = 0;
+  const std::string jumbo = Replace(kLink, "mtu 1500 qdisc noqueue", "mtu 9000 qdisc noqueue");
+  const auto r = CheckFabricMtuConsistent(ThreeNodes(jumbo), profile);
+  test_support::ExpectOnlyFinding(r, "node2/ens1", "node2: ens1 MTU 9000, expected 1500 (the MTU of node1, node3)");
+  // All nodes at 9000 agree: without nccl.mtu that conforms; with nccl.mtu: 1500 all three fail.
+  std::map<std::string, Result<std::vector<Interface>>> all_jumbo;
+  for (const std::string node : {"node1", "node2", "node3"}) all_jumbo.emplace(node, Parse(jumbo, kAddr));
+  EXPECT_EQ(CheckFabricMtuConsistent(all_jumbo, profile).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckFabricMtuConsistent(all_jumbo, Local()).findings.size(), 3u);
+}
+
+TEST(InterfacesFabricMtuConsistent, IpoibInterfacesAgreeAmongThemselves) {
+  const std::string ib0 =
+      "4: ib0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 4092 qdisc mq state UP mode DEFAULT group "
+      "default qlen 256\\    link/infiniband 00:00:10:29:fe:80:00:00:00:00:00:00 brd "
+      "00:ff:ff:ff:ff:12:40:1b:ff:ff:00:00:00:00:00:00:ff:ff:ff:ff\n";
+  std::map<std::string, Result<std::vector<Interface>>> nodes;
+  nodes.emplace("node1", Parse(kLink + ib0, kAddr));
+  nodes.emplace("node2",
+                Parse(kLink + Replace(ib0, "mtu 4092", "mtu 2044"), Replace(kAddr, "10.20.0.1/24", "10.20.0.2/24")));
+  nodes.emplace("node3", Parse(kLink + ib0, Replace(kAddr, "10.20.0.1/24", "10.20.0.3/24")));
+  EXPECT_EQ(nodes.at("node1")->back().link_type, "infiniband");
+  const auto r = CheckFabricMtuConsistent(nodes, Local());
+  test_support::ExpectOnlyFinding(r, "node2/ib0", "node2: ib0 MTU 2044, expected 4092 (the MTU of node1, node3)");
+}
+
+TEST(InterfacesFabricMtuConsistent, UnreadableNodeIsAnErrorAndNoFabricAnywhereSkips) {
+  auto nodes = ThreeNodes(kLink);
+  nodes.erase("node3");
+  nodes.emplace("node3", Error("node3/ip-link.txt:1: expected `ip -o link show` output"));
+  const auto r = CheckFabricMtuConsistent(nodes, Local());
+  ASSERT_EQ(r.verdict, Verdict::kError);
+  EXPECT_NE(r.findings[0].message.find("node3/ip-link.txt:1"), std::string::npos) << r.findings[0].message;
+  std::map<std::string, Result<std::vector<Interface>>> no_fabric;
+  no_fabric.emplace("node1", Parse(Replace(kLink, "ens1@if192", "ens9@if192"), kAddr));
+  EXPECT_EQ(CheckFabricMtuConsistent(no_fabric, Local()).verdict, Verdict::kSkip);
+}
+
 TEST(InterfacesChecks, ProfileWithoutFabricInterfaceSkips) {
   auto h100 = LoadProfile("h100-sxm-8");
   ASSERT_TRUE(h100);
@@ -176,8 +235,12 @@ TEST(InterfacesFixtures, LocalClusterCaptureConformsAndBrokenOneFailsTheRightCas
     healthy["ForbiddenInterfacesNotFabric/" + node] = Verdict::kPass;
   }
   healthy["FabricSubnetShared"] = Verdict::kPass;
+  healthy["FabricMtuConsistent"] = Verdict::kPass;
   healthy["FabricReachable"] = Verdict::kPass;
   EXPECT_EQ(JudgeSnapshot("nccl-local-3node-interfaces"), healthy);
+  auto mtu = healthy;
+  mtu["FabricMtuConsistent"] = Verdict::kFail;
+  EXPECT_EQ(JudgeSnapshot("nccl-local-mtu-mismatch"), mtu);
   auto broken = healthy;
   broken["FabricReachable"] = Verdict::kError;  // recorded before the reachability probe: no fabric-reach.txt
   broken["FabricInterfaceUp/node3"] = Verdict::kFail;

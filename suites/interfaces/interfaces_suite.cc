@@ -67,6 +67,7 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   }
   std::vector<CheckResult> results = std::move(up);
   results.push_back(CheckFabricSubnetShared(nodes, context.profile));
+  results.push_back(CheckFabricMtuConsistent(nodes, context.profile));
   std::map<std::string, Result<NodeReach>> reach;
   for (const auto& node : context.raw.nodes) reach.emplace(node, ReadReach(context.raw, node));
   results.push_back(CheckFabricReachable(reach, context.profile));
@@ -77,10 +78,12 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
 SuiteDefinition Definition() {
   return {
     .name = kSuite,
-    .summary = "the fabric interface (nccl.socket_ifname) is up, addressed, on one subnet; eth0 is kept apart",
+    .summary = "the fabric interface (nccl.socket_ifname) is up, addressed, on one subnet with one MTU; eth0 is kept apart",
     .checks = {
         {kFabricInterfaceUp, "nccl.socket_ifname exists, is up and has an IPv4 address on every node", true},
         {kFabricSubnetShared, "every node's fabric address is in one subnet, none shared", false},
+        {kFabricMtuConsistent,
+         "the fabric interface and every IPoIB interface have one MTU on all nodes (nccl.mtu if set)", false},
         {kFabricReachable, "every node opens a TCP connection to every other node's fabric address", false},
         {kForbiddenInterfacesNotFabric, "the forbidden interfaces (eth0) are not the fabric and share no subnet with it",
          true},

@@ -223,4 +223,24 @@ CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks,
   return FromFindings(kSuite, check, "", std::move(findings));
 }
 
+std::vector<CheckResult> CheckTaskStarted(const std::vector<std::string>& nodes, bool launched,
+                                          const std::vector<RefusedNode>& refused) {
+  // One case, not one per node: a fleet snapshot would otherwise carry thousands of skips.
+  if (!launched) {
+    return {Skipped(kSuite, kTaskStarted, "",
+                    "only `gpuconform launch` knows which nodes Slurm could not start a task on")};
+  }
+  std::vector<CheckResult> results;
+  for (const auto& node : nodes) results.push_back(Passed(kSuite, kTaskStarted, node));
+  for (const auto& node : refused) {
+    results.push_back(Failed(
+        kSuite, kTaskStarted, node.node,
+        {{"slurm-launch-refused", node.node,
+          node.node + ": Slurm could not start the run's task (\"" + node.slurm_error +
+              "\"), so the run went on without it: its slurmd or munged does not answer; check `systemctl status "
+              "munge slurmd` on " + node.node + ", then `scontrol update nodename=" + node.node + " state=resume`"}}));
+  }
+  return results;
+}
+
 }  // namespace gpuconform::launch

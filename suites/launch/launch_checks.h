@@ -10,6 +10,7 @@
 
 #include "harness/gather.h"
 #include "harness/profile.h"
+#include "harness/run_options.h"
 #include "harness/verdict.h"
 
 namespace gpuconform::launch {
@@ -40,5 +41,12 @@ CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks);
 // names the fabric interface, MPI is pinned to it — unpinned, Open MPI's TCP transport
 // stripes over every interface and the slowest one sets the pace.
 CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks, const Profile& profile);
+
+// Per node: Slurm started the run's task there. Only `gpuconform launch` knows the nodes
+// Slurm refused (`launched`); elsewhere one cluster case is skipped, saying so. `nodes` are
+// those whose task ran; each refused node fails, quoting Slurm's error.
+inline constexpr char kTaskStarted[] = "TaskStarted";
+std::vector<CheckResult> CheckTaskStarted(const std::vector<std::string>& nodes, bool launched,
+                                          const std::vector<RefusedNode>& refused);
 
 }  // namespace gpuconform::launch

@@ -15,6 +15,25 @@ std::vector<RankLaunch> ThreeNodeSrun() {
                      Rank(2, "node3", "SLURM_PROCID=2\nSLURM_NODEID=2\nSLURM_NTASKS=3\nSLURM_NTASKS_PER_NODE=1\n")});
 }
 
+TEST(LaunchTaskStarted, RefusedNodeFailsQuotingSlurmAndStartedNodesPass) {
+  const std::vector<RefusedNode> refused = {
+      {"node1", "srun: error: Task launch for StepId=6.0 failed on node node1: Socket timed out on send/recv operation"}};
+  const auto results = CheckTaskStarted({"node2", "node3"}, true, refused);
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].TestName(), "Launch.TaskStarted/node2");
+  EXPECT_EQ(results[0].verdict, Verdict::kPass);
+  test_support::ExpectOnlyFinding(results[2], "node1", "node1: Slurm could not start the run's task (\"srun: error:");
+  EXPECT_EQ(results[2].findings[0].code, ReasonCode("slurm-launch-refused"));
+  EXPECT_NE(results[2].findings[0].message.find("Socket timed out"), std::string::npos);
+}
+
+TEST(LaunchTaskStarted, WithoutLaunchOneCaseSkipsSayingWhy) {
+  const auto results = CheckTaskStarted({"node1", "node2"}, false, {});
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].verdict, Verdict::kSkip);
+  EXPECT_NE(results[0].findings[0].message.find("gpuconform launch"), std::string::npos);
+}
+
 TEST(Launch, ConsistentSrunLaunchConforms) {
   const auto ranks = ThreeNodeSrun();
   EXPECT_EQ(CheckSlurmIdsConsistent(ranks).verdict, Verdict::kPass);

@@ -12,7 +12,7 @@ std::vector<CheckResult> SkipRankChecks(CheckResult world, const std::string& re
           Skipped(kSuite, "FabricPinnedInEnvironment", "", reason)};
 }
 
-std::vector<CheckResult> Evaluate(const SuiteContext& context) {
+std::vector<CheckResult> JudgeRanks(const SuiteContext& context) {
   if (!context.world_problem.empty()) {
     return SkipRankChecks(Errored(kSuite, "WorldFormed", "", "world-not-formed", context.world_problem),
                           "the ranks did not form a world; see WorldFormed");
@@ -26,11 +26,19 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
           CheckMasterAddrInAllocation(ranks), CheckFabricPinnedInEnvironment(ranks, context.profile)};
 }
 
+std::vector<CheckResult> Evaluate(const SuiteContext& context) {
+  std::vector<CheckResult> results =
+      CheckTaskStarted(context.raw.nodes, context.options.launched, context.options.launch_refused);
+  for (auto& result : JudgeRanks(context)) results.push_back(std::move(result));
+  return results;
+}
+
 SuiteDefinition Definition() {
   return {
     .name = kSuite,
     .summary = "ranks were launched as the job asked: ids consistent, no oversubscribed node, rendezvous valid",
     .checks = {
+        {kTaskStarted, "Slurm started the run's task on every node asked for (judged under gpuconform launch)", true},
         {"WorldFormed", "every rank joined one MPI world within the deadline (GPUCONFORM_WORLD_TIMEOUT_S)", false},
         {"SlurmIdsConsistent", "SLURM_PROCID = MPI rank, SLURM_NTASKS = world size, one SLURM_NODEID per host", false},
         {"TasksPerNodeAsRequested", "no node runs more tasks than --ntasks-per-node asked (one by default)", false},

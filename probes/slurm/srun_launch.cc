@@ -1,0 +1,152 @@
+#include "probes/slurm/srun_launch.h"
+
+#include <unistd.h>
+
+#include <boost/process.hpp>
+#include <filesystem>
+#include <iostream>
+
+#include "harness/child_verbs.h"
+#include "harness/process_runner.h"
+#include "harness/text_util.h"
+#include "probes/slurm/slurm_parse.h"
+#include "probes/slurm/srun_parse.h"
+
+namespace gpuconform::slurm {
+
+namespace bp = boost::process;
+
+namespace {
+
+struct StepOutcome {
+  int exit_code = 2;
+  std::string srun_stderr;
+  std::string start_error;  // srun could not be started at all
+};
+
+// Runs srun with stdout passed through and stderr echoed line by line as it comes (the
+// user watches progress) and kept (launch reads Slurm's errors from it).
+StepOutcome RunStep(const std::vector<std::string>& argv) {
+  StepOutcome outcome;
+  SurviveBrokenPipes();
+  const auto srun = bp::search_path(argv.front());
+  if (srun.empty()) {
+    outcome.start_error = argv.front() + " is not on PATH: run gpuconform launch where Slurm's client commands are";
+    return outcome;
+  }
+  bp::ipstream errors;
+  std::error_code error;
+  bp::child child(srun, bp::args(std::vector<std::string>(argv.begin() + 1, argv.end())), bp::std_err > errors,
+                  error);
+  if (error) {
+    outcome.start_error = "could not start " + CommandText(argv) + ": " + error.message();
+    return outcome;
+  }
+  for (std::string line; std::getline(errors, line);) {
+    std::cerr << line << std::endl;
+    outcome.srun_stderr += line + "\n";
+  }
+  child.wait(error);
+  outcome.exit_code = error ? 2 : child.exit_code();
+  return outcome;
+}
+
+// The nodes of `nodelist` that were not refused, as a comma-separated list for srun.
+Result<std::string> WithoutRefused(const std::string& nodelist, const std::vector<RefusedNode>& refused) {
+  auto hosts = ExpandHostlist(nodelist);
+  if (!hosts) return Error("--nodelist " + nodelist + ": " + hosts.error());
+  std::vector<std::string> kept;
+  for (const auto& host : *hosts) {
+    bool lost = false;
+    for (const auto& node : refused) lost = lost || node.node == host;
+    if (!lost) kept.push_back(host);
+  }
+  return Join(kept, ",");
+}
+
+std::string SelfExecutable() {
+  std::error_code error;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? "gpuconform" : self.string();
+}
+
+const VerbRegistration kLaunchVerb(Verb::kLaunch, LaunchMain);
+
+}  // namespace
+
+std::vector<std::string> SrunArgv(const LaunchStep& step) {
+  std::vector<std::string> argv = {"srun", "--immediate=" + std::to_string(step.immediate_s),
+                                   "--nodes=" + std::to_string(step.nodes), "--ntasks-per-node=1"};
+  if (!step.nodelist.empty()) argv.push_back("--nodelist=" + step.nodelist);
+  if (!step.partition.empty()) argv.push_back("--partition=" + step.partition);
+  std::vector<std::string> excluded;
+  for (const auto& node : step.refused) excluded.push_back(node.node);
+  // With a nodelist the refused nodes are already left out of it; srun refuses both at once.
+  if (!excluded.empty() && step.nodelist.empty()) argv.push_back("--exclude=" + Join(excluded, ","));
+  argv.push_back(step.executable);
+  argv.push_back("run");
+  argv.insert(argv.end(), step.run_args.begin(), step.run_args.end());
+  argv.push_back("--launched");
+  for (const auto& node : step.refused) {
+    argv.push_back("--launch-refused");
+    argv.push_back(node.node + "=" + node.slurm_error);
+  }
+  return argv;
+}
+
+int LaunchMain(const CommandLine& command, const RunOptions& options) {
+  LaunchStep step;
+  step.nodes = command.launch_nodes;
+  if (step.nodes == 0 && options.slurm_job_num_nodes) step.nodes = std::atoi(options.slurm_job_num_nodes->c_str());
+  if (step.nodes <= 0) {
+    std::cerr << "gpuconform launch: how many nodes? Give -N (outside an allocation), or run it inside one "
+                 "(salloc, sbatch), where SLURM_JOB_NUM_NODES says\n";
+    return 2;
+  }
+  step.nodelist = command.launch_nodelist;
+  step.partition = command.launch_partition;
+  step.immediate_s = command.launch_immediate_s;
+  step.executable = SelfExecutable();
+  step.run_args = command.run_args;
+  const int requested_nodes = step.nodes;
+  for (int attempt = 1;; ++attempt) {
+    const auto argv = SrunArgv(step);
+    std::cerr << "gpuconform launch: " << CommandText(argv) << "\n";
+    const StepOutcome outcome = RunStep(argv);
+    if (!outcome.start_error.empty()) {
+      std::cerr << "gpuconform launch: " << outcome.start_error << "\n";
+      return 2;
+    }
+    std::vector<RefusedNode> lost;
+    for (const auto& node : ParseSrunLaunchRefusals(outcome.srun_stderr)) {
+      bool known = false;
+      for (const auto& earlier : step.refused) known = known || earlier.node == node.node;
+      if (!known) lost.push_back(node);
+    }
+    if (outcome.exit_code == 0 || lost.empty()) return outcome.exit_code;
+    for (const auto& node : lost) {
+      std::cerr << "gpuconform launch: Slurm could not start the task on " << node.node << " (" << node.slurm_error
+                << ")\n";
+    }
+    step.refused.insert(step.refused.end(), lost.begin(), lost.end());
+    step.nodes = requested_nodes - static_cast<int>(step.refused.size());
+    if (step.nodes <= 0 || attempt == kMaxLaunchAttempts) {
+      std::cerr << "gpuconform launch: no step could start "
+                << (step.nodes <= 0 ? "on any node" : "after " + std::to_string(attempt) + " attempts")
+                << "; the nodes Slurm refused are named above\n";
+      return 1;
+    }
+    if (!command.launch_nodelist.empty()) {
+      auto kept = WithoutRefused(command.launch_nodelist, step.refused);
+      if (!kept) {
+        std::cerr << "gpuconform launch: " << kept.error() << "\n";
+        return 2;
+      }
+      step.nodelist = *kept;
+    }
+    std::cerr << "gpuconform launch: starting the step again on " << step.nodes << " node(s), without "
+              << step.refused.size() << " refused\n";
+  }
+}
+
+}  // namespace gpuconform::slurm

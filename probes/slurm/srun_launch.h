@@ -1,0 +1,36 @@
+// `gpuconform launch`: starts the run step itself with srun, one `gpuconform run` per node,
+// and when Slurm cannot start the task on some nodes (their slurmd or munged does not
+// answer), starts the step again without them and tells the run which nodes it lost and
+// Slurm's words for why, so the report names them (Launch.TaskStarted/<node>).
+// Contract: the argv builder is pure; LaunchMain runs srun (stderr echoed as it comes)
+// at most kMaxLaunchAttempts times and returns the last step's exit status.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/cli.h"
+#include "harness/run_options.h"
+
+namespace gpuconform::slurm {
+
+// Each attempt can only lose nodes; three covers a second node failing on the rerun.
+inline constexpr int kMaxLaunchAttempts = 3;
+
+struct LaunchStep {
+  int nodes = 0;                  // srun --nodes
+  std::string nodelist;           // srun --nodelist (already without the refused nodes)
+  std::string partition;          // srun --partition
+  int immediate_s = 30;           // srun --immediate
+  std::string executable;         // this gpuconform binary
+  std::vector<std::string> run_args;
+  std::vector<RefusedNode> refused;  // excluded from this step, reported by the run
+};
+
+// srun --immediate=S --nodes=N --ntasks-per-node=1 [--nodelist=L] [--partition=P]
+// [--exclude=a,b] EXECUTABLE run RUN_ARGS --launched [--launch-refused NODE=ERROR ...]
+std::vector<std::string> SrunArgv(const LaunchStep& step);
+
+int LaunchMain(const CommandLine& command, const RunOptions& options);
+
+}  // namespace gpuconform::slurm

@@ -1,0 +1,71 @@
+#include "probes/slurm/srun_launch.h"
+
+#include <gtest/gtest.h>
+
+#include "harness/cli.h"
+#include "probes/slurm/srun_parse.h"
+
+namespace gpuconform::slurm {
+namespace {
+
+// What srun 22.05 printed on the local cluster with node1's munged killed after it registered.
+const std::string kMungedDead =
+    "srun: error: slurm_receive_msgs: [[10.10.0.1]:6818] failed: Socket timed out on send/recv operation\n"
+    "srun: error: Task launch for StepId=6.0 failed on node node1: Socket timed out on send/recv operation\n"
+    "srun: error: Application launch failed: Socket timed out on send/recv operation\n"
+    "srun: Job step aborted\n";
+
+TEST(SrunLaunchRefusals, NamesEachRefusedNodeOnceWithSlurmsWords) {
+  const auto refused = ParseSrunLaunchRefusals(kMungedDead + kMungedDead);
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].node, "node1");
+  EXPECT_EQ(refused[0].slurm_error,
+            "srun: error: Task launch for StepId=6.0 failed on node node1: Socket timed out on send/recv operation");
+  const auto older = ParseSrunLaunchRefusals(
+      "srun: error: Task launch for step 12.0 failed on node gpu07: Zero Bytes were transmitted or received\r\n"
+      "srun: error: Task launch for StepId=12.0 failed on node gpu09: Invalid job credential\n");
+  ASSERT_EQ(older.size(), 2u);
+  EXPECT_EQ(older[0].node, "gpu07");
+  EXPECT_EQ(older[1].node, "gpu09");
+}
+
+TEST(SrunLaunchRefusals, TaskFailuresAndNoiseAreNotRefusals) {
+  EXPECT_TRUE(ParseSrunLaunchRefusals("srun: error: node2: task 1: Exited with exit code 1\n").empty());
+  EXPECT_TRUE(ParseSrunLaunchRefusals("").empty());
+  EXPECT_TRUE(ParseSrunLaunchRefusals(std::string("\0\xff Task launch for", 19)).empty());
+}
+
+TEST(SrunLaunchArgv, FirstStepThenOneWithoutTheRefusedNodeTellingTheRun) {
+  LaunchStep step;
+  step.nodes = 3;
+  step.executable = "/opt/gpuconform";
+  step.run_args = {"--profile", "local", "--junit", "r.xml"};
+  EXPECT_EQ(SrunArgv(step), (std::vector<std::string>{"srun", "--immediate=30", "--nodes=3", "--ntasks-per-node=1",
+                                                       "/opt/gpuconform", "run", "--profile", "local", "--junit",
+                                                       "r.xml", "--launched"}));
+  step.nodes = 2;
+  step.refused = {{"node1", "srun: error: Task launch ... failed on node node1: x"}};
+  const auto again = SrunArgv(step);
+  EXPECT_EQ(again[2], "--nodes=2");
+  EXPECT_EQ(again[4], "--exclude=node1");
+  EXPECT_EQ(std::vector<std::string>(again.end() - 2, again.end()),
+            (std::vector<std::string>{"--launch-refused", "node1=srun: error: Task launch ... failed on node node1: x"}));
+  step.nodelist = "node2,node3";
+  for (const auto& word : SrunArgv(step)) EXPECT_NE(word.rfind("--exclude", 0), 0u) << "srun refuses both at once";
+}
+
+TEST(SrunLaunchCommandLine, OptionsAfterTheDoubleDashAreRuns) {
+  const auto parsed = ParseCommandLine({"launch", "-N3", "--", "--profile", "local", "--junit", "F"});
+  ASSERT_TRUE(parsed.command) << parsed.message;
+  EXPECT_EQ(parsed.command->verb, Verb::kLaunch);
+  EXPECT_EQ(parsed.command->launch_nodes, 3);
+  EXPECT_EQ(parsed.command->run_args, (std::vector<std::string>{"--profile", "local", "--junit", "F"}));
+  const auto run = ParseCommandLine({"run", "--launched", "--launch-refused", "node1=srun: error: x"});
+  ASSERT_TRUE(run.command) << run.message;
+  EXPECT_TRUE(run.command->launched);
+  EXPECT_EQ(run.command->launch_refused, (std::vector<std::string>{"node1=srun: error: x"}));
+  EXPECT_EQ(ParseCommandLine({"launch", "-N", "zero"}).exit_status, 2);
+}
+
+}  // namespace
+}  // namespace gpuconform::slurm

@@ -1,7 +1,5 @@
 #include "harness/snapshot_source.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -23,26 +21,10 @@ std::optional<std::string> ReadWholeFile(const fs::path& path) {
 }
 
 Result<SnapshotManifest> ReadManifest(const fs::path& path) {
-  SnapshotManifest manifest;
-  if (!fs::exists(path)) return manifest;
-  try {
-    YAML::Node root = YAML::LoadFile(path.string());
-    if (root.IsNull()) return manifest;
-    if (!root.IsMap()) {
-      return Error{path.string() + ":" + std::to_string(root.Mark().line + 1) +
-                   ": manifest must be a mapping of key: value"};
-    }
-    for (const auto& item : root) {
-      if (!item.second.IsScalar()) {
-        return Error{path.string() + ":" + std::to_string(item.second.Mark().line + 1) + ": key '" +
-                     item.first.as<std::string>() + "' must be a plain value"};
-      }
-      manifest.fields[item.first.as<std::string>()] = item.second.as<std::string>();
-    }
-  } catch (const YAML::Exception& e) {
-    return Error{path.string() + ":" + std::to_string(e.mark.line + 1) + ": invalid YAML: " + e.msg};
-  }
-  return manifest;
+  if (!fs::exists(path)) return SnapshotManifest{};
+  auto text = ReadWholeFile(path);
+  if (!text) return Error{path.string() + ": cannot read the manifest"};
+  return ParseSnapshotManifest(*text, path.string());
 }
 
 }  // namespace

@@ -12,12 +12,9 @@
 
 #include "harness/probe.h"
 #include "harness/result.h"
+#include "harness/snapshot_manifest.h"
 
 namespace gpuconform {
-
-struct SnapshotManifest {
-  std::map<std::string, std::string> fields;  // cluster, captured_at, gpuconform_version, ...
-};
 
 class SnapshotSource : public ProbeSource {
  public:

@@ -163,26 +163,37 @@ std::optional<BandwidthRow> ParseRow(const std::vector<std::string_view>& words,
 
 // A small JSON reader for the one document nccl-tests writes: values with the line they
 // start on, so errors can name origin:line. Depth and size are bounded by the input.
+struct JsonMember;  // one key and its value, defined once JsonValue is complete
+
 struct JsonValue {
   using Array = std::vector<JsonValue>;
-  using Object = std::vector<std::pair<std::string, JsonValue>>;
+  // A vector may hold a type not yet complete, a pair may not (clang rejects
+  // pair<string, JsonValue> here), hence the named JsonMember.
+  using Object = std::vector<JsonMember>;
   std::variant<std::nullptr_t, bool, double, std::string, Array, Object> value;
   int line = 0;
 
-  const JsonValue* Member(std::string_view key) const {
-    const auto* object = std::get_if<Object>(&value);
-    if (!object) return nullptr;
-    for (const auto& [name, member] : *object) {
-      if (name == key) return &member;
-    }
-    return nullptr;
-  }
+  const JsonValue* Member(std::string_view key) const;
   std::optional<double> Number() const {
     const auto* number = std::get_if<double>(&value);
     return number ? std::optional<double>(*number) : std::nullopt;
   }
   bool IsNull() const { return std::holds_alternative<std::nullptr_t>(value); }
 };
+
+struct JsonMember {
+  std::string name;
+  JsonValue value;
+};
+
+const JsonValue* JsonValue::Member(std::string_view key) const {
+  const auto* object = std::get_if<Object>(&value);
+  if (!object) return nullptr;
+  for (const auto& member : *object) {
+    if (member.name == key) return &member.value;
+  }
+  return nullptr;
+}
 
 class JsonReader {
  public:
@@ -305,7 +316,7 @@ class JsonReader {
       if (!Consume(":")) return Fail("expected ':' after the JSON key " + QuoteForMessage(*key));
       auto member = ReadValue(depth + 1);
       if (!member) return member;
-      members.emplace_back(std::move(*key), std::move(*member));
+      members.push_back(JsonMember{std::move(*key), std::move(*member)});
       SkipSpace();
       if (text_.substr(at_, 1) != "}" && !Consume(",")) return Fail("expected ',' or '}' in a JSON object");
     }

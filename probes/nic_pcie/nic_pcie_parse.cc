@@ -12,12 +12,13 @@ namespace {
 // sysfs prints the width as a bare lane count ("16"); some tools paste it as "x16".
 Result<std::optional<int>> Width(const RecordLine& record, const std::string& key, const std::string& origin) {
   if (!record.Has(key)) return std::optional<int>();
-  std::string_view text = record.Get(key);
+  const std::string value = record.Get(key);  // Get returns a copy: the view must not outlive it
+  std::string_view text = value;
   if (StartsWith(text, "x")) text.remove_prefix(1);
   const auto lanes = WholeInteger(text);
   if (!lanes || *lanes < 0 || *lanes > 32) {
     return ErrorAt(origin, record.line,
-                   key + " must be a lane count such as 16, got " + QuoteForMessage(record.Get(key)));
+                   key + " must be a lane count such as 16, got " + QuoteForMessage(value));
   }
   // 0 is what a link that is down reports: no lanes, and no maximum to compare with.
   return *lanes == 0 && key == "max_link_width" ? std::optional<int>() : std::optional<int>(static_cast<int>(*lanes));

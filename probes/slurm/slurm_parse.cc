@@ -55,7 +55,9 @@ std::set<std::string> SlurmNode::StateFlags() const {
 
 std::vector<std::string> SlurmNode::Partitions() const {
   std::vector<std::string> partitions;
-  for (auto& part : SplitWords(std::string_view(Field("Partitions")))) {
+  // Field returns a copy, which must outlive the words SplitWords points into.
+  const std::string field = Field("Partitions");
+  for (auto& part : SplitWords(field)) {
     std::string list(part);
     std::size_t start = 0;
     while (start < list.size()) {

@@ -1,0 +1,36 @@
+// Shared by the fuzz targets (fuzz/*_fuzz.cc): the input as text, and ways to touch what a
+// parser returned so that reading every field runs under the sanitizers too. No target
+// asserts anything a parser does not promise: returning (a value or an error) is a pass.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "harness/result.h"
+
+namespace gpuconform::fuzz {
+
+inline constexpr char kOrigin[] = "fuzz-input";
+
+inline std::string AsText(const std::uint8_t* data, std::size_t size) {
+  return std::string(reinterpret_cast<const char*>(data), size);
+}
+
+// Keeps a value alive, so the optimiser cannot drop the code that computed it.
+template <typename T>
+void Keep(const T& value) {
+  asm volatile("" : : "r"(&value) : "memory");
+}
+
+// Hands the value to `touch`, or reads the error text (an error is a fine answer too).
+template <typename T, typename Touch>
+void Inspect(const Result<T>& result, Touch touch) {
+  if (result) {
+    touch(*result);
+  } else {
+    Keep(result.error().size());
+  }
+}
+
+}  // namespace gpuconform::fuzz

@@ -37,19 +37,19 @@ struct CheckDefinition {
   std::string name;         // "KeyIdenticalOnAllNodes"
   std::string requirement;  // one line: what conformance means
   bool per_node = false;    // one test case per node
-  CheckJudge judge;         // empty only in a suite whose `evaluate` judges its checks together
+  CheckJudge judge = {};    // empty only in a suite whose `evaluate` judges its checks together
 };
 
 struct SuiteDefinition {
   std::string name;     // JUnit <testsuite name>, e.g. "Software"
   std::string summary;  // one line for `gpuconform list`
   std::vector<CheckDefinition> checks;
-  std::vector<ProbeSpec> probes;
+  std::vector<ProbeSpec> probes = {};
   // Set only where the checks come out of one judgement and cannot be judged one by one:
   // one collective output or one log gives all their verdicts (Munge, Checkpoint, NcclTransport,
   // Software's components, Launch's world). Otherwise each check's `judge` is called, for
   // every node of the run where the check is per node.
-  std::function<std::vector<CheckResult>(const SuiteContext&)> evaluate;
+  std::function<std::vector<CheckResult>(const SuiteContext&)> evaluate = {};
 };
 
 // The probes the suites read, each once (by id), in the suites' order.

@@ -82,9 +82,10 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
       ->check(CLI::PositiveNumber);
   launch->add_option("run-options", command.run_args, "after --: the options of `gpuconform run`");
   launch->footer(
-      "Run it where srun works: a login or head node, or inside sbatch. It starts one `gpuconform run` per node\n"
-      "(srun --immediate --ntasks-per-node=1). When Slurm cannot start the task on a node (its slurmd or munged\n"
-      "does not answer), it runs the step again without that node, and the report fails\n"
+      "Run it where srun works: a login or head node (it takes the allocation with salloc --immediate -N),\n"
+      "or inside sbatch or salloc. It starts one `gpuconform run` per node (srun --ntasks-per-node=1).\n"
+      "When Slurm cannot start the task on a node (its slurmd or munged does not answer), it runs the\n"
+      "step again without that node, and the report fails\n"
       "Launch.TaskStarted/<node>, quoting Slurm's error. Exit status as `run`'s.\n"
       "Example:\n"
       "  gpuconform launch -N3 -- --profile local --junit report.xml");

@@ -77,6 +77,8 @@ const VerbRegistration kLaunchVerb(Verb::kLaunch, LaunchMain);
 std::vector<std::string> SrunArgv(const LaunchStep& step) {
   std::vector<std::string> argv = {"srun", "--immediate=" + std::to_string(step.immediate_s),
                                    "--nodes=" + std::to_string(step.nodes), "--ntasks-per-node=1"};
+  // A rerun shares the nodes with the failed step, which Slurm may still be cleaning up.
+  if (!step.refused.empty()) argv.push_back("--overlap");
   if (!step.nodelist.empty()) argv.push_back("--nodelist=" + step.nodelist);
   if (!step.partition.empty()) argv.push_back("--partition=" + step.partition);
   std::vector<std::string> excluded;
@@ -94,7 +96,33 @@ std::vector<std::string> SrunArgv(const LaunchStep& step) {
   return argv;
 }
 
+namespace {
+
+// Outside an allocation: the same launch again under `salloc --immediate`, so that every
+// attempt is a step of one job. A rerun as a new job would wait for the nodes the failed
+// step still holds while Slurm cleans up a node that does not answer.
+int LaunchInNewAllocation(const CommandLine& command) {
+  std::vector<std::string> argv = {"salloc", "--immediate=" + std::to_string(command.launch_immediate_s),
+                                   "--nodes=" + std::to_string(command.launch_nodes)};
+  if (!command.launch_nodelist.empty()) argv.push_back("--nodelist=" + command.launch_nodelist);
+  if (!command.launch_partition.empty()) argv.push_back("--partition=" + command.launch_partition);
+  argv.insert(argv.end(), {SelfExecutable(), "launch", "--immediate-s", std::to_string(command.launch_immediate_s)});
+  if (!command.launch_nodelist.empty()) argv.insert(argv.end(), {"--nodelist", command.launch_nodelist});
+  argv.push_back("--");
+  argv.insert(argv.end(), command.run_args.begin(), command.run_args.end());
+  std::cerr << "gpuconform launch: " << CommandText(argv) << "\n";
+  const StepOutcome outcome = RunStep(argv);
+  if (!outcome.start_error.empty()) {
+    std::cerr << "gpuconform launch: " << outcome.start_error << "\n";
+    return 2;
+  }
+  return outcome.exit_code;
+}
+
+}  // namespace
+
 int LaunchMain(const CommandLine& command, const RunOptions& options) {
+  if (!options.slurm_job_id && command.launch_nodes > 0) return LaunchInNewAllocation(command);
   LaunchStep step;
   step.nodes = command.launch_nodes;
   if (step.nodes == 0 && options.slurm_job_num_nodes) step.nodes = std::atoi(options.slurm_job_num_nodes->c_str());

@@ -3,7 +3,9 @@
 // answer), starts the step again without them and tells the run which nodes it lost and
 // Slurm's words for why, so the report names them (Launch.TaskStarted/<node>).
 // Contract: the argv builder is pure; LaunchMain runs srun (stderr echoed as it comes)
-// at most kMaxLaunchAttempts times and returns the last step's exit status.
+// at most kMaxLaunchAttempts times and returns the last step's exit status. Outside an
+// allocation it first takes one (salloc --immediate) and runs itself inside it, so every
+// attempt is a step of that one job and a rerun overlaps the failed step's nodes.
 #pragma once
 
 #include <string>

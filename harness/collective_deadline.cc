@@ -1,5 +1,8 @@
 #include "harness/collective_deadline.h"
 
+#include <cstdlib>
+#include <iostream>
+
 namespace gpuconform {
 
 namespace {
@@ -12,6 +15,12 @@ GiveUpHandler& Handler() {
 }  // namespace
 
 void SetGiveUpHandler(GiveUpHandler handler) { Handler() = std::move(handler); }
+
+void GiveUpNow(const std::string& problem) {
+  if (Handler()) Handler()(problem);
+  std::cerr << "gpuconform: " << problem << "\n";
+  std::_Exit(3);
+}
 
 CollectiveDeadline::CollectiveDeadline(std::chrono::seconds deadline, std::string problem) {
   if (!Handler()) return;

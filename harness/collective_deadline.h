@@ -1,4 +1,4 @@
-// CollectiveDeadline: a deadline around a blocking MPI collective. A rank that stops
+// CollectiveDeadline: a deadline around a blocking collective (a PMIx fence, an MPI call). A rank that stops
 // progressing (SIGSTOP, a dead link) blocks every other rank inside the collective, where
 // no timeout can reach them. While a guard is alive, a helper thread waits; past the
 // deadline it calls the process's give-up handler (set once by main), which writes what
@@ -18,6 +18,9 @@ namespace gpuconform {
 
 using GiveUpHandler = std::function<void(const std::string& problem)>;
 void SetGiveUpHandler(GiveUpHandler handler);
+// A collective failed outright (a PMIx fence refused): give up now. Without a handler it
+// prints the problem and ends the process with exit status 3.
+[[noreturn]] void GiveUpNow(const std::string& problem);
 
 class CollectiveDeadline {
  public:

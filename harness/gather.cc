@@ -60,9 +60,10 @@ GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<P
 
   nlohmann::json envelope = {{"raw", mine.ToJson()}, {"rank", world.rank()}, {"host", host},
                              {"env", LaunchEnvironment(options)}};
+  // Only rank 0 judges and reports, so only rank 0 receives the raw outputs.
   GatheredRun run;
-  for (const std::string& part : world.AllGather(envelope.dump(-1, ' ', false,
-                                                              nlohmann::json::error_handler_t::replace))) {
+  for (const std::string& part :
+       world.GatherToRoot(envelope.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))) {
     const auto j = nlohmann::json::parse(part);
     auto raw = ClusterRaw::FromJson(j.at("raw").get<std::string>());
     if (raw) run.raw.Merge(*raw);

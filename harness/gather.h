@@ -1,7 +1,8 @@
-// GatherLive: runs the live probes across the world and gives every rank the same ClusterRaw.
+// GatherLive: runs the live probes across the world and gives rank 0 every rank's outputs.
 // Contract: a collective. The lowest rank on each host runs that node's probes (so two
 // ranks on one node do not run nvidia-smi twice); rank 0 alone runs cluster-scope probes;
-// then every rank receives all outputs. Progress goes to `progress` on rank 0 only.
+// then rank 0 receives all outputs (the other ranks get an empty GatheredRun). Progress goes
+// to `progress` on rank 0 only.
 #pragma once
 
 #include <functional>

@@ -1,5 +1,4 @@
 // gpuconform: parse the command line, start the world, run the verb.
-#include <mpi.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -22,17 +21,17 @@
 
 namespace {
 
-// A collective (or MPI_Init itself) did not return: rank 0 writes the report it can make
-// alone, then ends the job; the launcher then kills every rank, stopped ones included.
+// A collective (or forming the world) did not complete: rank 0 writes the report it can
+// make alone, then ends the job; the launcher then kills every rank, stopped ones included.
 [[noreturn]] void GiveUp(const gpuconform::CommandLine& command, const gpuconform::RunOptions& options,
-                         const std::string& problem, bool mpi_started) {
+                         const std::string& problem, const gpuconform::World* world) {
   using namespace gpuconform;
   std::cerr << "gpuconform: " << problem << "\n";
   int status = 3;
   if (options.launch.rank == 0) {
     if (command.verb == Verb::kRun) status = RunVerbAlone(command, options, problem);
     std::cout.flush();
-    if (mpi_started) MPI_Abort(MPI_COMM_WORLD, status == 0 ? 3 : status);
+    if (world != nullptr) world->AbortJob(status == 0 ? 3 : status, problem);
   } else {
     // Leave rank 0 time to write its report; its abort ends us sooner.
     std::this_thread::sleep_for(std::chrono::seconds(30));
@@ -41,9 +40,8 @@ namespace {
 }
 
 std::string WorldNotFormed(std::chrono::seconds deadline) {
-  return gpuconform::LocalHostname() + ": the ranks did not form one MPI world within " +
-         std::to_string(deadline.count()) +
-         " s (MPI_Init under the launcher's PMIx did not return): a node of this step is not answering — a dead "
+  return gpuconform::LocalHostname() + ": the ranks did not form one world within " + std::to_string(deadline.count()) +
+         " s (the launcher's PMIx server did not answer): a node of this step is not answering — a dead "
          "slurmd or slurmstepd, a node down, or a firewall between nodes; see SlurmNodes below, and "
          "`scontrol show node` (GPUCONFORM_WORLD_TIMEOUT_S sets this deadline)";
 }
@@ -83,11 +81,10 @@ int main(int argc, char** argv) {
     return launch(command, options);
   }
   const std::chrono::seconds deadline(options.world_timeout_s);
-  StartWatchdog watchdog(deadline, [&] { GiveUp(command, options, WorldNotFormed(deadline), false); });
-  auto world = World::Start(&argc, &argv, options.launch);
+  StartWatchdog watchdog(deadline, [&] { GiveUp(command, options, WorldNotFormed(deadline), nullptr); });
+  auto world = World::Start(options.launch);
   watchdog.Cancel();
-  SetGiveUpHandler(
-      [&](const std::string& problem) { GiveUp(command, options, problem, world && world->uses_mpi()); });
+  SetGiveUpHandler([&](const std::string& problem) { GiveUp(command, options, problem, world ? &*world : nullptr); });
   if (!world) {
     std::cerr << "gpuconform: " << world.error() << "\n";
     return 2;

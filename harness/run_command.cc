@@ -43,7 +43,7 @@ void ApplyCheckpointOptions(const CommandLine& command, Profile& profile) {
   if (!command.checkpoint_temp_dir.empty()) profile.checkpoint->temp_dir = command.checkpoint_temp_dir;
 }
 
-// Every rank gathers; every rank ends up with the same raw outputs.
+// Every rank gathers; rank 0 ends up with the raw outputs of all.
 struct Gathered {
   ClusterRaw raw;
   std::vector<RankInfo> ranks;
@@ -110,6 +110,7 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
     if (world.is_root()) std::cerr << "gpuconform: " << gathered.error() << "\n";
     return 2;
   }
+  if (!world.is_root()) return 0;  // rank 0 judges and reports; its exit status is the step's
   Progress(world, "profile " + profile->name + ", " + std::to_string(gathered->raw.nodes.size()) + " node(s): " +
                       Join(gathered->raw.nodes, ", ") + " (" + gathered->mode + ")");
 

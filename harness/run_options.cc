@@ -124,7 +124,8 @@ const RunOptions& DefaultRunOptions() {
 const std::vector<EnvironmentVariable> kEnvironmentVariables = {
     {"GPUCONFORM_PROFILE", "the default for `--profile`", "`h100-sxm-8`"},
     {"GPUCONFORM_WORLD_TIMEOUT_S",
-     "how long the ranks may take to form one MPI world. When it runs out, for example because a slurmd died, rank 0 "
+     "how long the ranks may take to form one world (every rank answering through the launcher's PMIx). When it runs "
+     "out, for example because a slurmd died, rank 0 "
      "still writes a report: `Launch.WorldFormed` becomes an error, and the controller's view names the node",
      "120"},
     {"GPUCONFORM_COLLECTIVE_TIMEOUT_S",
@@ -133,10 +134,11 @@ const std::vector<EnvironmentVariable> kEnvironmentVariables = {
     {"GPUCONFORM_MUNGE_KEY", "the MUNGE key", "`/etc/munge/munge.key`"},
     {"GPUCONFORM_MUNGE_SOCKET", "the MUNGE socket", "the socket from `AuthInfo=` in slurm.conf"},
     {"GPUCONFORM_DEV_DIR", "where the GPU device files are; `%n` stands for the node name", "`/dev`"},
-    {"GPUCONFORM_SYSFS_ROOT", "a directory standing in for `/sys` (PCI devices, NIC links); meant for tests",
-     "`/sys`"},
-    {"NCCL_TOPO_FILE", "a static topology file NCCL is given; copied as the node's `nccl-topo-file.xml`, and judged "
-     "where neither gpuconform's NCCL run nor NCCL_TOPO_DUMP_FILE gives a topology", "unset"},
+    {"GPUCONFORM_SYSFS_ROOT", "a directory standing in for `/sys` (PCI devices, NIC links); meant for tests", "`/sys`"},
+    {"NCCL_TOPO_FILE",
+     "a static topology file NCCL is given; copied as the node's `nccl-topo-file.xml`, and judged "
+     "where neither gpuconform's NCCL run nor NCCL_TOPO_DUMP_FILE gives a topology",
+     "unset"},
     {"NCCL_TOPO_DUMP_FILE", "an earlier NCCL topology dump, judged where gpuconform's own NCCL run did not run",
      "unset"},
     {"GPUCONFORM_NCCL_LOG", "an NCCL_DEBUG=INFO log of your own run, judged instead of gpuconform's", "unset"},

@@ -2,78 +2,91 @@
 
 #include <mpi.h>
 
-#include <chrono>
-#include <thread>
+#include "harness/collective_deadline.h"
+#include "harness/pmix_channel.h"
 
 namespace gpuconform {
 
-Result<World> World::Start(int* argc, char*** argv, const LaunchFacts& launch) {
+namespace {
+
+// MPI is process-wide: started at most once, by StartMpi.
+bool& MpiStarted() {
+  static bool started = false;
+  return started;
+}
+
+template <typename T>
+T OrGiveUp(Result<T> result) {
+  if (!result) GiveUpNow(result.error());
+  return std::move(*result);
+}
+
+}  // namespace
+
+Result<World> World::Start(const LaunchFacts& launch) {
   std::string launcher;
   if (launch.mpirun) {
     launcher = "mpirun";
   } else if (launch.pmix) {
-    launcher = launch.slurm_step ? "srun/PMIx" : "PMIx";
-  } else if (launch.pmi) {
-    launcher = "PMI";
+    launcher = launch.slurm_step ? "srun" : "launcher";
   }
   if (launcher.empty()) {
-    if (launch.slurm_step_num_tasks > 1) {
-      return Error{"started by srun as " + std::to_string(launch.slurm_step_num_tasks) +
-                   " tasks without a process-management interface, so the tasks cannot gather their "
-                   "results; launch with `srun --mpi=pmix` (or set MpiDefault=pmix in slurm.conf)"};
+    if (launch.pmi || launch.slurm_step_num_tasks > 1) {
+      return Error{"started as " + std::to_string(launch.slurm_step_num_tasks) +
+                   " tasks without PMIx, so the tasks cannot gather their results; launch with "
+                   "`srun --mpi=pmix` (or set MpiDefault=pmix in slurm.conf), or with Open MPI's mpirun"};
     }
-    return World(0, 1, false, "single process");
+    return Single();
   }
-  int provided = 0;
-  if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
-    return Error{"MPI_Init failed under " + launcher};
-  }
-  int rank = 0;
-  int size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return World(rank, size, true, launcher);
+  auto channel = PmixChannel::Connect();
+  if (!channel) return Error{"under " + launcher + ": " + channel.error()};
+  if ((*channel)->size() == 1) return World(nullptr, "single process (" + launcher + ")");
+  // The world is formed when every rank has answered once: PMIx_Init only reaches the local
+  // server, and a node whose slurmd died is found here, under the caller's start deadline.
+  if (auto formed = (*channel)->Barrier(); !formed) return Error{"under " + launcher + ": " + formed.error()};
+  return World(std::move(*channel), launcher);
 }
 
+int World::rank() const { return channel_ ? channel_->rank() : 0; }
+
+int World::size() const { return channel_ ? channel_->size() : 1; }
+
 std::string World::Describe() const {
-  if (!uses_mpi_) return "single process";
-  return "MPI (" + launcher_ + "), " + std::to_string(size_) + " ranks";
+  if (!channel_) return launcher_;
+  return "PMIx (" + launcher_ + "), " + std::to_string(size()) + " ranks" + (MpiStarted() ? ", MPI started" : "");
 }
 
 std::vector<std::string> World::AllGather(const std::string& mine) const {
-  if (!uses_mpi_) return {mine};
-  const int my_size = static_cast<int>(mine.size());
-  std::vector<int> sizes(size_);
-  MPI_Allgather(&my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD);
-  std::vector<int> offsets(size_, 0);
-  long long total = 0;
-  for (int r = 0; r < size_; ++r) {
-    offsets[r] = static_cast<int>(total);
-    total += sizes[r];
-  }
-  std::string all(static_cast<std::size_t>(total), '\0');
-  MPI_Allgatherv(mine.data(), my_size, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR,
-                 MPI_COMM_WORLD);
-  std::vector<std::string> parts;
-  parts.reserve(size_);
-  for (int r = 0; r < size_; ++r) parts.push_back(all.substr(offsets[r], sizes[r]));
-  return parts;
+  if (!channel_) return {mine};
+  return OrGiveUp(channel_->AllGather(mine));
+}
+
+std::vector<std::string> World::GatherToRoot(const std::string& mine) const {
+  if (!channel_) return {mine};
+  return OrGiveUp(channel_->GatherToRoot(mine));
 }
 
 void World::SleepingBarrier() const {
-  if (!uses_mpi_) return;
-  MPI_Request request;
-  MPI_Ibarrier(MPI_COMM_WORLD, &request);
-  int done = 0;
-  while (true) {
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    if (done) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (channel_) OrGiveUp(channel_->Barrier());
+}
+
+Result<bool> World::StartMpi() const {
+  if (MpiStarted()) return true;
+  int provided = 0;
+  if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    return Error{"MPI_Init failed under " + launcher_};
   }
+  MpiStarted() = true;
+  return true;
+}
+
+void World::AbortJob(int status, const std::string& why) const {
+  if (MpiStarted()) MPI_Abort(MPI_COMM_WORLD, status);
+  if (channel_) channel_->Abort(status, why);
 }
 
 void World::Finish() const {
-  if (uses_mpi_) MPI_Finalize();
+  if (MpiStarted()) MPI_Finalize();
 }
 
 }  // namespace gpuconform

@@ -1,9 +1,15 @@
-// World: the processes of one run — a single process, or every rank of an MPI job started
-// by `srun` (PMIx) or `mpirun`. Contract: MPI is initialised only when a launcher started
-// us, so a plain `gpuconform run` never needs an MPI runtime; every method below is a
-// collective that all ranks must call in the same order (no early return before one).
+// World: the processes of one run — a single process, or every rank of a job started by
+// `srun --mpi=pmix` or `mpirun`. Contract: the ranks talk to each other only through the
+// launcher's PMIx server (pmix_channel.h says why: it does not depend on the fabric under
+// test), so a plain `gpuconform run` needs no MPI runtime and a node with a broken fabric
+// still reports. MPI is started only by the probe that measures MPI over the fabric
+// (StartMpi), after it has checked that the fabric can carry it. Every method below but
+// rank/size/Describe/AbortJob is a collective that all ranks must call in the same order (no
+// early return before one); a collective that fails hands its problem to the give-up handler
+// (collective_deadline.h), which writes what rank 0 can still report.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,37 +18,45 @@
 
 namespace gpuconform {
 
+class PmixChannel;
+
 class World {
  public:
-  // Names the launcher from what it set in the environment and initialises MPI when needed.
+  // Names the launcher from what it set in the environment, connects to its PMIx server and
+  // waits until every rank has connected (a collective: put a deadline around it).
   // Fails (exit-2 material) when started as several tasks that cannot talk to each
   // other, e.g. `srun --mpi=none -n3`, which would otherwise write three reports.
-  static Result<World> Start(int* argc, char*** argv, const LaunchFacts& launch);
-  // One process, no MPI: for plain runs, and for the report rank 0 writes alone when the
-  // world could not be formed.
-  static World Single() { return World(0, 1, false, "single process"); }
+  static Result<World> Start(const LaunchFacts& launch);
+  // One process: for plain runs, and for the report rank 0 writes alone when the world
+  // could not be formed.
+  static World Single() { return World(nullptr, "single process"); }
 
-  int rank() const { return rank_; }
-  int size() const { return size_; }
-  bool is_root() const { return rank_ == 0; }
-  bool uses_mpi() const { return uses_mpi_; }
-  // "single process", "MPI (srun/PMIx), 3 ranks", ...
+  int rank() const;
+  int size() const;
+  bool is_root() const { return rank() == 0; }
+  // "single process", "PMIx (srun), 3 ranks", ...
   std::string Describe() const;
 
   std::vector<std::string> AllGather(const std::string& mine) const;
-  // A barrier that waits without spinning (MPI_Ibarrier polled every millisecond): ranks
-  // that wait while others work must not take cores from them on shared or
-  // oversubscribed nodes, as MPI_Barrier's busy-polling does.
+  // Rank 0 receives every rank's value, by rank; the other ranks receive an empty vector.
+  std::vector<std::string> GatherToRoot(const std::string& mine) const;
+  // Waits in the PMIx server without spinning: ranks that wait while others work must not
+  // take cores from them on shared or oversubscribed nodes.
   void SleepingBarrier() const;
 
+  // Starts MPI (a collective) for a measurement over the fabric; a second call returns at
+  // once. Open MPI then ends the whole step when a peer cannot be reached, so call it only
+  // after every rank has seen that the fabric is up.
+  Result<bool> StartMpi() const;
+  // Ends every rank of the job with `status` (MPI_Abort or PMIx_Abort); a single process
+  // just returns.
+  void AbortJob(int status, const std::string& why) const;
   void Finish() const;
 
  private:
-  World(int rank, int size, bool uses_mpi, std::string launcher)
-      : rank_(rank), size_(size), uses_mpi_(uses_mpi), launcher_(std::move(launcher)) {}
-  int rank_;
-  int size_;
-  bool uses_mpi_;
+  World(std::shared_ptr<PmixChannel> channel, std::string launcher)
+      : channel_(std::move(channel)), launcher_(std::move(launcher)) {}
+  std::shared_ptr<PmixChannel> channel_;  // null in a single process
   std::string launcher_;
 };
 

@@ -1,5 +1,6 @@
 #include "probes/mpi_sweep/mpi_allreduce_probe.h"
 
+#include <fmt/format.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -7,15 +8,15 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
-#include <fmt/format.h>
+#include <fstream>
 #include <set>
 #include <thread>
 
 #include "harness/collective_deadline.h"
 #include "harness/text_util.h"
-#include "probes/nccl_tests/bandwidth_table.h"
-#include "probes/mpi_sweep/pair_results.h"
 #include "probes/allreduce_sweep/sweep.h"
+#include "probes/mpi_sweep/pair_results.h"
+#include "probes/nccl_tests/bandwidth_table.h"
 
 namespace gpuconform::mpi_sweep {
 
@@ -163,14 +164,59 @@ std::string MeasurePairs(const CollectiveContext& context, long long size_bytes,
   return lines;
 }
 
+// The kernel's operational state of `ifname` ("up", "down", "lowerlayerdown", ...), or
+// "absent" when the node has no such interface.
+std::string OperationalState(const std::string& ifname) {
+  std::ifstream file("/sys/class/net/" + ifname + "/operstate");
+  std::string state;
+  if (!(file >> state)) return "absent";
+  return state;
+}
+
+// Open MPI ends the whole step (every rank, no report) at the first peer it cannot reach,
+// so MPI starts only when every node's fabric interface is up. Every rank learns every
+// node's state, so all ranks take the same decision. Returns the nodes whose fabric is not
+// up, as "node1 (ens1 down)"; empty when MPI may start.
+std::vector<std::string> NodesWithFabricDown(const CollectiveContext& context) {
+  const std::string ifname =
+      context.profile != nullptr && context.profile->nccl ? context.profile->nccl->socket_ifname : "";
+  std::string mine;
+  if (!ifname.empty() && context.node_owner) {
+    const std::string state = OperationalState(ifname);
+    if (state != "up" && state != "unknown") mine = context.host + " (" + ifname + " " + state + ")";
+  }
+  std::vector<std::string> down;
+  for (auto& node : context.world.AllGather(mine)) {
+    if (!node.empty()) down.push_back(std::move(node));
+  }
+  return down;
+}
+
 RawOutput Measure(const CollectiveContext& context) {
   RawOutput out;
   out.origin = context.host + ": MPI_Allreduce sweep";
-  if (!context.world.uses_mpi() || context.world.size() < 2) {
+  if (context.world.size() < 2) {
     out.status = ProbeStatus::kToolMissing;
     out.detail = context.host + ": one rank only: start gpuconform under srun or mpirun on two or more nodes to "
                  "measure allreduce bandwidth";
     return out;
+  }
+  if (const auto down = NodesWithFabricDown(context); !down.empty()) {
+    out.status = ProbeStatus::kFailed;
+    out.detail = "not measured: the fabric interface is not up on " + Join(down, ", ") +
+                 ", and Open MPI ends the whole step at the first peer it cannot reach; bring the interface up "
+                 "(ip link set IFACE up, check the cable and switch port) or drain the node "
+                 "(Interfaces.FabricInterfaceUp names it)";
+    return out;
+  }
+  {
+    const std::chrono::seconds timeout(context.options.collective_timeout_s);
+    const CollectiveDeadline deadline(timeout, StallProblem(context, "MPI_Init", timeout));
+    if (auto started = context.world.StartMpi(); !started) {
+      out.status = ProbeStatus::kFailed;
+      out.detail = context.host + ": " + started.error();
+      return out;
+    }
   }
   const std::chrono::seconds timeout(context.options.collective_timeout_s);
   out.text = Header(context);

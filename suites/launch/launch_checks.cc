@@ -54,7 +54,7 @@ CheckResult CheckSlurmIdsConsistent(const std::vector<RankLaunch>& ranks) {
     if (!ntasks.empty() && ntasks != world_size) {
       findings.push_back({"ntasks", rank.host,
                           RankName(rank) + ": Slurm says " + ntasks + " tasks, MPI sees " + world_size +
-                              ": tasks of one step are not in one MPI world (launch with srun --mpi=pmix)"});
+                              ": tasks of one step are not in one world (launch with srun --mpi=pmix)"});
     }
     node_ids_by_host[rank.host].insert(rank.Env("SLURM_NODEID"));
     hosts_by_node_id[rank.Env("SLURM_NODEID")].insert(rank.host);

@@ -817,11 +817,7 @@ TEST(MungeRealData, EachOutputIsClassifiedAndExplained) {
 // ---- the live probes, on this machine, as a one-process world ----
 
 World OneProcessWorld() {
-  int argc = 1;
-  char name[] = "unit_tests";
-  char* args[] = {name, nullptr};
-  char** argv = args;
-  auto world = World::Start(&argc, &argv, LaunchFacts{});
+  auto world = World::Start(LaunchFacts{});
   if (!world) throw std::runtime_error(world.error());
   return world.value();
 }

@@ -1,0 +1,60 @@
+// PmixChannel: the harness's own control traffic — forming the world, exchanging probe
+// records, barriers, gathering raw outputs to rank 0 — through the launcher's PMIx server
+// (slurmstepd under `srun --mpi=pmix`, orted under mpirun).
+// Why PMIx and not MPI: PMIx data travels between the launcher's daemons over the network
+// Slurm (or mpirun's daemons) already use to control the nodes, never over the fabric under
+// test. A node whose fabric is down, or whose fabric MTU is wrong, still reports; with MPI
+// pinned to the fabric, Open MPI ends the whole step at the first unreachable peer and no
+// report is written. The fabric is measured by the probes that mean to (reachability,
+// allreduce), and their failures become findings.
+// Contract: Connect once per process. Every method but rank/size/Abort is a collective that
+// all ranks call in the same order; a failure is returned, never thrown, naming the step.
+// Values of any size are sent in chunks of kChunkBytes (one PMIx value must fit the server's
+// message segments).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/result.h"
+
+namespace gpuconform {
+
+class PmixChannel {
+ public:
+  static constexpr std::size_t kChunkBytes = 256 * 1024;
+
+  // PMIx_Init against the server the launcher named in the environment.
+  static Result<std::shared_ptr<PmixChannel>> Connect();
+  ~PmixChannel();
+  PmixChannel(const PmixChannel&) = delete;
+  PmixChannel& operator=(const PmixChannel&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  // Every rank receives every rank's value, by rank.
+  Result<std::vector<std::string>> AllGather(const std::string& mine);
+  // Rank 0 receives every rank's value, by rank; the others receive an empty vector.
+  Result<std::vector<std::string>> GatherToRoot(const std::string& mine);
+  // Returns when every rank has called it. It waits in the PMIx server, without spinning.
+  Result<bool> Barrier();
+  // Ends every rank of the job (the launcher kills them), reporting `status`.
+  void Abort(int status, const std::string& message);
+
+ private:
+  PmixChannel(std::string nspace, int rank, int size) : nspace_(std::move(nspace)), rank_(rank), size_(size) {}
+  // Puts `mine` under a fresh key prefix and commits it; returns the prefix.
+  Result<std::string> Publish(const std::string& mine);
+  Result<bool> Fence(const std::string& what);
+  Result<std::string> Fetch(int rank, const std::string& prefix);
+
+  std::string nspace_;
+  int rank_ = 0;
+  int size_ = 1;
+  int sequence_ = 0;  // the same on every rank: collectives are called in the same order
+};
+
+}  // namespace gpuconform

@@ -120,6 +120,13 @@ Result<std::vector<SlurmNode>> ParseSlurmConfNodes(const std::string& text, cons
     if (names == "DEFAULT") continue;
     auto hosts = ExpandHostlist(names);
     if (!hosts) return ErrorAt(origin, number, hosts.error());
+    // The cap is for the whole file: many long lines must not eat memory either.
+    if (nodes.size() + hosts->size() > kMaxHostlistEntries) {
+      return ErrorAt(origin, number,
+                     "NodeName= lines name more than " + std::to_string(kMaxHostlistEntries) +
+                         " nodes in all: a typo in a host range (this line names " + std::to_string(hosts->size()) +
+                         ")");
+    }
     for (const auto& host : *hosts) {
       SlurmNode node;
       node.name = host;

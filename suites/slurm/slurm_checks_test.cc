@@ -142,6 +142,16 @@ TEST(GresConf, RealDanielmcPairAgreesForEveryGpuNode) {
   EXPECT_EQ(CheckGresMatchesProfile(nodes.front(), LocalProfile("gpu:h100:8")).verdict, Verdict::kFail);
 }
 
+TEST(SlurmConf, NodeLinesNamingMoreThanTheCapInAllAreAnErrorWithTheLine) {
+  // Each line alone is under the cap; together they are not (a typo repeated, or fuzzed input).
+  const std::string text = "NodeName=a[1-60000] Gres=gpu:8\nNodeName=b[1-60000] Gres=gpu:8\n";
+  const auto nodes = ParseSlurmConfNodes(text, "slurm.conf");
+  ASSERT_FALSE(nodes);
+  EXPECT_NE(nodes.error().find("slurm.conf:2"), std::string::npos) << nodes.error();
+  EXPECT_NE(nodes.error().find("more than 100000 nodes in all"), std::string::npos) << nodes.error();
+  EXPECT_TRUE(ParseSlurmConfNodes("NodeName=a[1-60000] Gres=gpu:8\n", "slurm.conf"));
+}
+
 TEST(GresConf, RealSchedmdDocPairHasMismatchedTypes) {
   REQUIRE_REALDATA();
   const auto conf = test_support::Parsed(

@@ -44,6 +44,14 @@ struct RefusedNode {
   std::string slurm_error;
 };
 
+// Whether `node` is one of `refused`.
+inline bool IsRefused(const std::string& node, const std::vector<RefusedNode>& refused) {
+  for (const auto& entry : refused) {
+    if (entry.node == node) return true;
+  }
+  return false;
+}
+
 inline constexpr int kDefaultCollectiveTimeoutS = 60;
 inline constexpr int kDefaultCheckpointStageTimeoutS = 120;
 inline constexpr int kDefaultWorldTimeoutS = 120;

@@ -57,9 +57,7 @@ Result<std::string> WithoutRefused(const std::string& nodelist, const std::vecto
   if (!hosts) return Error("--nodelist " + nodelist + ": " + hosts.error());
   std::vector<std::string> kept;
   for (const auto& host : *hosts) {
-    bool lost = false;
-    for (const auto& node : refused) lost = lost || node.node == host;
-    if (!lost) kept.push_back(host);
+    if (!IsRefused(host, refused)) kept.push_back(host);
   }
   return Join(kept, ",");
 }
@@ -147,9 +145,7 @@ int LaunchMain(const CommandLine& command, const RunOptions& options) {
     }
     std::vector<RefusedNode> lost;
     for (const auto& node : ParseSrunLaunchRefusals(outcome.srun_stderr)) {
-      bool known = false;
-      for (const auto& earlier : step.refused) known = known || earlier.node == node.node;
-      if (!known) lost.push_back(node);
+      if (!IsRefused(node.node, step.refused)) lost.push_back(node);
     }
     if (outcome.exit_code == 0 || lost.empty()) return outcome.exit_code;
     for (const auto& node : lost) {

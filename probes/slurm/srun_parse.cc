@@ -15,9 +15,7 @@ std::vector<RefusedNode> ParseSrunLaunchRefusals(const std::string& srun_stderr)
     std::smatch match;
     if (!std::regex_search(text, match, kTaskLaunchFailed)) continue;
     const std::string node = match[1].str();
-    bool seen = false;
-    for (const auto& known : refused) seen = seen || known.node == node;
-    if (!seen) refused.push_back({node, text});
+    if (!IsRefused(node, refused)) refused.push_back({node, text});
   }
   return refused;
 }

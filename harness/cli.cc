@@ -68,6 +68,8 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   run->add_flag("--launched", command.launched, "set by gpuconform launch")->group("");
   run->add_option("--launch-refused", command.launch_refused, "set by gpuconform launch: NODE=srun's error")
       ->group("");
+  run->add_flag("--launch-no-task", command.launch_no_task, "set by gpuconform launch: Slurm started no task")
+      ->group("");
   run->footer(kRunFooter);
 
   CLI::App* launch = app.add_subcommand(

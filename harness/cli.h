@@ -35,6 +35,7 @@ struct CommandLine {
   // run, as launch starts it (hidden): the nodes Slurm refused, NODE=srun's error line.
   bool launched = false;
   std::vector<std::string> launch_refused;
+  bool launch_no_task = false;
 };
 
 struct ParsedCommandLine {

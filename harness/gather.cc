@@ -19,7 +19,8 @@ GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<P
                        const std::function<void(const std::string&)>& progress, const Profile* profile) {
   const std::string host = live.Nodes().front();
   const std::vector<std::string> hosts = world.AllGather(host);
-  bool node_owner = true;
+  // Under `launch --launch-no-task` this host is not one of the run's nodes.
+  bool node_owner = !live.context().options.launch_no_task;
   for (int r = 0; r < world.rank(); ++r) {
     if (hosts[r] == host) node_owner = false;
   }
@@ -48,6 +49,7 @@ GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<P
   const CollectiveContext context{world, profile, host, node_owner, hosts, options};
   for (const auto& spec : probes) {
     if (spec.method != ProbeMethod::kCollective || !spec.collective) continue;
+    if (options.launch_no_task) continue;  // no node to measure on
     if (world.is_root()) progress("running " + spec.id + " across all ranks");
     RawOutput out = spec.collective(context);
     // A cluster-scope collective (a measurement) is judged from rank 0's answer.

@@ -105,6 +105,7 @@ RunOptions BuildRunOptions(const CommandLine& cli, const Environment& env) {
   options.slurm_job_num_nodes = Lookup(env, "SLURM_JOB_NUM_NODES");
   options.launch = ReadLaunchFacts(env);
   options.launched = cli.launched;
+  options.launch_no_task = cli.launch_no_task;
   for (const auto& refused : cli.launch_refused) {
     const auto equals = refused.find('=');
     options.launch_refused.push_back({refused.substr(0, equals),

@@ -93,6 +93,9 @@ struct RunOptions {
   LaunchFacts launch;
   // Set by `gpuconform launch` (hidden run options --launched, --launch-refused NODE=ERROR).
   bool launched = false;
+  // Slurm refused every node, so this process (where `launch` ran, not a node of the run)
+  // reports alone: it runs the cluster-scope probes (the controller's view) and no node's.
+  bool launch_no_task = false;
   std::vector<RefusedNode> launch_refused;
   // "NAME=value" of the launch variables the Launch suite judges that are set, in table order.
   std::vector<std::pair<std::string, std::string>> launch_environment;

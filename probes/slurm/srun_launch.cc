@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <boost/process.hpp>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 
@@ -72,6 +74,19 @@ const VerbRegistration kLaunchVerb(Verb::kLaunch, LaunchMain);
 
 }  // namespace
 
+namespace {
+
+// The hidden run options that tell the run it was started by launch, and without which nodes.
+void AppendLaunchFacts(const LaunchStep& step, std::vector<std::string>& argv) {
+  argv.push_back("--launched");
+  for (const auto& node : step.refused) {
+    argv.push_back("--launch-refused");
+    argv.push_back(node.node + "=" + node.slurm_error);
+  }
+}
+
+}  // namespace
+
 std::vector<std::string> SrunArgv(const LaunchStep& step) {
   std::vector<std::string> argv = {"srun", "--immediate=" + std::to_string(step.immediate_s),
                                    "--nodes=" + std::to_string(step.nodes), "--ntasks-per-node=1"};
@@ -86,11 +101,7 @@ std::vector<std::string> SrunArgv(const LaunchStep& step) {
   argv.push_back(step.executable);
   argv.push_back("run");
   argv.insert(argv.end(), step.run_args.begin(), step.run_args.end());
-  argv.push_back("--launched");
-  for (const auto& node : step.refused) {
-    argv.push_back("--launch-refused");
-    argv.push_back(node.node + "=" + node.slurm_error);
-  }
+  AppendLaunchFacts(step, argv);
   return argv;
 }
 
@@ -115,6 +126,26 @@ int LaunchInNewAllocation(const CommandLine& command) {
     return 2;
   }
   return outcome.exit_code;
+}
+
+}  // namespace
+
+namespace {
+
+// Slurm refused every node: the run goes on here, alone, so the report still names each
+// refused node (Launch.TaskStarted) beside the controller's view of them (SlurmNodes).
+int ReportWithoutTasks(const LaunchStep& step) {
+  std::cerr << "gpuconform launch: Slurm started the task on no node; reporting from this host alone\n";
+  std::vector<std::string> argv = {step.executable, "run"};
+  argv.insert(argv.end(), step.run_args.begin(), step.run_args.end());
+  AppendLaunchFacts(step, argv);
+  argv.push_back("--launch-no-task");
+  std::vector<char*> pointers;
+  for (auto& arg : argv) pointers.push_back(arg.data());
+  pointers.push_back(nullptr);
+  ::execv(step.executable.c_str(), pointers.data());
+  std::cerr << "gpuconform launch: cannot run " << step.executable << ": " << std::strerror(errno) << "\n";
+  return 2;
 }
 
 }  // namespace
@@ -154,10 +185,10 @@ int LaunchMain(const CommandLine& command, const RunOptions& options) {
     }
     step.refused.insert(step.refused.end(), lost.begin(), lost.end());
     step.nodes = requested_nodes - static_cast<int>(step.refused.size());
-    if (step.nodes <= 0 || attempt == kMaxLaunchAttempts) {
-      std::cerr << "gpuconform launch: no step could start "
-                << (step.nodes <= 0 ? "on any node" : "after " + std::to_string(attempt) + " attempts")
-                << "; the nodes Slurm refused are named above\n";
+    if (step.nodes <= 0) return ReportWithoutTasks(step);
+    if (attempt == kMaxLaunchAttempts) {
+      std::cerr << "gpuconform launch: no step could start after " << attempt
+                << " attempts; the nodes Slurm refused are named above\n";
       return 1;
     }
     if (!command.launch_nodelist.empty()) {

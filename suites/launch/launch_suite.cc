@@ -17,6 +17,10 @@ std::vector<CheckResult> JudgeRanks(const SuiteContext& context) {
     return SkipRankChecks(Errored(kSuite, "WorldFormed", "", "world-not-formed", context.world_problem),
                           "the ranks did not form a world; see WorldFormed");
   }
+  if (context.options.launch_no_task) {
+    const std::string reason = "Slurm started no task on any node (see TaskStarted), so no rank was launched";
+    return SkipRankChecks(Skipped(kSuite, "WorldFormed", "", reason), reason);
+  }
   if (!context.live || context.ranks.empty()) {
     const std::string reason = "launch facts exist only in a live run under srun or mpirun";
     return SkipRankChecks(Skipped(kSuite, "WorldFormed", "", reason), reason);

@@ -103,6 +103,7 @@ RunOptions BuildRunOptions(const CommandLine& cli, const Environment& env) {
   options.slurm_conf = Lookup(env, "SLURM_CONF");
   options.slurm_job_id = Lookup(env, "SLURM_JOB_ID");
   options.slurm_job_num_nodes = Lookup(env, "SLURM_JOB_NUM_NODES");
+  options.slurm_job_nodelist = Lookup(env, "SLURM_JOB_NODELIST");
   options.launch = ReadLaunchFacts(env);
   options.launched = cli.launched;
   options.launch_no_task = cli.launch_no_task;

@@ -89,6 +89,7 @@ struct RunOptions {
   std::optional<std::string> slurm_conf;    // SLURM_CONF
   std::optional<std::string> slurm_job_id;  // SLURM_JOB_ID: set inside an allocation
   std::optional<std::string> slurm_job_num_nodes;  // SLURM_JOB_NUM_NODES
+  std::optional<std::string> slurm_job_nodelist;   // SLURM_JOB_NODELIST: the allocation's nodes
 
   LaunchFacts launch;
   // Set by `gpuconform launch` (hidden run options --launched, --launch-refused NODE=ERROR).

@@ -28,7 +28,8 @@ struct StepOutcome {
 
 // Runs srun with stdout passed through and stderr echoed line by line as it comes (the
 // user watches progress) and kept (launch reads Slurm's errors from it).
-StepOutcome RunStep(const std::vector<std::string>& argv) {
+StepOutcome RunStep(const std::vector<std::string>& argv,
+                    const std::vector<std::pair<std::string, std::string>>& environment = {}) {
   StepOutcome outcome;
   SurviveBrokenPipes();
   const auto srun = bp::search_path(argv.front());
@@ -38,8 +39,11 @@ StepOutcome RunStep(const std::vector<std::string>& argv) {
   }
   bp::ipstream errors;
   std::error_code error;
+  // The child inherits this process's environment with `environment` set on top.
+  bp::environment child_environment = boost::this_process::environment();
+  for (const auto& [name, value] : environment) child_environment[name] = value;
   bp::child child(srun, bp::args(std::vector<std::string>(argv.begin() + 1, argv.end())), bp::std_err > errors,
-                  error);
+                  child_environment, error);
   if (error) {
     outcome.start_error = "could not start " + CommandText(argv) + ": " + error.message();
     return outcome;
@@ -51,17 +55,6 @@ StepOutcome RunStep(const std::vector<std::string>& argv) {
   child.wait(error);
   outcome.exit_code = error ? 2 : child.exit_code();
   return outcome;
-}
-
-// The nodes of `nodelist` that were not refused, as a comma-separated list for srun.
-Result<std::string> WithoutRefused(const std::string& nodelist, const std::vector<RefusedNode>& refused) {
-  auto hosts = ExpandHostlist(nodelist);
-  if (!hosts) return Error("--nodelist " + nodelist + ": " + hosts.error());
-  std::vector<std::string> kept;
-  for (const auto& host : *hosts) {
-    if (!IsRefused(host, refused)) kept.push_back(host);
-  }
-  return Join(kept, ",");
 }
 
 std::string SelfExecutable() {
@@ -87,6 +80,21 @@ void AppendLaunchFacts(const LaunchStep& step, std::vector<std::string>& argv) {
 
 }  // namespace
 
+Result<std::string> RerunNodelist(const std::string& pool, const std::vector<RefusedNode>& refused, int nodes) {
+  auto hosts = ExpandHostlist(pool);
+  if (!hosts) return Error("node list " + pool + ": " + hosts.error());
+  std::vector<std::string> kept;
+  for (const auto& host : *hosts) {
+    if (static_cast<int>(kept.size()) < nodes && !IsRefused(host, refused)) kept.push_back(host);
+  }
+  return Join(kept, ",");
+}
+
+std::vector<std::pair<std::string, std::string>> SrunEnvironment(const LaunchStep& step) {
+  if (step.refused.empty() || step.nodelist.empty()) return {};
+  return {{"SLURM_JOB_NODELIST", step.nodelist}, {"SLURM_NODELIST", step.nodelist}};
+}
+
 std::vector<std::string> SrunArgv(const LaunchStep& step) {
   std::vector<std::string> argv = {"srun", "--immediate=" + std::to_string(step.immediate_s),
                                    "--nodes=" + std::to_string(step.nodes), "--ntasks-per-node=1"};
@@ -109,9 +117,11 @@ namespace {
 
 // Outside an allocation: the same launch again under `salloc --immediate`, so that every
 // attempt is a step of one job. A rerun as a new job would wait for the nodes the failed
-// step still holds while Slurm cleans up a node that does not answer.
+// step still holds while Slurm cleans up a node that does not answer. --no-kill: once the
+// controller declares the refusing node failed (SlurmdTimeout after the refusal), Slurm
+// would otherwise revoke the whole allocation and kill the rerun on the healthy nodes.
 int LaunchInNewAllocation(const CommandLine& command) {
-  std::vector<std::string> argv = {"salloc", "--immediate=" + std::to_string(command.launch_immediate_s),
+  std::vector<std::string> argv = {"salloc", "--no-kill", "--immediate=" + std::to_string(command.launch_immediate_s),
                                    "--nodes=" + std::to_string(command.launch_nodes)};
   if (!command.launch_nodelist.empty()) argv.push_back("--nodelist=" + command.launch_nodelist);
   if (!command.launch_partition.empty()) argv.push_back("--partition=" + command.launch_partition);
@@ -169,7 +179,7 @@ int LaunchMain(const CommandLine& command, const RunOptions& options) {
   for (int attempt = 1;; ++attempt) {
     const auto argv = SrunArgv(step);
     std::cerr << "gpuconform launch: " << CommandText(argv) << "\n";
-    const StepOutcome outcome = RunStep(argv);
+    const StepOutcome outcome = RunStep(argv, SrunEnvironment(step));
     if (!outcome.start_error.empty()) {
       std::cerr << "gpuconform launch: " << outcome.start_error << "\n";
       return 2;
@@ -191,8 +201,12 @@ int LaunchMain(const CommandLine& command, const RunOptions& options) {
                 << " attempts; the nodes Slurm refused are named above\n";
       return 1;
     }
-    if (!command.launch_nodelist.empty()) {
-      auto kept = WithoutRefused(command.launch_nodelist, step.refused);
+    // An explicit node list for the rerun (see SrunEnvironment); without one to start
+    // from, srun picks the nodes and --exclude leaves the refused ones out.
+    const std::string pool =
+        !command.launch_nodelist.empty() ? command.launch_nodelist : options.slurm_job_nodelist.value_or("");
+    if (!pool.empty()) {
+      auto kept = RerunNodelist(pool, step.refused, step.nodes);
       if (!kept) {
         std::cerr << "gpuconform launch: " << kept.error() << "\n";
         return 2;

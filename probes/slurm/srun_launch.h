@@ -9,9 +9,11 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/cli.h"
+#include "harness/result.h"
 #include "harness/run_options.h"
 
 namespace gpuconform::slurm {
@@ -32,6 +34,17 @@ struct LaunchStep {
 // srun --immediate=S --nodes=N --ntasks-per-node=1 [--nodelist=L] [--partition=P]
 // [--exclude=a,b] EXECUTABLE run RUN_ARGS --launched [--launch-refused NODE=ERROR ...]
 std::vector<std::string> SrunArgv(const LaunchStep& step);
+
+// The variables a rerun's srun sets in its tasks' environment (empty for the first step).
+// Slurm's PMIx plugin (22.05) finds a peer's host by the peer's index in SLURM_JOB_NODELIST,
+// not in the step's node list: in a step that leaves out the allocation's first node its
+// messages go to the wrong nodes and a fence can hang (measured: 3 of 5 reruns without
+// node1). Giving the rerun its node list as the job's makes the two lists the same.
+std::vector<std::pair<std::string, std::string>> SrunEnvironment(const LaunchStep& step);
+
+// The nodes a rerun starts on: the first `nodes` of `pool` (a Slurm hostlist: the asked-for
+// --nodelist, else the allocation's) that were not refused, comma-separated.
+Result<std::string> RerunNodelist(const std::string& pool, const std::vector<RefusedNode>& refused, int nodes);
 
 int LaunchMain(const CommandLine& command, const RunOptions& options);
 

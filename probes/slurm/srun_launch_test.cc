@@ -4,6 +4,7 @@
 
 #include "harness/cli.h"
 #include "probes/slurm/srun_parse.h"
+#include "tests/support/test_support.h"
 
 namespace gpuconform::slurm {
 namespace {
@@ -53,6 +54,26 @@ TEST(SrunLaunchArgv, FirstStepThenOneWithoutTheRefusedNodeTellingTheRun) {
             (std::vector<std::string>{"--launch-refused", "node1=srun: error: Task launch ... failed on node node1: x"}));
   step.nodelist = "node2,node3";
   for (const auto& word : SrunArgv(step)) EXPECT_NE(word.rfind("--exclude", 0), 0u) << "srun refuses both at once";
+}
+
+TEST(SrunLaunchRerun, NodelistIsTheFirstNodesOfThePoolThatWereNotRefused) {
+  const std::vector<RefusedNode> refused = {{"node1", "x"}, {"node4", "y"}};
+  EXPECT_EQ(test_support::Parsed(RerunNodelist("node[1-3]", refused, 2)), "node2,node3");
+  EXPECT_EQ(test_support::Parsed(RerunNodelist("node[1-6]", refused, 3)), "node2,node3,node5")
+      << "asked for fewer than the pool";
+  EXPECT_FALSE(RerunNodelist("node[3-1", refused, 2)) << "a malformed list is an error, not an empty step";
+}
+
+TEST(SrunLaunchRerun, TheRerunsTasksSeeItsNodesAsTheJobsSoSlurmsPmixAddressesTheRightPeers) {
+  LaunchStep step;
+  step.nodes = 3;
+  EXPECT_TRUE(SrunEnvironment(step).empty()) << "the first step keeps Slurm's own variables";
+  step.nodes = 2;
+  step.refused = {{"node1", "x"}};
+  EXPECT_TRUE(SrunEnvironment(step).empty()) << "without a node list srun picks the nodes";
+  step.nodelist = "node2,node3";
+  EXPECT_EQ(SrunEnvironment(step), (std::vector<std::pair<std::string, std::string>>{
+                                       {"SLURM_JOB_NODELIST", "node2,node3"}, {"SLURM_NODELIST", "node2,node3"}}));
 }
 
 TEST(SrunLaunchCommandLine, OptionsAfterTheDoubleDashAreRuns) {

@@ -1,5 +1,6 @@
 #include "harness/gather.h"
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 
 namespace gpuconform {
@@ -13,12 +14,23 @@ std::string LaunchEnvironment(const RunOptions& options) {
   return text;
 }
 
+// The longest a rank may spend on its node and cluster probes: each command's own timeout.
+std::chrono::seconds NodeProbeBudget(const std::vector<ProbeSpec>& probes) {
+  std::chrono::milliseconds budget{0};
+  for (const auto& spec : probes) {
+    if (spec.method != ProbeMethod::kCollective) budget += std::chrono::milliseconds(spec.timeout_ms);
+  }
+  return std::chrono::duration_cast<std::chrono::seconds>(budget) + std::chrono::seconds(1);
+}
+
 }  // namespace
 
 GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<ProbeSpec>& probes,
                        const std::function<void(const std::string&)>& progress, const Profile* profile) {
   const std::string host = live.Nodes().front();
-  const std::vector<std::string> hosts = world.AllGather(host);
+  const RunOptions& options = live.context().options;
+  const std::chrono::seconds collective_timeout(options.collective_timeout_s);
+  const std::vector<std::string> hosts = world.AllGather(host, {"the exchange of host names", collective_timeout});
   // Under `launch --launch-no-task` this host is not one of the run's nodes.
   bool node_owner = !live.context().options.launch_no_task;
   for (int r = 0; r < world.rank(); ++r) {
@@ -45,7 +57,6 @@ GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<P
     }
   }
   // Collective probes last, on every rank in the same order (they talk to each other).
-  const RunOptions& options = live.context().options;
   const CollectiveContext context{world, profile, host, node_owner, hosts, options};
   for (const auto& spec : probes) {
     if (spec.method != ProbeMethod::kCollective || !spec.collective) continue;
@@ -62,10 +73,14 @@ GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<P
 
   nlohmann::json envelope = {{"raw", mine.ToJson()}, {"rank", world.rank()}, {"host", host},
                              {"env", LaunchEnvironment(options)}};
-  // Only rank 0 judges and reports, so only rank 0 receives the raw outputs.
+  // Only rank 0 judges and reports, so only rank 0 receives the raw outputs. A rank arrives
+  // here after its own node probes, so the others may wait here for the slowest node's.
+  const Exchange raw_outputs{"the gather of every node's raw outputs", collective_timeout + NodeProbeBudget(probes),
+                             "a rank stopped answering (its node, its slurmstepd, or the launcher's PMIx server), "
+                             "or a node's probes ran past their timeouts"};
   GatheredRun run;
   for (const std::string& part :
-       world.GatherToRoot(envelope.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))) {
+       world.GatherToRoot(envelope.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), raw_outputs)) {
     const auto j = nlohmann::json::parse(part);
     auto raw = ClusterRaw::FromJson(j.at("raw").get<std::string>());
     if (raw) run.raw.Merge(*raw);

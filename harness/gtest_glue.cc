@@ -69,6 +69,14 @@ std::string ExpandCheckFilter(const std::string& filter) {
   return (positive.empty() ? "*" : positive) + "-" + ExpandPatterns(filter.substr(dash + 1));
 }
 
+std::string FilterAlsoSelecting(const std::string& filter, const std::string& check) {
+  const auto dash = filter.find('-');
+  const std::string positive = filter.substr(0, dash);
+  const std::string negative = dash == std::string::npos ? "" : filter.substr(dash);
+  if (positive.empty() || positive == "*") return filter;  // already selects everything
+  return positive + ":" + check + negative;
+}
+
 namespace {
 
 class VerdictTest : public testing::Test {

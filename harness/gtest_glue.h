@@ -16,6 +16,10 @@ namespace gpuconform {
 // also selects that check's per-node cases (Suite.Check/node1, ...).
 std::string ExpandCheckFilter(const std::string& filter);
 
+// `filter` with `check` ("Launch.WorldFormed") added to its positive part, so that check is
+// reported whatever the user selected (a negative pattern that names it still wins).
+std::string FilterAlsoSelecting(const std::string& filter, const std::string& check);
+
 // Could the filter select any case of Suite.Check? Judged on the positive patterns with
 // any "/node" part dropped, and conservative: a suite it may select has its probes run, so
 // `--filter 'Munge.*'` does not run an allreduce sweep.

@@ -91,6 +91,6 @@ int main(int argc, char** argv) {
   }
   const int status =
       command.verb == Verb::kRun ? RunVerb(command, options, *world) : CaptureVerb(command, options, *world);
-  world->Finish();
+  world->Finish(status, std::chrono::seconds(options.collective_timeout_s));
   return status;
 }

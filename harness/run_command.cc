@@ -104,7 +104,11 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
     return 2;
   }
   ApplyCheckpointOptions(command, profile.value());
-  const auto suites = SelectedSuites(command.filter);
+  // A run given up on says why in Launch.WorldFormed, whatever the filter: without it the
+  // report would show only rank 0's own checks, passing.
+  const std::string filter =
+      world_problem.empty() ? command.filter : FilterAlsoSelecting(command.filter, "Launch.WorldFormed");
+  const auto suites = SelectedSuites(filter);
   auto gathered = GatherRaw(command, options, world, ProbesOf(suites), *profile);
   if (!gathered) {
     if (world.is_root()) std::cerr << "gpuconform: " << gathered.error() << "\n";
@@ -116,7 +120,7 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
 
   const SuiteContext context{gathered->raw, *profile, gathered->ranks, command.snapshot.empty(), world_problem, options};
   const std::vector<CheckResult> evaluated = EvaluateSuites(suites, context);
-  const std::vector<CheckResult> ran = RunAsGtests(evaluated, command.filter);
+  const std::vector<CheckResult> ran = RunAsGtests(evaluated, filter);
   if (ran.empty() && world.is_root()) {
     std::cerr << "gpuconform: the filter '" << command.filter << "' selects no check; see `gpuconform list`\n";
   }

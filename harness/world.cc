@@ -2,7 +2,11 @@
 
 #include <mpi.h>
 
+#include <cstdlib>
+#include <iostream>
+
 #include "harness/collective_deadline.h"
+#include "harness/live_source.h"
 #include "harness/pmix_channel.h"
 
 namespace gpuconform {
@@ -19,6 +23,11 @@ template <typename T>
 T OrGiveUp(Result<T> result) {
   if (!result) GiveUpNow(result.error());
   return std::move(*result);
+}
+
+std::string Overdue(const Exchange& exchange) {
+  return LocalHostname() + ": " + exchange.what + " did not complete on every rank within " +
+         std::to_string(exchange.deadline.count()) + " s: " + exchange.likely_cause;
 }
 
 }  // namespace
@@ -56,18 +65,22 @@ std::string World::Describe() const {
   return "PMIx (" + launcher_ + "), " + std::to_string(size()) + " ranks" + (MpiStarted() ? ", MPI started" : "");
 }
 
-std::vector<std::string> World::AllGather(const std::string& mine) const {
+std::vector<std::string> World::AllGather(const std::string& mine, const Exchange& exchange) const {
   if (!channel_) return {mine};
+  const CollectiveDeadline deadline(exchange.deadline, Overdue(exchange));
   return OrGiveUp(channel_->AllGather(mine));
 }
 
-std::vector<std::string> World::GatherToRoot(const std::string& mine) const {
+std::vector<std::string> World::GatherToRoot(const std::string& mine, const Exchange& exchange) const {
   if (!channel_) return {mine};
+  const CollectiveDeadline deadline(exchange.deadline, Overdue(exchange));
   return OrGiveUp(channel_->GatherToRoot(mine));
 }
 
-void World::SleepingBarrier() const {
-  if (channel_) OrGiveUp(channel_->Barrier());
+void World::SleepingBarrier(const Exchange& exchange) const {
+  if (!channel_) return;
+  const CollectiveDeadline deadline(exchange.deadline, Overdue(exchange));
+  OrGiveUp(channel_->Barrier());
 }
 
 Result<bool> World::StartMpi() const {
@@ -85,8 +98,22 @@ void World::AbortJob(int status, const std::string& why) const {
   if (channel_) channel_->Abort(status, why);
 }
 
-void World::Finish() const {
+void World::Finish(int status, std::chrono::seconds deadline) const {
+  if (!channel_) {
+    if (MpiStarted()) MPI_Finalize();
+    return;
+  }
+  StartWatchdog watchdog(deadline, [this, status, deadline] {
+    const std::string problem = LocalHostname() + ": a rank did not reach the end of the run within " +
+                                std::to_string(deadline.count()) +
+                                " s (a stopped or hung process); the report is complete, ending the job";
+    std::cerr << "gpuconform: " << problem << std::endl;
+    if (is_root()) AbortJob(status, problem);
+    std::_Exit(status);
+  });
+  (void)channel_->Barrier();  // a refused barrier: nothing left to wait for
   if (MpiStarted()) MPI_Finalize();
+  watchdog.Cancel();
 }
 
 }  // namespace gpuconform

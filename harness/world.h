@@ -5,10 +5,13 @@
 // still reports. MPI is started only by the probe that measures MPI over the fabric
 // (StartMpi), after it has checked that the fabric can carry it. Every method below but
 // rank/size/Describe/AbortJob is a collective that all ranks must call in the same order (no
-// early return before one); a collective that fails hands its problem to the give-up handler
+// early return before one). Every exchange has a deadline (a rank that stops answering, or a
+// launcher whose PMIx loses a message, would otherwise hold the others forever); an exchange
+// that fails or passes its deadline hands its problem to the give-up handler
 // (collective_deadline.h), which writes what rank 0 can still report.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +22,17 @@
 namespace gpuconform {
 
 class PmixChannel;
+
+// One exchange between the ranks. A rank waits in it for the slowest other rank, at most
+// `deadline`; past it the run is given up with the problem
+// "<host>: <what> did not complete on every rank within <deadline> s: <likely_cause>".
+struct Exchange {
+  std::string what;  // "the exchange of host names", "the Checkpoint stage 'write'"
+  std::chrono::seconds deadline;
+  std::string likely_cause =
+      "a rank stopped answering (its node, its slurmstepd, or the launcher's PMIx server); "
+      "GPUCONFORM_COLLECTIVE_TIMEOUT_S sets the deadline";
+};
 
 class World {
  public:
@@ -37,12 +51,12 @@ class World {
   // "single process", "PMIx (srun), 3 ranks", ...
   std::string Describe() const;
 
-  std::vector<std::string> AllGather(const std::string& mine) const;
+  std::vector<std::string> AllGather(const std::string& mine, const Exchange& exchange) const;
   // Rank 0 receives every rank's value, by rank; the other ranks receive an empty vector.
-  std::vector<std::string> GatherToRoot(const std::string& mine) const;
+  std::vector<std::string> GatherToRoot(const std::string& mine, const Exchange& exchange) const;
   // Waits in the PMIx server without spinning: ranks that wait while others work must not
   // take cores from them on shared or oversubscribed nodes.
-  void SleepingBarrier() const;
+  void SleepingBarrier(const Exchange& exchange) const;
 
   // Starts MPI (a collective) for a measurement over the fabric; a second call returns at
   // once. Open MPI then ends the whole step when a peer cannot be reached, so call it only
@@ -51,7 +65,11 @@ class World {
   // Ends every rank of the job with `status` (MPI_Abort or PMIx_Abort); a single process
   // just returns.
   void AbortJob(int status, const std::string& why) const;
-  void Finish() const;
+  // Ends the run with a last barrier, so the job ends when every rank is done. Rank 0 has
+  // written the report by then; a rank that never arrives (stopped, hung) must not hold the
+  // job until its time limit, so past `deadline` rank 0 ends the job with `status` and the
+  // other ranks exit with it.
+  void Finish(int status, std::chrono::seconds deadline) const;
 
  private:
   World(std::shared_ptr<PmixChannel> channel, std::string launcher)

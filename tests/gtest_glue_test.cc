@@ -118,5 +118,14 @@ TEST(CheckFilter, MaySelectJudgesSuitesFromThePositivePatterns) {
   EXPECT_TRUE(FilterMaySelect("Slurm?odes.*", "SlurmNodes", "NodeUsable"));
 }
 
+TEST(FilterAlsoSelecting, AddsTheCheckToThePositivePartOnly) {
+  EXPECT_EQ(FilterAlsoSelecting("Checkpoint.*", "Launch.WorldFormed"), "Checkpoint.*:Launch.WorldFormed");
+  EXPECT_EQ(FilterAlsoSelecting("Munge.*-Munge.Clock*", "Launch.WorldFormed"),
+            "Munge.*:Launch.WorldFormed-Munge.Clock*");
+  EXPECT_EQ(FilterAlsoSelecting("", "Launch.WorldFormed"), "") << "an empty filter already selects everything";
+  EXPECT_EQ(FilterAlsoSelecting("-Slurm*", "Launch.WorldFormed"), "-Slurm*");
+  EXPECT_TRUE(FilterMaySelect(FilterAlsoSelecting("Checkpoint.*", "Launch.WorldFormed"), "Launch", "WorldFormed"));
+}
+
 }  // namespace
 }  // namespace gpuconform

@@ -24,7 +24,6 @@
 #include <utility>
 #include <vector>
 
-#include "harness/collective_deadline.h"
 #include "harness/record_lines.h"
 #include "probes/checkpoint_writer/checkpoint_format.h"
 #include "probes/checkpoint_writer/checkpoint_writer.h"
@@ -200,22 +199,24 @@ struct Stages {
 
   // Waits for every rank; past the stage deadline the run is given up with a report.
   void Barrier(const std::string& stage) {
-    const CollectiveDeadline deadline(
-        std::chrono::seconds(options.stage_timeout_s),
-        context.host + ": the Checkpoint stage '" + stage + "' did not complete on every rank within " +
-            std::to_string(options.stage_timeout_s) +
-            " s: a node's storage is hung (an unresponsive NFS/Lustre mount, or a full disk) or a rank stopped");
-    context.world.SleepingBarrier();
+    context.world.SleepingBarrier({"the Checkpoint stage '" + stage + "'",
+                                   std::chrono::seconds(options.stage_timeout_s),
+                                   "a node's storage is hung (an unresponsive NFS/Lustre mount, or a full disk) or a "
+                                   "rank stopped"});
   }
   // Rank 0's word, given to every rank.
-  std::string FromRoot(const std::string& mine) { return context.world.AllGather(mine).front(); }
+  std::string FromRoot(const std::string& mine) { return context.world.AllGather(mine, Word()).front(); }
   bool AllTrue(bool mine) {
-    for (const auto& answer : context.world.AllGather(mine ? "1" : "0")) {
+    for (const auto& answer : context.world.AllGather(mine ? "1" : "0", Word())) {
       if (answer != "1") return false;
     }
     return true;
   }
 
+  // The small exchanges between stages, right after a barrier: no storage work inside.
+  Exchange Word() const {
+    return {"an exchange between Checkpoint stages", std::chrono::seconds(context.options.collective_timeout_s)};
+  }
   bool root() const { return context.world.is_root(); }
   bool owner() const { return context.node_owner; }
   const std::string& host() const { return context.host; }

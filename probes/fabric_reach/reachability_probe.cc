@@ -8,16 +8,15 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <optional>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <utility>
 #include <vector>
 
-#include "harness/collective_deadline.h"
 #include "harness/record_lines.h"
 #include "harness/tcp_probe.h"
 
@@ -100,8 +99,9 @@ RawOutput ProbeFabricReach(const CollectiveContext& context) {
   std::optional<Listener> listener;
   if (!address.empty()) listener.emplace(address);
   const bool listening = listener && listener->problem().empty();
-  const auto everyone = context.world.AllGather(
-      listening ? context.host + " " + address + " " + std::to_string(listener->port()) : "");
+  const auto everyone =
+      context.world.AllGather(listening ? context.host + " " + address + " " + std::to_string(listener->port()) : "",
+                              {"the exchange of fabric addresses", std::chrono::seconds(60)});
   header.emplace_back("ifname", ifname);
   header.emplace_back("addr", address.empty() ? "none" : address);
   if (listening) header.emplace_back("port", std::to_string(listener->port()));
@@ -129,12 +129,8 @@ RawOutput ProbeFabricReach(const CollectiveContext& context) {
       result.text += FormatRecord("reach", fields) + "\n";
     }
   }
-  {
-    // Listeners stay up until every node has tried every other.
-    const CollectiveDeadline deadline(std::chrono::seconds(60),
-                                      context.host + ": the fabric reachability exchange did not complete within 60 s");
-    context.world.SleepingBarrier();
-  }
+  // Listeners stay up until every node has tried every other.
+  context.world.SleepingBarrier({"the fabric reachability exchange", std::chrono::seconds(60)});
   return result;
 }
 

@@ -126,7 +126,8 @@ double MeasureOnePair(const CollectiveContext& context, int a, int b, const std:
       }
       MPI_Comm_free(&pair);
     }
-    context.world.SleepingBarrier();  // one pair at a time, so pairs do not share the switch
+    // One pair at a time, so pairs do not share the switch.
+    context.world.SleepingBarrier({"the barrier after the pairwise allreduce of " + label, timeout});
   }
   double everyone = 0;
   MPI_Allreduce(&best_us, &everyone, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -186,7 +187,9 @@ std::vector<std::string> NodesWithFabricDown(const CollectiveContext& context) {
     if (state != "up" && state != "unknown") mine = context.host + " (" + ifname + " " + state + ")";
   }
   std::vector<std::string> down;
-  for (auto& node : context.world.AllGather(mine)) {
+  const Exchange exchange{"the exchange of fabric interface states",
+                          std::chrono::seconds(context.options.collective_timeout_s)};
+  for (auto& node : context.world.AllGather(mine, exchange)) {
     if (!node.empty()) down.push_back(std::move(node));
   }
   return down;

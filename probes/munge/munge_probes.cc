@@ -217,9 +217,19 @@ MungePaths CurrentMungePaths(const RunOptions& options) {
   return ResolveMungePaths(options.munge_socket, options.munge_key, conf, ReadTextFile(conf));
 }
 
+// The exchanges below follow short local work (a digest, one munge call), so the ranks wait
+// for each other at most the collective timeout.
+namespace {
+
+Exchange MungeExchange(const CollectiveContext& context, std::string what) {
+  return {std::move(what), std::chrono::seconds(context.options.collective_timeout_s)};
+}
+
+}  // namespace
+
 RawOutput ProbeKeyDigest(const CollectiveContext& context) {
   const std::string mine = context.world.is_root() ? RandomNonceHex() : "";
-  const std::vector<std::string> shared = context.world.AllGather(mine);
+  const std::vector<std::string> shared = context.world.AllGather(mine, MungeExchange(context, "the key-digest nonce"));
   if (!context.node_owner) return {};
   return DigestKeyFile(context.host, CurrentMungePaths(context.options), shared.empty() ? "" : shared.front());
 }
@@ -247,7 +257,8 @@ RawOutput ProbeCrossDecode(const CollectiveContext& context) {
   Encoded encoded;
   if (context.node_owner) encoded = EncodeCredential(context.host, paths);
   // Every rank contributes, non-owners an empty string, so the gather matches on all ranks.
-  const std::vector<std::string> credentials = context.world.AllGather(encoded.credential);
+  const std::vector<std::string> credentials =
+      context.world.AllGather(encoded.credential, MungeExchange(context, "the exchange of MUNGE credentials"));
   if (!context.node_owner) return {};
   if (encoded.tool_missing) return *encoded.tool_missing;
 
@@ -264,12 +275,12 @@ RawOutput ProbeCrossDecode(const CollectiveContext& context) {
 RawOutput ProbeClock(const CollectiveContext& context) {
   // The barrier lines every rank up, so the readings below are taken together (within the
   // gather latency, milliseconds, against a limit of minutes).
-  context.world.AllGather("");
+  context.world.AllGather("", MungeExchange(context, "the clock probe's first barrier"));
   timespec now{};
   clock_gettime(CLOCK_REALTIME, &now);
   const long long epoch_ns = static_cast<long long>(now.tv_sec) * 1000000000LL + now.tv_nsec;
   // Keeps the ranks in step for the probe that follows; each node's own reading is what is kept.
-  context.world.AllGather(std::to_string(epoch_ns));
+  context.world.AllGather(std::to_string(epoch_ns), MungeExchange(context, "the exchange of clock readings"));
   if (!context.node_owner) return {};
   return Output(ProbeStatus::kOk, context.host + ": clock_gettime(CLOCK_REALTIME)",
                 "epoch_ns " + std::to_string(epoch_ns) + "\n", "");

@@ -1,6 +1,7 @@
 #include "probes/nccl_run/nccl_run_probe.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
@@ -9,14 +10,12 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <sstream>
 
-#include "harness/collective_deadline.h"
 #include "harness/process_runner.h"
 #include "harness/record_lines.h"
 #include "probes/allreduce_sweep/sweep.h"
@@ -179,10 +178,7 @@ std::string Dump(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohma
 std::vector<std::string> GuardedAllGather(const CollectiveContext& context, const std::string& mine,
                                           const std::string& step) {
   const auto timeout = std::chrono::seconds(context.options.collective_timeout_s) * 3;
-  const CollectiveDeadline deadline(
-      timeout, context.host + ": the NCCL run's " + step + " exchange did not complete within " +
-                   std::to_string(timeout.count()) + " s: a rank stopped progressing");
-  return context.world.AllGather(mine);
+  return context.world.AllGather(mine, {"the NCCL run's " + step + " exchange", timeout});
 }
 
 // The sweep table, from every node's rows: the slowest node's time is the collective's,

@@ -62,6 +62,15 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
       ->check(CLI::ExistingDirectory);
   run->add_option("--junit", command.junit, "write a JUnit XML report to FILE (rank 0 only)");
   run->add_option("--junit-dir", command.junit_dir, "also write one Surefire-style TEST-<suite>.xml per suite to DIR");
+  run->add_option("--json", command.json_out,
+                  "write the results document to FILE (rank 0 only): run metadata, and per check and node the "
+                  "verdict, reason codes and metrics; schemas/results.schema.json describes it");
+  run->add_option("--tag", command.tags,
+                  "KEY=VALUE recorded in the results document, e.g. --tag image=ngc-24.05 (repeatable)")
+      ->check([](const std::string& tag) {
+        const auto equals = tag.find('=');
+        return equals == std::string::npos || equals == 0 ? "a tag is KEY=VALUE, e.g. image=ngc-24.05" : "";
+      });
   run->add_flag("-q,--quiet", command.quiet, "print only non-conforming checks, errors and the summary");
   run->add_option("--color", command.color, "colour the terminal report: auto (on a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));

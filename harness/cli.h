@@ -17,6 +17,8 @@ struct CommandLine {
   std::string snapshot;    // run offline from this snapshot
   std::string junit;       // JUnit file
   std::string junit_dir;   // one Surefire-style file per suite
+  std::string json_out;    // --json: the results document (reports/json_report.h)
+  std::vector<std::string> tags;  // --tag KEY=VALUE, recorded in the results document
   std::string filter = "*";
   std::string out;         // capture: snapshot directory to write
   std::string color = "auto";  // auto | always | never

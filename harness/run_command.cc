@@ -15,8 +15,9 @@
 #include "harness/snapshot_source.h"
 #include "harness/suite_registry.h"
 #include "harness/terminal_printer.h"
-#include "harness/timestamp.h"
 #include "harness/text_util.h"
+#include "harness/timestamp.h"
+#include "reports/json_report.h"
 #include "reports/junit_writer.h"
 
 namespace gpuconform {
@@ -43,11 +44,23 @@ void ApplyCheckpointOptions(const CommandLine& command, Profile& profile) {
   if (!command.checkpoint_temp_dir.empty()) profile.checkpoint->temp_dir = command.checkpoint_temp_dir;
 }
 
+// A report written says where; one that could not be written says why, and the run exits 2.
+template <typename T>
+void Announce(const Result<T>& written, const std::string& where, int& status) {
+  if (written) {
+    std::cout << where << "\n";
+  } else {
+    std::cerr << "gpuconform: " << written.error() << "\n";
+    status = 2;
+  }
+}
+
 // Every rank gathers; rank 0 ends up with the raw outputs of all.
 struct Gathered {
   ClusterRaw raw;
   std::vector<RankInfo> ranks;
   std::string mode;
+  std::map<std::string, std::string> manifest;  // a snapshot's manifest.yaml
 };
 
 Result<Gathered> GatherRaw(const CommandLine& command, const RunOptions& options, const World& world,
@@ -55,7 +68,7 @@ Result<Gathered> GatherRaw(const CommandLine& command, const RunOptions& options
   if (!command.snapshot.empty()) {
     auto snapshot = OpenSnapshot(command.snapshot);
     if (!snapshot) return Error{snapshot.error()};
-    Gathered gathered{FetchAll(**snapshot, probes), {}, "snapshot " + command.snapshot};
+    Gathered gathered{FetchAll(**snapshot, probes), {}, "snapshot " + command.snapshot, (*snapshot)->manifest().fields};
     if (gathered.raw.nodes.empty() && gathered.raw.cluster.empty()) {
       return Error{command.snapshot + ": snapshot holds no node and no cluster outputs"};
     }
@@ -64,7 +77,7 @@ Result<Gathered> GatherRaw(const CommandLine& command, const RunOptions& options
   LiveSource live(LocalHostname(), &profile, options);
   GatheredRun run =
       GatherLive(world, live, probes, [&](const std::string& line) { Progress(world, line); }, &profile);
-  return Gathered{std::move(run.raw), std::move(run.ranks), "live"};
+  return Gathered{std::move(run.raw), std::move(run.ranks), "live", {}};
 }
 
 // Only the suites the filter may select are probed and evaluated.
@@ -98,6 +111,7 @@ namespace {
 int RunVerbWith(const CommandLine& command, const RunOptions& options, const World& world,
                 const std::string& world_problem) {
   const auto start = std::chrono::steady_clock::now();
+  const std::string started_utc = UtcIso8601();
   auto profile = LoadProfile(options.profile);
   if (!profile) {
     if (world.is_root()) std::cerr << "gpuconform: " << profile.error() << "\n";
@@ -136,22 +150,31 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
     meta.properties.push_back(
         {"elapsed_s", std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())});
     if (!command.junit.empty()) {
-      auto written = WriteJunitFile(command.junit, ran, meta);
-      if (written) {
-        std::cout << "JUnit report: " << command.junit << "\n";
-      } else {
-        std::cerr << "gpuconform: " << written.error() << "\n";
-        status = 2;
-      }
+      Announce(WriteJunitFile(command.junit, ran, meta), "JUnit report: " + command.junit, status);
     }
     if (!command.junit_dir.empty()) {
-      auto written = WriteJunitDir(command.junit_dir, ran, meta);
-      if (written) {
-        std::cout << "JUnit reports (one per suite): " << command.junit_dir << "\n";
-      } else {
-        std::cerr << "gpuconform: " << written.error() << "\n";
-        status = 2;
+      Announce(WriteJunitDir(command.junit_dir, ran, meta), "JUnit reports (one per suite): " + command.junit_dir,
+               status);
+    }
+    if (!command.json_out.empty()) {
+      RunRecord record{.run_id = NewRunId(),
+                       .started_utc = started_utc,
+                       .ended_utc = UtcIso8601(),
+                       .gpuconform_version = GPUCONFORM_VERSION,
+                       .profile = profile->name,
+                       .hostname = meta.hostname,
+                       .mode = gathered->mode,
+                       .filter = command.filter,
+                       .slurm_job_id = options.slurm_job_id,
+                       .nodes = gathered->raw.nodes,
+                       .snapshot_manifest = gathered->manifest,
+                       .tags = {},
+                       .exit_status = status};
+      for (const auto& tag : command.tags) {
+        const auto equals = tag.find('=');
+        record.tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
       }
+      Announce(WriteResultsJson(command.json_out, ran, record), "Results (JSON): " + command.json_out, status);
     }
   }
   return status;

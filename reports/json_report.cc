@@ -1,0 +1,142 @@
+#include "reports/json_report.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+#include "harness/atomic_file.h"
+#include "harness/reason_catalogue.h"
+#include "harness/text_util.h"
+
+namespace gpuconform {
+
+namespace {
+
+// A whole-string number ("460", "0.91", "1e3"), else nothing: values like "535.129.03" or
+// "up" stay text.
+std::optional<double> Number(std::string_view text) {
+  text = Trim(text);
+  if (text.empty()) return std::nullopt;
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+nlohmann::json Metric(const Measurement& measurement) {
+  nlohmann::json metric = {{"name", measurement.name}, {"unit", measurement.unit}};
+  const auto number = Number(measurement.value);
+  metric["value"] = number ? nlohmann::json(*number) : nlohmann::json(measurement.value);
+  const MetricBound bound = ParseMetricBound(measurement.threshold);
+  if (!bound.better.empty()) metric["better"] = bound.better;
+  if (bound.floor) metric["floor"] = *bound.floor;
+  if (bound.ceiling) metric["ceiling"] = *bound.ceiling;
+  if (!measurement.threshold.empty()) metric["threshold"] = measurement.threshold;
+  if (!measurement.source.empty()) metric["source"] = measurement.source;
+  return metric;
+}
+
+nlohmann::json Reason(const Finding& finding) {
+  nlohmann::json reason = {{"code", std::string(finding.code.code())}, {"message", finding.message}};
+  if (!finding.entity.empty()) reason["entity"] = finding.entity;
+  if (const ReasonEntry* entry = FindReason(finding.code.code())) {
+    reason["fault_class"] = std::string(FaultClassName(entry->fault_class));
+    reason["next_step"] = std::string(entry->next_step);
+  }
+  return reason;
+}
+
+nlohmann::json ResultEntry(const CheckResult& result) {
+  nlohmann::json entry = {{"suite", result.suite},
+                          {"check", result.check},
+                          {"node", result.node.empty() ? nlohmann::json(nullptr) : nlohmann::json(result.node)},
+                          {"verdict", VerdictName(result.verdict)},
+                          {"duration_s", result.time_s},
+                          {"reasons", nlohmann::json::array()},
+                          {"metrics", nlohmann::json::array()}};
+  for (const auto& finding : result.findings) entry["reasons"].push_back(Reason(finding));
+  for (const auto& measurement : result.measurements) entry["metrics"].push_back(Metric(measurement));
+  return entry;
+}
+
+}  // namespace
+
+MetricBound ParseMetricBound(const std::string& threshold) {
+  const std::string_view text = Trim(threshold);
+  MetricBound bound;
+  std::string_view rest;
+  if (text.starts_with(">=") || text.starts_with("<=")) {
+    rest = text.substr(2);
+  } else if (text.starts_with(">") || text.starts_with("<")) {
+    rest = text.substr(1);
+  } else {
+    return bound;
+  }
+  // "460 GB/s": the number, then its unit.
+  rest = Trim(rest);
+  const auto value = Number(rest.substr(0, rest.find(' ')));
+  if (!value) return bound;
+  if (text.front() == '>') {
+    bound.better = "higher";
+    bound.floor = value;
+  } else {
+    bound.better = "lower";
+    bound.ceiling = value;
+  }
+  return bound;
+}
+
+nlohmann::json RenderResultsJson(const std::vector<CheckResult>& results, const RunRecord& run) {
+  nlohmann::json tags = nlohmann::json::object();
+  for (const auto& [key, value] : run.tags) tags[key] = value;
+  nlohmann::json manifest = nlohmann::json::object();
+  for (const auto& [key, value] : run.snapshot_manifest) manifest[key] = value;
+  nlohmann::json nodes = nlohmann::json::array();
+  for (const auto& node : run.nodes) nodes.push_back(node);
+  nlohmann::json document = {
+      {"schema_version", kResultsSchemaVersion},
+      {"run",
+       {{"run_id", run.run_id},
+        {"started_utc", run.started_utc},
+        {"ended_utc", run.ended_utc},
+        {"gpuconform_version", run.gpuconform_version},
+        {"profile", run.profile},
+        {"hostname", run.hostname},
+        {"mode", run.mode},
+        {"filter", run.filter},
+        {"slurm_job_id", run.slurm_job_id ? nlohmann::json(*run.slurm_job_id) : nlohmann::json(nullptr)},
+        {"nodes", nodes},
+        {"snapshot_manifest", run.mode == "live" ? nlohmann::json(nullptr) : manifest},
+        {"tags", tags},
+        {"exit_status", run.exit_status}}},
+      {"summary", {{"cases", results.size()}, {"pass", 0}, {"fail", 0}, {"error", 0}, {"skip", 0}}},
+      {"results", nlohmann::json::array()}};
+  for (const auto& result : results) {
+    document["summary"][VerdictName(result.verdict)] = document["summary"][VerdictName(result.verdict)].get<int>() + 1;
+    document["results"].push_back(ResultEntry(result));
+  }
+  return document;
+}
+
+std::string RenderResultsJsonText(const std::vector<CheckResult>& results, const RunRecord& run) {
+  // Invalid UTF-8 from a tool's output becomes U+FFFD: a strict reader would reject the whole file.
+  return RenderResultsJson(results, run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+Result<bool> WriteResultsJson(const std::string& path, const std::vector<CheckResult>& results, const RunRecord& run) {
+  return WriteFileAtomically(path, RenderResultsJsonText(results, run));
+}
+
+std::string NewRunId() {
+  std::random_device entropy;
+  std::string id;
+  for (int i = 0; i < 4; ++i) {
+    char part[9];
+    std::snprintf(part, sizeof(part), "%08x", static_cast<unsigned>(entropy()));
+    id += part;
+  }
+  return id;
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,55 @@
+// The results document of one run (`run --json FILE`): what CI gates and fleet tooling read.
+// Contract: versioned by kResultsSchemaVersion and described by schemas/results.schema.json
+// (the tests validate every fixture's document against it with a real validator); a change
+// that removes or renames a field raises the version. RenderResultsJson is pure;
+// WriteResultsJson publishes the file atomically.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/result.h"
+#include "harness/verdict.h"
+
+namespace gpuconform {
+
+inline constexpr int kResultsSchemaVersion = 1;
+
+// What the document says about the run as a whole.
+struct RunRecord {
+  std::string run_id;       // random, 32 hex digits: joins a run's rows across files and databases
+  std::string started_utc;  // "2026-12-04T14:00:00Z"
+  std::string ended_utc;
+  std::string gpuconform_version;
+  std::string profile;
+  std::string hostname;  // where rank 0 wrote the document
+  std::string mode;      // "live" or "snapshot DIR"
+  std::string filter;
+  std::optional<std::string> slurm_job_id;
+  std::vector<std::string> nodes;
+  std::map<std::string, std::string> snapshot_manifest;   // a replayed snapshot's manifest.yaml
+  std::vector<std::pair<std::string, std::string>> tags;  // --tag KEY=VALUE, in the order given
+  int exit_status = 0;
+};
+
+// A measurement's threshold text (">= 460", "<= 2") as a direction and a bound.
+struct MetricBound {
+  std::string better;  // "higher", "lower", or "" when the check sets no bound
+  std::optional<double> floor;
+  std::optional<double> ceiling;
+};
+MetricBound ParseMetricBound(const std::string& threshold);
+
+nlohmann::json RenderResultsJson(const std::vector<CheckResult>& results, const RunRecord& run);
+// The document as the file holds it: indented, every string valid UTF-8.
+std::string RenderResultsJsonText(const std::vector<CheckResult>& results, const RunRecord& run);
+Result<bool> WriteResultsJson(const std::string& path, const std::vector<CheckResult>& results, const RunRecord& run);
+
+// 32 random hex digits.
+std::string NewRunId();
+
+}  // namespace gpuconform

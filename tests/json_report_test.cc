@@ -1,0 +1,187 @@
+// Tests of the results document (--json): its contents, and its validity against the shipped
+// schema with a real validator (Debian's python3-jsonschema) for every snapshot fixture.
+#include "reports/json_report.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "harness/process_runner.h"
+#include "tests/support/test_support.h"
+
+namespace gpuconform {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+const fs::path kSchema = fs::path(GPUCONFORM_SOURCE_DIR) / "schemas" / "results.schema.json";
+
+RunRecord SomeRun() {
+  RunRecord run;
+  run.run_id = "0123456789abcdef0123456789abcdef";
+  run.started_utc = "2026-12-04T14:00:00Z";
+  run.ended_utc = "2026-12-04T14:00:09Z";
+  run.gpuconform_version = "0.1.0";
+  run.profile = "h100-sxm-8";
+  run.hostname = "node1";
+  run.mode = "live";
+  run.slurm_job_id = "4711";
+  run.nodes = {"node1", "node2"};
+  run.tags = {{"image", "ngc-24.05"}};
+  run.exit_status = 1;
+  return run;
+}
+
+std::vector<CheckResult> MixedResults() {
+  CheckResult measured = Passed("AllreduceBandwidth", "NcclBusbwAtFloors");
+  measured.measurements.push_back({"busbw_gb_per_s@16GiB", "478.2", "GB/s", ">= 460", "NVIDIA DGX H100 guide"});
+  measured.measurements.push_back({"node1.driver", "535.129.03", "", "", ""});
+  return {measured,
+          Failed("SlurmGres", "GresMatchesHardware", "node2",
+                 {{"gres-vs-hardware", "node2", "node2: gres/gpu 4, hardware 8"}}),
+          Errored("NvSwitch", "AllToAll", "node1", "tool-missing", "node1: nvidia-smi not found"),
+          Skipped("Checkpoint", "ReadThroughput", "", "no floor")};
+}
+
+TEST(MetricBound, ThresholdTextGivesDirectionAndBound) {
+  const MetricBound floor = ParseMetricBound(">= 460");
+  EXPECT_EQ(floor.better, "higher");
+  EXPECT_EQ(floor.floor, 460);
+  EXPECT_FALSE(floor.ceiling);
+  const MetricBound ceiling = ParseMetricBound("<= 2.5 s");
+  EXPECT_EQ(ceiling.better, "lower");
+  EXPECT_EQ(ceiling.ceiling, 2.5);
+  EXPECT_EQ(ParseMetricBound("").better, "");
+  EXPECT_EQ(ParseMetricBound("== 8").better, "") << "an equality says no direction";
+  EXPECT_EQ(ParseMetricBound(">= lots").better, "") << "no number, no bound";
+}
+
+TEST(ResultsJson, CarriesRunVerdictsReasonsAndMetrics) {
+  const nlohmann::json document = RenderResultsJson(MixedResults(), SomeRun());
+  EXPECT_EQ(document["schema_version"], kResultsSchemaVersion);
+  EXPECT_EQ(document["run"]["slurm_job_id"], "4711");
+  EXPECT_EQ(document["run"]["tags"]["image"], "ngc-24.05");
+  EXPECT_TRUE(document["run"]["snapshot_manifest"].is_null()) << "a live run replays no snapshot";
+  EXPECT_EQ(document["summary"]["cases"], 4);
+  EXPECT_EQ(document["summary"]["pass"], 1);
+  EXPECT_EQ(document["summary"]["fail"], 1);
+  EXPECT_EQ(document["summary"]["error"], 1);
+  EXPECT_EQ(document["summary"]["skip"], 1);
+  const auto& busbw = document["results"][0]["metrics"][0];
+  EXPECT_EQ(busbw["value"], 478.2) << "a number is a JSON number";
+  EXPECT_EQ(busbw["better"], "higher");
+  EXPECT_EQ(busbw["floor"], 460);
+  EXPECT_EQ(busbw["source"], "NVIDIA DGX H100 guide");
+  EXPECT_EQ(document["results"][0]["metrics"][1]["value"], "535.129.03") << "a version stays text";
+  EXPECT_TRUE(document["results"][0]["node"].is_null()) << "a cluster-wide check has no node";
+  const auto& mismatch = document["results"][1]["reasons"][0];
+  EXPECT_EQ(mismatch["code"], "gres-vs-hardware");
+  EXPECT_EQ(mismatch["fault_class"], "configuration");
+  EXPECT_FALSE(mismatch["next_step"].get<std::string>().empty()) << "the catalogue's next step travels along";
+  EXPECT_EQ(document["results"][2]["reasons"][0]["fault_class"], "tooling");
+}
+
+TEST(ResultsJson, BytesThatAreNotUtf8StillMakeAParseableDocument) {
+  std::vector<CheckResult> results = {
+      Errored("Software", "Versions", "node\xff", "unparseable", std::string("got \x00\xc0\xaf red", 12))};
+  const std::string text = RenderResultsJsonText(results, SomeRun());
+  const auto parsed = nlohmann::json::parse(text, nullptr, false);
+  ASSERT_FALSE(parsed.is_discarded()) << text;
+  EXPECT_EQ(parsed["results"][0]["verdict"], "error");
+}
+
+TEST(ResultsJson, RunIdsAreRandomHex) {
+  const std::string a = NewRunId();
+  EXPECT_EQ(a.size(), 32u);
+  EXPECT_EQ(a.find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_NE(a, NewRunId());
+}
+
+// --- Validity against the shipped schema, with python3-jsonschema ----------------------------
+
+class ResultsSchemaTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    if (RunCommand({"python3", "-c", "import jsonschema"}, 30s).exit_code != 0) {
+      GTEST_SKIP() << "python3-jsonschema is not installed (Debian: python3-jsonschema; ci/install-deps installs it)";
+    }
+    dir_ = fs::temp_directory_path() / ("gpuconform-json-" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+  // Validates every file against the schema in one validator process; returns its output
+  // (empty when every file is valid) and whether it exited 0.
+  std::pair<bool, std::string> Validate(const std::vector<fs::path>& files) {
+    std::vector<std::string> argv = {"python3", "-c",
+                                     "import json, sys, jsonschema\n"
+                                     "schema = json.load(open(sys.argv[1]))\n"
+                                     "jsonschema.Draft202012Validator.check_schema(schema)\n"
+                                     "validator = jsonschema.Draft202012Validator(schema)\n"
+                                     "bad = 0\n"
+                                     "for path in sys.argv[2:]:\n"
+                                     "    for error in validator.iter_errors(json.load(open(path))):\n"
+                                     "        bad += 1\n"
+                                     "        print(path, list(error.absolute_path), error.message)\n"
+                                     "sys.exit(1 if bad else 0)\n",
+                                     kSchema.string()};
+    for (const auto& file : files) argv.push_back(file.string());
+    const CommandResult result = RunCommand(argv, 120s);
+    return {result.exit_code == 0, result.stdout_text + result.stderr_text};
+  }
+  fs::path dir_;
+};
+
+TEST_F(ResultsSchemaTest, EverySnapshotFixtureUnderEachProfileValidates) {
+  std::vector<fs::path> documents;
+  const fs::path snapshots = fs::path(GPUCONFORM_SOURCE_DIR) / "fixtures" / "snapshots";
+  for (const auto& entry : fs::directory_iterator(snapshots)) {
+    for (const std::string profile : {"h100-sxm-8", "local"}) {
+      const fs::path json = dir_ / (entry.path().filename().string() + "-" + profile + ".json");
+      const CommandResult run =
+          RunCommand({GPUCONFORM_BINARY, "run", "--snapshot", entry.path().string(), "--profile", profile, "--color",
+                      "never", "--tag", "image=fixture", "--json", json.string()},
+                     120s);
+      if (run.exit_code == 2) {  // the snapshot cannot be read (invalid-manifest): no document, by design
+        EXPECT_FALSE(fs::exists(json)) << entry.path();
+        continue;
+      }
+      ASSERT_TRUE(fs::exists(json)) << entry.path() << " under " << profile << ": " << run.stderr_text;
+      const nlohmann::json document = nlohmann::json::parse(test_support::ReadFile(json.string()));
+      EXPECT_EQ(document["run"]["exit_status"], run.exit_code) << json;
+      EXPECT_EQ(document["run"]["tags"]["image"], "fixture");
+      documents.push_back(json);
+    }
+  }
+  ASSERT_GT(documents.size(), 50u) << "every fixture but the unreadable one gives a document";
+  const auto [valid, output] = Validate(documents);
+  EXPECT_TRUE(valid) << output;
+}
+
+TEST_F(ResultsSchemaTest, TheSchemaRejectsAFailureWithoutAReasonAndAnUnknownVerdict) {
+  nlohmann::json document = RenderResultsJson(MixedResults(), SomeRun());
+  const fs::path good = dir_ / "good.json";
+  std::ofstream(good) << document.dump();
+  EXPECT_TRUE(Validate({good}).first) << "the unchanged document is valid";
+  document["results"][1]["reasons"] = nlohmann::json::array();
+  const fs::path no_reason = dir_ / "no-reason.json";
+  std::ofstream(no_reason) << document.dump();
+  document = RenderResultsJson(MixedResults(), SomeRun());
+  document["results"][0]["verdict"] = "flaky";
+  const fs::path unknown_verdict = dir_ / "unknown-verdict.json";
+  std::ofstream(unknown_verdict) << document.dump();
+  for (const auto& bad : {no_reason, unknown_verdict}) {
+    const auto [valid, output] = Validate({bad});
+    EXPECT_FALSE(valid) << bad << " should not validate";
+    EXPECT_NE(output.find(bad.string()), std::string::npos) << output;
+  }
+}
+
+}  // namespace
+}  // namespace gpuconform

@@ -65,6 +65,9 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   run->add_option("--json", command.json_out,
                   "write the results document to FILE (rank 0 only): run metadata, and per check and node the "
                   "verdict, reason codes and metrics; schemas/results.schema.json describes it");
+  run->add_option(
+      "--summary-md", command.summary_md,
+      "write a short Markdown summary to FILE for CI job pages, e.g. --summary-md \"$GITHUB_STEP_SUMMARY\"");
   run->add_option("--tag", command.tags,
                   "KEY=VALUE recorded in the results document, e.g. --tag image=ngc-24.05 (repeatable)")
       ->check([](const std::string& tag) {

@@ -19,6 +19,7 @@ struct CommandLine {
   std::string junit_dir;   // one Surefire-style file per suite
   std::string json_out;    // --json: the results document (reports/json_report.h)
   std::vector<std::string> tags;  // --tag KEY=VALUE, recorded in the results document
+  std::string summary_md;         // a short Markdown summary for CI job pages
   std::string filter = "*";
   std::string out;         // capture: snapshot directory to write
   std::string color = "auto";  // auto | always | never

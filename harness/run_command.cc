@@ -8,6 +8,7 @@
 #include <memory>
 #include <set>
 
+#include "harness/atomic_file.h"
 #include "harness/gather.h"
 #include "harness/gtest_glue.h"
 #include "harness/live_source.h"
@@ -19,6 +20,7 @@
 #include "harness/timestamp.h"
 #include "reports/json_report.h"
 #include "reports/junit_writer.h"
+#include "reports/markdown_summary.h"
 
 namespace gpuconform {
 
@@ -175,6 +177,11 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
         record.tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
       }
       Announce(WriteResultsJson(command.json_out, ran, record), "Results (JSON): " + command.json_out, status);
+    }
+    if (!command.summary_md.empty()) {
+      const SummaryHeading heading{profile->name, gathered->mode, static_cast<int>(gathered->raw.nodes.size()), status};
+      Announce(WriteFileAtomically(command.summary_md, RenderMarkdownSummary(ran, heading)),
+               "Summary (Markdown): " + command.summary_md, status);
     }
   }
   return status;

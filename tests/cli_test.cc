@@ -208,5 +208,17 @@ TEST(CliRecordedCluster, GresMismatchSnapshotNamesNode2InEveryAffectedCheck) {
       << r.stdout_text;
 }
 
+TEST(CliRecordedCluster, SummaryMarkdownNamesTheFailingNodeForTheJobPage) {
+  const std::string summary = TempPath("summary.md");
+  auto r = Gpuconform({"run", "--snapshot", kSnapshots + "/local-3node-gres-mismatch", "--profile", "local", "--filter",
+                       "SlurmGres.*", "--summary-md", summary});
+  EXPECT_EQ(r.exit_code, 1) << r.stdout_text << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("Summary (Markdown): " + summary), std::string::npos) << r.stdout_text;
+  const std::string text = ReadFile(summary);
+  EXPECT_NE(text.find("## gpuconform: non-conformance found (exit 1)"), std::string::npos) << text;
+  EXPECT_NE(text.find("| node2 |"), std::string::npos) << text;
+  std::filesystem::remove(summary);
+}
+
 }  // namespace
 }  // namespace gpuconform

@@ -1,0 +1,15 @@
+// Slurm hostlist notation for node names in messages and summaries: "gpu[00001-01000,01003]"
+// instead of a thousand names. Contract: pure; names keep their first-seen group order, each
+// group's numbers are sorted and deduplicated; zero-padded numbers keep their width, and a
+// name without a trailing number is kept as it is. `scontrol show hostnames` expands the
+// result back to the same set of names.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpuconform {
+
+std::string CompressHostlist(const std::vector<std::string>& names);
+
+}  // namespace gpuconform

@@ -1,0 +1,97 @@
+#include "reports/markdown_summary.h"
+
+#include <map>
+#include <tuple>
+
+#include "harness/hostlist.h"
+#include "harness/terminal_printer.h"
+
+namespace gpuconform {
+
+namespace {
+
+std::string ExitMeaning(int status) {
+  switch (status) {
+    case 0:
+      return "every evaluated check conforms";
+    case 1:
+      return "non-conformance found";
+    case 2:
+      return "bad invocation, or an input that cannot be read";
+    case 3:
+      return "nothing non-conforming, but some checks could not be evaluated";
+    default:
+      return "exit status " + std::to_string(status);
+  }
+}
+
+// A table cell: one line, no pipes, short.
+std::string Cell(const std::string& text) {
+  std::string cell;
+  for (const char c : text.substr(0, kMaxMessageChars)) {
+    if (c == '\n' || c == '\r' || c == '\t') {
+      cell += ' ';
+    } else if (c == '|') {
+      cell += "\\|";
+    } else {
+      cell += c;
+    }
+  }
+  if (text.size() > kMaxMessageChars) cell += " …";
+  return cell;
+}
+
+// One row: a check and the first reason code of its cases, the nodes that share it, and the
+// first such case's message as the example.
+struct Row {
+  std::vector<std::string> nodes;
+  std::string example;
+};
+
+std::string Table(const std::vector<CheckResult>& results, Verdict verdict, const std::string& title) {
+  std::vector<std::tuple<std::string, std::string>> order;
+  std::map<std::tuple<std::string, std::string>, Row> rows;
+  for (const auto& result : results) {
+    if (result.verdict != verdict) continue;
+    const std::string code = result.findings.empty() ? "" : std::string(result.findings.front().code.code());
+    const auto key = std::make_tuple(result.suite + "." + result.check, code);
+    auto [it, added] = rows.try_emplace(key);
+    if (added) {
+      order.push_back(key);
+      it->second.example = result.findings.empty() ? "" : result.findings.front().message;
+    }
+    if (!result.node.empty()) it->second.nodes.push_back(result.node);
+  }
+  if (order.empty()) return "";
+  std::string text = "\n### " + title + "\n\n| check | reason | nodes | example |\n|---|---|---|---|\n";
+  for (std::size_t i = 0; i < order.size() && i < kMaxSummaryRows; ++i) {
+    const auto& [check, code] = order[i];
+    const Row& row = rows.at(order[i]);
+    const std::string nodes = row.nodes.empty() ? "cluster" : CompressHostlist(row.nodes);
+    text += "| `" + Cell(check) + "` | " + (code.empty() ? "" : "`" + code + "`") + " | " + Cell(nodes) + " | " +
+            Cell(row.example) + " |\n";
+  }
+  if (order.size() > kMaxSummaryRows) {
+    text += "\n… and " + std::to_string(order.size() - kMaxSummaryRows) + " more; the JUnit report has them all.\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string RenderMarkdownSummary(const std::vector<CheckResult>& results, const SummaryHeading& heading) {
+  const RunTotals totals = CountChecks(results);
+  std::string text =
+      "## gpuconform: " + ExitMeaning(heading.exit_status) + " (exit " + std::to_string(heading.exit_status) + ")\n\n";
+  text += "Profile `" + Cell(heading.profile) + "`, " + std::to_string(heading.node_count) + " node(s), " +
+          Cell(heading.mode) + ".\n\n";
+  text += "| checks | conform | non-conforming | not evaluated | skipped |\n|---|---|---|---|---|\n";
+  text += "| " + std::to_string(totals.checks) + " | " + std::to_string(totals.passed) + " | " +
+          std::to_string(totals.failed) + " | " + std::to_string(totals.errored) + " | " +
+          std::to_string(totals.skipped) + " |\n";
+  text += Table(results, Verdict::kFail, "Non-conforming");
+  text += Table(results, Verdict::kError, "Not evaluated");
+  return text;
+}
+
+}  // namespace gpuconform

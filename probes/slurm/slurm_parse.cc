@@ -34,8 +34,10 @@ void AddFields(std::string_view line, std::map<std::string, std::string>& fields
 }  // namespace
 
 std::string SlurmNode::Field(const std::string& key) const {
-  auto it = fields.find(key);
-  return it == fields.end() ? "" : it->second;
+  if (key == "NodeName") return name;
+  if (!fields) return "";
+  auto it = fields->find(key);
+  return it == fields->end() ? "" : it->second;
 }
 
 std::set<std::string> SlurmNode::StateFlags() const {
@@ -72,6 +74,7 @@ std::vector<std::string> SlurmNode::Partitions() const {
 
 Result<std::vector<SlurmNode>> ParseScontrolShowNode(const std::string& text, const std::string& origin) {
   std::vector<SlurmNode> nodes;
+  std::shared_ptr<std::map<std::string, std::string>> record;  // the fields of nodes.back()
   std::string last_key;
   bool in_record = false;
   int number = 0;
@@ -79,11 +82,13 @@ Result<std::vector<SlurmNode>> ParseScontrolShowNode(const std::string& text, co
     ++number;
     const std::string_view line = Trim(raw_line);
     if (StartsWith(line, "NodeName=")) {
+      record = std::make_shared<std::map<std::string, std::string>>();
       nodes.push_back({});
       nodes.back().line = number;
+      nodes.back().fields = record;
       last_key.clear();
-      AddFields(line, nodes.back().fields, last_key);
-      nodes.back().name = nodes.back().Field("NodeName");
+      AddFields(line, *record, last_key);
+      nodes.back().name = (*record)["NodeName"];
       if (nodes.back().name.empty()) return ErrorAt(origin, number, "NodeName= without a name");
       in_record = true;
       continue;
@@ -91,7 +96,7 @@ Result<std::vector<SlurmNode>> ParseScontrolShowNode(const std::string& text, co
     // A record's continuation lines are indented; anything else (a prompt, a table) ends it.
     const bool indented = !raw_line.empty() && (raw_line[0] == ' ' || raw_line[0] == '\t');
     if (in_record && indented && !line.empty()) {
-      AddFields(line, nodes.back().fields, last_key);
+      AddFields(line, *record, last_key);
     } else {
       in_record = false;
     }
@@ -110,11 +115,11 @@ Result<std::vector<SlurmNode>> ParseSlurmConfNodes(const std::string& text, cons
     ++number;
     const std::string_view line = Trim(raw_line.substr(0, raw_line.find('#')));
     if (Lowercase(line.substr(0, 9)) != "nodename=") continue;
-    std::map<std::string, std::string> fields;
+    auto fields = std::make_shared<std::map<std::string, std::string>>();
     std::string last_key;
-    AddFields(line, fields, last_key);
+    AddFields(line, *fields, last_key);
     std::string names;
-    for (const auto& [key, value] : fields) {
+    for (const auto& [key, value] : *fields) {
       if (Lowercase(key) == "nodename") names = value;
     }
     if (names == "DEFAULT") continue;
@@ -128,12 +133,7 @@ Result<std::vector<SlurmNode>> ParseSlurmConfNodes(const std::string& text, cons
                          ")");
     }
     for (const auto& host : *hosts) {
-      SlurmNode node;
-      node.name = host;
-      node.fields = fields;
-      node.fields["NodeName"] = host;
-      node.line = number;
-      nodes.push_back(std::move(node));
+      nodes.push_back({.name = host, .fields = fields, .line = number});
     }
   }
   if (nodes.empty()) return ErrorAt(origin, 1, "no NodeName= line: not a slurm.conf with nodes");

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,8 +16,10 @@ namespace gpuconform::slurm {
 
 struct SlurmNode {
   std::string name;
-  std::map<std::string, std::string> fields;  // every Key=value of the record
-  int line = 0;                               // where the record starts, for messages
+  // Every Key=value of the record. The hosts of one slurm.conf NodeName= line share one map
+  // (a line may name 100,000 hosts); Field("NodeName") is each host's own `name`.
+  std::shared_ptr<const std::map<std::string, std::string>> fields;
+  int line = 0;  // where the record starts, for messages
 
   std::string Field(const std::string& key) const;
   std::string state() const { return Field("State"); }  // e.g. "IDLE+DRAIN+INVALID_REG"

@@ -32,7 +32,7 @@ GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<P
   const std::chrono::seconds collective_timeout(options.collective_timeout_s);
   const std::vector<std::string> hosts = world.AllGather(host, {"the exchange of host names", collective_timeout});
   // Under `launch --launch-no-task` this host is not one of the run's nodes.
-  bool node_owner = !live.context().options.launch_no_task;
+  bool node_owner = !options.launch_no_task;
   for (int r = 0; r < world.rank(); ++r) {
     if (hosts[r] == host) node_owner = false;
   }

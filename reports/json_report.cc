@@ -1,27 +1,23 @@
 #include "reports/json_report.h"
 
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <random>
 
 #include "harness/atomic_file.h"
 #include "harness/reason_catalogue.h"
+#include "harness/record_lines.h"
 #include "harness/text_util.h"
 
 namespace gpuconform {
 
 namespace {
 
-// A whole-string number ("460", "0.91", "1e3"), else nothing: values like "535.129.03" or
-// "up" stay text.
+// A whole-string finite number ("460", "0.91", "1e3"), else nothing: values like "535.129.03"
+// or "up" stay text, and JSON has no inf or nan.
 std::optional<double> Number(std::string_view text) {
-  text = Trim(text);
-  if (text.empty()) return std::nullopt;
-  double value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
-  return value;
+  const auto value = WholeNumber(Trim(text));
+  return value && std::isfinite(*value) ? value : std::nullopt;
 }
 
 nlohmann::json Metric(const Measurement& measurement) {

@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "harness/hostlist.h"
+#include "probes/slurm/slurm_parse.h"
 
 namespace gpuconform {
 namespace {
@@ -17,6 +20,18 @@ TEST(Hostlist, CompressesRunsKeepingPaddingAndOrder) {
   EXPECT_EQ(CompressHostlist({"login", "node1", "node2", "head"}), "login,node[1-2],head");
   EXPECT_EQ(CompressHostlist({"rack1-node1", "rack1-node2", "rack2-node1"}), "rack1-node[1-2],rack2-node1");
   EXPECT_EQ(CompressHostlist({}), "");
+}
+
+TEST(Hostlist, SlurmsExpansionGivesBackTheSameNames) {
+  const std::vector<std::string> names = {"gpu00007", "gpu10000", "gpu00001", "gpu00002", "node1", "node10"};
+  const std::string compressed = CompressHostlist(names);
+  auto expanded = slurm::ExpandHostlist(compressed);
+  ASSERT_TRUE(expanded) << compressed << ": " << expanded.error();
+  std::vector<std::string> sorted_names = names;
+  std::sort(sorted_names.begin(), sorted_names.end());
+  std::vector<std::string> got = *expanded;
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, sorted_names) << compressed;
 }
 
 TEST(Hostlist, TenThousandNodesBecomeOneRange) {

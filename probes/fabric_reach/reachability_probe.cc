@@ -24,6 +24,10 @@ namespace gpuconform::fabric_reach {
 
 namespace {
 
+// The exchanges here have a fixed deadline (60 s), not the collective timeout.
+constexpr const char* kRankStopped =
+    "a rank stopped answering (its node, its slurmstepd, or the launcher's PMIx server)";
+
 constexpr auto kConnectTimeout = std::chrono::milliseconds(3000);
 
 std::string Ipv4Of(const std::string& ifname) {
@@ -101,7 +105,7 @@ RawOutput ProbeFabricReach(const CollectiveContext& context) {
   const bool listening = listener && listener->problem().empty();
   const auto everyone =
       context.world.AllGather(listening ? context.host + " " + address + " " + std::to_string(listener->port()) : "",
-                              {"the exchange of fabric addresses", std::chrono::seconds(60)});
+                              {"the exchange of fabric addresses", std::chrono::seconds(60), kRankStopped});
   header.emplace_back("ifname", ifname);
   header.emplace_back("addr", address.empty() ? "none" : address);
   if (listening) header.emplace_back("port", std::to_string(listener->port()));
@@ -130,7 +134,7 @@ RawOutput ProbeFabricReach(const CollectiveContext& context) {
     }
   }
   // Listeners stay up until every node has tried every other.
-  context.world.SleepingBarrier({"the fabric reachability exchange", std::chrono::seconds(60)});
+  context.world.SleepingBarrier({"the fabric reachability exchange", std::chrono::seconds(60), kRankStopped});
   return result;
 }
 

@@ -108,7 +108,8 @@ Result<std::vector<SlurmNode>> ParseScontrolShowNode(const std::string& text, co
   return nodes;
 }
 
-Result<std::vector<SlurmNode>> ParseSlurmConfNodes(const std::string& text, const std::string& origin) {
+Result<std::vector<SlurmNode>> ParseSlurmConfNodes(const std::string& text, const std::string& origin,
+                                                   std::size_t max_hosts) {
   std::vector<SlurmNode> nodes;
   int number = 0;
   for (auto raw_line : SplitLines(text)) {
@@ -123,12 +124,12 @@ Result<std::vector<SlurmNode>> ParseSlurmConfNodes(const std::string& text, cons
       if (Lowercase(key) == "nodename") names = value;
     }
     if (names == "DEFAULT") continue;
-    auto hosts = ExpandHostlist(names);
+    auto hosts = ExpandHostlist(names, max_hosts);
     if (!hosts) return ErrorAt(origin, number, hosts.error());
     // The cap is for the whole file: many long lines must not eat memory either.
-    if (nodes.size() + hosts->size() > kMaxHostlistEntries) {
+    if (nodes.size() + hosts->size() > max_hosts) {
       return ErrorAt(origin, number,
-                     "NodeName= lines name more than " + std::to_string(kMaxHostlistEntries) +
+                     "NodeName= lines name more than " + std::to_string(max_hosts) +
                          " nodes in all: a typo in a host range (this line names " + std::to_string(hosts->size()) +
                          ")");
     }
@@ -210,7 +211,7 @@ namespace {
 
 // Expands one bracket group "01-03,7" with the prefix and suffix around it.
 Result<bool> ExpandRanges(const std::string& prefix, const std::string& ranges, const std::string& suffix,
-                          std::vector<std::string>& out) {
+                          std::size_t max_hosts, std::vector<std::string>& out) {
   std::size_t start = 0;
   while (start <= ranges.size()) {
     auto comma = ranges.find(',', start);
@@ -224,8 +225,8 @@ Result<bool> ExpandRanges(const std::string& prefix, const std::string& ranges, 
     if (!ParseCount(low_text, low) || !ParseCount(high_text, high) || high < low) {
       return Error{"bad range '" + range + "'"};
     }
-    if (static_cast<std::size_t>(high - low) + out.size() >= kMaxHostlistEntries) {
-      return Error{"range '" + range + "' has more than " + std::to_string(kMaxHostlistEntries) + " entries"};
+    if (static_cast<std::size_t>(high - low) + out.size() >= max_hosts) {
+      return Error{"range '" + range + "' has more than " + std::to_string(max_hosts) + " entries"};
     }
     const std::size_t width = low_text.size();  // zero padding: "01-12"
     for (long long i = low; i <= high; ++i) {
@@ -240,7 +241,7 @@ Result<bool> ExpandRanges(const std::string& prefix, const std::string& ranges, 
 
 }  // namespace
 
-Result<std::vector<std::string>> ExpandHostlist(const std::string& hostlist) {
+Result<std::vector<std::string>> ExpandHostlist(const std::string& hostlist, std::size_t max_hosts) {
   std::vector<std::string> hosts;
   std::string item;
   int depth = 0;
@@ -248,12 +249,13 @@ Result<std::vector<std::string>> ExpandHostlist(const std::string& hostlist) {
     if (item.empty()) return true;
     const auto open = item.find('[');
     if (open == std::string::npos) {
+      if (hosts.size() >= max_hosts) return Error{"hostlist names more than " + std::to_string(max_hosts) + " hosts"};
       hosts.push_back(item);
     } else {
       const auto close = item.find(']', open);
       if (close == std::string::npos) return Error{"hostlist '" + hostlist + "': unclosed '['"};
       auto expanded = ExpandRanges(item.substr(0, open), item.substr(open + 1, close - open - 1), item.substr(close + 1),
-                                   hosts);
+                                   max_hosts, hosts);
       if (!expanded) return Error{"hostlist '" + hostlist + "': " + expanded.error()};
     }
     item.clear();

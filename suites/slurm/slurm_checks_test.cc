@@ -152,6 +152,16 @@ TEST(SlurmConf, NodeLinesNamingMoreThanTheCapInAllAreAnErrorWithTheLine) {
   EXPECT_TRUE(ParseSlurmConfNodes("NodeName=a[1-60000] Gres=gpu:8\n", "slurm.conf"));
 }
 
+TEST(SlurmConf, AGivenHostCapHoldsForRangesPlainNamesAndTheWholeFile) {
+  // The fuzz targets parse with a cap of a few hundred: the same checks, reached sooner.
+  EXPECT_TRUE(ExpandHostlist("n[1-10]", 10));
+  EXPECT_FALSE(ExpandHostlist("n[1-11]", 10));
+  EXPECT_FALSE(ExpandHostlist("a,b,c", 2)) << "plain names count too";
+  const auto nodes = ParseSlurmConfNodes("NodeName=a[1-6]\nNodeName=b[1-6]\n", "slurm.conf", 10);
+  ASSERT_FALSE(nodes);
+  EXPECT_NE(nodes.error().find("more than 10 nodes in all"), std::string::npos) << nodes.error();
+}
+
 TEST(GresConf, RealSchedmdDocPairHasMismatchedTypes) {
   REQUIRE_REALDATA();
   const auto conf = test_support::Parsed(

@@ -17,7 +17,9 @@ constexpr char kDescription[] =
     "or offline, from a snapshot of raw command outputs captured on a cluster:\n"
     "  gpuconform run --snapshot snap/ --profile h100-sxm-8\n\n"
     "Exit status: 0 all evaluated checks conform, 1 non-conformance found,\n"
-    "3 no non-conformance but some check could not be evaluated, 2 bad invocation or input.";
+    "4 conforms but a metric is worse than the baseline (--baseline), 3 no non-conformance\n"
+    "but some check could not be evaluated, 2 bad invocation or input. When several apply:\n"
+    "2, then 1, then 4, then 3.";
 
 constexpr char kRunFooter[] =
     "Examples:\n"
@@ -68,6 +70,10 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   run->add_option(
       "--summary-md", command.summary_md,
       "write a short Markdown summary to FILE for CI job pages, e.g. --summary-md \"$GITHUB_STEP_SUMMARY\"");
+  run->add_option("--baseline", command.baseline,
+                  "compare every metric with a reference run: a results document (--json of an earlier run) or a "
+                  "baseline (gpuconform baseline); a metric worse by more than the profile's tolerance is a "
+                  "regression (exit 4 when nothing fails)");
   run->add_option("--tag", command.tags,
                   "KEY=VALUE recorded in the results document, e.g. --tag image=ngc-24.05 (repeatable)")
       ->check([](const std::string& tag) {
@@ -128,6 +134,30 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   explain->footer("Exit status 2 for a code the catalogue does not have; `gpuconform reasons` lists them all.");
   CLI::App* version = app.add_subcommand("version", "print the gpuconform version");
 
+  CLI::App* baseline = app.add_subcommand(
+      "baseline", "write a baseline from one or more results documents: per metric, the median across nodes and runs");
+  baseline->add_option("--from", command.baseline_from, "results documents (run --json FILE) to summarise")
+      ->required()
+      ->check(CLI::ExistingFile);
+  baseline->add_option("--out", command.out, "the baseline document to write")->required();
+  baseline->footer(
+      "Each node keeps its own median across the runs; a node that is new in a later run is compared\n"
+      "with the fleet median. Use it with: gpuconform run --baseline FILE ...\n"
+      "Example, after three runs of the last good image:\n"
+      "  gpuconform baseline --from good1.json good2.json good3.json --out baseline.json");
+
+  CLI::App* diff = app.add_subcommand("diff", "what changed between two results documents: verdicts, metrics, nodes");
+  diff->add_option("old", command.diff_old, "the earlier results document (run --json FILE)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  diff->add_option("new", command.diff_new, "the later one")->required()->check(CLI::ExistingFile);
+  diff->add_option("--profile", command.profile,
+                   "whose regression tolerances to use (default: the new run's profile, when it is built in)");
+  diff->footer(
+      "Exit status is the new run's, judged with the old one as its baseline: 1 when it has\n"
+      "non-conforming checks, else 4 when a metric regressed, else 3 when a check errored, else 0.\n"
+      "Example: gpuconform diff last-good.json candidate.json");
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   ParsedCommandLine parsed;
   try {
@@ -135,7 +165,7 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   } catch (const CLI::CallForHelp&) {
     // `--help` after a verb asks for that verb's help.
     CLI::App* target = &app;
-    for (CLI::App* verb : {run, capture, launch, list, profiles, reasons, explain, version}) {
+    for (CLI::App* verb : {run, capture, launch, list, profiles, reasons, explain, version, baseline, diff}) {
       if (verb->parsed()) target = verb;
     }
     parsed.message = target->help();
@@ -154,6 +184,8 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   if (reasons->parsed()) command.verb = Verb::kReasons;
   if (explain->parsed()) command.verb = Verb::kExplain;
   if (version->parsed()) command.verb = Verb::kVersion;
+  if (baseline->parsed()) command.verb = Verb::kBaseline;
+  if (diff->parsed()) command.verb = Verb::kDiff;
   parsed.command = command;
   return parsed;
 }

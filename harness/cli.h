@@ -1,4 +1,5 @@
-// The command line (architecture §2): run, capture, list, profiles, reasons, explain, version.
+// The command line (architecture §2): run, capture, launch, list, profiles, reasons, explain,
+// version, and baseline and diff, which compare results documents.
 // Contract: ParseCommandLine never exits the process; --help text and usage errors come
 // back as text with the exit status to use (0 for --help, 2 for a bad invocation).
 #pragma once
@@ -9,7 +10,7 @@
 
 namespace gpuconform {
 
-enum class Verb { kRun, kCapture, kLaunch, kList, kProfiles, kReasons, kExplain, kVersion };
+enum class Verb { kRun, kCapture, kLaunch, kList, kProfiles, kReasons, kExplain, kVersion, kBaseline, kDiff };
 
 struct CommandLine {
   Verb verb = Verb::kRun;
@@ -20,6 +21,10 @@ struct CommandLine {
   std::string json_out;    // --json: the results document (reports/json_report.h)
   std::vector<std::string> tags;  // --tag KEY=VALUE, recorded in the results document
   std::string summary_md;         // a short Markdown summary for CI job pages
+  std::string baseline;           // run: compare the metrics with this results or baseline document
+  std::vector<std::string> baseline_from;  // baseline: the results documents to summarise
+  std::string diff_old;                    // diff: the earlier results document
+  std::string diff_new;                    // diff: the later one
   std::string filter = "*";
   std::string out;         // capture: snapshot directory to write
   std::string color = "auto";  // auto | always | never

@@ -92,6 +92,7 @@ class VerdictTest : public testing::Test {
         GTEST_SKIP() << (result_->findings.empty() ? "" : result_->findings.front().message);
         break;
       case Verdict::kFail:
+      case Verdict::kRegression:
         for (const auto& f : result_->findings) ADD_FAILURE() << f.code << ": " << f.message;
         break;
       case Verdict::kError:

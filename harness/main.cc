@@ -9,10 +9,11 @@
 #include "harness/child_verbs.h"
 #include "harness/cli.h"
 #include "harness/collective_deadline.h"
+#include "harness/compare_command.h"
 #include "harness/live_source.h"
 #include "harness/reasons_command.h"
-#include "harness/run_options.h"
 #include "harness/run_command.h"
+#include "harness/run_options.h"
 #include "harness/start_watchdog.h"
 #include "harness/world.h"
 #include "probes/checkpoint_writer/checkpoint_writer.h"
@@ -66,6 +67,10 @@ int main(int argc, char** argv) {
     case Verb::kReasons: return ReasonsVerb(command.json);
     case Verb::kExplain: return ExplainVerb(command.reason_code);
     case Verb::kVersion: std::cout << "gpuconform " << GPUCONFORM_VERSION << "\n"; return 0;
+    case Verb::kBaseline:
+      return BaselineVerb(command);
+    case Verb::kDiff:
+      return DiffVerb(command);
     case Verb::kRun:
     case Verb::kCapture:
     case Verb::kLaunch: break;

@@ -523,6 +523,16 @@ SoftwareExpectation ReadSoftware(ProfileReader& reader, const Fields& fields) {
   return software;
 }
 
+RegressionTolerance ReadRegression(ProfileReader& reader, const Fields& fields) {
+  RegressionTolerance tolerance;
+  reader.Require(fields, {"source"}, "say where the tolerances come from, e.g. the spread of repeated runs");
+  tolerance.bandwidth_fraction =
+      reader.PositiveNumber(fields, "bandwidth_tolerance_fraction").value_or(tolerance.bandwidth_fraction);
+  tolerance.time_fraction = reader.PositiveNumber(fields, "time_tolerance_fraction").value_or(tolerance.time_fraction);
+  tolerance.source = reader.NonEmptyString(fields, "source").value_or(tolerance.source);
+  return tolerance;
+}
+
 // Opens root[key] as a section when present and hands it to `read`; absent stays absent.
 template <typename Read>
 auto ReadSection(ProfileReader& reader, const Fields& root, std::string_view key,
@@ -565,6 +575,10 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
   profile.allreduce = ReadAllreduce(reader, root);
   profile.software = ReadSection(reader, root, "software", {"identical_across_nodes"}, ReadSoftware)
                          .value_or(SoftwareExpectation{});
+  profile.regression =
+      ReadSection(reader, root, "regression", {"bandwidth_tolerance_fraction", "time_tolerance_fraction", "source"},
+                  ReadRegression)
+          .value_or(RegressionTolerance{});
 }
 
 Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file) {
@@ -580,8 +594,8 @@ Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file
     return Error{*reader.error()};
   }
   std::optional<Fields> root = reader.Mapping(root_node, "", LineOf(root_node.Mark()),
-                                              {"name", "description", "gpu", "nvlink", "infiniband", "nccl",
-                                               "slurm", "munge", "allreduce", "fabric", "checkpoint", "software"});
+                                              {"name", "description", "gpu", "nvlink", "infiniband", "nccl", "slurm",
+                                               "munge", "allreduce", "fabric", "checkpoint", "software", "regression"});
   if (!root) return Error{*reader.error()};
   Profile profile;
   profile.file = file;

@@ -107,6 +107,19 @@ struct SoftwareExpectation {
   std::vector<std::string> identical_across_nodes;
 };
 
+// How far a metric may move the wrong way from the baseline (--baseline) before it is a
+// regression, as a fraction of the baseline value, per metric family (by the metric's
+// unit). Only metrics with a direction (a floor or a ceiling) are compared; counts,
+// capacities and other units are judged by their checks alone.
+inline constexpr char kDefaultRegressionSource[] =
+    "gpuconform's default, not a measurement of this cluster: a bandwidth may drop 10% and a time may rise 25% "
+    "before it is a regression; set regression: in the profile from your own run-to-run spread";
+struct RegressionTolerance {
+  double bandwidth_fraction = 0.10;  // GB/s, Gbit/s, MB/s
+  double time_fraction = 0.25;       // s, ms, us
+  std::string source = kDefaultRegressionSource;
+};
+
 struct Profile {
   std::string name;
   std::string description;
@@ -121,6 +134,7 @@ struct Profile {
   std::optional<FabricExpectation> fabric;
   std::optional<CheckpointExpectation> checkpoint;
   SoftwareExpectation software;
+  RegressionTolerance regression;  // always set: the section, else the defaults
 
   bool ExpectsGpus() const { return gpu && gpu->present; }
 };

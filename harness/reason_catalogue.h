@@ -198,6 +198,11 @@ inline constexpr ReasonEntry kReasons[] = {
      "check the storage servers and the network path to them; compare with fio on one node"},
 
     // ---- configuration: Slurm, MUNGE, NCCL, MPI, storage and profile vs reality ----
+    {"metric-regression", reason_detail::kConf,
+     "a metric moved the wrong way past its tolerance compared with the baseline run (--baseline)",
+     "see what changed since the baseline (gpuconform diff BASELINE.json NEW.json: image tag, driver, NCCL, "
+     "firmware in the Software suite); rerun to rule out a noisy node; if the change is intended, write a new "
+     "baseline (gpuconform baseline --from NEW.json --out FILE)"},
     {"gpu-model", reason_detail::kConf, "a GPU is not the model the profile expects",
      "pick the profile for this node type (gpuconform profiles), or move the node to its own partition"},
     {"fabric-not-completed", reason_detail::kConf, "a GPU has not joined the NVSwitch fabric",

@@ -4,6 +4,7 @@
 // read at run time goes through FindReason instead, which can say "unknown".
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -25,6 +26,13 @@ class ReasonCode {
     if (entry_ == nullptr) reason_detail::UnknownReasonCode();
   }
 
+  // A code read at run time (a results document): nothing when the catalogue lacks it.
+  static std::optional<ReasonCode> Find(std::string_view code) {
+    const ReasonEntry* entry = FindReason(code);
+    if (entry == nullptr) return std::nullopt;
+    return ReasonCode(entry);
+  }
+
   constexpr std::string_view code() const { return entry_->code; }
   constexpr const ReasonEntry& entry() const { return *entry_; }
   std::string str() const { return std::string(entry_->code); }
@@ -35,6 +43,7 @@ class ReasonCode {
   friend std::ostream& operator<<(std::ostream& out, const ReasonCode& reason) { return out << reason.code(); }
 
  private:
+  constexpr explicit ReasonCode(const ReasonEntry* entry) : entry_(entry) {}
   const ReasonEntry* entry_ = nullptr;
 };
 

@@ -6,13 +6,16 @@
 #include <ctime>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <set>
 
+#include "baseline/regression.h"
 #include "harness/atomic_file.h"
 #include "harness/gather.h"
 #include "harness/gtest_glue.h"
 #include "harness/live_source.h"
 #include "harness/profile.h"
+#include "harness/read_file.h"
 #include "harness/snapshot_source.h"
 #include "harness/suite_registry.h"
 #include "harness/terminal_printer.h"
@@ -98,6 +101,13 @@ std::vector<const SuiteDefinition*> SelectedSuites(const std::string& filter) {
 
 int RunVerbWith(const CommandLine& command, const RunOptions& options, const World& world,
                 const std::string& world_problem);
+
+// --baseline FILE: a results document or a baseline document.
+Result<Baseline> LoadBaseline(const std::string& path) {
+  auto text = ReadTextFile(path, "baseline (a results document from run --json, or gpuconform baseline --out)");
+  if (!text) return Error{text.error()};
+  return ParseBaseline(*text, path);
+}
 }  // namespace
 
 int RunVerb(const CommandLine& command, const RunOptions& options, const World& world) {
@@ -136,12 +146,32 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
 
   const SuiteContext context{gathered->raw, *profile, gathered->ranks, command.snapshot.empty(), world_problem, options};
   const std::vector<CheckResult> evaluated = EvaluateSuites(suites, context);
-  const std::vector<CheckResult> ran = RunAsGtests(evaluated, filter);
+  std::vector<CheckResult> ran = RunAsGtests(evaluated, filter);
   if (ran.empty() && world.is_root()) {
     std::cerr << "gpuconform: the filter '" << command.filter << "' selects no check; see `gpuconform list`\n";
   }
+  // Read once the run is over: a baseline that cannot be read costs the comparison, not the
+  // report, which is written without it (exit 2, saying why).
+  std::optional<Baseline> baseline;
+  std::string baseline_problem;
+  if (!command.baseline.empty()) {
+    auto loaded = LoadBaseline(command.baseline);
+    if (loaded) {
+      baseline = std::move(*loaded);
+      ran = CompareWithBaseline(std::move(ran), *baseline, profile->regression);
+      Progress(world, "compared with the baseline " + command.baseline + " (" +
+                          std::to_string(baseline->metrics.size()) + " metrics, " +
+                          std::to_string(baseline->run_ids.size()) + " run(s))");
+    } else {
+      baseline_problem = loaded.error();
+    }
+  }
 
   int status = ExitStatusFor(ran);
+  if (!baseline_problem.empty()) {
+    std::cerr << "gpuconform: " << baseline_problem << "; the reports below have no baseline comparison\n";
+    status = 2;
+  }
   if (world.is_root()) {
     const TerminalStyle style{UseColor(options), command.quiet};
     std::cout << RenderTerminalReport(ran, style) << RenderSummary(CountChecks(ran), style);
@@ -149,6 +179,7 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
     meta.properties.push_back({"nodes", Join(gathered->raw.nodes, ",")});
     meta.properties.push_back({"world", world.Describe()});
     meta.properties.push_back({"filter", command.filter});
+    if (baseline) meta.properties.push_back({"baseline", baseline->origin});
     meta.properties.push_back(
         {"elapsed_s", std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())});
     if (!command.junit.empty()) {
@@ -171,7 +202,13 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
                        .nodes = gathered->raw.nodes,
                        .snapshot_manifest = gathered->manifest,
                        .tags = {},
-                       .exit_status = status};
+                       .exit_status = status,
+                       .baseline_origin = std::nullopt,
+                       .baseline_run_ids = {}};
+      if (baseline) {
+        record.baseline_origin = baseline->origin;
+        record.baseline_run_ids = baseline->run_ids;
+      }
       for (const auto& tag : command.tags) {
         const auto equals = tag.find('=');
         record.tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));

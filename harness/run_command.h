@@ -1,7 +1,7 @@
 // The verbs of the CLI, wired together: load the profile, gather the raw outputs (live
 // across the world, or from a snapshot), evaluate every suite, run them as GoogleTest tests,
 // print the aggregated terminal report and write the JUnit report on rank 0.
-// Contract: returns the exit status of the contract (0/1/2/3), the same on every rank.
+// Contract: returns the exit status of the contract (0/1/2/3/4), the same on every rank.
 #pragma once
 
 #include "harness/cli.h"

@@ -27,7 +27,7 @@ std::vector<CheckGroup> GroupByCheck(const std::vector<CheckResult>& results) {
 }
 
 struct GroupCounts {
-  int pass = 0, fail = 0, error = 0, skip = 0;
+  int pass = 0, fail = 0, error = 0, skip = 0, regression = 0;
 };
 
 GroupCounts Count(const CheckGroup& group) {
@@ -38,6 +38,9 @@ GroupCounts Count(const CheckGroup& group) {
       case Verdict::kFail: ++counts.fail; break;
       case Verdict::kError: ++counts.error; break;
       case Verdict::kSkip: ++counts.skip; break;
+      case Verdict::kRegression:
+        ++counts.regression;
+        break;
     }
   }
   return counts;
@@ -45,6 +48,7 @@ GroupCounts Count(const CheckGroup& group) {
 
 Verdict GroupVerdict(const GroupCounts& counts) {
   if (counts.fail) return Verdict::kFail;
+  if (counts.regression) return Verdict::kRegression;
   if (counts.error) return Verdict::kError;
   if (counts.pass) return Verdict::kPass;
   return Verdict::kSkip;
@@ -60,6 +64,8 @@ std::string Tag(Verdict verdict, const TerminalStyle& style) {
     case Verdict::kFail: return Paint("[  FAIL  ]", "31", style);
     case Verdict::kError: return Paint("[ ERROR  ]", "35", style);
     case Verdict::kSkip: return Paint("[  SKIP  ]", "33", style);
+    case Verdict::kRegression:
+      return Paint("[REGRESSED]", "31", style);
   }
   return "";
 }
@@ -68,8 +74,9 @@ std::string NodeCounts(const CheckGroup& group, const GroupCounts& counts) {
   const bool per_node = !group.cases.front()->node.empty();
   if (!per_node || counts.skip == static_cast<int>(group.cases.size())) return "";
   const int total = static_cast<int>(group.cases.size());
-  std::string text = fmt::format("{}/{} nodes conform", counts.pass, total - counts.skip);
+  std::string text = fmt::format("{}/{} nodes conform", counts.pass + counts.regression, total - counts.skip);
   if (counts.fail) text += fmt::format(", {} non-conforming", counts.fail);
+  if (counts.regression) text += fmt::format(", {} worse than the baseline", counts.regression);
   if (counts.error) text += fmt::format(", {} not evaluated", counts.error);
   if (counts.skip) text += fmt::format(", {} skipped", counts.skip);
   return text;
@@ -87,6 +94,9 @@ RunTotals CountChecks(const std::vector<CheckResult>& results) {
       case Verdict::kFail: ++totals.failed; break;
       case Verdict::kError: ++totals.errored; break;
       case Verdict::kSkip: ++totals.skipped; break;
+      case Verdict::kRegression:
+        ++totals.regressed;
+        break;
     }
   }
   return totals;
@@ -98,7 +108,8 @@ std::string RenderTerminalReport(const std::vector<CheckResult>& results, const 
   for (const auto& group : GroupByCheck(results)) {
     const GroupCounts counts = Count(group);
     const Verdict verdict = GroupVerdict(counts);
-    const bool show = !style.quiet || verdict == Verdict::kFail || verdict == Verdict::kError;
+    const bool show =
+        !style.quiet || verdict == Verdict::kFail || verdict == Verdict::kError || verdict == Verdict::kRegression;
     if (!show) continue;
     if (group.suite != current_suite) {
       current_suite = group.suite;
@@ -120,17 +131,38 @@ std::string RenderSummary(const RunTotals& totals, const TerminalStyle& style) {
   std::string line = fmt::format("{} checks ({} test cases): {} conform, {} non-conforming, {} not evaluated (error), {} skipped",
                                  totals.checks, totals.cases, totals.passed, totals.failed, totals.errored,
                                  totals.skipped);
-  const char* colour = totals.failed ? "31" : totals.errored ? "35" : "32";
+  if (totals.regressed) line += fmt::format(", {} worse than the baseline", totals.regressed);
+  const char* colour = totals.failed || totals.regressed ? "31" : totals.errored ? "35" : "32";
   return Paint(line, colour, style) + "\n";
 }
 
 int ExitStatusFor(const std::vector<CheckResult>& results) {
   bool any_error = false;
+  bool any_regression = false;
   for (const auto& result : results) {
     if (result.verdict == Verdict::kFail) return 1;
     any_error = any_error || result.verdict == Verdict::kError;
+    any_regression = any_regression || result.verdict == Verdict::kRegression;
   }
-  return any_error ? 3 : 0;
+  // A regression is a finding; an error is a fact not obtained: the finding is the answer.
+  return any_regression ? 4 : any_error ? 3 : 0;
+}
+
+std::string ExitMeaning(int status) {
+  switch (status) {
+    case 0:
+      return "every evaluated check conforms";
+    case 1:
+      return "non-conformance found";
+    case 2:
+      return "bad invocation, or an input that cannot be read";
+    case 3:
+      return "nothing non-conforming, but some checks could not be evaluated";
+    case 4:
+      return "conforms, but worse than the baseline";
+    default:
+      return "exit status " + std::to_string(status);
+  }
 }
 
 }  // namespace gpuconform

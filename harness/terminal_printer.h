@@ -20,8 +20,9 @@ struct RunTotals {
   int cases = 0;
   int passed = 0;   // checks whose every case conforms
   int failed = 0;   // checks with at least one non-conforming case
-  int errored = 0;  // checks with an error but no failure
+  int errored = 0;  // checks with an error but no failure or regression
   int skipped = 0;  // checks skipped on every case
+  int regressed = 0;  // checks that conform but have a metric worse than the baseline's
 };
 
 RunTotals CountChecks(const std::vector<CheckResult>& results);
@@ -29,7 +30,10 @@ RunTotals CountChecks(const std::vector<CheckResult>& results);
 std::string RenderTerminalReport(const std::vector<CheckResult>& results, const TerminalStyle& style);
 std::string RenderSummary(const RunTotals& totals, const TerminalStyle& style);
 
-// Exit status per the contract: 1 any failure, else 3 any error, else 0.
+// Exit status per the contract: 1 any failure, else 4 any regression against the baseline,
+// else 3 any error, else 0 (2, a bad invocation or an unwritable report, is the caller's).
 int ExitStatusFor(const std::vector<CheckResult>& results);
+// What an exit status means, in a few words: "non-conformance found".
+std::string ExitMeaning(int status);
 
 }  // namespace gpuconform

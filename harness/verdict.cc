@@ -10,6 +10,8 @@ const char* VerdictName(Verdict verdict) {
     case Verdict::kFail: return "fail";
     case Verdict::kError: return "error";
     case Verdict::kSkip: return "skip";
+    case Verdict::kRegression:
+      return "regression";
   }
   return "unknown";
 }

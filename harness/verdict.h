@@ -2,6 +2,9 @@
 // Contract: checks are pure functions that return CheckResults; the harness turns each
 // into one test case. kFail = non-conformance (<failure>), kError = the fact could not be
 // obtained (<error>), kSkip = the profile says the check does not apply (<skipped>).
+// kRegression = the check conforms, but a metric moved the wrong way past its tolerance
+// against the run's baseline (--baseline; <failure type="metric-regression">). Checks never
+// return it: the comparison with the baseline (baseline/regression.h) sets it afterwards.
 #pragma once
 
 #include <optional>
@@ -12,9 +15,9 @@
 
 namespace gpuconform {
 
-enum class Verdict { kPass, kFail, kError, kSkip };
+enum class Verdict { kPass, kFail, kError, kSkip, kRegression };
 
-const char* VerdictName(Verdict verdict);  // "pass", "fail", "error", "skip"
+const char* VerdictName(Verdict verdict);  // "pass", "fail", "error", "skip", "regression"
 
 // One problem found: a code from the reason catalogue (stable, for dashboards and docs;
 // `gpuconform explain CODE`), the entity it concerns (e.g. "node7/gpu3/link11"), and a
@@ -25,6 +28,18 @@ struct Finding {
   std::string message;
 };
 
+// The same metric in the baseline run, when the run has one (--baseline). A plain struct
+// with a flag rather than an optional: GCC 12 warns (maybe-uninitialized) on every
+// brace-initialised Measurement that holds an optional.
+struct BaselineComparison {
+  bool compared = false;       // the baseline has this metric, and it was compared
+  double value = 0;            // the baseline's value for this node, or its fleet median
+  double change_fraction = 0;  // (measured - baseline) / baseline: -0.2 is 20% lower
+  bool node_is_new = false;    // the baseline has no value for this node: compared with its fleet median
+  double tolerance_fraction = 0;
+  bool regressed = false;  // moved the wrong way by more than the tolerance
+};
+
 // A number the check measured or read, reported as a JUnit property.
 struct Measurement {
   std::string name;  // e.g. "node1.kernel" or "busbw_gb_per_s@16GiB"
@@ -32,6 +47,7 @@ struct Measurement {
   std::string unit;       // empty for text values
   std::string threshold;  // empty when the check has none, e.g. ">= 460"
   std::string source;     // where the threshold came from
+  BaselineComparison baseline = {};  // set by the baseline comparison
 };
 
 struct CheckResult {

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "harness/atomic_file.h"
+#include "harness/metric_bound.h"
 #include "harness/reason_catalogue.h"
 #include "harness/record_lines.h"
 #include "harness/text_util.h"
@@ -13,16 +14,9 @@ namespace gpuconform {
 
 namespace {
 
-// A whole-string finite number ("460", "0.91", "1e3"), else nothing: values like "535.129.03"
-// or "up" stay text, and JSON has no inf or nan.
-std::optional<double> Number(std::string_view text) {
-  const auto value = WholeNumber(Trim(text));
-  return value && std::isfinite(*value) ? value : std::nullopt;
-}
-
 nlohmann::json Metric(const Measurement& measurement) {
   nlohmann::json metric = {{"name", measurement.name}, {"unit", measurement.unit}};
-  const auto number = Number(measurement.value);
+  const auto number = MetricNumber(measurement.value);
   metric["value"] = number ? nlohmann::json(*number) : nlohmann::json(measurement.value);
   const MetricBound bound = ParseMetricBound(measurement.threshold);
   if (!bound.better.empty()) metric["better"] = bound.better;
@@ -30,6 +24,13 @@ nlohmann::json Metric(const Measurement& measurement) {
   if (bound.ceiling) metric["ceiling"] = *bound.ceiling;
   if (!measurement.threshold.empty()) metric["threshold"] = measurement.threshold;
   if (!measurement.source.empty()) metric["source"] = measurement.source;
+  if (const BaselineComparison& baseline = measurement.baseline; baseline.compared) {
+    metric["baseline"] = {{"value", baseline.value},
+                          {"change_fraction", baseline.change_fraction},
+                          {"compared_with", baseline.node_is_new ? "fleet median" : "node"},
+                          {"tolerance_fraction", baseline.tolerance_fraction},
+                          {"regressed", baseline.regressed}};
+  }
   return metric;
 }
 
@@ -58,31 +59,6 @@ nlohmann::json ResultEntry(const CheckResult& result) {
 
 }  // namespace
 
-MetricBound ParseMetricBound(const std::string& threshold) {
-  const std::string_view text = Trim(threshold);
-  MetricBound bound;
-  std::string_view rest;
-  if (text.starts_with(">=") || text.starts_with("<=")) {
-    rest = text.substr(2);
-  } else if (text.starts_with(">") || text.starts_with("<")) {
-    rest = text.substr(1);
-  } else {
-    return bound;
-  }
-  // "460 GB/s": the number, then its unit.
-  rest = Trim(rest);
-  const auto value = Number(rest.substr(0, rest.find(' ')));
-  if (!value) return bound;
-  if (text.front() == '>') {
-    bound.better = "higher";
-    bound.floor = value;
-  } else {
-    bound.better = "lower";
-    bound.ceiling = value;
-  }
-  return bound;
-}
-
 nlohmann::json RenderResultsJson(const std::vector<CheckResult>& results, const RunRecord& run) {
   nlohmann::json tags = nlohmann::json::object();
   for (const auto& [key, value] : run.tags) tags[key] = value;
@@ -106,8 +82,11 @@ nlohmann::json RenderResultsJson(const std::vector<CheckResult>& results, const 
         {"snapshot_manifest", run.mode == "live" ? nlohmann::json(nullptr) : manifest},
         {"tags", tags},
         {"exit_status", run.exit_status}}},
-      {"summary", {{"cases", results.size()}, {"pass", 0}, {"fail", 0}, {"error", 0}, {"skip", 0}}},
+      {"summary", {{"cases", results.size()}, {"pass", 0}, {"fail", 0}, {"error", 0}, {"skip", 0}, {"regression", 0}}},
       {"results", nlohmann::json::array()}};
+  if (run.baseline_origin) {
+    document["run"]["baseline"] = {{"origin", *run.baseline_origin}, {"run_ids", run.baseline_run_ids}};
+  }
   for (const auto& result : results) {
     document["summary"][VerdictName(result.verdict)] = document["summary"][VerdictName(result.verdict)].get<int>() + 1;
     document["results"].push_back(ResultEntry(result));

@@ -34,15 +34,10 @@ struct RunRecord {
   std::map<std::string, std::string> snapshot_manifest;   // a replayed snapshot's manifest.yaml
   std::vector<std::pair<std::string, std::string>> tags;  // --tag KEY=VALUE, in the order given
   int exit_status = 0;
+  // The run compared with (--baseline): where it came from and the runs it summarises.
+  std::optional<std::string> baseline_origin;
+  std::vector<std::string> baseline_run_ids;
 };
-
-// A measurement's threshold text (">= 460", "<= 2") as a direction and a bound.
-struct MetricBound {
-  std::string better;  // "higher", "lower", or "" when the check sets no bound
-  std::optional<double> floor;
-  std::optional<double> ceiling;
-};
-MetricBound ParseMetricBound(const std::string& threshold);
 
 nlohmann::json RenderResultsJson(const std::vector<CheckResult>& results, const RunRecord& run);
 // The document as the file holds it: indented, every string valid UTF-8.

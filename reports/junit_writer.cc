@@ -191,7 +191,7 @@ SuiteCounts CountVerdicts(const SuiteCases& suite) {
   SuiteCounts counts;
   for (const CheckResult* result : suite.cases) {
     ++counts.tests;
-    if (result->verdict == Verdict::kFail) ++counts.failures;
+    if (result->verdict == Verdict::kFail || result->verdict == Verdict::kRegression) ++counts.failures;
     if (result->verdict == Verdict::kError) ++counts.errors;
     if (result->verdict == Verdict::kSkip) ++counts.skipped;
     if (std::isfinite(result->time_s) && result->time_s > 0) counts.time_s += result->time_s;
@@ -272,7 +272,9 @@ std::string LeadMessage(const Finding& finding) {
 
 const char* OutcomeElement(Verdict verdict) {
   switch (verdict) {
-    case Verdict::kFail: return "failure";
+    case Verdict::kFail:
+    case Verdict::kRegression:
+      return "failure";
     case Verdict::kError: return "error";
     case Verdict::kSkip: return "skipped";
     case Verdict::kPass: break;

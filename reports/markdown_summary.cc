@@ -10,21 +10,6 @@ namespace gpuconform {
 
 namespace {
 
-std::string ExitMeaning(int status) {
-  switch (status) {
-    case 0:
-      return "every evaluated check conforms";
-    case 1:
-      return "non-conformance found";
-    case 2:
-      return "bad invocation, or an input that cannot be read";
-    case 3:
-      return "nothing non-conforming, but some checks could not be evaluated";
-    default:
-      return "exit status " + std::to_string(status);
-  }
-}
-
 // A table cell: one line, no pipes, short.
 std::string Cell(const std::string& text) {
   std::string cell;
@@ -85,11 +70,14 @@ std::string RenderMarkdownSummary(const std::vector<CheckResult>& results, const
       "## gpuconform: " + ExitMeaning(heading.exit_status) + " (exit " + std::to_string(heading.exit_status) + ")\n\n";
   text += "Profile `" + Cell(heading.profile) + "`, " + std::to_string(heading.node_count) + " node(s), " +
           Cell(heading.mode) + ".\n\n";
-  text += "| checks | conform | non-conforming | not evaluated | skipped |\n|---|---|---|---|---|\n";
+  text +=
+      "| checks | conform | non-conforming | worse than baseline | not evaluated | skipped |\n"
+      "|---|---|---|---|---|---|\n";
   text += "| " + std::to_string(totals.checks) + " | " + std::to_string(totals.passed) + " | " +
-          std::to_string(totals.failed) + " | " + std::to_string(totals.errored) + " | " +
-          std::to_string(totals.skipped) + " |\n";
+          std::to_string(totals.failed) + " | " + std::to_string(totals.regressed) + " | " +
+          std::to_string(totals.errored) + " | " + std::to_string(totals.skipped) + " |\n";
   text += Table(results, Verdict::kFail, "Non-conforming");
+  text += Table(results, Verdict::kRegression, "Worse than the baseline");
   text += Table(results, Verdict::kError, "Not evaluated");
   return text;
 }

@@ -37,7 +37,8 @@ TEST(Cli, HelpTeachesUsageAndExitStatuses) {
 }
 
 TEST(Cli, EveryVerbHasHelp) {
-  for (const std::string verb : {"run", "capture", "list", "profiles", "reasons", "explain", "version"}) {
+  for (const std::string verb :
+       {"run", "capture", "list", "profiles", "reasons", "explain", "version", "baseline", "diff"}) {
     auto r = Gpuconform({verb, "--help"});
     EXPECT_EQ(r.exit_code, 0) << verb;
     EXPECT_NE(r.stdout_text.find(verb), std::string::npos) << verb << ": " << r.stdout_text;

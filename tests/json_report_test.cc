@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "harness/metric_bound.h"
 #include "harness/process_runner.h"
+#include "tests/support/json_schema_validator.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform {
@@ -106,9 +108,7 @@ TEST(ResultsJson, RunIdsAreRandomHex) {
 class ResultsSchemaTest : public testing::Test {
  protected:
   void SetUp() override {
-    if (RunCommand({"python3", "-c", "import jsonschema"}, 30s).exit_code != 0) {
-      GTEST_SKIP() << "python3-jsonschema is not installed (Debian: python3-jsonschema; ci/install-deps installs it)";
-    }
+    if (!test_support::JsonSchemaValidatorInstalled()) GTEST_SKIP() << test_support::kNoJsonSchemaValidator;
     dir_ = fs::temp_directory_path() / ("gpuconform-json-" + std::to_string(getpid()));
     fs::create_directories(dir_);
   }
@@ -116,24 +116,8 @@ class ResultsSchemaTest : public testing::Test {
     std::error_code ignored;
     fs::remove_all(dir_, ignored);
   }
-  // Validates every file against the schema in one validator process; returns its output
-  // (empty when every file is valid) and whether it exited 0.
   std::pair<bool, std::string> Validate(const std::vector<fs::path>& files) {
-    std::vector<std::string> argv = {"python3", "-c",
-                                     "import json, sys, jsonschema\n"
-                                     "schema = json.load(open(sys.argv[1]))\n"
-                                     "jsonschema.Draft202012Validator.check_schema(schema)\n"
-                                     "validator = jsonschema.Draft202012Validator(schema)\n"
-                                     "bad = 0\n"
-                                     "for path in sys.argv[2:]:\n"
-                                     "    for error in validator.iter_errors(json.load(open(path))):\n"
-                                     "        bad += 1\n"
-                                     "        print(path, list(error.absolute_path), error.message)\n"
-                                     "sys.exit(1 if bad else 0)\n",
-                                     kSchema.string()};
-    for (const auto& file : files) argv.push_back(file.string());
-    const CommandResult result = RunCommand(argv, 120s);
-    return {result.exit_code == 0, result.stdout_text + result.stderr_text};
+    return test_support::ValidateAgainstSchema(kSchema, files);
   }
   fs::path dir_;
 };

@@ -1,0 +1,183 @@
+#include "harness/compare_command.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "baseline/regression.h"
+#include "harness/atomic_file.h"
+#include "harness/hostlist.h"
+#include "harness/profile.h"
+#include "harness/read_file.h"
+#include "harness/terminal_printer.h"
+#include "harness/timestamp.h"
+#include "reports/results_reader.h"
+
+namespace gpuconform {
+
+namespace {
+
+// Changes smaller than this are noise in a listing; regressions are listed whatever their size.
+constexpr double kListedChangeFraction = 0.01;
+
+Result<ResultsDocument> ReadResults(const std::string& path) {
+  auto text = ReadTextFile(path, "results document (run --json FILE)");
+  if (!text) return Error{text.error()};
+  return ParseResultsDocument(*text, path);
+}
+
+std::string Describe(const RunRecord& run) {
+  std::string text = "run " + run.run_id.substr(0, 8) + " (" + run.started_utc + ", profile " + run.profile;
+  for (const auto& [key, value] : run.tags) text += ", " + key + "=" + value;
+  return text + ")";
+}
+
+// The regression tolerances: --profile, else the new run's profile where it loads, else defaults.
+RegressionTolerance Tolerances(const CommandLine& command, const ResultsDocument& newer) {
+  const std::string name = command.profile.empty() ? newer.run.profile : command.profile;
+  auto profile = LoadProfile(name);
+  if (profile) return profile->regression;
+  std::cerr << "gpuconform: " << profile.error() << "; using the default regression tolerances\n";
+  return RegressionTolerance{};
+}
+
+using CaseKey = std::tuple<std::string, std::string, std::string>;  // suite, check, node
+
+std::string CaseName(const CaseKey& key) {
+  const auto& [suite, check, node] = key;
+  return suite + "." + check + (node.empty() ? "" : "/" + node);
+}
+
+std::string NodesLine(const RunRecord& older, const RunRecord& newer) {
+  const std::set<std::string> before(older.nodes.begin(), older.nodes.end());
+  const std::set<std::string> after(newer.nodes.begin(), newer.nodes.end());
+  std::vector<std::string> appeared, gone;
+  int both = 0;
+  for (const auto& node : after) before.count(node) ? ++both : (appeared.push_back(node), 0);
+  for (const auto& node : before) {
+    if (!after.count(node)) gone.push_back(node);
+  }
+  std::string line = fmt::format("Nodes: {} in both", both);
+  if (!appeared.empty()) line += fmt::format("; new: {}", CompressHostlist(appeared));
+  if (!gone.empty()) line += fmt::format("; gone: {}", CompressHostlist(gone));
+  return line + "\n";
+}
+
+std::string VerdictChanges(const ResultsDocument& older, const std::vector<CheckResult>& newer) {
+  std::map<CaseKey, Verdict> before;
+  for (const auto& result : older.results) before[{result.suite, result.check, result.node}] = result.verdict;
+  std::string lines;
+  int changed = 0, added = 0;
+  std::set<CaseKey> seen;
+  for (const auto& result : newer) {
+    const CaseKey key{result.suite, result.check, result.node};
+    seen.insert(key);
+    const auto it = before.find(key);
+    if (it == before.end()) {
+      ++added;
+      continue;
+    }
+    if (it->second == result.verdict) continue;
+    ++changed;
+    lines += fmt::format("  {:<60} {} -> {}\n", CaseName(key), VerdictName(it->second), VerdictName(result.verdict));
+  }
+  const int removed = static_cast<int>(
+      std::count_if(before.begin(), before.end(), [&](const auto& entry) { return !seen.count(entry.first); }));
+  std::string text = fmt::format("Verdicts changed: {}", changed);
+  if (added || removed) text += fmt::format(" ({} case(s) only in the new run, {} only in the old)", added, removed);
+  return text + "\n" + lines;
+}
+
+std::string MetricChanges(const std::vector<CheckResult>& compared) {
+  struct Line {
+    bool regressed;
+    double change;
+    std::string text;
+  };
+  std::vector<Line> lines;
+  int metrics = 0, regressed = 0;
+  for (const auto& result : compared) {
+    for (const auto& measurement : result.measurements) {
+      if (!measurement.baseline.compared) continue;
+      ++metrics;
+      const BaselineComparison& c = measurement.baseline;
+      regressed += c.regressed ? 1 : 0;
+      if (!c.regressed && std::abs(c.change_fraction) < kListedChangeFraction) continue;
+      const std::string where = result.suite + "." + result.check + (result.node.empty() ? "" : "/" + result.node);
+      lines.push_back(
+          {c.regressed, c.change_fraction,
+           fmt::format("  {:<60} {:<24} {:>10.4g} -> {:<10} {:<6} {:>+7.1f}%{}{}\n", where, measurement.name, c.value,
+                       measurement.value, measurement.unit, c.change_fraction * 100,
+                       c.regressed ? fmt::format("  REGRESSED (tolerance {:.0f}%)", c.tolerance_fraction * 100) : "",
+                       c.node_is_new ? " (vs the fleet median: node is new)" : "")});
+    }
+  }
+  // Regressions first, then the largest changes.
+  std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
+    if (a.regressed != b.regressed) return a.regressed;
+    return std::abs(a.change) > std::abs(b.change);
+  });
+  std::string text =
+      fmt::format("Metrics compared: {}, regressed: {}; changed by 1% or more: {}\n", metrics, regressed, lines.size());
+  for (const auto& line : lines) text += line.text;
+  return text;
+}
+
+}  // namespace
+
+int BaselineVerb(const CommandLine& command) {
+  std::vector<ResultsDocument> runs;
+  for (const auto& path : command.baseline_from) {
+    auto run = ReadResults(path);
+    if (!run) {
+      std::cerr << "gpuconform: " << run.error() << "\n";
+      return 2;
+    }
+    runs.push_back(std::move(*run));
+  }
+  std::string origin;
+  for (const auto& path : command.baseline_from) origin += (origin.empty() ? "" : ", ") + path;
+  const Baseline baseline = BaselineFromRuns(runs, origin);
+  if (baseline.metrics.empty()) {
+    std::cerr << "gpuconform: " << origin
+              << ": no metric with a floor or ceiling and a number; a baseline of them would compare nothing\n";
+    return 2;
+  }
+  auto written = WriteFileAtomically(command.out, RenderBaselineJson(baseline, UtcIso8601()));
+  if (!written) {
+    std::cerr << "gpuconform: " << written.error() << "\n";
+    return 2;
+  }
+  std::cout << "baseline: " << command.out << " (" << baseline.metrics.size() << " metrics from " << runs.size()
+            << " run(s)); compare with it: gpuconform run --baseline " << command.out << " ...\n";
+  return 0;
+}
+
+int DiffVerb(const CommandLine& command) {
+  auto older = ReadResults(command.diff_old);
+  if (!older) {
+    std::cerr << "gpuconform: " << older.error() << "\n";
+    return 2;
+  }
+  auto newer = ReadResults(command.diff_new);
+  if (!newer) {
+    std::cerr << "gpuconform: " << newer.error() << "\n";
+    return 2;
+  }
+  const RegressionTolerance tolerance = Tolerances(command, *newer);
+  const std::vector<CheckResult> compared =
+      CompareWithBaseline(newer->results, BaselineFromRuns({*older}, command.diff_old), tolerance);
+  std::cout << "Old: " << command.diff_old << ": " << Describe(older->run) << "\n"
+            << "New: " << command.diff_new << ": " << Describe(newer->run) << "\n"
+            << NodesLine(older->run, newer->run) << VerdictChanges(*older, compared) << MetricChanges(compared);
+  const int status = ExitStatusFor(compared);
+  std::cout << "New run: " << ExitMeaning(status) << " (exit " << status << ")\n";
+  return status;
+}
+
+}  // namespace gpuconform

@@ -70,10 +70,17 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   run->add_option(
       "--summary-md", command.summary_md,
       "write a short Markdown summary to FILE for CI job pages, e.g. --summary-md \"$GITHUB_STEP_SUMMARY\"");
+  run->add_option("--html", command.html,
+                  "write a self-contained HTML report to FILE (rank 0 only): heatmap, distributions, busbw curves, "
+                  "changes against the baseline, version drift, every finding with its next step");
   run->add_option("--baseline", command.baseline,
-                  "compare every metric with a reference run: a results document (--json of an earlier run) or a "
-                  "baseline (gpuconform baseline); a metric worse by more than the profile's tolerance is a "
-                  "regression (exit 4 when nothing fails)");
+                  "compare every metric with a reference run: a results document (--json of an earlier run), a "
+                  "baseline (gpuconform baseline), or history:FILE.sqlite[:last-pass] (the newest run there, or the "
+                  "newest that conformed); a metric worse by more than the profile's tolerance is a regression "
+                  "(exit 4 when nothing fails)");
+  run->add_option("--history", command.history,
+                  "append the run to this SQLite database (created when absent; rank 0 writes; a writer waits for "
+                  "another's lock, see GPUCONFORM_HISTORY_LOCK_TIMEOUT_S); read it with gpuconform history");
   run->add_option("--tag", command.tags,
                   "KEY=VALUE recorded in the results document, e.g. --tag image=ngc-24.05 (repeatable)")
       ->check([](const std::string& tag) {
@@ -158,6 +165,30 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
       "non-conforming checks, else 4 when a metric regressed, else 3 when a check errored, else 0.\n"
       "Example: gpuconform diff last-good.json candidate.json");
 
+  CLI::App* report = app.add_subcommand("report", "render a results document as a self-contained HTML report");
+  report
+      ->add_option("input", command.report_input,
+                   "a results document (run --json FILE), or a history database (run --history FILE): its newest "
+                   "run, with each metric's trend over the last runs")
+      ->required()
+      ->check(CLI::ExistingFile);
+  report->add_option("--html", command.html, "the HTML file to write")->required();
+  report->footer("Example: gpuconform report results.json --html report.html   (open it in any browser, offline)");
+
+  CLI::App* history = app.add_subcommand("history", "list the runs of a history database and each metric's trend");
+  history->add_option("database", command.history, "the SQLite database that run --history FILE appends to")
+      ->required()
+      ->check(CLI::ExistingFile);
+  history->add_option("--node", command.history_node, "trends of this node's metrics (default: the fleet median)");
+  history->add_option("--metric", command.history_metric,
+                      "only metrics whose \"Suite.Check metric\" contains this text, e.g. busbw");
+  history->add_option("--last", command.history_last, "how many of the newest runs (default 10)")
+      ->check(CLI::PositiveNumber);
+  history->footer(
+      "Each trend line shows the metric in each run, oldest first, and marks with * the runs where\n"
+      "a --tag (e.g. image=...) or a Software version changed. Example:\n"
+      "  gpuconform history fleet.sqlite --metric busbw --last 20");
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   ParsedCommandLine parsed;
   try {
@@ -165,7 +196,8 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   } catch (const CLI::CallForHelp&) {
     // `--help` after a verb asks for that verb's help.
     CLI::App* target = &app;
-    for (CLI::App* verb : {run, capture, launch, list, profiles, reasons, explain, version, baseline, diff}) {
+    for (CLI::App* verb :
+         {run, capture, launch, list, profiles, reasons, explain, version, baseline, diff, report, history}) {
       if (verb->parsed()) target = verb;
     }
     parsed.message = target->help();
@@ -186,6 +218,8 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   if (version->parsed()) command.verb = Verb::kVersion;
   if (baseline->parsed()) command.verb = Verb::kBaseline;
   if (diff->parsed()) command.verb = Verb::kDiff;
+  if (report->parsed()) command.verb = Verb::kReport;
+  if (history->parsed()) command.verb = Verb::kHistory;
   parsed.command = command;
   return parsed;
 }

@@ -1,5 +1,5 @@
 // The command line (architecture §2): run, capture, launch, list, profiles, reasons, explain,
-// version, and baseline and diff, which compare results documents.
+// version, and baseline, diff and report, which read results documents.
 // Contract: ParseCommandLine never exits the process; --help text and usage errors come
 // back as text with the exit status to use (0 for --help, 2 for a bad invocation).
 #pragma once
@@ -10,7 +10,20 @@
 
 namespace gpuconform {
 
-enum class Verb { kRun, kCapture, kLaunch, kList, kProfiles, kReasons, kExplain, kVersion, kBaseline, kDiff };
+enum class Verb {
+  kRun,
+  kCapture,
+  kLaunch,
+  kList,
+  kProfiles,
+  kReasons,
+  kExplain,
+  kVersion,
+  kBaseline,
+  kDiff,
+  kReport,
+  kHistory
+};
 
 struct CommandLine {
   Verb verb = Verb::kRun;
@@ -25,6 +38,12 @@ struct CommandLine {
   std::vector<std::string> baseline_from;  // baseline: the results documents to summarise
   std::string diff_old;                    // diff: the earlier results document
   std::string diff_new;                    // diff: the later one
+  std::string html;                        // run, report: the HTML report to write
+  std::string report_input;                // report: a results document or a history database
+  std::string history;                     // run: append the run to this SQLite database; history: read it
+  std::string history_node;                // history --node
+  std::string history_metric;              // history --metric
+  int history_last = 10;                   // history --last
   std::string filter = "*";
   std::string out;         // capture: snapshot directory to write
   std::string color = "auto";  // auto | always | never

@@ -9,7 +9,7 @@
 #include "harness/child_verbs.h"
 #include "harness/cli.h"
 #include "harness/collective_deadline.h"
-#include "harness/compare_command.h"
+#include "harness/document_verbs.h"
 #include "harness/live_source.h"
 #include "harness/reasons_command.h"
 #include "harness/run_command.h"
@@ -71,6 +71,10 @@ int main(int argc, char** argv) {
       return BaselineVerb(command);
     case Verb::kDiff:
       return DiffVerb(command);
+    case Verb::kReport:
+      return ReportVerb(command);
+    case Verb::kHistory:
+      return HistoryVerb(command);
     case Verb::kRun:
     case Verb::kCapture:
     case Verb::kLaunch: break;

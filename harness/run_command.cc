@@ -21,6 +21,8 @@
 #include "harness/terminal_printer.h"
 #include "harness/text_util.h"
 #include "harness/timestamp.h"
+#include "history/history_store.h"
+#include "reports/html_report.h"
 #include "reports/json_report.h"
 #include "reports/junit_writer.h"
 #include "reports/markdown_summary.h"
@@ -102,8 +104,11 @@ std::vector<const SuiteDefinition*> SelectedSuites(const std::string& filter) {
 int RunVerbWith(const CommandLine& command, const RunOptions& options, const World& world,
                 const std::string& world_problem);
 
-// --baseline FILE: a results document or a baseline document.
-Result<Baseline> LoadBaseline(const std::string& path) {
+// --baseline FILE: a results document, a baseline document, or history:FILE.sqlite[:last-pass].
+Result<Baseline> LoadBaseline(const std::string& path, const RunOptions& options) {
+  if (auto from_history = BaselineFromHistorySpec(path, std::chrono::seconds(options.history_lock_timeout_s))) {
+    return std::move(*from_history);
+  }
   auto text = ReadTextFile(path, "baseline (a results document from run --json, or gpuconform baseline --out)");
   if (!text) return Error{text.error()};
   return ParseBaseline(*text, path);
@@ -155,7 +160,7 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
   std::optional<Baseline> baseline;
   std::string baseline_problem;
   if (!command.baseline.empty()) {
-    auto loaded = LoadBaseline(command.baseline);
+    auto loaded = LoadBaseline(command.baseline, options);
     if (loaded) {
       baseline = std::move(*loaded);
       ran = CompareWithBaseline(std::move(ran), *baseline, profile->regression);
@@ -189,31 +194,39 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
       Announce(WriteJunitDir(command.junit_dir, ran, meta), "JUnit reports (one per suite): " + command.junit_dir,
                status);
     }
+    RunRecord record{.run_id = NewRunId(),
+                     .started_utc = started_utc,
+                     .ended_utc = UtcIso8601(),
+                     .gpuconform_version = GPUCONFORM_VERSION,
+                     .profile = profile->name,
+                     .hostname = meta.hostname,
+                     .mode = gathered->mode,
+                     .filter = command.filter,
+                     .slurm_job_id = options.slurm_job_id,
+                     .nodes = gathered->raw.nodes,
+                     .snapshot_manifest = gathered->manifest,
+                     .tags = {},
+                     .exit_status = status,
+                     .baseline_origin = std::nullopt,
+                     .baseline_run_ids = {}};
+    for (const auto& tag : command.tags) {
+      const auto equals = tag.find('=');
+      record.tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
+    }
+    if (baseline) {
+      record.baseline_origin = baseline->origin;
+      record.baseline_run_ids = baseline->run_ids;
+    }
     if (!command.json_out.empty()) {
-      RunRecord record{.run_id = NewRunId(),
-                       .started_utc = started_utc,
-                       .ended_utc = UtcIso8601(),
-                       .gpuconform_version = GPUCONFORM_VERSION,
-                       .profile = profile->name,
-                       .hostname = meta.hostname,
-                       .mode = gathered->mode,
-                       .filter = command.filter,
-                       .slurm_job_id = options.slurm_job_id,
-                       .nodes = gathered->raw.nodes,
-                       .snapshot_manifest = gathered->manifest,
-                       .tags = {},
-                       .exit_status = status,
-                       .baseline_origin = std::nullopt,
-                       .baseline_run_ids = {}};
-      if (baseline) {
-        record.baseline_origin = baseline->origin;
-        record.baseline_run_ids = baseline->run_ids;
-      }
-      for (const auto& tag : command.tags) {
-        const auto equals = tag.find('=');
-        record.tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
-      }
       Announce(WriteResultsJson(command.json_out, ran, record), "Results (JSON): " + command.json_out, status);
+    }
+    if (!command.html.empty()) {
+      Announce(WriteHtmlReport(command.html, record, ran, {}), "HTML report: " + command.html, status);
+    }
+    if (!command.history.empty()) {
+      auto store = HistoryStore::Open(command.history, std::chrono::seconds(options.history_lock_timeout_s));
+      Result<bool> appended = store ? (*store)->AppendRun(record, ran) : Result<bool>(Error{store.error()});
+      Announce(appended, "History: " + command.history + " (run " + record.run_id + " appended)", status);
     }
     if (!command.summary_md.empty()) {
       const SummaryHeading heading{profile->name, gathered->mode, static_cast<int>(gathered->raw.nodes.size()), status};

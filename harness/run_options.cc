@@ -82,6 +82,7 @@ RunOptions BuildRunOptions(const CommandLine& cli, const Environment& env) {
   options.no_color = env.count("NO_COLOR") > 0;
   options.world_timeout_s = PositiveInt(env, "GPUCONFORM_WORLD_TIMEOUT_S", kDefaultWorldTimeoutS);
   options.collective_timeout_s = PositiveInt(env, "GPUCONFORM_COLLECTIVE_TIMEOUT_S", kDefaultCollectiveTimeoutS);
+  options.history_lock_timeout_s = PositiveInt(env, "GPUCONFORM_HISTORY_LOCK_TIMEOUT_S", kDefaultHistoryLockTimeoutS);
   options.checkpoint_stage_timeout_s =
       PositiveInt(env, "GPUCONFORM_COLLECTIVE_TIMEOUT_S", kDefaultCheckpointStageTimeoutS);
   options.allreduce_max_bytes = PositiveLongLong(env, "GPUCONFORM_ALLREDUCE_MAX_BYTES", 0);
@@ -133,6 +134,10 @@ const std::vector<EnvironmentVariable> kEnvironmentVariables = {
     {"GPUCONFORM_COLLECTIVE_TIMEOUT_S",
      "the deadline for each collective of a measurement, and for each stage of the Checkpoint suite",
      "60 (Checkpoint: 120)"},
+    {"GPUCONFORM_HISTORY_LOCK_TIMEOUT_S",
+     "how long `--history` waits while another process writes to the database; then the run is not recorded "
+     "there, the other reports are still written, and the run exits 2 saying so",
+     "30"},
     {"GPUCONFORM_MUNGE_KEY", "the MUNGE key", "`/etc/munge/munge.key`"},
     {"GPUCONFORM_MUNGE_SOCKET", "the MUNGE socket", "the socket from `AuthInfo=` in slurm.conf"},
     {"GPUCONFORM_DEV_DIR", "where the GPU device files are; `%n` stands for the node name", "`/dev`"},

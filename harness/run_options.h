@@ -55,6 +55,7 @@ inline bool IsRefused(const std::string& node, const std::vector<RefusedNode>& r
 inline constexpr int kDefaultCollectiveTimeoutS = 60;
 inline constexpr int kDefaultCheckpointStageTimeoutS = 120;
 inline constexpr int kDefaultWorldTimeoutS = 120;
+inline constexpr int kDefaultHistoryLockTimeoutS = 30;
 
 struct RunOptions {
   std::string profile = kDefaultProfile;  // --profile > GPUCONFORM_PROFILE > h100-sxm-8
@@ -63,6 +64,8 @@ struct RunOptions {
   bool no_color = false;                  // NO_COLOR is set
 
   int world_timeout_s = kDefaultWorldTimeoutS;
+  // How long --history waits for another writer's lock on the database before it gives up.
+  int history_lock_timeout_s = kDefaultHistoryLockTimeoutS;
   int collective_timeout_s = kDefaultCollectiveTimeoutS;
   // The Checkpoint suite's stage deadline: GPUCONFORM_COLLECTIVE_TIMEOUT_S too, with its own default.
   int checkpoint_stage_timeout_s = kDefaultCheckpointStageTimeoutS;

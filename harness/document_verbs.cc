@@ -1,4 +1,4 @@
-#include "harness/compare_command.h"
+#include "harness/document_verbs.h"
 
 #include <fmt/format.h>
 
@@ -16,11 +16,24 @@
 #include "harness/read_file.h"
 #include "harness/terminal_printer.h"
 #include "harness/timestamp.h"
+#include "history/history_store.h"
+#include "reports/html_report.h"
 #include "reports/results_reader.h"
 
 namespace gpuconform {
 
 namespace {
+
+// Verbs that only read a database wait this long for a writer's lock.
+constexpr std::chrono::seconds kReaderLockTimeout(30);
+// Runs whose trends the HTML report of a history draws.
+constexpr int kReportTrendRuns = 20;
+
+// "SQLite format 3\0" opens every SQLite database file.
+bool IsSqliteFile(const std::string& path) {
+  auto head = ReadTextFile(path, "file", std::size_t{1} << 40);
+  return head && head->compare(0, 16, std::string("SQLite format 3\0", 16)) == 0;
+}
 
 // Changes smaller than this are noise in a listing; regressions are listed whatever their size.
 constexpr double kListedChangeFraction = 0.01;
@@ -178,6 +191,93 @@ int DiffVerb(const CommandLine& command) {
   const int status = ExitStatusFor(compared);
   std::cout << "New run: " << ExitMeaning(status) << " (exit " << status << ")\n";
   return status;
+}
+
+int ReportVerb(const CommandLine& command) {
+  ResultsDocument run;
+  std::vector<MetricTrend> trends;
+  if (IsSqliteFile(command.report_input)) {
+    auto store = HistoryStore::Open(command.report_input, kReaderLockTimeout);
+    Result<std::string> newest = store ? (*store)->NewestRunId(false) : Result<std::string>(Error{store.error()});
+    Result<ResultsDocument> loaded =
+        newest ? (*store)->LoadRun(*newest) : Result<ResultsDocument>(Error{newest.error()});
+    auto history =
+        loaded ? (*store)->Trends(kReportTrendRuns, "", "") : Result<std::vector<MetricTrend>>(Error{loaded.error()});
+    if (!history) {
+      std::cerr << "gpuconform: " << history.error() << "\n";
+      return 2;
+    }
+    run = std::move(*loaded);
+    trends = std::move(*history);
+  } else {
+    auto read = ReadResults(command.report_input);
+    if (!read) {
+      std::cerr << "gpuconform: " << read.error() << "\n";
+      return 2;
+    }
+    run = std::move(*read);
+  }
+  auto written = WriteHtmlReport(command.html, run.run, run.results, trends);
+  if (!written) {
+    std::cerr << "gpuconform: " << written.error() << "\n";
+    return 2;
+  }
+  std::cout << "HTML report: " << command.html << "\n";
+  return 0;
+}
+
+int HistoryVerb(const CommandLine& command) {
+  auto store = HistoryStore::Open(command.history, kReaderLockTimeout);
+  if (!store) {
+    std::cerr << "gpuconform: " << store.error() << "\n";
+    return 2;
+  }
+  auto runs = (*store)->LastRuns(command.history_last);
+  auto trends = runs ? (*store)->Trends(command.history_last, command.history_node, command.history_metric)
+                     : Result<std::vector<MetricTrend>>(Error{runs.error()});
+  if (!trends) {
+    std::cerr << "gpuconform: " << trends.error() << "\n";
+    return 2;
+  }
+  std::cout << fmt::format("{}: the newest {} run(s), oldest first\n", command.history, runs->size());
+  std::cout << fmt::format("{:>3}  {:<20}  {:<8}  {:<12}  {:>4}  {:>4}  {:>4}  {:>4}  {}\n", "#", "started (UTC)",
+                           "run", "profile", "exit", "fail", "regr", "err", "tags");
+  for (std::size_t i = 0; i < runs->size(); ++i) {
+    const HistoryRun& entry = (*runs)[i];
+    std::string tags;
+    for (const auto& [key, value] : entry.run.tags) tags += (tags.empty() ? "" : " ") + key + "=" + value;
+    std::cout << fmt::format("{:>3}  {:<20}  {:<8}  {:<12}  {:>4}  {:>4}  {:>4}  {:>4}  {}\n", i + 1,
+                             entry.run.started_utc, entry.run.run_id.substr(0, 8), entry.run.profile,
+                             entry.run.exit_status, entry.fail, entry.regression, entry.error, tags);
+  }
+  if (trends->empty()) {
+    std::cout << "No metric with a floor or ceiling" << (command.history_metric.empty() ? "" : " matches --metric")
+              << (command.history_node.empty() ? "" : " on " + command.history_node) << ".\n";
+    return 0;
+  }
+  std::cout << "\nTrends (" << (command.history_node.empty() ? "fleet median" : command.history_node)
+            << " per run, oldest first; * marks a run where a tag or a Software version changed):\n";
+  std::vector<std::string> changes;
+  for (const auto& trend : *trends) {
+    std::string line = fmt::format("  {}.{} {}{}:", trend.suite, trend.check, trend.metric,
+                                   trend.unit.empty() ? "" : " (" + trend.unit + ")");
+    for (const auto& point : trend.points) {
+      line += fmt::format(" {:.4g}{}", point.value, point.change.empty() ? "" : "*");
+    }
+    if (trend.points.size() >= 2 && trend.points[trend.points.size() - 2].value != 0) {
+      const double before = trend.points[trend.points.size() - 2].value;
+      line += fmt::format("   last {:+.1f}%", (trend.points.back().value - before) / before * 100);
+    }
+    std::cout << line << "\n";
+    for (const auto& point : trend.points) {
+      const std::string change = "run " + point.run_id.substr(0, 8) + ": " + point.change;
+      if (!point.change.empty() && std::find(changes.begin(), changes.end(), change) == changes.end()) {
+        changes.push_back(change);
+      }
+    }
+  }
+  for (const auto& change : changes) std::cout << "  * " << change << "\n";
+  return 0;
 }
 
 }  // namespace gpuconform

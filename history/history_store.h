@@ -1,0 +1,73 @@
+// The run history (`run --history FILE.sqlite`, `gpuconform history`): every run appended to
+// one SQLite database, so a fleet can ask what changed, where, since last week.
+// Tables: runs (one row per run: id, times, profile, mode, job, exit status, nodes, tags as
+// JSON, baseline), results (one row per case: verdict, duration, reasons as JSON) and metrics
+// (one row per measurement: name as a baseline knows it, number or text, unit, direction,
+// threshold, source). Debian's SQLite, through its C API.
+// Contract: the one place gpuconform touches a database. One writer at a time: AppendRun
+// writes the whole run in one IMMEDIATE transaction, waiting up to the lock timeout for
+// another writer, then gives up with an error saying so; the database is never left with half
+// a run. The default rollback journal is used, not WAL, because WAL needs shared memory that
+// network filesystems (where a fleet keeps its history) do not give. Errors name the file.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "baseline/baseline.h"
+#include "harness/result.h"
+#include "harness/verdict.h"
+#include "reports/html_report.h"
+#include "reports/json_report.h"
+#include "reports/results_reader.h"
+
+struct sqlite3;
+
+namespace gpuconform {
+
+inline constexpr int kHistorySchemaVersion = 1;
+
+// A run as `gpuconform history` lists it.
+struct HistoryRun {
+  RunRecord run;
+  int fail = 0, regression = 0, error = 0, pass = 0, skip = 0;
+};
+
+class HistoryStore {
+ public:
+  // Opens (creating when absent, with its tables) the database at `path`.
+  static Result<std::unique_ptr<HistoryStore>> Open(const std::string& path, std::chrono::seconds lock_timeout);
+  ~HistoryStore();
+  HistoryStore(const HistoryStore&) = delete;
+  HistoryStore& operator=(const HistoryStore&) = delete;
+
+  Result<bool> AppendRun(const RunRecord& run, const std::vector<CheckResult>& results);
+
+  // The last `count` runs, oldest first.
+  Result<std::vector<HistoryRun>> LastRuns(int count);
+  // One run, read back as its results document was (cases in the order they were written).
+  Result<ResultsDocument> LoadRun(const std::string& run_id);
+  // The newest run, or the newest whose exit status was 0 ("last-pass").
+  Result<std::string> NewestRunId(bool conforming_only);
+
+  // Per metric with a direction, its value over the last `runs` runs: per node when `node` is
+  // given, else the fleet median. `metric_contains` filters on "Suite.Check metric" (empty: all).
+  // Each point's change names what differs from the previous run: tags and Software versions.
+  Result<std::vector<MetricTrend>> Trends(int runs, const std::string& node, const std::string& metric_contains);
+
+  const std::string& path() const { return path_; }
+
+ private:
+  HistoryStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  sqlite3* db_;
+  std::string path_;
+};
+
+// `--baseline history:FILE.sqlite[:last-pass]`: the newest run of the database (or the newest
+// conforming one) as a baseline. Nothing when `spec` does not start with "history:".
+std::optional<Result<Baseline>> BaselineFromHistorySpec(const std::string& spec, std::chrono::seconds lock_timeout);
+
+}  // namespace gpuconform

@@ -2,11 +2,22 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <map>
+
+#include "harness/hostlist.h"
+#include "harness/metric_bound.h"
 
 namespace gpuconform {
 
 namespace {
+
+// Findings printed per check before the rest are counted: a fleet with one cause on every
+// node prints one line, not ten thousand.
+constexpr std::size_t kMaxCausesPerCheck = 20;
+// Measured numbers shown beside a check, of those that have a floor or a ceiling.
+constexpr std::size_t kMaxMetricsPerCheck = 3;
 
 struct CheckGroup {
   std::string suite;
@@ -82,6 +93,126 @@ std::string NodeCounts(const CheckGroup& group, const GroupCounts& counts) {
   return text;
 }
 
+// One cause shared by several nodes: the message with the node's name taken out, and the nodes.
+struct Cause {
+  std::string pattern;  // the message, with each case's node as \x01
+  std::vector<std::string> nodes;
+};
+
+std::string WithoutNode(const std::string& message, const std::string& node) {
+  if (node.empty()) return message;
+  std::string pattern;
+  std::size_t start = 0;
+  for (auto at = message.find(node); at != std::string::npos; at = message.find(node, start)) {
+    // Only the whole name: "node1" must not match inside "node10".
+    const std::size_t end = at + node.size();
+    const bool whole = (at == 0 || !std::isalnum(static_cast<unsigned char>(message[at - 1]))) &&
+                       (end == message.size() || !std::isdigit(static_cast<unsigned char>(message[end])));
+    pattern += message.substr(start, at - start) + (whole ? "\x01" : node);
+    start = end;
+  }
+  return pattern + message.substr(start);
+}
+
+// "gpu[00001-01000]: the snapshot has no checkpoint.txt" for a cause shared by a thousand nodes;
+// a message that does not name its node says which nodes it is on at the end.
+std::string CauseLine(const Cause& cause) {
+  const std::string nodes = CompressHostlist(cause.nodes);
+  std::string line;
+  bool named = false;
+  for (char c : cause.pattern) {
+    if (c == '\x01') {
+      line += cause.nodes.size() == 1 ? cause.nodes.front() : nodes;
+      named = true;
+    } else {
+      line += c;
+    }
+  }
+  if (!named && cause.nodes.size() > 1) line += " (on " + std::to_string(cause.nodes.size()) + " nodes: " + nodes + ")";
+  return line;
+}
+
+// A cluster-wide case names each node in its findings' entities ("node3", not "node3/gpu1"),
+// or, where the entity is the whole cluster, at the start of the message ("node3: ...", as
+// the architecture asks every message to start).
+std::string NodeOfClusterFinding(const Finding& finding) {
+  if (finding.entity.find('/') != std::string::npos) return "";
+  if (finding.entity != "cluster") return finding.entity;
+  const auto colon = finding.message.find(": ");
+  if (colon == std::string::npos || colon == 0) return "";
+  const std::string lead = finding.message.substr(0, colon);
+  const bool one_word = std::all_of(lead.begin(), lead.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
+  return one_word ? lead : "";
+}
+
+std::vector<Cause> CausesOf(const CheckGroup& group, Verdict group_verdict) {
+  std::vector<Cause> causes;
+  std::map<std::string, std::size_t> index;
+  for (const auto* c : group.cases) {
+    if (c->verdict == Verdict::kPass) continue;
+    // A skip that is the same on every node is said once.
+    if (c->verdict == Verdict::kSkip && (c != group.cases.front() || group_verdict != Verdict::kSkip)) continue;
+    for (const auto& finding : c->findings) {
+      const std::string node = !c->node.empty() ? c->node : NodeOfClusterFinding(finding);
+      const std::string pattern = WithoutNode(finding.message, node);
+      auto [it, added] = index.try_emplace(pattern, causes.size());
+      if (added) causes.push_back({pattern, {}});
+      if (!node.empty()) causes[it->second].nodes.push_back(node);
+    }
+  }
+  return causes;
+}
+
+// "busbw@64MiB 0.096 GB/s (>= 0.05)" for a cluster-wide case; across nodes, the range and the
+// node that measured least against a floor (most against a ceiling): "p2p_min 380-392 GB/s
+// (>= 360; lowest gpu00002)".
+std::string MeasuredNumbers(const CheckGroup& group) {
+  struct Range {
+    std::string unit, threshold, better;
+    double low = 0, high = 0;
+    std::string worst_node;
+    int count = 0;
+  };
+  std::vector<std::string> order;
+  std::map<std::string, Range> ranges;
+  for (const auto* c : group.cases) {
+    for (const auto& m : c->measurements) {
+      const MetricBound bound = ParseMetricBound(m.threshold);
+      const auto value = MetricNumber(m.value);
+      if (bound.better.empty() || !value) continue;
+      std::string name = m.name;
+      if (!c->node.empty() && name.starts_with(c->node + ".")) name = name.substr(c->node.size() + 1);
+      auto [it, added] = ranges.try_emplace(name);
+      Range& range = it->second;
+      if (added) {
+        order.push_back(name);
+        range = {m.unit, m.threshold, bound.better, *value, *value, c->node, 0};
+      }
+      const bool worse = bound.better == "higher" ? *value < range.low : *value > range.high;
+      if (worse) range.worst_node = c->node;
+      range.low = std::min(range.low, *value);
+      range.high = std::max(range.high, *value);
+      ++range.count;
+    }
+  }
+  std::string text;
+  for (std::size_t i = 0; i < order.size() && i < kMaxMetricsPerCheck; ++i) {
+    const Range& range = ranges.at(order[i]);
+    const std::string unit = range.unit.empty() ? "" : " " + range.unit;
+    std::string values = range.low == range.high ? fmt::format("{:.4g}", range.low)
+                                                 : fmt::format("{:.4g}-{:.4g}", range.low, range.high);
+    std::string context = range.threshold;
+    if (range.count > 1 && !range.worst_node.empty() && range.low != range.high) {
+      context += (range.better == "higher" ? "; lowest " : "; highest ") + range.worst_node;
+    }
+    text += (text.empty() ? "" : ", ") + order[i] + " " + values + unit + " (" + context + ")";
+  }
+  if (order.size() > kMaxMetricsPerCheck) text += fmt::format(", +{} more", order.size() - kMaxMetricsPerCheck);
+  return text;
+}
+
 }  // namespace
 
 RunTotals CountChecks(const std::vector<CheckResult>& results) {
@@ -117,11 +248,18 @@ std::string RenderTerminalReport(const std::vector<CheckResult>& results, const 
     }
     const std::string counts_text = NodeCounts(group, counts);
     out += fmt::format("{} {:<34}{}\n", Tag(verdict, style), group.check, counts_text.empty() ? "" : " " + counts_text);
-    for (const auto* c : group.cases) {
-      if (c->verdict == Verdict::kPass) continue;
-      // A skip that is the same on every node is said once.
-      if (c->verdict == Verdict::kSkip && (c != group.cases.front() || verdict != Verdict::kSkip)) continue;
-      for (const auto& finding : c->findings) out += "             " + finding.message + "\n";
+    if (verdict != Verdict::kSkip) {
+      if (const std::string numbers = MeasuredNumbers(group); !numbers.empty()) {
+        out += "             measured: " + numbers + "\n";
+      }
+    }
+    const std::vector<Cause> causes = CausesOf(group, verdict);
+    for (std::size_t i = 0; i < causes.size() && i < kMaxCausesPerCheck; ++i) {
+      out += "             " + CauseLine(causes[i]) + "\n";
+    }
+    if (causes.size() > kMaxCausesPerCheck) {
+      out += fmt::format("             ... and {} more causes; the JUnit and JSON reports have every one\n",
+                         causes.size() - kMaxCausesPerCheck);
     }
   }
   return out;

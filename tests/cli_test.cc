@@ -192,7 +192,7 @@ TEST(CliRecordedCluster, CheckpointSnapshotsReplayTheirVerdicts) {
   auto exdev = Gpuconform({"run", "--snapshot", kSnapshots + "/local-3node-checkpoint-exdev", "--profile", "local",
                            "--filter", "Checkpoint.*"});
   EXPECT_EQ(exdev.exit_code, 1) << exdev.stdout_text << exdev.stderr_text;
-  EXPECT_NE(exdev.stdout_text.find("node2: rename from the temporary location /dev/shm (tmpfs) into the checkpoint "
+  EXPECT_NE(exdev.stdout_text.find("node[1-3]: rename from the temporary location /dev/shm (tmpfs) into the checkpoint "
                                    "directory (ext4) fails with EXDEV"),
             std::string::npos)
       << exdev.stdout_text;

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <map>
 
+#include "harness/finding_causes.h"
 #include "harness/hostlist.h"
 #include "harness/metric_bound.h"
 
@@ -93,76 +94,15 @@ std::string NodeCounts(const CheckGroup& group, const GroupCounts& counts) {
   return text;
 }
 
-// One cause shared by several nodes: the message with the node's name taken out, and the nodes.
-struct Cause {
-  std::string pattern;  // the message, with each case's node as \x01
-  std::vector<std::string> nodes;
-};
-
-std::string WithoutNode(const std::string& message, const std::string& node) {
-  if (node.empty()) return message;
-  std::string pattern;
-  std::size_t start = 0;
-  for (auto at = message.find(node); at != std::string::npos; at = message.find(node, start)) {
-    // Only the whole name: "node1" must not match inside "node10".
-    const std::size_t end = at + node.size();
-    const bool whole = (at == 0 || !std::isalnum(static_cast<unsigned char>(message[at - 1]))) &&
-                       (end == message.size() || !std::isdigit(static_cast<unsigned char>(message[end])));
-    pattern += message.substr(start, at - start) + (whole ? "\x01" : node);
-    start = end;
-  }
-  return pattern + message.substr(start);
-}
-
-// "gpu[00001-01000]: the snapshot has no checkpoint.txt" for a cause shared by a thousand nodes;
-// a message that does not name its node says which nodes it is on at the end.
-std::string CauseLine(const Cause& cause) {
-  const std::string nodes = CompressHostlist(cause.nodes);
-  std::string line;
-  bool named = false;
-  for (char c : cause.pattern) {
-    if (c == '\x01') {
-      line += cause.nodes.size() == 1 ? cause.nodes.front() : nodes;
-      named = true;
-    } else {
-      line += c;
-    }
-  }
-  if (!named && cause.nodes.size() > 1) line += " (on " + std::to_string(cause.nodes.size()) + " nodes: " + nodes + ")";
-  return line;
-}
-
-// A cluster-wide case names each node in its findings' entities ("node3", not "node3/gpu1"),
-// or, where the entity is the whole cluster, at the start of the message ("node3: ...", as
-// the architecture asks every message to start).
-std::string NodeOfClusterFinding(const Finding& finding) {
-  if (finding.entity.find('/') != std::string::npos) return "";
-  if (finding.entity != "cluster") return finding.entity;
-  const auto colon = finding.message.find(": ");
-  if (colon == std::string::npos || colon == 0) return "";
-  const std::string lead = finding.message.substr(0, colon);
-  const bool one_word = std::all_of(lead.begin(), lead.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-  });
-  return one_word ? lead : "";
-}
-
 std::vector<Cause> CausesOf(const CheckGroup& group, Verdict group_verdict) {
-  std::vector<Cause> causes;
-  std::map<std::string, std::size_t> index;
+  std::vector<NodeFinding> findings;
   for (const auto* c : group.cases) {
     if (c->verdict == Verdict::kPass) continue;
     // A skip that is the same on every node is said once.
     if (c->verdict == Verdict::kSkip && (c != group.cases.front() || group_verdict != Verdict::kSkip)) continue;
-    for (const auto& finding : c->findings) {
-      const std::string node = !c->node.empty() ? c->node : NodeOfClusterFinding(finding);
-      const std::string pattern = WithoutNode(finding.message, node);
-      auto [it, added] = index.try_emplace(pattern, causes.size());
-      if (added) causes.push_back({pattern, {}});
-      if (!node.empty()) causes[it->second].nodes.push_back(node);
-    }
+    for (const auto& finding : c->findings) findings.push_back({c->node, &finding});
   }
-  return causes;
+  return GroupCauses(findings);
 }
 
 // "busbw@64MiB 0.096 GB/s (>= 0.05)" for a cluster-wide case; across nodes, the range and the

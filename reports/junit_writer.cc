@@ -14,6 +14,7 @@
 #include <pugixml.hpp>
 
 #include "harness/atomic_file.h"
+#include "harness/finding_causes.h"
 #include "harness/timestamp.h"
 
 // What the three schemas allow, and why the documents look the way they do
@@ -254,11 +255,15 @@ std::string FindingLine(const Finding& finding) {
   return finding.code.str() + ": " + finding.entity + ": " + finding.message;
 }
 
-std::string FindingLines(const std::vector<Finding>& findings) {
+// One line per finding; findings of a cluster-wide case that differ only in their node are one
+// line with the nodes as a hostlist (a Munge check on 10,000 nodes is not 10,000 lines).
+std::string FindingLines(const CheckResult& result) {
+  std::vector<NodeFinding> findings;
+  for (const Finding& finding : result.findings) findings.push_back({result.node, &finding});
   std::string lines;
-  for (const Finding& finding : findings) {
+  for (const Cause& cause : GroupCauses(findings)) {
     if (!lines.empty()) lines += "\n";
-    lines += FindingLine(finding);
+    lines += cause.nodes.size() > 1 ? cause.first->code.str() + ": " + CauseLine(cause) : FindingLine(*cause.first);
   }
   return lines;
 }
@@ -294,7 +299,7 @@ void AddOutcome(pugi::xml_node testcase, const CheckResult& result) {
     SetAttribute(outcome, "type", has_findings ? result.findings.front().code.str()
                                                : std::string(VerdictName(result.verdict)));
   }
-  AddText(outcome, FindingLines(result.findings));
+  AddText(outcome, FindingLines(result));
 }
 
 pugi::xml_node AddTestcase(pugi::xml_node suite_node, const CheckResult& result) {

@@ -431,6 +431,23 @@ TEST(JunitContent, ErrorCarriesItsCodeAsType) {
                "cluster: munge-key.digest absent on node2: cannot compare keys");
 }
 
+TEST(JunitContent, AClusterWideCauseOnManyNodesIsOneLineWithTheNodesAsAHostlist) {
+  std::vector<Finding> findings;
+  for (const std::string node : {"gpu001", "gpu002", "gpu003"}) {
+    findings.push_back({"file-absent", node, node + ": no clock.txt (the snapshot has no nodes/" + node + "/clock.txt)"});
+  }
+  findings.push_back({"file-absent", "gpu004", "gpu004: clock.txt is empty"});
+  CheckResult result = Errored("Munge", "ClockSkewWithinTtl", "", "file-absent", "");
+  result.findings = findings;
+  const pugi::xml_document document = Parse(RenderJunit({result}, FixedMeta()));
+  const pugi::xml_node error = CaseNamed(SuiteNamed(document, "Munge"), "ClockSkewWithinTtl").child("error");
+  EXPECT_STREQ(error.attribute("message").value(), "gpu001: no clock.txt (the snapshot has no nodes/gpu001/clock.txt)")
+      << "the message attribute is still the first finding";
+  EXPECT_STREQ(error.text().get(),
+               "file-absent: gpu[001-003]: no clock.txt (the snapshot has no nodes/gpu[001-003]/clock.txt)\n"
+               "file-absent: gpu004: gpu004: clock.txt is empty");
+}
+
 TEST(JunitContent, SkippedCarriesTheReason) {
   const pugi::xml_document document = Parse(RenderJunit(MixedVerdicts(), FixedMeta()));
   const pugi::xml_node skipped =

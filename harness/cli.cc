@@ -73,6 +73,10 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   run->add_option("--html", command.html,
                   "write a self-contained HTML report to FILE (rank 0 only): heatmap, distributions, busbw curves, "
                   "changes against the baseline, version drift, every finding with its next step");
+  run->add_option("--prometheus-dir", command.prometheus_dir,
+                  "write gpuconform.prom there (rank 0; atomically) for node_exporter's textfile collector: each "
+                  "check's success per node, verdict counts, measured bandwidths (bytes/s) and times (s), last run "
+                  "and last success timestamps");
   run->add_option("--baseline", command.baseline,
                   "compare every metric with a reference run: a results document (--json of an earlier run), a "
                   "baseline (gpuconform baseline), or history:FILE.sqlite[:last-pass] (the newest run there, or the "

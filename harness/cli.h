@@ -39,6 +39,7 @@ struct CommandLine {
   std::string diff_old;                    // diff: the earlier results document
   std::string diff_new;                    // diff: the later one
   std::string html;                        // run, report: the HTML report to write
+  std::string prometheus_dir;              // run: where to write gpuconform.prom
   std::string report_input;                // report: a results document or a history database
   std::string history;                     // run: append the run to this SQLite database; history: read it
   std::string history_node;                // history --node

@@ -26,6 +26,7 @@
 #include "reports/json_report.h"
 #include "reports/junit_writer.h"
 #include "reports/markdown_summary.h"
+#include "reports/prometheus_textfile.h"
 
 namespace gpuconform {
 
@@ -219,6 +220,10 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
     }
     if (!command.json_out.empty()) {
       Announce(WriteResultsJson(command.json_out, ran, record), "Results (JSON): " + command.json_out, status);
+    }
+    if (!command.prometheus_dir.empty()) {
+      Announce(WritePrometheusTextfile(command.prometheus_dir, record, ran),
+               "Prometheus textfile: " + command.prometheus_dir + "/" + kPrometheusTextfileName, status);
     }
     if (!command.html.empty()) {
       Announce(WriteHtmlReport(command.html, record, ran, {}), "HTML report: " + command.html, status);

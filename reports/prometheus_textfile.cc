@@ -1,0 +1,144 @@
+#include "reports/prometheus_textfile.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+
+#include "harness/atomic_file.h"
+#include "harness/metric_bound.h"
+#include "harness/read_file.h"
+
+namespace gpuconform {
+
+namespace {
+
+constexpr char kLastSuccess[] = "gpuconform_last_success_timestamp_seconds";
+
+// A label value as the exposition format wants it: backslash, quote and newline escaped.
+std::string LabelValue(const std::string& text) {
+  std::string escaped;
+  for (char c : text) {
+    if (c == '\\') {
+      escaped += "\\\\";
+    } else if (c == '"') {
+      escaped += "\\\"";
+    } else if (c == '\n') {
+      escaped += "\\n";
+    } else {
+      escaped += c;
+    }
+  }
+  return escaped;
+}
+
+std::string CaseLabels(const CheckResult& result) {
+  return fmt::format("suite=\"{}\",check=\"{}\",node=\"{}\"", LabelValue(result.suite), LabelValue(result.check),
+                     LabelValue(result.node.empty() ? "cluster" : result.node));
+}
+
+void Family(std::string& out, const char* name, const char* type, const char* help) {
+  out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, help, name, type);
+}
+
+// A measurement in base units: bandwidths in bytes per second, times in seconds.
+struct BaseUnit {
+  const char* family;
+  double factor;
+};
+std::optional<BaseUnit> BaseUnitOf(const std::string& unit) {
+  static const std::map<std::string, BaseUnit> kUnits = {
+      {"GB/s", {"gpuconform_measured_bandwidth_bytes_per_second", 1e9}},
+      {"MB/s", {"gpuconform_measured_bandwidth_bytes_per_second", 1e6}},
+      {"Gbit/s", {"gpuconform_measured_bandwidth_bytes_per_second", 1e9 / 8}},
+      {"s", {"gpuconform_measured_time_seconds", 1}},
+      {"ms", {"gpuconform_measured_time_seconds", 1e-3}},
+      {"us", {"gpuconform_measured_time_seconds", 1e-6}},
+  };
+  const auto it = kUnits.find(unit);
+  if (it == kUnits.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace
+
+std::string RenderPrometheusTextfile(const RunRecord& run, const std::vector<CheckResult>& results, double now_s,
+                                     std::optional<double> last_success_s) {
+  std::string out;
+  Family(out, "gpuconform_build_info", "gauge", "gpuconform's version, as a label; always 1.");
+  out += fmt::format("gpuconform_build_info{{version=\"{}\"}} 1\n", LabelValue(run.gpuconform_version));
+  Family(out, "gpuconform_exit_status", "gauge",
+         "The last run's exit status: 0 conforms, 1 non-conformance, 2 bad input, 3 not evaluated, 4 regressed.");
+  out += fmt::format("gpuconform_exit_status{{profile=\"{}\"}} {}\n", LabelValue(run.profile), run.exit_status);
+  Family(out, "gpuconform_last_run_timestamp_seconds", "gauge", "When the last run ended, seconds since the epoch.");
+  out += fmt::format("gpuconform_last_run_timestamp_seconds {:.0f}\n", now_s);
+  if (last_success_s) {
+    Family(out, kLastSuccess, "gauge", "When a run last conformed (exit status 0), seconds since the epoch.");
+    out += fmt::format("{} {:.0f}\n", kLastSuccess, *last_success_s);
+  }
+  std::map<std::string, int> counts = {{"pass", 0}, {"fail", 0}, {"error", 0}, {"skip", 0}, {"regression", 0}};
+  for (const auto& result : results) ++counts[VerdictName(result.verdict)];
+  Family(out, "gpuconform_cases", "gauge", "Test cases of the last run by verdict (a case is a check on one node).");
+  for (const auto& [verdict, count] : counts)
+    out += fmt::format("gpuconform_cases{{verdict=\"{}\"}} {}\n", verdict, count);
+
+  Family(out, "gpuconform_check_success", "gauge",
+         "1 when the check conforms on the node (node=\"cluster\" for a cluster-wide check), 0 when it does not, "
+         "regressed, or could not be evaluated; skipped checks are absent.");
+  for (const auto& result : results) {
+    if (result.verdict == Verdict::kSkip) continue;
+    out += fmt::format("gpuconform_check_success{{{}}} {}\n", CaseLabels(result),
+                       result.verdict == Verdict::kPass ? 1 : 0);
+  }
+  Family(out, "gpuconform_check_duration_seconds", "gauge", "How long the check took to judge, in seconds.");
+  for (const auto& result : results) {
+    if (result.verdict == Verdict::kSkip) continue;
+    out += fmt::format("gpuconform_check_duration_seconds{{{}}} {}\n", CaseLabels(result), result.time_s);
+  }
+  // Measured numbers, per family, in base units.
+  std::map<std::string, std::string> samples;
+  for (const auto& result : results) {
+    for (const auto& measurement : result.measurements) {
+      const auto unit = BaseUnitOf(measurement.unit);
+      const auto value = MetricNumber(measurement.value);
+      if (!unit || !value) continue;
+      samples[unit->family] += fmt::format("{}{{{},metric=\"{}\"}} {}\n", unit->family, CaseLabels(result),
+                                           LabelValue(measurement.name), *value * unit->factor);
+    }
+  }
+  for (const auto& [family, lines] : samples) {
+    Family(out, family.c_str(), "gauge",
+           family.ends_with("bytes_per_second") ? "A bandwidth the check measured, in bytes per second."
+                                                : "A time the check measured, in seconds.");
+    out += lines;
+  }
+  return out;
+}
+
+std::optional<double> LastSuccessInTextfile(const std::string& text) {
+  const std::string prefix = std::string(kLastSuccess) + " ";
+  for (std::size_t start = 0; start < text.size();) {
+    auto end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string_view line(text.data() + start, end - start);
+    if (line.starts_with(prefix)) return MetricNumber(line.substr(prefix.size()));
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+Result<bool> WritePrometheusTextfile(const std::string& dir, const RunRecord& run,
+                                     const std::vector<CheckResult>& results) {
+  const std::string path = (std::filesystem::path(dir) / kPrometheusTextfileName).string();
+  const double now_s = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  std::optional<double> last_success;
+  if (run.exit_status == 0) {
+    last_success = now_s;
+  } else if (auto previous = ReadTextFile(path, "Prometheus textfile", 64 << 20)) {
+    last_success = LastSuccessInTextfile(*previous);
+  }
+  return WriteFileAtomically(path, RenderPrometheusTextfile(run, results, now_s, last_success));
+}
+
+}  // namespace gpuconform

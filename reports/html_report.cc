@@ -29,11 +29,16 @@ constexpr std::size_t kMaxHostlistChars = 400;
 // The heatmap's and the findings' order: what needs a person first.
 int Severity(Verdict verdict) {
   switch (verdict) {
-    case Verdict::kFail: return 0;
-    case Verdict::kRegression: return 1;
-    case Verdict::kError: return 2;
-    case Verdict::kPass: return 3;
-    case Verdict::kSkip: return 4;
+    case Verdict::kFail:
+      return 0;
+    case Verdict::kRegression:
+      return 1;
+    case Verdict::kError:
+      return 2;
+    case Verdict::kPass:
+      return 3;
+    case Verdict::kSkip:
+      return 4;
   }
   return 4;
 }
@@ -44,16 +49,16 @@ Verdict Worse(Verdict a, Verdict b) { return Severity(a) <= Severity(b) ? a : b;
 
 // A hostlist that stays short even for names that do not compress (no common numbering).
 std::string ShortHostlist(const std::vector<std::string>& nodes) {
-  std::string list = CompressHostlist(nodes);
-  if (list.size() > kMaxHostlistChars) list = list.substr(0, kMaxHostlistChars) + "…";
-  return list;
+  return html::Clipped(CompressHostlist(nodes), kMaxHostlistChars);
 }
 
 std::string Legend() {
   std::string legend = "<p class=\"legend\">";
-  for (const auto& [verdict, meaning] : {std::pair{Verdict::kPass, "conforms"}, {Verdict::kFail, "non-conforming"},
+  for (const auto& [verdict, meaning] : {std::pair{Verdict::kPass, "conforms"},
+                                         {Verdict::kFail, "non-conforming"},
                                          {Verdict::kRegression, "worse than the baseline"},
-                                         {Verdict::kError, "not evaluated (error)"}, {Verdict::kSkip, "skipped"}}) {
+                                         {Verdict::kError, "not evaluated (error)"},
+                                         {Verdict::kSkip, "skipped"}}) {
     legend += fmt::format("<span><i class=\"{}\"></i>{}</span>", html::VerdictClass(verdict), meaning);
   }
   return legend + "</p>";
@@ -66,7 +71,7 @@ std::string FactRow(std::string_view name, const std::string& value) {
 }
 
 std::string CountCard(Verdict verdict, int count, std::string_view what) {
-  return fmt::format("<div class=\"card {}\"><b>{}</b>{}</div>", html::VerdictClass(verdict), count, what);
+  return fmt::format("<div class=\"card c-{}\"><b>{}</b>{}</div>", VerdictName(verdict), count, what);
 }
 
 std::string SummarySection(const RunRecord& run, const std::vector<CheckResult>& results) {
@@ -92,9 +97,10 @@ std::string SummarySection(const RunRecord& run, const std::vector<CheckResult>&
   for (const auto& [key, value] : run.tags) tags += (tags.empty() ? "" : ", ") + key + "=" + value;
   if (!tags.empty()) section += FactRow("tags", tags);
   if (run.baseline_origin) {
-    section += FactRow("baseline", *run.baseline_origin + (run.baseline_run_ids.empty()
-                                                               ? ""
-                                                               : " (runs " + html::NamesClipped(run.baseline_run_ids, 5) + ")"));
+    section += FactRow(
+        "baseline",
+        *run.baseline_origin +
+            (run.baseline_run_ids.empty() ? "" : " (runs " + html::NamesClipped(run.baseline_run_ids, 5) + ")"));
   }
   if (run.slurm_job_id) section += FactRow("Slurm job", *run.slurm_job_id);
   section += FactRow("gpuconform", run.gpuconform_version + " on " + run.hostname);
@@ -180,8 +186,8 @@ std::string HeatmapRow(const HeatmapData& data, const std::string& row_class, co
     } else if (*cells[i] == Verdict::kPass || *cells[i] == Verdict::kSkip) {
       row += fmt::format("<td class=\"{}{}\"></td>", html::VerdictClass(*cells[i]), suite_class);
     } else {
-      row += fmt::format("<td class=\"{}{}\" title=\"{}: {}.{}: {}\"></td>", html::VerdictClass(*cells[i]),
-                         suite_class, Escape(row_name), Escape(data.columns[i].suite), Escape(data.columns[i].check),
+      row += fmt::format("<td class=\"{}{}\" title=\"{}: {}.{}: {}\"></td>", html::VerdictClass(*cells[i]), suite_class,
+                         Escape(row_name), Escape(data.columns[i].suite), Escape(data.columns[i].check),
                          VerdictName(*cells[i]));
     }
   }
@@ -193,55 +199,101 @@ void FoldInto(Cells& cells, std::size_t column, Verdict verdict) {
   cells[column] = cells[column] ? Worse(*cells[column], verdict) : verdict;
 }
 
+// Problem nodes with the same verdict in every column share a row: 10,000 nodes that all
+// miss the same file are one row, so rows grow with the distinct patterns, not the nodes.
+struct NodeGroup {
+  std::vector<std::string> nodes;
+  Cells cells;
+  NodeState state;  // the first node's: the same for all, their cells being the same
+};
+
+std::vector<NodeGroup> GroupProblemNodes(const HeatmapData& data, const std::vector<CheckResult>& results) {
+  std::unordered_map<std::string, Cells> cells_of;
+  for (const auto& result : results) {
+    const auto column = data.column_of.find({result.suite, result.check});
+    if (result.node.empty() || column == data.column_of.end()) continue;
+    if (!IsProblem(data.nodes.at(result.node).worst)) continue;
+    auto [it, added] = cells_of.try_emplace(result.node, Cells(data.columns.size()));
+    FoldInto(it->second, column->second, result.verdict);
+  }
+  std::vector<NodeGroup> groups;
+  std::unordered_map<std::string, std::size_t> group_of;  // the cells as text -> group
+  for (const auto& node : data.node_order) {
+    const auto cells = cells_of.find(node);
+    if (!IsProblem(data.nodes.at(node).worst) || cells == cells_of.end()) continue;
+    std::string signature;
+    for (const auto& cell : cells->second) signature += cell ? static_cast<char>('0' + Severity(*cell)) : '-';
+    auto [it, added] = group_of.try_emplace(signature, groups.size());
+    if (added) groups.push_back({{}, cells->second, data.nodes.at(node)});
+    groups[it->second].nodes.push_back(node);
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const NodeGroup& a, const NodeGroup& b) {
+    return std::make_tuple(Severity(a.state.worst), -a.state.problems, a.state.order) <
+           std::make_tuple(Severity(b.state.worst), -b.state.problems, b.state.order);
+  });
+  return groups;
+}
+
+std::string GroupRow(const HeatmapData& data, const NodeGroup& group) {
+  const std::string worst = "worst-" + std::string(VerdictName(group.state.worst));
+  if (group.nodes.size() == 1) {
+    return HeatmapRow(
+        data, "node " + worst,
+        fmt::format("{} <span class=\"muted\">{} problem(s)</span>", Escape(group.nodes.front()), group.state.problems),
+        group.nodes.front(), group.cells);
+  }
+  const std::string hostlist = ShortHostlist(group.nodes);
+  return HeatmapRow(data, "group " + worst,
+                    fmt::format("<b>{} nodes</b>, {} problem(s) each<br><span class=\"hostlist\">{}</span>",
+                                group.nodes.size(), group.state.problems, Escape(hostlist)),
+                    hostlist, group.cells);
+}
+
 std::string HeatmapSection(const RunRecord& run, const std::vector<CheckResult>& results) {
   const HeatmapData data = CollectHeatmap(run, results);
-  std::vector<std::string> problem_nodes, conforming_nodes;
+  const std::vector<NodeGroup> groups = GroupProblemNodes(data, results);
+  std::vector<std::string> conforming_nodes;
+  std::size_t problem_nodes = 0;
   for (const auto& node : data.node_order) {
-    (IsProblem(data.nodes.at(node).worst) ? problem_nodes : conforming_nodes).push_back(node);
+    if (IsProblem(data.nodes.at(node).worst)) {
+      ++problem_nodes;
+    } else {
+      conforming_nodes.push_back(node);
+    }
   }
-  std::stable_sort(problem_nodes.begin(), problem_nodes.end(), [&](const std::string& a, const std::string& b) {
-    const NodeState &left = data.nodes.at(a), &right = data.nodes.at(b);
-    return std::make_tuple(Severity(left.worst), -left.problems, left.order) <
-           std::make_tuple(Severity(right.worst), -right.problems, right.order);
-  });
-  const std::size_t shown = std::min(problem_nodes.size(), kMaxHeatmapRows);
-  std::unordered_map<std::string, std::size_t> row_of;
-  for (std::size_t i = 0; i < shown; ++i) row_of[problem_nodes[i]] = i;
-  std::unordered_set<std::string> conforming(conforming_nodes.begin(), conforming_nodes.end());
-
   const Cells empty(data.columns.size());
-  std::vector<Cells> rows(shown, empty);
-  Cells cluster = empty, folded = empty, hidden = empty;
+  Cells cluster = empty, folded = empty;
   bool has_cluster = false;
+  const std::unordered_set<std::string> conforming(conforming_nodes.begin(), conforming_nodes.end());
   for (const auto& result : results) {
     const auto column = data.column_of.find({result.suite, result.check});
     if (column == data.column_of.end()) continue;
     if (result.node.empty()) {
       has_cluster = true;
       FoldInto(cluster, column->second, result.verdict);
-    } else if (const auto row = row_of.find(result.node); row != row_of.end()) {
-      FoldInto(rows[row->second], column->second, result.verdict);
-    } else {
-      FoldInto(conforming.contains(result.node) ? folded : hidden, column->second, result.verdict);
+    } else if (conforming.contains(result.node)) {
+      FoldInto(folded, column->second, result.verdict);
     }
   }
 
   std::string section = fmt::format(
       "<section id=\"heatmap\"><h2>Nodes × checks</h2><p class=\"muted\">{} node(s) with a problem, drawn first "
-      "(non-conforming, then worse than the baseline, then not evaluated); the {} node(s) whose every case conforms "
-      "or is skipped share one row.</p>",
-      problem_nodes.size(), conforming_nodes.size());
+      "(non-conforming, then worse than the baseline, then not evaluated), nodes with the same verdicts sharing a "
+      "row; the {} node(s) whose every case conforms or is skipped share one row. Hover a cell for its check.</p>",
+      problem_nodes, conforming_nodes.size());
   section += Legend() + "<div class=\"scroll\"><table class=\"heatmap\">" + HeatmapHeader(data) + "<tbody>";
-  if (has_cluster) section += HeatmapRow(data, "cluster", "cluster", "cluster", cluster);
-  for (std::size_t i = 0; i < shown; ++i) {
-    const std::string& node = problem_nodes[i];
-    const NodeState& state = data.nodes.at(node);
-    section += HeatmapRow(data, "node " + html::VerdictClass(state.worst),
-                          fmt::format("{} <span class=\"muted\">{} problem(s)</span>", Escape(node), state.problems),
-                          node, rows[i]);
-  }
-  if (problem_nodes.size() > shown) {
-    std::vector<std::string> rest(problem_nodes.begin() + static_cast<std::ptrdiff_t>(shown), problem_nodes.end());
+  if (has_cluster) section += HeatmapRow(data, "cluster", "cluster-wide", "cluster", cluster);
+  const std::size_t shown = std::min(groups.size(), kMaxHeatmapRows);
+  for (std::size_t i = 0; i < shown; ++i) section += GroupRow(data, groups[i]);
+  if (groups.size() > shown) {
+    std::vector<std::string> rest;
+    Cells hidden = empty;
+    for (std::size_t i = shown; i < groups.size(); ++i) {
+      rest.insert(rest.end(), groups[i].nodes.begin(), groups[i].nodes.end());
+      for (std::size_t column = 0; column < hidden.size(); ++column) {
+        if (groups[i].cells[column]) FoldInto(hidden, column, *groups[i].cells[column]);
+      }
+    }
     section += HeatmapRow(data, "more",
                           fmt::format("<b>{} more node(s) with problems</b><br><span class=\"hostlist\">{}</span>",
                                       rest.size(), Escape(ShortHostlist(rest))),
@@ -306,12 +358,14 @@ std::string FindingRow(const FindingGroup& group) {
   if (!group.entities.empty()) where += (where.empty() ? "" : "; ") + ShortHostlist(group.entities);
   if (where.empty()) where = "cluster";
   return fmt::format(
-      "<tr class=\"{}\" data-code=\"{}\"><td><span class=\"badge {}\">{}</span></td><td>{}</td><td><code>{}</code><br>"
-      "<span class=\"muted\">{}</span></td><td>{}</td><td class=\"next\">{}</td><td><span class=\"hostlist\">{}</span>"
+      "<tr class=\"f-{}\" data-code=\"{}\"><td><span class=\"badge "
+      "{}\">{}</span></td><td>{}</td><td><code>{}</code><br>"
+      "<span class=\"muted\">{}</span></td><td>{}</td><td class=\"next\">{}</td><td class=\"where\"><span "
+      "class=\"hostlist\">{}</span>"
       "<br><span class=\"muted\">{} case(s)</span></td><td class=\"example\">{}</td></tr>",
-      html::VerdictClass(group.verdict), Escape(entry.code), html::VerdictClass(group.verdict),
-      VerdictName(group.verdict), Escape(group.check), Escape(entry.code), FaultClassName(entry.fault_class),
-      Escape(entry.meaning), Escape(entry.next_step), Escape(where), group.cases, Escape(group.example));
+      VerdictName(group.verdict), Escape(entry.code), html::VerdictClass(group.verdict), VerdictName(group.verdict),
+      Escape(group.check), Escape(entry.code), FaultClassName(entry.fault_class), Escape(entry.meaning),
+      Escape(entry.next_step), Escape(where), group.cases, Escape(html::Clipped(group.example, 300)));
 }
 
 std::string FindingsSection(const std::vector<CheckResult>& results) {
@@ -337,9 +391,9 @@ std::string FindingsSection(const std::vector<CheckResult>& results) {
 std::string VersionRow(const std::string& component, const std::map<std::string, std::string>& value_by_node) {
   std::map<std::string, std::vector<std::string>> nodes_by_value;
   for (const auto& [node, value] : value_by_node) nodes_by_value[value].push_back(node);
-  const auto majority = std::max_element(nodes_by_value.begin(), nodes_by_value.end(), [](const auto& a, const auto& b) {
-    return a.second.size() < b.second.size();
-  });
+  const auto majority =
+      std::max_element(nodes_by_value.begin(), nodes_by_value.end(),
+                       [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
   std::vector<std::pair<std::string, std::vector<std::string>>> odd;
   for (const auto& entry : nodes_by_value) {
     if (entry.first != majority->first) odd.push_back(entry);
@@ -347,14 +401,17 @@ std::string VersionRow(const std::string& component, const std::map<std::string,
   std::sort(odd.begin(), odd.end(), [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
   std::string odd_html;
   for (std::size_t i = 0; i < odd.size() && i < kMaxOddVersions; ++i) {
-    odd_html += fmt::format("<div class=\"odd\"><code>{}</code> on {} node(s): <span class=\"hostlist\">{}</span></div>",
-                            Escape(odd[i].first), odd[i].second.size(), Escape(ShortHostlist(odd[i].second)));
+    odd_html += fmt::format(
+        "<div class=\"odd\"><code>{}</code> on {} node(s): <span class=\"hostlist\">{}</span></div>",
+        Escape(html::Clipped(odd[i].first, 120)), odd[i].second.size(), Escape(ShortHostlist(odd[i].second)));
   }
-  if (odd.size() > kMaxOddVersions) odd_html += fmt::format("<div>… and {} more values</div>", odd.size() - kMaxOddVersions);
-  return fmt::format("<tr class=\"{}\" data-component=\"{}\"><td>{}</td><td><code>{}</code></td><td class=\"num\">{}"
-                     "</td><td>{}</td></tr>",
-                     odd.empty() ? "same" : "drift", Escape(component), Escape(component), Escape(majority->first),
-                     majority->second.size(), odd.empty() ? "<span class=\"muted\">none</span>" : odd_html);
+  if (odd.size() > kMaxOddVersions)
+    odd_html += fmt::format("<div>… and {} more values</div>", odd.size() - kMaxOddVersions);
+  return fmt::format(
+      "<tr class=\"{}\" data-component=\"{}\"><td>{}</td><td><code>{}</code></td><td class=\"num\">{}"
+      "</td><td>{}</td></tr>",
+      odd.empty() ? "same" : "drift", Escape(component), Escape(component), Escape(html::Clipped(majority->first, 120)),
+      majority->second.size(), odd.empty() ? "<span class=\"muted\">none</span>" : odd_html);
 }
 
 std::string VersionsSection(const std::vector<CheckResult>& results,
@@ -403,8 +460,10 @@ h1{margin:4px 0 6px;font-size:22px} h2{margin:4px 0 8px;font-size:18px}
 .cards{display:flex;flex-wrap:wrap;gap:10px;margin:8px 0 12px}
 .card{border:1px solid #dde1e6;border-left:6px solid #90a4ae;border-radius:4px;padding:6px 14px;min-width:120px;background:#fafbfc}
 .card b{display:block;font-size:22px}
-.card.v-pass{border-left-color:#2e9e4f} .card.v-fail{border-left-color:#d32f2f} .card.v-regression{border-left-color:#ef8a17}
-.card.v-error{border-left-color:#7b3fb0} .card.v-skip{border-left-color:#b0b0b0}
+.card.c-pass{border-left-color:#2e9e4f} .card.c-fail{border-left-color:#d32f2f} .card.c-regression{border-left-color:#ef8a17}
+.card.c-error{border-left-color:#7b3fb0} .card.c-skip{border-left-color:#b0b0b0}
+.findings tr.f-fail td:first-child{border-left:4px solid #d32f2f} .findings tr.f-regression td:first-child{border-left:4px solid #ef8a17}
+.findings tr.f-error td:first-child{border-left:4px solid #7b3fb0}
 table{border-collapse:collapse} th{text-align:left}
 .facts th{padding:2px 16px 2px 0;color:#555;font-weight:500} .facts td{padding:2px 0;word-break:break-all}
 .legend span{display:inline-block;margin-right:16px;font-size:12px}
@@ -420,14 +479,15 @@ table{border-collapse:collapse} th{text-align:left}
 .heatmap .suite-start{border-left:3px solid #fff}
 .heatmap th.col.suite-start{border-left:3px solid #fff}
 .heatmap .rowlabel{font-weight:400;padding:1px 10px 1px 0;white-space:nowrap;font-size:12px;max-width:360px;overflow:hidden;text-overflow:ellipsis}
-.heatmap tr.folded .rowlabel,.heatmap tr.more .rowlabel{white-space:normal;min-width:240px}
-.heatmap tr.folded td,.heatmap tr.more td{height:30px}
+.heatmap tr.folded .rowlabel,.heatmap tr.more .rowlabel,.heatmap tr.group .rowlabel{white-space:normal;min-width:240px}
+.heatmap tr.folded td,.heatmap tr.more td,.heatmap tr.group td{height:30px}
 .heatmap tr.folded th,.heatmap tr.cluster th{border-top:1px solid #ccc}
-.hostlist{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;word-break:break-all}
+.hostlist{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;overflow-wrap:anywhere}
 .badge{display:inline-block;padding:1px 7px;border-radius:3px;color:#fff;font-size:12px;white-space:nowrap}
 .badge.v-skip{color:#333}
 .findings td,.changes td,.versions td,.findings th,.changes th,.versions th{border-bottom:1px solid #eceff1;padding:5px 8px;vertical-align:top}
-.findings td.next{font-weight:500;max-width:300px} .findings td.example{font-size:12px;color:#444;max-width:340px;word-break:break-word}
+.findings,.changes{width:100%} .findings td.next{font-weight:500;max-width:300px} .findings td.where{min-width:130px;max-width:220px}
+.findings td.example{font-size:12px;color:#444;max-width:380px;overflow-wrap:anywhere}
 .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .changes tr.regressed td.pct{color:#d32f2f;font-weight:600}
 .versions tr.drift td{background:#fff4f4} .odd{color:#b71c1c}
@@ -441,9 +501,14 @@ ol.changes{font-size:12px;margin:4px 0 0;padding-left:22px;color:#8a4b00}
 
 std::string Navigation(bool with_trends) {
   std::string nav = "<nav>";
-  for (const auto& [id, title] : {std::pair{"summary", "Summary"}, {"heatmap", "Heatmap"}, {"findings", "Findings"},
-                                  {"changes", "Baseline"}, {"busbw", "busbw"}, {"distributions", "Metrics"},
-                                  {"versions", "Versions"}, {"trends", "Trends"}}) {
+  for (const auto& [id, title] : {std::pair{"summary", "Summary"},
+                                  {"heatmap", "Heatmap"},
+                                  {"findings", "Findings"},
+                                  {"changes", "Baseline"},
+                                  {"busbw", "busbw"},
+                                  {"distributions", "Metrics"},
+                                  {"versions", "Versions"},
+                                  {"trends", "Trends"}}) {
     if (std::string_view(id) == "trends" && !with_trends) continue;
     nav += fmt::format("<a href=\"#{}\">{}</a>", id, title);
   }

@@ -8,8 +8,14 @@
 // history, each metric's trend over the last runs, marked where the image or versions changed;
 // and every finding with its next step from the reason catalogue.
 // Contract: RenderHtmlReport is pure; its size grows with the number of distinct problems, not
-// with the number of conforming nodes (a 10,000-node report stays under 20 MB). Every text
-// from the run is HTML-escaped. WriteHtmlReport publishes the file atomically.
+// with the number of conforming nodes (a 10,000-node report stays under 20 MB; the fleet
+// snapshot's is about 55 kB): the heatmap gives a row to each distinct pattern of problems
+// (nodes with the same verdicts share it, named as a hostlist) and folds the conforming nodes
+// into one row; charts are binned; tables, lists of names and long messages are capped and
+// say how much they left out. Every text from the run is HTML-escaped; the page names no URL
+// and has no script. Stable ids for tools and tests: summary (data-exit-status), heatmap,
+// findings, changes, busbw, distributions, versions, trends (only when trends are given).
+// WriteHtmlReport publishes the file atomically.
 #pragma once
 
 #include <string>

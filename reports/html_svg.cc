@@ -28,9 +28,7 @@ constexpr int kHistogramBins = 40;
 // read as a failure; red stays for the floors.
 constexpr std::string_view kSeriesColours[] = {"#1f6fb4", "#17a2b8", "#8c564b", "#d63384", "#6c757d", "#b8860b"};
 
-std::string_view SeriesColour(std::size_t index) {
-  return kSeriesColours[index % std::size(kSeriesColours)];
-}
+std::string_view SeriesColour(std::size_t index) { return kSeriesColours[index % std::size(kSeriesColours)]; }
 
 // Maps [from_low, from_high] onto [to_low, to_high]; a degenerate range maps to its middle.
 struct Scale {
@@ -113,17 +111,27 @@ std::vector<MetricSpread> CollectSpreads(const std::vector<CheckResult>& results
 
 // The binned histogram: a constant number of bars whatever the node count, each at least
 // 2 px tall when it holds a node, so a lone outlier among 10,000 stays visible.
+// Whether a bound is close enough to the values to share their axis: a ceiling of 10,000 ms
+// over values near 1 ms would squeeze every value into one bar, so a far bound is named at
+// the axis's edge instead of drawn.
+bool NearTheValues(double bound, double low, double high) {
+  const double span = std::max({high - low, std::fabs(high) * 0.25, 1e-9});
+  return bound >= low - span && bound <= high + span;
+}
+
 std::string HistogramSvg(const MetricSpread& spread) {
   constexpr double kWidth = 440, kLeft = 12, kRight = 428, kTop = 26, kBottom = 96;
   std::vector<double> range;
   for (const auto& [node, value] : spread.values) range.push_back(value);
-  if (spread.bound.floor) range.push_back(*spread.bound.floor);
-  if (spread.bound.ceiling) range.push_back(*spread.bound.ceiling);
+  const auto [value_low, value_high] = std::minmax_element(range.begin(), range.end());
+  const double data_low = *value_low, data_high = *value_high;
+  const auto drawn = [&](const std::optional<double>& bound) {
+    return bound && NearTheValues(*bound, data_low, data_high);
+  };
+  if (drawn(spread.bound.floor)) range.push_back(*spread.bound.floor);
+  if (drawn(spread.bound.ceiling)) range.push_back(*spread.bound.ceiling);
   const double baseline = Median(spread.baselines);
-  if (!spread.baselines.empty()) {
-    range.push_back(baseline * (1 - spread.tolerance));
-    range.push_back(baseline * (1 + spread.tolerance));
-  }
+  if (!spread.baselines.empty() && NearTheValues(baseline, data_low, data_high)) range.push_back(baseline);
   auto [low, high] = std::minmax_element(range.begin(), range.end());
   double from = *low, to = *high;
   if (from == to) {
@@ -135,6 +143,7 @@ std::string HistogramSvg(const MetricSpread& spread) {
   from -= pad;
   to += pad;
   const Scale x{from, to, kLeft, kRight};
+  const auto clamped = [&](double value) { return std::clamp(x(value), kLeft, kRight); };
 
   std::vector<int> counts(kHistogramBins, 0), bad(kHistogramBins, 0);
   for (const auto& [node, value] : spread.values) {
@@ -146,37 +155,54 @@ std::string HistogramSvg(const MetricSpread& spread) {
   std::string svg = fmt::format(
       "<svg class=\"histogram\" width=\"{0}\" height=\"118\" viewBox=\"0 0 {0} 118\" role=\"img\">", kWidth);
   if (!spread.baselines.empty()) {
-    const double band_from = x(baseline * (1 - spread.tolerance)), band_to = x(baseline * (1 + spread.tolerance));
-    svg += fmt::format("<rect class=\"baseline-band\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#1f6fb4\" "
-                       "fill-opacity=\"0.15\"><title>baseline {} ± {:.0f}%</title></rect>",
-                       Coordinate(band_from), kTop, Coordinate(std::max(1.0, band_to - band_from)), kBottom - kTop,
-                       FormatNumber(baseline), spread.tolerance * 100);
-    svg += SvgText(x(baseline), kTop + 10, "baseline", "class=\"label\" fill=\"#1f6fb4\" text-anchor=\"middle\"");
+    const double band_from = clamped(baseline * (1 - spread.tolerance)),
+                 band_to = clamped(baseline * (1 + spread.tolerance));
+    svg += fmt::format(
+        "<rect class=\"baseline-band\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#1f6fb4\" "
+        "fill-opacity=\"0.15\"><title>baseline {} ± {:.0f}%</title></rect>",
+        Coordinate(band_from), kTop, Coordinate(std::max(1.0, band_to - band_from)), kBottom - kTop,
+        FormatNumber(baseline), spread.tolerance * 100);
+    svg += SvgText(clamped(baseline), kTop + 10, "baseline", "class=\"label\" fill=\"#1f6fb4\" text-anchor=\"middle\"");
   }
   const double bin_width = (kRight - kLeft) / kHistogramBins;
   for (int bin = 0; bin < kHistogramBins; ++bin) {
     const int count = counts[static_cast<std::size_t>(bin)];
     if (count == 0) continue;
-    const double height = std::max(2.0, (kBottom - kTop - 12) * count / most);
+    const double height = std::max(3.0, (kBottom - kTop - 12) * count / most);
     const double bin_from = from + (to - from) * bin / kHistogramBins;
     svg += fmt::format(
         "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{} node(s) from {} to {}</title></rect>",
         Coordinate(kLeft + bin * bin_width + 0.5), Coordinate(kBottom - height), Coordinate(bin_width - 1),
-        Coordinate(height), bad[static_cast<std::size_t>(bin)] > 0 ? VerdictColour(Verdict::kFail) : "#5a9e6f",
-        count, FormatNumber(bin_from), FormatNumber(bin_from + (to - from) / kHistogramBins));
+        Coordinate(height), bad[static_cast<std::size_t>(bin)] > 0 ? VerdictColour(Verdict::kFail) : "#5a9e6f", count,
+        FormatNumber(bin_from), FormatNumber(bin_from + (to - from) / kHistogramBins));
+    // A bar too short to read (one node among thousands) says its count.
+    if (height < 14) {
+      svg += SvgText(kLeft + (bin + 0.5) * bin_width, kBottom - height - 3, std::to_string(count),
+                     "class=\"label\" text-anchor=\"middle\"");
+    }
   }
   const auto bound_line = [&](double value, std::string_view name) {
+    if (!NearTheValues(value, data_low, data_high)) {
+      const bool beyond_right = value > data_high;
+      svg += SvgText(
+          beyond_right ? kRight : kLeft, kTop - 6,
+          fmt::format("{}{} {}{}", beyond_right ? "" : "← ", name, FormatNumber(value), beyond_right ? " →" : ""),
+          fmt::format("class=\"label bound far\" fill=\"#c62828\" text-anchor=\"{}\"", beyond_right ? "end" : "start"));
+      return;
+    }
     const double at = x(value);
     const bool right_half = at > (kLeft + kRight) / 2;
-    svg += fmt::format("<line class=\"bound\" x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#c62828\" "
-                       "stroke-width=\"2\" stroke-dasharray=\"4 3\"/>",
-                       Coordinate(at), kTop - 14, kBottom);
+    svg += fmt::format(
+        "<line class=\"bound\" x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#c62828\" "
+        "stroke-width=\"2\" stroke-dasharray=\"4 3\"/>",
+        Coordinate(at), kTop - 14, kBottom);
     svg += SvgText(at + (right_half ? -4 : 4), kTop - 6, fmt::format("{} {}", name, FormatNumber(value)),
                    fmt::format("class=\"label\" fill=\"#c62828\" text-anchor=\"{}\"", right_half ? "end" : "start"));
   };
   if (spread.bound.floor) bound_line(*spread.bound.floor, "floor");
   if (spread.bound.ceiling) bound_line(*spread.bound.ceiling, "ceiling");
-  svg += fmt::format("<line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"#888\"/>", kLeft, kRight, kBottom, kBottom);
+  svg +=
+      fmt::format("<line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"#888\"/>", kLeft, kRight, kBottom, kBottom);
   svg += SvgText(kLeft, kBottom + 14, FormatNumber(from), "class=\"label\"");
   svg += SvgText(kRight, kBottom + 14, FormatNumber(to), "class=\"label\" text-anchor=\"end\"");
   svg += SvgText((kLeft + kRight) / 2, kBottom + 14, spread.unit, "class=\"label\" text-anchor=\"middle\"");
@@ -219,12 +245,13 @@ std::string SpreadFigure(const MetricSpread& spread) {
   std::vector<double> values;
   for (const auto& [node, value] : spread.values) values.push_back(value);
   const auto [low, high] = std::minmax_element(values.begin(), values.end());
-  std::string figure = fmt::format("<figure class=\"dist\" data-metric=\"{}\"><figcaption><b>{}</b> <span "
-                                   "class=\"muted\">{}.{}</span><br><span class=\"muted\">{} value(s), min {}, "
-                                   "median {}, max {} {}; {} is better</span></figcaption>",
-                                   Escape(spread.metric), Escape(spread.metric), Escape(spread.suite),
-                                   Escape(spread.check), values.size(), FormatNumber(*low), FormatNumber(Median(values)),
-                                   FormatNumber(*high), Escape(spread.unit), Escape(spread.bound.better));
+  std::string figure = fmt::format(
+      "<figure class=\"dist\" data-metric=\"{}\"><figcaption><b>{}</b> <span "
+      "class=\"muted\">{}.{}</span><br><span class=\"muted\">{} value(s), min {}, "
+      "median {}, max {}{}; {} is better</span></figcaption>",
+      Escape(spread.metric), Escape(spread.metric), Escape(spread.suite), Escape(spread.check), values.size(),
+      FormatNumber(*low), FormatNumber(Median(values)), FormatNumber(*high),
+      spread.unit.empty() ? "" : " " + Escape(spread.unit), Escape(spread.bound.better));
   figure += HistogramSvg(spread) + OutlierLine(spread);
   if (spread.regressed > 0) {
     figure += fmt::format("<p class=\"outliers bad\">{} node(s) worse than the baseline</p>", spread.regressed);
@@ -319,14 +346,24 @@ std::string BusbwChart(const std::vector<Series>& all) {
   }
   svg += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" stroke=\"#888\"/>", kLeft, kRight, kBottom);
   svg += fmt::format("<line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#888\"/>", kLeft, kTop, kBottom);
-  svg += SvgText((kLeft + kRight) / 2, kBottom + 38, "message size (log2 scale)", "class=\"axis\" text-anchor=\"middle\"");
+  svg +=
+      SvgText((kLeft + kRight) / 2, kBottom + 38, "message size (log2 scale)", "class=\"axis\" text-anchor=\"middle\"");
   svg += SvgText(16, (kTop + kBottom) / 2, "busbw (" + all.front().unit + ")",
                  fmt::format("class=\"axis\" text-anchor=\"middle\" transform=\"rotate(-90 16 {})\"",
                              Coordinate((kTop + kBottom) / 2)));
   for (std::size_t i = 0; i < all.size(); ++i) {
     const Series& series = all[i];
     const std::string_view colour = SeriesColour(i);
-    if (!series.baseline.empty()) svg += Polyline(series.baseline, x, y, colour, " stroke-dasharray=\"6 4\" opacity=\"0.7\"");
+    if (!series.baseline.empty())
+      svg += Polyline(series.baseline, x, y, colour, " stroke-dasharray=\"6 4\" opacity=\"0.7\"");
+    // Hollow circles too: a baseline with one compared size has no line to draw.
+    for (const auto& point : series.baseline) {
+      svg += fmt::format(
+          "<circle class=\"baseline\" cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"#fff\" stroke=\"{}\" "
+          "stroke-width=\"2\"><title>{} baseline busbw@{}: {} {}</title></circle>",
+          Coordinate(x(point.x)), Coordinate(y(point.y)), colour, Escape(series.name), Escape(point.label),
+          FormatNumber(point.y), Escape(series.unit));
+    }
     svg += Polyline(series.measured, x, y, colour, "");
     for (const auto& point : series.measured) {
       svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{}\"><title>{} busbw@{}: {} {}</title></circle>",
@@ -334,12 +371,15 @@ std::string BusbwChart(const std::vector<Series>& all) {
                          Escape(point.label), FormatNumber(point.y), Escape(series.unit));
     }
     for (const auto& floor : series.floors) {
-      svg += fmt::format("<line class=\"floor\" x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" stroke=\"#c62828\" "
-                         "stroke-width=\"3\"><title>{3} floor at {4}: {5} {6}</title></line>",
-                         Coordinate(x(floor.x) - 14), Coordinate(x(floor.x) + 14), Coordinate(y(floor.y)),
-                         Escape(series.name), Escape(floor.label), FormatNumber(floor.y), Escape(series.unit));
-      svg += SvgText(x(floor.x) + 16, y(floor.y) + 4, "floor " + FormatNumber(floor.y),
-                     "class=\"label\" fill=\"#c62828\"");
+      svg += fmt::format(
+          "<line class=\"floor\" x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" stroke=\"#c62828\" "
+          "stroke-width=\"3\"><title>{3} floor at {4}: {5} {6}</title></line>",
+          Coordinate(x(floor.x) - 14), Coordinate(x(floor.x) + 14), Coordinate(y(floor.y)), Escape(series.name),
+          Escape(floor.label), FormatNumber(floor.y), Escape(series.unit));
+      // The label goes left of a floor at the chart's right edge, where it would be cut off.
+      const bool at_right = x(floor.x) > kRight - 90;
+      svg += SvgText(x(floor.x) + (at_right ? -16 : 16), y(floor.y) + 4, "floor " + FormatNumber(floor.y),
+                     fmt::format("class=\"label\" fill=\"#c62828\" text-anchor=\"{}\"", at_right ? "end" : "start"));
     }
   }
   return svg + "</svg>";
@@ -350,7 +390,7 @@ std::string BusbwLegend(const std::vector<Series>& all) {
   for (std::size_t i = 0; i < all.size(); ++i) {
     legend += fmt::format("<span><i style=\"background:{}\"></i>{}</span>", SeriesColour(i), Escape(all[i].name));
     if (!all[i].baseline.empty()) {
-      legend += fmt::format("<span><i class=\"dashed\" style=\"border-color:{}\"></i>{} (baseline)</span>",
+      legend += fmt::format("<span><i class=\"dashed\" style=\"border-color:{}\"></i>{} (baseline, hollow)</span>",
                             SeriesColour(i), Escape(all[i].name));
     }
   }
@@ -371,12 +411,12 @@ std::string ChangeBarSvg(const Change& change, double scale) {
   const double fraction = std::clamp(change.comparison.change_fraction, -scale, scale);
   const double length = fraction / scale * kHalf;
   const std::string_view colour = change.comparison.regressed ? VerdictColour(Verdict::kFail)
-                                  : change.badness < 0      ? "#5a9e6f"
-                                                            : "#9e9e9e";
+                                  : change.badness < 0        ? "#5a9e6f"
+                                                              : "#9e9e9e";
   std::string svg = fmt::format("<svg class=\"bar\" width=\"{0}\" height=\"16\" viewBox=\"0 0 {0} 16\">", kWidth);
   const double tolerance = std::min(change.comparison.tolerance_fraction, scale) / scale * kHalf;
-  svg += fmt::format("<rect x=\"{}\" y=\"2\" width=\"{}\" height=\"12\" fill=\"#f1f1f1\"/>", Coordinate(kMiddle - tolerance),
-                     Coordinate(2 * tolerance));
+  svg += fmt::format("<rect x=\"{}\" y=\"2\" width=\"{}\" height=\"12\" fill=\"#f1f1f1\"/>",
+                     Coordinate(kMiddle - tolerance), Coordinate(2 * tolerance));
   svg += fmt::format("<rect class=\"change\" x=\"{}\" y=\"3\" width=\"{}\" height=\"10\" fill=\"{}\"/>",
                      Coordinate(std::min(kMiddle, kMiddle + length)), Coordinate(std::max(1.0, std::fabs(length))),
                      colour);
@@ -426,9 +466,10 @@ std::string TrendSvg(const MetricTrend& trend) {
     if (point.change.empty()) continue;
     const double at = x(static_cast<double>(i - first));
     ++marker;
-    svg += fmt::format("<line class=\"change-marker\" x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#e07b00\" "
-                       "stroke-width=\"1.5\" stroke-dasharray=\"3 2\"><title>{3}</title></line>",
-                       Coordinate(at), kTop - 14, kBottom, Escape(point.change));
+    svg += fmt::format(
+        "<line class=\"change-marker\" x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#e07b00\" "
+        "stroke-width=\"1.5\" stroke-dasharray=\"3 2\"><title>{3}</title></line>",
+        Coordinate(at), kTop - 14, kBottom, Escape(point.change));
     svg += SvgText(at + 3, kTop - 6, std::to_string(marker), "class=\"label\" fill=\"#e07b00\"");
   }
   svg += Polyline(points, x, y, SeriesColour(0), "");
@@ -444,10 +485,10 @@ std::string TrendSvg(const MetricTrend& trend) {
 }
 
 std::string TrendFigure(const MetricTrend& trend) {
-  std::string figure = fmt::format(
-      "<figure class=\"trend\"><figcaption><b>{}</b> <span class=\"muted\">{}.{}{}{}</span></figcaption>",
-      Escape(trend.metric), Escape(trend.suite), Escape(trend.check), trend.node.empty() ? "" : " on ",
-      Escape(trend.node));
+  std::string figure =
+      fmt::format("<figure class=\"trend\"><figcaption><b>{}</b> <span class=\"muted\">{}.{}{}{}</span></figcaption>",
+                  Escape(trend.metric), Escape(trend.suite), Escape(trend.check), trend.node.empty() ? "" : " on ",
+                  Escape(trend.node));
   if (trend.points.empty()) return figure + "<p class=\"muted\">no points</p></figure>";
   figure += TrendSvg(trend);
   std::string changes;
@@ -469,11 +510,21 @@ std::string Escape(std::string_view text) {
   escaped.reserve(text.size());
   for (const char c : text) {
     switch (c) {
-      case '&': escaped += "&amp;"; break;
-      case '<': escaped += "&lt;"; break;
-      case '>': escaped += "&gt;"; break;
-      case '"': escaped += "&quot;"; break;
-      case '\'': escaped += "&#39;"; break;
+      case '&':
+        escaped += "&amp;";
+        break;
+      case '<':
+        escaped += "&lt;";
+        break;
+      case '>':
+        escaped += "&gt;";
+        break;
+      case '"':
+        escaped += "&quot;";
+        break;
+      case '\'':
+        escaped += "&#39;";
+        break;
       default:
         // Control characters (a garbled probe output) would be parse errors: shown as '?'.
         escaped += (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') ? '?' : c;
@@ -496,13 +547,25 @@ std::string VerdictClass(Verdict verdict) { return std::string("v-") + VerdictNa
 
 std::string_view VerdictColour(Verdict verdict) {
   switch (verdict) {
-    case Verdict::kPass: return "#2e9e4f";
-    case Verdict::kFail: return "#d32f2f";
-    case Verdict::kRegression: return "#ef8a17";
-    case Verdict::kError: return "#7b3fb0";
-    case Verdict::kSkip: return "#b0b0b0";
+    case Verdict::kPass:
+      return "#2e9e4f";
+    case Verdict::kFail:
+      return "#d32f2f";
+    case Verdict::kRegression:
+      return "#ef8a17";
+    case Verdict::kError:
+      return "#7b3fb0";
+    case Verdict::kSkip:
+      return "#b0b0b0";
   }
   return "#b0b0b0";
+}
+
+std::string Clipped(std::string_view text, std::size_t limit) {
+  if (text.size() <= limit) return std::string(text);
+  std::size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+  return fmt::format("{} … ({} more characters)", text.substr(0, cut), text.size() - cut);
 }
 
 std::string NamesClipped(const std::vector<std::string>& names, std::size_t limit) {
@@ -532,10 +595,19 @@ std::optional<double> SizeInBytes(std::string_view text) {
   }
   const auto number = MetricNumber(text.substr(0, digits));
   if (!number) return std::nullopt;
-  static const std::map<std::string_view, double> kUnits = {
-      {"", 1},      {"B", 1},        {"K", 1024},         {"KiB", 1024},       {"KB", 1024},
-      {"M", 1 << 20}, {"MiB", 1 << 20}, {"MB", 1 << 20},     {"G", 1 << 30},      {"GiB", 1 << 30},
-      {"GB", 1 << 30}, {"T", 1099511627776.0}, {"TiB", 1099511627776.0}};
+  static const std::map<std::string_view, double> kUnits = {{"", 1},
+                                                            {"B", 1},
+                                                            {"K", 1024},
+                                                            {"KiB", 1024},
+                                                            {"KB", 1024},
+                                                            {"M", 1 << 20},
+                                                            {"MiB", 1 << 20},
+                                                            {"MB", 1 << 20},
+                                                            {"G", 1 << 30},
+                                                            {"GiB", 1 << 30},
+                                                            {"GB", 1 << 30},
+                                                            {"T", 1099511627776.0},
+                                                            {"TiB", 1099511627776.0}};
   const auto unit = kUnits.find(text.substr(digits));
   if (unit == kUnits.end()) return std::nullopt;
   return *number * unit->second;
@@ -594,11 +666,11 @@ std::string ChangesSection(const std::vector<CheckResult>& results,
     return std::make_pair(a.comparison.regressed, a.badness) > std::make_pair(b.comparison.regressed, b.badness);
   });
   const std::size_t shown = std::min(changes.size(), kMaxChangeRows);
+  // The largest change shown sets the scale (a generous tolerance elsewhere must not shrink
+  // a 20% regression to a sliver); between 5% and 100%.
   double scale = 0.05;
-  for (std::size_t i = 0; i < shown; ++i) {
-    scale = std::max({scale, std::fabs(changes[i].comparison.change_fraction),
-                      changes[i].comparison.tolerance_fraction * 1.5});
-  }
+  for (std::size_t i = 0; i < shown; ++i)
+    scale = std::max(scale, std::fabs(changes[i].comparison.change_fraction) * 1.25);
   scale = std::min(scale, 1.0);
   section += fmt::format(
       "<p class=\"muted\">Each compared metric's change from the baseline, worst first; the grey band is the "

@@ -29,6 +29,9 @@ std::string FormatPercent(double fraction);
 std::string VerdictClass(Verdict verdict);
 // The verdict's colour for SVG fills, the same as the stylesheet's.
 std::string_view VerdictColour(Verdict verdict);
+// Text cut at `limit` bytes (on a UTF-8 character boundary), saying how much was cut: a
+// cluster-wide message that lists 10,000 paths must not become 850 kB of page.
+std::string Clipped(std::string_view text, std::size_t limit);
 // "a, b, c and 7 more": names listed up to `limit`, so a list never grows with the fleet.
 std::string NamesClipped(const std::vector<std::string>& names, std::size_t limit);
 
@@ -46,10 +49,10 @@ MetricOwner OwnerOf(const CheckResult& result, const std::string& name,
 // The sections drawn with SVG. Each returns a whole <section> with its id.
 std::string DistributionSection(const std::vector<CheckResult>& results,
                                 const std::unordered_set<std::string>& known_nodes);  // id="distributions"
-std::string BusbwSection(const std::vector<CheckResult>& results);                      // id="busbw"
+std::string BusbwSection(const std::vector<CheckResult>& results);                    // id="busbw"
 std::string ChangesSection(const std::vector<CheckResult>& results,
                            const std::unordered_set<std::string>& known_nodes);  // id="changes"
-std::string TrendsSection(const std::vector<MetricTrend>& trends);                // id="trends"; "" when none
+std::string TrendsSection(const std::vector<MetricTrend>& trends);               // id="trends"; "" when none
 
 // "64MiB" -> 67108864; nothing for a size it cannot read.
 std::optional<double> SizeInBytes(std::string_view text);

@@ -18,6 +18,7 @@
 #include "reports/json_report.h"
 #include "reports/results_reader.h"
 #include "tests/support/json_schema_validator.h"
+#include "tests/support/regression_fixture.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform {
@@ -247,30 +248,9 @@ class BaselineCliTest : public testing::Test {
   }
   std::string Path(const std::string& name) const { return dir_.path() + "/" + name; }
 
-  // The local profile with the default 10% bandwidth tolerance instead of its own 50%.
-  std::string TenPercentProfile() {
-    std::string yaml = test_support::ReadFile(std::string(GPUCONFORM_SOURCE_DIR) + "/topologies/local.yaml");
-    const std::string key = "bandwidth_tolerance_fraction: 0.5";
-    yaml.replace(yaml.find(key), key.size(), "bandwidth_tolerance_fraction: 0.1");
-    std::ofstream(Path("local-10pct.yaml")) << yaml;
-    return Path("local-10pct.yaml");
-  }
-
-  // The snapshot's own run, with every busbw metric 25% higher: the last good image's run, so
-  // that this one's busbw is 20% lower than its baseline's (and still above the floor).
+  std::string TenPercentProfile() { return test_support::TenPercentLocalProfile(dir_.path()); }
   std::string FasterBaseline(const std::string& measured) {
-    nlohmann::json document = nlohmann::json::parse(test_support::ReadFile(measured));
-    for (auto& result : document["results"]) {
-      for (auto& metric : result["metrics"]) {
-        if (metric["value"].is_number() && metric["name"].get<std::string>().find("busbw") != std::string::npos) {
-          metric["value"] = metric["value"].get<double>() * 1.25;
-        }
-      }
-    }
-    document["run"]["run_id"] = "feedfacefeedfacefeedfacefeedface";
-    document["run"]["tags"]["image"] = "last-good";
-    std::ofstream(Path("good.json")) << document.dump(2);
-    return Path("good.json");
+    return test_support::FasterBaseline(measured, dir_.path());
   }
 
   test_support::TempDir dir_;

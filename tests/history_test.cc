@@ -188,6 +188,12 @@ TEST_F(HistoryTest, TwoRunsIntoOneDatabaseWithAConcurrentWriterThenHistoryShowsB
   EXPECT_EQ(compared.exit_code, 0) << compared.stdout_text << compared.stderr_text;
   EXPECT_NE(compared.stderr_text.find("compared with the baseline history:"), std::string::npos)
       << compared.stderr_text;
+  // The HTML report of the history: its newest run, and each metric's trend marked where the image changed.
+  const auto html = RunCommand({GPUCONFORM_BINARY, "report", db, "--html", Path("history.html")}, 60s);
+  ASSERT_EQ(html.exit_code, 0) << html.stderr_text;
+  const std::string page = test_support::ReadFile(Path("history.html"));
+  EXPECT_NE(page.find("id=\"trends\""), std::string::npos);
+  EXPECT_NE(page.find("image=two"), std::string::npos) << "the change marker's label";
   std::ofstream(Path("garbage.sqlite")) << "not sqlite";
   const auto bad = RunCommand({GPUCONFORM_BINARY, "history", Path("garbage.sqlite")}, 60s);
   EXPECT_EQ(bad.exit_code, 2);

@@ -11,12 +11,6 @@ namespace {
 
 using nlohmann::json;
 
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
 
 Result<Baseline> ParseBaselineDocument(const json& document, const std::string& origin) {
   if (document.value("schema_version", 0) != kBaselineSchemaVersion) {
@@ -45,6 +39,13 @@ Result<Baseline> ParseBaselineDocument(const json& document, const std::string& 
 }
 
 }  // namespace
+
+double Median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
 
 std::string MetricIdentity(const std::string& node, const std::string& name) {
   if (node.empty() || name.size() <= node.size() + 1 || !name.starts_with(node)) return name;

@@ -54,6 +54,9 @@ struct DirectedMetric {
 };
 std::vector<DirectedMetric> DirectedMetrics(const std::vector<CheckResult>& results);
 
+// The median of the values (the mean of the middle two for an even count); 0 for none.
+double Median(std::vector<double> values);
+
 // One baseline from one or more runs: per node the median across runs, per metric the median
 // across nodes and runs.
 Baseline BaselineFromRuns(const std::vector<ResultsDocument>& runs, const std::string& origin);

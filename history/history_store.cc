@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/metric_bound.h"
+#include "harness/text_util.h"
 
 namespace gpuconform {
 
@@ -80,12 +81,6 @@ nlohmann::json TagsJson(const RunRecord& run) {
   return tags;
 }
 
-std::string Joined(const std::vector<std::string>& items) {
-  std::string text;
-  for (const auto& item : items) text += (text.empty() ? "" : ",") + item;
-  return text;
-}
-
 std::vector<std::string> Split(const std::string& text) {
   std::vector<std::string> items;
   std::size_t start = 0;
@@ -125,19 +120,6 @@ RunRecord ReadRunRow(const Statement& row) {
   return run;
 }
 
-Verdict VerdictNamed(const std::string& name) {
-  for (Verdict verdict : {Verdict::kPass, Verdict::kFail, Verdict::kError, Verdict::kSkip, Verdict::kRegression}) {
-    if (name == VerdictName(verdict)) return verdict;
-  }
-  return Verdict::kError;
-}
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
-
 // What differs between two runs, for trend markers: tags, and each Software component's
 // majority version.
 std::string ChangeBetween(const RunRecord& before, const std::map<std::string, std::string>& versions_before,
@@ -156,7 +138,7 @@ std::string ChangeBetween(const RunRecord& before, const std::map<std::string, s
       changes.push_back(component + " " + it->second + " -> " + version);
     }
   }
-  return Joined(changes);
+  return Join(changes, ",");
 }
 
 }  // namespace
@@ -231,7 +213,7 @@ Result<bool> HistoryStore::AppendRun(const RunRecord& run, const std::vector<Che
   insert_run.Bind(8, run.filter);
   run.slurm_job_id ? insert_run.Bind(9, *run.slurm_job_id) : insert_run.BindNull(9);
   insert_run.Bind(10, static_cast<long long>(run.exit_status));
-  insert_run.Bind(11, Joined(run.nodes));
+  insert_run.Bind(11, Join(run.nodes, ","));
   insert_run.Bind(12, TagsJson(run).dump());
   run.baseline_origin ? insert_run.Bind(13, *run.baseline_origin) : insert_run.BindNull(13);
   if (insert_run.Step() != SQLITE_DONE) return rollback("cannot record the run " + run.run_id);
@@ -343,7 +325,7 @@ Result<ResultsDocument> HistoryStore::LoadRun(const std::string& run_id) {
     result.suite = results.Text(1);
     result.check = results.Text(2);
     result.node = results.Text(3);
-    result.verdict = VerdictNamed(results.Text(4));
+    result.verdict = VerdictNamed(results.Text(4)).value_or(Verdict::kError);
     result.time_s = results.Double(5);
     const auto reasons = nlohmann::json::parse(results.Text(6), nullptr, false);
     for (const auto& reason : reasons.is_array() ? reasons : nlohmann::json::array()) {

@@ -9,6 +9,7 @@
 #include "harness/atomic_file.h"
 #include "harness/metric_bound.h"
 #include "harness/read_file.h"
+#include "harness/text_util.h"
 
 namespace gpuconform {
 
@@ -118,12 +119,8 @@ std::string RenderPrometheusTextfile(const RunRecord& run, const std::vector<Che
 
 std::optional<double> LastSuccessInTextfile(const std::string& text) {
   const std::string prefix = std::string(kLastSuccess) + " ";
-  for (std::size_t start = 0; start < text.size();) {
-    auto end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string_view line(text.data() + start, end - start);
+  for (const std::string_view line : SplitLines(text)) {
     if (line.starts_with(prefix)) return MetricNumber(line.substr(prefix.size()));
-    start = end + 1;
   }
   return std::nullopt;
 }

@@ -37,10 +37,8 @@ double Number(const json& object, const std::string& key, const std::string& pat
   return value.get<double>();
 }
 
-Verdict VerdictNamed(const std::string& name, const std::string& path) {
-  for (Verdict verdict : {Verdict::kPass, Verdict::kFail, Verdict::kError, Verdict::kSkip, Verdict::kRegression}) {
-    if (name == VerdictName(verdict)) return verdict;
-  }
+Verdict KnownVerdict(const std::string& name, const std::string& path) {
+  if (const auto verdict = VerdictNamed(name)) return *verdict;
   throw DocumentError(path + ".verdict: unknown verdict '" + name + "'");
 }
 
@@ -88,7 +86,7 @@ CheckResult ReadResult(const json& entry, const std::string& path) {
   result.check = Text(entry, "check", path);
   const json& node = Member(entry, "node", path);
   result.node = node.is_string() ? node.get<std::string>() : "";
-  result.verdict = VerdictNamed(Text(entry, "verdict", path), path);
+  result.verdict = KnownVerdict(Text(entry, "verdict", path), path);
   result.time_s = Number(entry, "duration_s", path);
   const json& reasons = Member(entry, "reasons", path);
   for (std::size_t i = 0; i < reasons.size(); ++i) {
@@ -137,6 +135,13 @@ RunRecord ReadRun(const json& run) {
 }
 
 }  // namespace
+
+std::optional<Verdict> VerdictNamed(const std::string& name) {
+  for (Verdict verdict : {Verdict::kPass, Verdict::kFail, Verdict::kError, Verdict::kSkip, Verdict::kRegression}) {
+    if (name == VerdictName(verdict)) return verdict;
+  }
+  return std::nullopt;
+}
 
 Result<ResultsDocument> ParseResultsDocument(const std::string& text, const std::string& origin) {
   const json document = json::parse(text, nullptr, /*allow_exceptions=*/false);

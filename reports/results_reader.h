@@ -7,6 +7,7 @@
 // ..."), and a schema_version other than kResultsSchemaVersion is refused, saying so.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,5 +23,8 @@ struct ResultsDocument {
 };
 
 Result<ResultsDocument> ParseResultsDocument(const std::string& text, const std::string& origin);
+
+// The verdict a document names ("pass", "regression", ...: VerdictName's inverse), if any.
+std::optional<Verdict> VerdictNamed(const std::string& name);
 
 }  // namespace gpuconform

@@ -6,14 +6,16 @@
 
 namespace gpuconform {
 
-Result<DynamicLibrary> DynamicLibrary::Open(const std::vector<std::string>& names) {
+Result<DynamicLibrary> DynamicLibrary::Open(const std::vector<std::string>& names, const std::string& directory) {
   std::string tried;
   for (const auto& name : names) {
+    // A name with a slash is a path: dlopen then searches nowhere else.
+    const std::string path = directory.empty() ? name : directory + "/" + name;
     // RTLD_LOCAL: the driver libraries must not satisfy symbols of anything loaded later.
-    void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle != nullptr) return DynamicLibrary(handle, name);
     const char* why = dlerror();
-    tried += (tried.empty() ? "" : "; ") + std::string(why ? why : name + ": not found");
+    tried += (tried.empty() ? "" : "; ") + std::string(why ? why : path + ": not found");
   }
   return Error{tried};
 }

@@ -3,7 +3,8 @@
 // that have them and the binary still starts on nodes that do not. Contract: Open tries the
 // names in order and says which one loaded or, when none did, what dlerror said; Symbol
 // returns nullptr for a name the library does not export, so a caller can leave out the one
-// fact that needs it instead of failing as a whole.
+// fact that needs it instead of failing as a whole. A non-empty `directory` loads each name from
+// that directory only (GPUCONFORM_GPU_LIBRARY_DIR), instead of the loader's search path.
 #pragma once
 
 #include <string>
@@ -16,7 +17,7 @@ namespace gpuconform {
 class DynamicLibrary {
  public:
   // The first of `names` that dlopen loads, or an error listing each name with dlerror's words.
-  static Result<DynamicLibrary> Open(const std::vector<std::string>& names);
+  static Result<DynamicLibrary> Open(const std::vector<std::string>& names, const std::string& directory = "");
 
   DynamicLibrary(DynamicLibrary&& other) noexcept;
   DynamicLibrary& operator=(DynamicLibrary&& other) noexcept;

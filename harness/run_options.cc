@@ -92,6 +92,7 @@ RunOptions BuildRunOptions(const CommandLine& cli, const Environment& env) {
   options.slurm_submit_dir = NonEmpty(env, "SLURM_SUBMIT_DIR");
   if (const std::string dev = NonEmpty(env, "GPUCONFORM_DEV_DIR"); !dev.empty()) options.dev_dir = dev;
   if (const std::string sysfs = NonEmpty(env, "GPUCONFORM_SYSFS_ROOT"); !sysfs.empty()) options.sysfs_root = sysfs;
+  options.gpu_library_dir = NonEmpty(env, "GPUCONFORM_GPU_LIBRARY_DIR");
   options.nccl_topo_file = NonEmpty(env, "NCCL_TOPO_FILE");
   options.nccl_topo_dump_file = NonEmpty(env, "NCCL_TOPO_DUMP_FILE");
   options.nccl_log = NonEmpty(env, "GPUCONFORM_NCCL_LOG");
@@ -142,6 +143,10 @@ const std::vector<EnvironmentVariable> kEnvironmentVariables = {
     {"GPUCONFORM_MUNGE_SOCKET", "the MUNGE socket", "the socket from `AuthInfo=` in slurm.conf"},
     {"GPUCONFORM_DEV_DIR", "where the GPU device files are; `%n` stands for the node name", "`/dev`"},
     {"GPUCONFORM_SYSFS_ROOT", "a directory standing in for `/sys` (PCI devices, NIC links); meant for tests", "`/sys`"},
+    {"GPUCONFORM_GPU_LIBRARY_DIR",
+     "the only directory `libnvidia-ml.so.1`, `libcuda.so.1`, the CUDA runtime and NCCL are loaded from (a driver "
+     "outside the loader's path; an empty directory shows a node without them)",
+     "the loader's search path"},
     {"NCCL_TOPO_FILE",
      "a static topology file NCCL is given; copied as the node's `nccl-topo-file.xml`, and judged "
      "where neither gpuconform's NCCL run nor NCCL_TOPO_DUMP_FILE gives a topology",

@@ -78,6 +78,9 @@ struct RunOptions {
 
   std::string dev_dir = "/dev";     // %n stands for the node name
   std::string sysfs_root = "/sys";  // a directory standing in for /sys (tests build fake trees)
+  // GPUCONFORM_GPU_LIBRARY_DIR: where NVML, the CUDA driver and runtime and NCCL are loaded
+  // from; empty = the loader's search path.
+  std::string gpu_library_dir;
 
   std::string nccl_topo_file;       // NCCL_TOPO_FILE; empty when unset
   std::string nccl_topo_dump_file;  // NCCL_TOPO_DUMP_FILE; empty when unset

@@ -10,6 +10,7 @@
 
 #include "harness/dynamic_library.h"
 #include "harness/record_lines.h"
+#include "probes/cuda_driver/cuda_driver.h"
 
 namespace gpuconform::cuda_p2p {
 
@@ -260,15 +261,20 @@ std::string Measure(const Cuda& api, int count, std::string& text) {
 
 RawOutput CudaP2pOutput(const LiveContext& context) {
   const std::string origin = context.host + ": CUDA runtime P2P (cudaDeviceCanAccessPeer, cudaMemcpyPeerAsync)";
-  if (!DynamicLibrary::Open({"libcuda.so.1"})) {
-    return {ProbeStatus::kToolMissing, "", origin, context.host + ": no NVIDIA driver (libcuda.so.1 not found)"};
+  const std::string& library_dir = context.options.gpu_library_dir;
+  // The driver first: where it cannot start, its own words say why, and the runtime's would not.
+  const cuda_driver::CudaDriverStart started = cuda_driver::StartCudaDriver(library_dir);
+  if (!started.ok()) {
+    return {started.library_missing ? ProbeStatus::kToolMissing : ProbeStatus::kFailed, "", origin,
+            context.host + ": " + started.error};
   }
   RawOutput out;
   out.origin = origin;
   // Kept loaded until the process exits: the CUDA runtime registers exit handlers that live
   // inside the library, so unloading it would leave them pointing at unmapped code.
-  static auto* const library = [] {
-    auto opened = DynamicLibrary::Open({"libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0", "libcudart.so"});
+  static auto* const library = [&library_dir] {
+    auto opened =
+        DynamicLibrary::Open({"libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0", "libcudart.so"}, library_dir);
     return opened ? new DynamicLibrary(std::move(opened).value()) : nullptr;
   }();
   if (library == nullptr) {

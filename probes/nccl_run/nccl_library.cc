@@ -3,14 +3,16 @@
 #include <fmt/format.h>
 
 #include "harness/dynamic_library.h"
+#include "probes/cuda_driver/cuda_driver.h"
 
 namespace gpuconform::nccl_run {
 
 namespace {
 
 // Loads `names` once for the life of the process (never unloaded: see the header).
-const DynamicLibrary* KeptLoaded(const std::vector<std::string>& names, std::string& error) {
-  auto opened = DynamicLibrary::Open(names);
+const DynamicLibrary* KeptLoaded(const std::vector<std::string>& names, const std::string& directory,
+                                 std::string& error) {
+  auto opened = DynamicLibrary::Open(names, directory);
   if (!opened) {
     error = opened.error();
     return nullptr;
@@ -40,14 +42,15 @@ std::string Nccl::ErrorText(const char* call, NcclResult code) const {
   return words;
 }
 
-Result<NcclLibraries> LoadNcclLibraries() {
+Result<NcclLibraries> LoadNcclLibraries(const std::string& library_dir) {
+  // The driver first: where it cannot start, its own words say why, and the runtime's would not.
+  const cuda_driver::CudaDriverStart driver = cuda_driver::StartCudaDriver(library_dir);
+  if (!driver.ok()) return Error(driver.error);
   std::string error;
-  static const DynamicLibrary* const driver = KeptLoaded({"libcuda.so.1"}, error);
-  if (driver == nullptr) return Error("no NVIDIA driver (libcuda.so.1 not found)");
   static const DynamicLibrary* const cuda =
-      KeptLoaded({"libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0", "libcudart.so"}, error);
+      KeptLoaded({"libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0", "libcudart.so"}, library_dir, error);
   if (cuda == nullptr) return Error("no CUDA runtime (libcudart.so.13, .12, .11.0 and libcudart.so not found)");
-  static const DynamicLibrary* const nccl = KeptLoaded({"libnccl.so.2", "libnccl.so"}, error);
+  static const DynamicLibrary* const nccl = KeptLoaded({"libnccl.so.2", "libnccl.so"}, library_dir, error);
   if (nccl == nullptr) {
     return Error("libnccl.so.2 not found (NCCL is not installed, or not on LD_LIBRARY_PATH)");
   }

@@ -74,10 +74,12 @@ struct NcclLibraries {
   std::string nccl_name;  // "libnccl.so.2"
 };
 
-// The driver (libcuda.so.1), the CUDA runtime and NCCL, with every function above resolved
-// (ncclGetLastError excepted). The error says what is missing: "no NVIDIA driver
-// (libcuda.so.1 not found)", "libnccl.so.2 not found (NCCL is not installed, or not on
+// The driver (libcuda.so.1, started with cuInit), the CUDA runtime and NCCL, with every
+// function above resolved (ncclGetLastError excepted), from `library_dir` when it is set. The
+// error says what is missing or, quoting the driver, why it cannot start: "no NVIDIA driver
+// (libcuda.so.1 not found: <dlerror>)", "cuInit(0) failed: CUDA_ERROR_NO_DEVICE (100): no
+// CUDA-capable device is detected", "libnccl.so.2 not found (NCCL is not installed, or not on
 // LD_LIBRARY_PATH): ...", "libnccl.so.2 lacks ncclCommInitRank".
-Result<NcclLibraries> LoadNcclLibraries();
+Result<NcclLibraries> LoadNcclLibraries(const std::string& library_dir);
 
 }  // namespace gpuconform::nccl_run

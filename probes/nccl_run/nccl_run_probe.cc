@@ -56,6 +56,7 @@ class Worker {
     SurviveBrokenPipes();  // the worker exits by itself where NCCL cannot run; "quit" then finds no reader
     std::vector<std::string> args = {kWorkerVerb, "--work-dir", work_dir.string()};
     if (root) args.push_back("--root");
+    if (!options.gpu_library_dir.empty()) args.insert(args.end(), {"--library-dir", options.gpu_library_dir});
     // The child inherits this process's environment, with the NCCL settings of the run on top.
     bp::environment env = boost::this_process::environment();
     for (const auto& [name, value] : WorkerNcclEnvironment(options.nccl_environment, work_dir.string())) {

@@ -133,12 +133,17 @@ bool EmptyDirectory(const std::string& dir) { return fs::is_empty(dir); }
 
 TEST(NcclRun, RealWorkerWithoutADriverSaysSoForEveryOutputAndLeavesNothing) {
   TempDir temp;
+  TempDir no_libraries;  // the only place the worker may load NVIDIA's libraries from: none there
   ScopedEnvironment env;
   env.Set("TMPDIR", temp.path());
-  const NcclRunOutputs outputs = RunOnOneNode(GPUCONFORM_BINARY);
+  RunOptions options = DefaultRunOptions();
+  options.gpu_library_dir = no_libraries.path();
+  const NcclRunOutputs outputs = RunOnOneNode(GPUCONFORM_BINARY, nullptr, options);
+  const std::string said = "node1: no NVIDIA driver (libcuda.so.1 not found: " + no_libraries.path() +
+                           "/libcuda.so.1: cannot open shared object file";
   for (const RawOutput* out : {&outputs.allreduce, &outputs.debug_log, &outputs.topology}) {
     EXPECT_EQ(out->status, ProbeStatus::kToolMissing) << out->detail;
-    EXPECT_NE(out->detail.find("node1: no NVIDIA driver (libcuda.so.1 not found)"), std::string::npos) << out->detail;
+    EXPECT_NE(out->detail.find(said), std::string::npos) << out->detail;
   }
   EXPECT_TRUE(EmptyDirectory(temp.path())) << "the work directory was left";
 }

@@ -202,14 +202,16 @@ std::string MeasureSize(const NcclLibraries& lib, const std::vector<Gpu>& gpus, 
 int NcclWorkerMain(const std::vector<std::string>& args) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlives the run that controls it
   std::string work_dir;
+  std::string library_dir;
   bool root = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--work-dir" && i + 1 < args.size()) work_dir = args[++i];
+    if (args[i] == "--library-dir" && i + 1 < args.size()) library_dir = args[++i];
     if (args[i] == "--root") root = true;
   }
-  if (work_dir.empty()) return SayError("start", "usage: __nccl-worker --work-dir DIR [--root]");
+  if (work_dir.empty()) return SayError("start", "usage: __nccl-worker --work-dir DIR [--root] [--library-dir DIR]");
 
-  auto loaded = LoadNcclLibraries();
+  auto loaded = LoadNcclLibraries(library_dir);
   if (!loaded) {
     Say(FormatRecord("unavailable", {{"reason", loaded.error()}}));
     return 1;

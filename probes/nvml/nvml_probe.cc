@@ -6,79 +6,11 @@
 
 #include "harness/dynamic_library.h"
 #include "harness/record_lines.h"
+#include "probes/nvml/nvml_api.h"
 
 namespace gpuconform::nvml {
 
 namespace {
-
-// The few NVML declarations this probe needs, following nvml.h of the NVML API (r530 and
-// later); there is no nvml.h on build machines without the CUDA toolkit, and the layouts
-// below are part of NVML's stable ABI.
-using NvmlReturn = int;                           // nvmlReturn_t
-using NvmlDevice = void*;                         // nvmlDevice_t
-constexpr NvmlReturn kNvmlSuccess = 0;            // NVML_SUCCESS
-constexpr unsigned kNvmlNvlinkMaxLinks = 18;      // NVML_NVLINK_MAX_LINKS
-constexpr unsigned kFieldNvlinkSpeedCommon = 90;  // NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON (MB/s, active links)
-constexpr unsigned kFieldNvlinkLinkCount = 91;    // NVML_FI_DEV_NVLINK_LINK_COUNT
-constexpr unsigned kFieldNvlinkGetSpeed = 164;    // NVML_FI_DEV_NVLINK_GET_SPEED (MB/s, scopeId = link)
-
-struct NvmlPciInfo {  // nvmlPciInfo_t (nvmlDeviceGetPciInfo_v3)
-  char bus_id_legacy[16];
-  unsigned domain, bus, device, pci_device_id, pci_subsystem_id;
-  char bus_id[32];
-};
-
-union NvmlValue {  // nvmlValue_t
-  double d;
-  unsigned int ui;
-  unsigned long ul;
-  unsigned long long ull;
-  long long sll;
-};
-
-struct NvmlFieldValue {  // nvmlFieldValue_t
-  unsigned field_id;
-  unsigned scope_id;
-  long long timestamp;
-  long long latency_usec;
-  int value_type;  // nvmlValueType_t; 1 = NVML_VALUE_TYPE_UNSIGNED_INT
-  NvmlReturn nvml_return;
-  NvmlValue value;
-};
-
-struct NvmlGpuFabricInfo {  // nvmlGpuFabricInfo_t (nvmlDeviceGetGpuFabricInfo)
-  unsigned char cluster_uuid[16];
-  NvmlReturn status;
-  unsigned clique_id;
-  unsigned char state;  // nvmlGpuFabricState_t: 0 not supported, 1 not started, 2 in progress, 3 completed
-};
-
-struct Nvml {
-  NvmlReturn (*init)() = nullptr;                                          // nvmlInit_v2
-  NvmlReturn (*shutdown)() = nullptr;                                      // nvmlShutdown
-  const char* (*error_string)(NvmlReturn) = nullptr;                       // nvmlErrorString
-  NvmlReturn (*driver_version)(char*, unsigned) = nullptr;                 // nvmlSystemGetDriverVersion
-  NvmlReturn (*nvml_version)(char*, unsigned) = nullptr;                   // nvmlSystemGetNVMLVersion
-  NvmlReturn (*count)(unsigned*) = nullptr;                                // nvmlDeviceGetCount_v2
-  NvmlReturn (*handle)(unsigned, NvmlDevice*) = nullptr;                   // nvmlDeviceGetHandleByIndex_v2
-  NvmlReturn (*name)(NvmlDevice, char*, unsigned) = nullptr;               // nvmlDeviceGetName
-  NvmlReturn (*pci)(NvmlDevice, NvmlPciInfo*) = nullptr;                   // nvmlDeviceGetPciInfo_v3
-  NvmlReturn (*gen_current)(NvmlDevice, unsigned*) = nullptr;              // nvmlDeviceGetCurrPcieLinkGeneration
-  NvmlReturn (*gen_max)(NvmlDevice, unsigned*) = nullptr;                  // nvmlDeviceGetMaxPcieLinkGeneration
-  NvmlReturn (*width_current)(NvmlDevice, unsigned*) = nullptr;            // nvmlDeviceGetCurrPcieLinkWidth
-  NvmlReturn (*width_max)(NvmlDevice, unsigned*) = nullptr;                // nvmlDeviceGetMaxPcieLinkWidth
-  NvmlReturn (*fabric)(NvmlDevice, NvmlGpuFabricInfo*) = nullptr;          // nvmlDeviceGetGpuFabricInfo
-  NvmlReturn (*link_state)(NvmlDevice, unsigned, int*) = nullptr;          // nvmlDeviceGetNvLinkState
-  NvmlReturn (*link_version)(NvmlDevice, unsigned, unsigned*) = nullptr;   // nvmlDeviceGetNvLinkVersion
-  NvmlReturn (*remote_type)(NvmlDevice, unsigned, int*) = nullptr;         // nvmlDeviceGetNvLinkRemoteDeviceType
-  NvmlReturn (*remote_pci)(NvmlDevice, unsigned, NvmlPciInfo*) = nullptr;  // nvmlDeviceGetNvLinkRemotePciInfo_v2
-  NvmlReturn (*field_values)(NvmlDevice, int, NvmlFieldValue*) = nullptr;  // nvmlDeviceGetFieldValues
-
-  std::string ErrorText(NvmlReturn code) const {
-    const char* text = error_string ? error_string(code) : nullptr;
-    return text ? text : "NVML error " + std::to_string(code);
-  }
-};
 
 Nvml Resolve(const DynamicLibrary& library) {
   Nvml api;
@@ -124,24 +56,24 @@ std::optional<unsigned> FieldValue(const Nvml& api, NvmlDevice device, unsigned 
 
 std::string RemoteName(int type) {
   switch (type) {
-    case 0:
-      return "gpu";  // NVML_NVLINK_DEVICE_TYPE_GPU
-    case 1:
-      return "ibmnpu";  // NVML_NVLINK_DEVICE_TYPE_IBMNPU
-    case 2:
-      return "nvswitch";  // NVML_NVLINK_DEVICE_TYPE_SWITCH
+    case kNvlinkDeviceGpu:
+      return "gpu";
+    case kNvlinkDeviceIbmNpu:
+      return "ibmnpu";
+    case kNvlinkDeviceSwitch:
+      return "nvswitch";
     default:
-      return "unknown";  // NVML_NVLINK_DEVICE_TYPE_UNKNOWN (0xFF)
+      return "unknown";  // kNvlinkDeviceUnknown
   }
 }
 
 std::string FabricStateName(unsigned char state) {
   switch (state) {
-    case 1:
+    case kFabricNotStarted:
       return "not-started";
-    case 2:
+    case kFabricInProgress:
       return "in-progress";
-    case 3:
+    case kFabricCompleted:
       return "completed";
     default:
       return "not-supported";
@@ -155,12 +87,12 @@ std::vector<std::string> LinkLines(const Nvml& api, NvmlDevice device, unsigned 
   const unsigned links = count && *count > 0 ? *count : kNvmlNvlinkMaxLinks;
   const auto common_speed = FieldValue(api, device, kFieldNvlinkSpeedCommon, 0);
   for (unsigned link = 0; link < links; ++link) {
-    int active = 0;
+    NvmlEnableState active = 0;
     // A link index the GPU does not have answers INVALID_ARGUMENT or NOT_SUPPORTED: not a link.
     if (api.link_state(device, link, &active) != kNvmlSuccess) continue;
     Fields fields = {
         {"gpu", std::to_string(gpu)}, {"link", std::to_string(link)}, {"state", active ? "active" : "inactive"}};
-    int type = 0;
+    NvmlNvlinkDeviceType type = kNvlinkDeviceUnknown;
     if (api.remote_type && api.remote_type(device, link, &type) == kNvmlSuccess) {
       fields.emplace_back("remote", RemoteName(type));
     }
@@ -192,7 +124,7 @@ std::vector<std::string> GpuLines(const Nvml& api, unsigned index) {
                              {"error", api.handle ? api.ErrorText(got) : "nvmlDeviceGetHandleByIndex_v2 missing"}})};
   }
   Fields fields = {{"index", std::to_string(index)}};
-  char name[96] = {};
+  char name[kNameBufferBytes] = {};
   if (api.name && api.name(device, name, sizeof(name)) == kNvmlSuccess) fields.emplace_back("name", name);
   NvmlPciInfo pci{};
   if (api.pci && api.pci(device, &pci) == kNvmlSuccess) {
@@ -207,7 +139,7 @@ std::vector<std::string> GpuLines(const Nvml& api, unsigned index) {
   if (api.fabric && api.fabric(device, &fabric) == kNvmlSuccess) {
     fields.emplace_back("fabric_state", FabricStateName(fabric.state));
     // The status means something only once registration has finished.
-    if (fabric.state == 3) {
+    if (fabric.state == kFabricCompleted) {
       fields.emplace_back("fabric_status", fabric.status == kNvmlSuccess ? "success" : api.ErrorText(fabric.status));
     }
   }
@@ -216,13 +148,30 @@ std::vector<std::string> GpuLines(const Nvml& api, unsigned index) {
   return lines;
 }
 
+// What usually lies behind nvmlInit's answer, for the codes whose cause is known; else "".
+std::string InitHint(NvmlReturn code) {
+  switch (code) {
+    case kNvmlErrorDriverNotLoaded:
+      return "NVIDIA's user-space libraries are installed but the kernel module is not loaded (or there is no GPU), "
+             "or this container has no access to /dev/nvidia*";
+    case kNvmlErrorLibRmVersionMismatch:
+      return "the loaded kernel module and libnvidia-ml.so.1 come from different driver versions: reboot, or reload "
+             "the module, after a driver upgrade";
+    case kNvmlErrorNoPermission:
+      return "this user may not open /dev/nvidia*";
+    default:
+      return "";
+  }
+}
+
 }  // namespace
 
 RawOutput NvmlOutput(const LiveContext& context) {
   const std::string origin = context.host + ": NVML (libnvidia-ml.so.1)";
-  auto library = DynamicLibrary::Open({"libnvidia-ml.so.1"});
+  auto library = DynamicLibrary::Open({"libnvidia-ml.so.1"}, context.options.gpu_library_dir);
   if (!library) {
-    return {ProbeStatus::kToolMissing, "", origin, context.host + ": no NVIDIA driver (libnvidia-ml.so.1 not found)"};
+    return {ProbeStatus::kToolMissing, "", origin,
+            context.host + ": no NVIDIA driver (libnvidia-ml.so.1 not found: " + library.error() + ")"};
   }
   RawOutput out;
   out.origin = origin;
@@ -234,17 +183,18 @@ RawOutput NvmlOutput(const LiveContext& context) {
   }
   if (const NvmlReturn code = api.init(); code != kNvmlSuccess) {
     out.status = ProbeStatus::kFailed;
-    out.detail = context.host + ": nvmlInit_v2 failed: " + api.ErrorText(code) +
-                 " (the driver package is installed but its kernel module is not loaded, or this container "
-                 "has no access to /dev/nvidia*)";
+    // NVML's own words first, as nvmlErrorString gives them; then the code, then what it usually means.
+    const std::string hint = InitHint(code);
+    out.detail = context.host + ": nvmlInit_v2 failed: " + api.ErrorText(code) + " (NVML error " +
+                 std::to_string(code) + ")" + (hint.empty() ? "" : ": " + hint);
     return out;
   }
   Fields header;
-  char version[96] = {};
+  char version[kVersionBufferBytes] = {};
   if (api.driver_version && api.driver_version(version, sizeof(version)) == kNvmlSuccess) {
     header.emplace_back("driver_version", version);
   }
-  char nvml_version[96] = {};
+  char nvml_version[kVersionBufferBytes] = {};
   if (api.nvml_version && api.nvml_version(nvml_version, sizeof(nvml_version)) == kNvmlSuccess) {
     header.emplace_back("nvml_version", nvml_version);
   }

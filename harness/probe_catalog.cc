@@ -9,6 +9,14 @@ ProbeSpec KernelRelease() { return CommandProbe("uname-r", ProbeScope::kNode, "u
 // nvidia-smi can take tens of seconds on a node with a wedged GPU; that is what the
 // deadline is for.
 ProbeSpec NvidiaSmiQueryXml() { return CommandProbe("nvidia-smi-q", ProbeScope::kNode, "nvidia-smi-q.xml", {"nvidia-smi", "-q", "-x"}, 60000); }
+// The text form carries the same facts as -x, so a live run does not pay for nvidia-smi twice;
+// it exists for snapshots made by other tools or by hand, where only `nvidia-smi -q` was kept.
+ProbeSpec NvidiaSmiQueryText() {
+  return BuiltinProbe("nvidia-smi-q-text", ProbeScope::kNode, "nvidia-smi-q.txt", [](const LiveContext& context) {
+    return RawOutput{ProbeStatus::kAbsent, "", context.host + ": nvidia-smi -q",
+                     context.host + ": nvidia-smi -q is not run live; nvidia-smi -q -x gives the same facts"};
+  });
+}
 ProbeSpec SlurmdVersion() { return CommandProbe("slurmd-V", ProbeScope::kNode, "slurmd-V.txt", {"slurmd", "-V"}); }
 ProbeSpec MungedVersion() { return CommandProbe("munged-version", ProbeScope::kNode, "munged-version.txt", {"munged", "--version"}); }
 ProbeSpec MpiLibraryVersion() {

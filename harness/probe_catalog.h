@@ -8,6 +8,7 @@ namespace gpuconform::probes {
 
 ProbeSpec KernelRelease();        // nodes/<h>/uname-r.txt            uname -r
 ProbeSpec NvidiaSmiQueryXml();    // nodes/<h>/nvidia-smi-q.xml       nvidia-smi -q -x
+ProbeSpec NvidiaSmiQueryText();   // nodes/<h>/nvidia-smi-q.txt       nvidia-smi -q (snapshots only: live runs read -x)
 ProbeSpec SlurmdVersion();        // nodes/<h>/slurmd-V.txt           slurmd -V
 ProbeSpec MungedVersion();        // nodes/<h>/munged-version.txt     munged --version
 ProbeSpec MpiLibraryVersion();    // nodes/<h>/mpi-library-version.txt  MPI_Get_library_version (built in)

@@ -533,6 +533,27 @@ RegressionTolerance ReadRegression(ProfileReader& reader, const Fields& fields) 
   return tolerance;
 }
 
+GpuHealthExpectation ReadGpuHealth(ProfileReader& reader, const Fields& fields) {
+  GpuHealthExpectation health;
+  reader.Require(fields,
+                 {"ecc_required", "persistence_mode_enabled", "aggregate_dram_errors_max",
+                  "aggregate_sram_correctable_max", "remapped_rows_uncorrectable_max", "retired_pages_max", "source"},
+                 "a gpu_health section states every limit and where it comes from");
+  const auto kMaxCount = std::numeric_limits<long long>::max();
+  health.ecc_required = reader.Bool(fields, "ecc_required").value_or(true);
+  health.persistence_mode_enabled = reader.Bool(fields, "persistence_mode_enabled").value_or(true);
+  health.aggregate_dram_errors_max = reader.PositiveInteger(fields, "aggregate_dram_errors_max", kMaxCount).value_or(0);
+  health.aggregate_sram_correctable_max =
+      reader.PositiveInteger(fields, "aggregate_sram_correctable_max", kMaxCount).value_or(0);
+  health.remapped_rows_uncorrectable_max =
+      reader.PositiveInteger(fields, "remapped_rows_uncorrectable_max", kMaxCount).value_or(0);
+  health.retired_pages_max = reader.PositiveInteger(fields, "retired_pages_max", kMaxCount).value_or(0);
+  health.pcie_bus_ids = reader.StringList(fields, "pcie_bus_ids").value_or(std::vector<std::string>{});
+  health.kernel_log_file = reader.NonEmptyString(fields, "kernel_log_file").value_or("");
+  health.source = reader.NonEmptyString(fields, "source").value_or("");
+  return health;
+}
+
 // Opens root[key] as a section when present and hands it to `read`; absent stays absent.
 template <typename Read>
 auto ReadSection(ProfileReader& reader, const Fields& root, std::string_view key,
@@ -573,6 +594,11 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
        "source"},
       ReadCheckpoint);
   profile.allreduce = ReadAllreduce(reader, root);
+  profile.gpu_health = ReadSection(reader, root, "gpu_health",
+                                   {"ecc_required", "persistence_mode_enabled", "aggregate_dram_errors_max",
+                                    "aggregate_sram_correctable_max", "remapped_rows_uncorrectable_max",
+                                    "retired_pages_max", "pcie_bus_ids", "kernel_log_file", "source"},
+                                   ReadGpuHealth);
   profile.software = ReadSection(reader, root, "software", {"identical_across_nodes"}, ReadSoftware)
                          .value_or(SoftwareExpectation{});
   profile.regression =
@@ -595,7 +621,8 @@ Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file
   }
   std::optional<Fields> root = reader.Mapping(root_node, "", LineOf(root_node.Mark()),
                                               {"name", "description", "gpu", "nvlink", "infiniband", "nccl", "slurm",
-                                               "munge", "allreduce", "fabric", "checkpoint", "software", "regression"});
+                                               "munge", "allreduce", "fabric", "checkpoint", "software", "regression",
+                                               "gpu_health"});
   if (!root) return Error{*reader.error()};
   Profile profile;
   profile.file = file;

@@ -101,6 +101,20 @@ struct CheckpointExpectation {
   std::string source;
 };
 
+// GpuHealth: the health limits AzNHC, DCGM and gpud apply to each GPU, per SKU. Absent: the
+// suite is not applicable. A maximum is the largest count that still passes.
+struct GpuHealthExpectation {
+  bool ecc_required = true;              // ECC mode must be Enabled
+  bool persistence_mode_enabled = true;  // the persistence mode every GPU must have
+  long long aggregate_dram_errors_max = 0;      // DRAM correctable or uncorrectable, volatile or aggregate
+  long long aggregate_sram_correctable_max = 0;  // SRAM correctable, volatile or aggregate
+  long long remapped_rows_uncorrectable_max = 0;  // rows remapped for uncorrectable errors
+  long long retired_pages_max = 0;                // single- plus double-bit retired pages (before Ampere)
+  std::vector<std::string> pcie_bus_ids;          // where the GPUs must be; empty: only their count
+  std::string kernel_log_file;  // read when neither dmesg nor journalctl -k answers; empty: none
+  std::string source;
+};
+
 struct SoftwareExpectation {
   // Components whose version must be identical on every node (kernel, driver, cuda, nccl,
   // slurm, munge, mpi, gpuconform); a component not listed is recorded only.
@@ -133,6 +147,7 @@ struct Profile {
   std::vector<AllreduceFloor> allreduce;
   std::optional<FabricExpectation> fabric;
   std::optional<CheckpointExpectation> checkpoint;
+  std::optional<GpuHealthExpectation> gpu_health;
   SoftwareExpectation software;
   RegressionTolerance regression;  // always set: the section, else the defaults
 

@@ -91,6 +91,24 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
         const auto equals = tag.find('=');
         return equals == std::string::npos || equals == 0 ? "a tag is KEY=VALUE, e.g. image=ngc-24.05" : "";
       });
+  run->add_option("--drain-plan", command.drain_plan,
+                  "write the drain plan to FILE (JSON; dry run unless --apply-drain): each node with a hardware or "
+                  "configuration failure, the Slurm reason it gets, and what the guards decided; exclude.hostlist "
+                  "beside FILE holds those nodes for srun --exclude")
+      ->group("Fleet actions (Slurm)");
+  run->add_flag("--apply-drain", command.apply_drain,
+                "scontrol update State=DRAIN the plan's nodes with Reason=\"gpuconform: <code>: <message> run=<id>\"; "
+                "never for tooling errors or skips; a node out of service for another reason keeps it")
+      ->group("Fleet actions (Slurm)");
+  run->add_option("--max-drain", command.max_drain,
+                  "drain at most N nodes, or P% of the judged nodes, in this run; the plan names those held back")
+      ->group("Fleet actions (Slurm)");
+  run->add_flag("--resume-passed", command.resume_passed,
+                "resume nodes whose drain reason starts with gpuconform: and that conform in this run")
+      ->group("Fleet actions (Slurm)");
+  run->add_flag("--require-all-nodes", command.require_all_nodes,
+                "treat nodes the controller lists but the run had no task on as errors (acceptance runs), instead "
+                "of reporting them as not covered");
   run->add_flag("-q,--quiet", command.quiet, "print only non-conforming checks, errors and the summary");
   run->add_option("--color", command.color, "colour the terminal report: auto (on a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
@@ -193,6 +211,38 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
       "a --tag (e.g. image=...) or a Software version changed. Example:\n"
       "  gpuconform history fleet.sqlite --metric busbw --last 20");
 
+  CLI::App* health = app.add_subcommand(
+      "health-check", "Slurm HealthCheckProgram mode: this node's quick checks within a budget; drains it on a fault");
+  health->add_option("--profile", command.profile,
+                     "built-in profile NAME or a YAML FILE; its health_check section lists the quick checks");
+  health->add_option("--budget", command.budget,
+                     "the whole run's deadline, e.g. 45s (slurmd kills the program at 60 s); each check gets a share, "
+                     "and a check still running when the budget ends is named")
+      ->check([](const std::string& text) {
+        std::string digits = text;
+        if (!digits.empty() && digits.back() == 's') digits.pop_back();
+        return !digits.empty() && digits.size() < 5 && digits.find_first_not_of("0123456789") == std::string::npos &&
+                       std::stoi(digits) > 0
+                   ? ""
+                   : "a budget is whole seconds, e.g. 45s";
+      });
+  health->add_flag("--no-drain", command.no_drain, "report only; do not drain or resume this node");
+  health->add_option("--junit", command.junit, "also write a JUnit report to FILE");
+  health->add_option("--json", command.json_out, "also write the results document to FILE");
+  health->footer(
+      "Runs on one node, without MPI. Only the checks the profile marks quick (cheap and passive: GPU\n"
+      "count and model, GRES against the device files, link states, MUNGE daemon and key mode, ...).\n"
+      "On a hardware or configuration failure it drains its own node (scontrol update State=DRAIN\n"
+      "Reason=\"gpuconform: ...\"), since Slurm ignores the program's exit status; a node it drained\n"
+      "and that conforms again is resumed; a node drained for another reason is left alone.\n"
+      "In slurm.conf (HealthCheckProgram takes no arguments: point it at a wrapper script):\n"
+      "  HealthCheckProgram=/etc/slurm/gpuconform-health-check\n"
+      "  HealthCheckInterval=300\n"
+      "  HealthCheckNodeState=ANY,CYCLE\n"
+      "with the wrapper:  #!/bin/sh\n"
+      "                   exec /usr/local/bin/gpuconform health-check --profile h100-sxm-8 --budget 45s\n"
+      "Exit status as run's (0 conforms, 1 fault, 3 a check could not be evaluated, 2 bad invocation).");
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   ParsedCommandLine parsed;
   try {
@@ -201,7 +251,7 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
     // `--help` after a verb asks for that verb's help.
     CLI::App* target = &app;
     for (CLI::App* verb :
-         {run, capture, launch, list, profiles, reasons, explain, version, baseline, diff, report, history}) {
+         {run, capture, launch, list, profiles, reasons, explain, version, baseline, diff, report, history, health}) {
       if (verb->parsed()) target = verb;
     }
     parsed.message = target->help();
@@ -224,6 +274,7 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   if (diff->parsed()) command.verb = Verb::kDiff;
   if (report->parsed()) command.verb = Verb::kReport;
   if (history->parsed()) command.verb = Verb::kHistory;
+  if (health->parsed()) command.verb = Verb::kHealthCheck;
   parsed.command = command;
   return parsed;
 }

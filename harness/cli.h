@@ -22,7 +22,8 @@ enum class Verb {
   kBaseline,
   kDiff,
   kReport,
-  kHistory
+  kHistory,
+  kHealthCheck
 };
 
 struct CommandLine {
@@ -53,6 +54,16 @@ struct CommandLine {
   std::string checkpoint_temp_dir;  // where the jobs write temporary files
   bool json = false;                // reasons: print JSON instead of text
   std::string reason_code;          // explain: the code to explain
+
+  // run: what to do about the nodes that fail (fleet/drain_plan.h), and coverage.
+  std::string drain_plan;           // --drain-plan FILE: the plan (JSON); exclude.hostlist beside it
+  bool apply_drain = false;         // --apply-drain: scontrol update the plan's nodes
+  std::string max_drain;            // --max-drain N|P%
+  bool resume_passed = false;       // --resume-passed
+  bool require_all_nodes = false;   // --require-all-nodes: nodes without a task are errors
+  // health-check: Slurm's HealthCheckProgram mode.
+  std::string budget = "45s";       // --budget: the whole run's deadline
+  bool no_drain = false;            // --no-drain: report only
 
   // launch: the step it starts with srun, and the `run` options after `--`.
   int launch_nodes = 0;              // -N; 0: every node of the allocation

@@ -10,6 +10,7 @@
 #include "harness/cli.h"
 #include "harness/collective_deadline.h"
 #include "harness/document_verbs.h"
+#include "fleet/health_check_verb.h"
 #include "harness/live_source.h"
 #include "harness/reasons_command.h"
 #include "harness/run_command.h"
@@ -76,11 +77,14 @@ int main(int argc, char** argv) {
     case Verb::kHistory:
       return HistoryVerb(command);
     case Verb::kRun:
+    case Verb::kHealthCheck:
     case Verb::kCapture:
     case Verb::kLaunch: break;
   }
   // The one read of the environment: everything below takes its settings from `options`.
   const RunOptions options = BuildRunOptions(command, ReadEnvironment(environ));
+  // Slurm's HealthCheckProgram: one node, no MPI, no world to form.
+  if (command.verb == Verb::kHealthCheck) return HealthCheckVerb(command, options);
   if (command.verb == Verb::kLaunch) {
     const VerbMain launch = FindVerb(Verb::kLaunch);
     if (launch == nullptr) {

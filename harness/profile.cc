@@ -533,6 +533,23 @@ RegressionTolerance ReadRegression(ProfileReader& reader, const Fields& fields) 
   return tolerance;
 }
 
+HealthCheckExpectation ReadHealthCheck(ProfileReader& reader, const Fields& fields) {
+  HealthCheckExpectation health;
+  reader.Require(fields, {"quick_checks", "source"}, "list the Suite.Check names the health check runs, and say why");
+  health.quick_checks = reader.StringList(fields, "quick_checks").value_or(std::vector<std::string>{});
+  for (std::size_t i = 0; i < health.quick_checks.size(); ++i) {
+    const std::string& name = health.quick_checks[i];
+    const auto dot = name.find('.');
+    if (dot == std::string::npos || dot == 0 || dot + 1 == name.size() || name.find('/') != std::string::npos) {
+      const YAML::Node item = (*fields.Value("quick_checks"))[i];
+      reader.Fail(LineOf(item.Mark()), "health_check.quick_checks[" + std::to_string(i) + "]",
+                  "expected Suite.Check (as `gpuconform list` prints it, without /<node>), got " + Shown(name));
+    }
+  }
+  health.source = reader.NonEmptyString(fields, "source").value_or("");
+  return health;
+}
+
 GpuHealthExpectation ReadGpuHealth(ProfileReader& reader, const Fields& fields) {
   GpuHealthExpectation health;
   reader.Require(fields,
@@ -605,6 +622,7 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
       ReadSection(reader, root, "regression", {"bandwidth_tolerance_fraction", "time_tolerance_fraction", "source"},
                   ReadRegression)
           .value_or(RegressionTolerance{});
+  profile.health_check = ReadSection(reader, root, "health_check", {"quick_checks", "source"}, ReadHealthCheck);
 }
 
 Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file) {
@@ -622,7 +640,7 @@ Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file
   std::optional<Fields> root = reader.Mapping(root_node, "", LineOf(root_node.Mark()),
                                               {"name", "description", "gpu", "nvlink", "infiniband", "nccl", "slurm",
                                                "munge", "allreduce", "fabric", "checkpoint", "software", "regression",
-                                               "gpu_health"});
+                                               "gpu_health", "health_check"});
   if (!root) return Error{*reader.error()};
   Profile profile;
   profile.file = file;

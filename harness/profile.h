@@ -134,6 +134,13 @@ struct RegressionTolerance {
   std::string source = kDefaultRegressionSource;
 };
 
+// `gpuconform health-check` (Slurm's HealthCheckProgram): the per-node checks cheap and
+// passive enough to run every few minutes on every node. Names are "Suite.Check".
+struct HealthCheckExpectation {
+  std::vector<std::string> quick_checks;
+  std::string source;  // why these are cheap enough
+};
+
 struct Profile {
   std::string name;
   std::string description;
@@ -150,6 +157,7 @@ struct Profile {
   std::optional<GpuHealthExpectation> gpu_health;
   SoftwareExpectation software;
   RegressionTolerance regression;  // always set: the section, else the defaults
+  std::optional<HealthCheckExpectation> health_check;
 
   bool ExpectsGpus() const { return gpu && gpu->present; }
 };

@@ -104,6 +104,7 @@ RunOptions BuildRunOptions(const CommandLine& cli, const Environment& env) {
   options.munge_socket = Lookup(env, "GPUCONFORM_MUNGE_SOCKET");
   options.slurm_conf = Lookup(env, "SLURM_CONF");
   options.slurm_job_id = Lookup(env, "SLURM_JOB_ID");
+  options.slurmd_nodename = NonEmpty(env, "SLURMD_NODENAME");
   options.slurm_job_num_nodes = Lookup(env, "SLURM_JOB_NUM_NODES");
   options.slurm_job_nodelist = Lookup(env, "SLURM_JOB_NODELIST");
   options.launch = ReadLaunchFacts(env);

@@ -94,6 +94,7 @@ struct RunOptions {
   std::optional<std::string> munge_socket;  // GPUCONFORM_MUNGE_SOCKET
   std::optional<std::string> slurm_conf;    // SLURM_CONF
   std::optional<std::string> slurm_job_id;  // SLURM_JOB_ID: set inside an allocation
+  std::string slurmd_nodename;  // SLURMD_NODENAME: slurmd sets it for HealthCheckProgram; empty elsewhere
   std::optional<std::string> slurm_job_num_nodes;  // SLURM_JOB_NUM_NODES
   std::optional<std::string> slurm_job_nodelist;   // SLURM_JOB_NODELIST: the allocation's nodes
 

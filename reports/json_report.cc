@@ -87,6 +87,21 @@ nlohmann::json RenderResultsJson(const std::vector<CheckResult>& results, const 
   if (run.baseline_origin) {
     document["run"]["baseline"] = {{"origin", *run.baseline_origin}, {"run_ids", run.baseline_run_ids}};
   }
+  const double listed = static_cast<double>(run.nodes.size() + run.not_covered.size());
+  document["run"]["coverage"] = {{"judged_nodes", run.nodes.size()},
+                                 {"not_covered", run.not_covered},
+                                 {"fraction", listed == 0 ? 1.0 : static_cast<double>(run.nodes.size()) / listed}};
+  if (!run.node_actions.empty()) {
+    nlohmann::json actions = nlohmann::json::array();
+    for (const auto& action : run.node_actions) {
+      actions.push_back({{"node", action.node},
+                         {"action", action.action},
+                         {"why", action.why},
+                         {"slurm_reason", action.slurm_reason},
+                         {"outcome", action.outcome}});
+    }
+    document["run"]["node_actions"] = actions;
+  }
   for (const auto& result : results) {
     document["summary"][VerdictName(result.verdict)] = document["summary"][VerdictName(result.verdict)].get<int>() + 1;
     document["results"].push_back(ResultEntry(result));

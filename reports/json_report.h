@@ -37,6 +37,17 @@ struct RunRecord {
   // The run compared with (--baseline): where it came from and the runs it summarises.
   std::optional<std::string> baseline_origin;
   std::vector<std::string> baseline_run_ids;
+  // Nodes the controller lists that ran no task: not judged (harness/node_coverage.h).
+  std::vector<std::string> not_covered;
+  // What the drain plan decided and did (--drain-plan, --apply-drain, health-check), per node.
+  struct NodeAction {
+    std::string node;
+    std::string action;        // drain, keep-reason, already-drained, held-back, not-in-slurm, resume
+    std::string why;
+    std::string slurm_reason;  // the Reason= of a drain
+    std::string outcome;       // planned, done, failed: ..., none
+  };
+  std::vector<NodeAction> node_actions;
 };
 
 nlohmann::json RenderResultsJson(const std::vector<CheckResult>& results, const RunRecord& run);

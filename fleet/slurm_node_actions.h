@@ -1,0 +1,40 @@
+// What gpuconform does to Slurm: reads the controller's node states and applies a drain plan
+// with `scontrol update`. The only place gpuconform changes the cluster it judges.
+// Contract: every command goes through RunCommand with a deadline; a command that fails is
+// recorded with Slurm's own words, never retried silently and never fatal to the report.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "fleet/drain_plan.h"
+#include "harness/result.h"
+
+namespace gpuconform {
+
+inline constexpr std::chrono::seconds kScontrolTimeout{20};
+
+// `scontrol show node` (every node the controller knows), as states and reasons.
+Result<std::vector<SlurmNodeState>> ReadSlurmNodeStates();
+// The same from text already captured (the run's scontrol-show-node probe, a snapshot).
+Result<std::vector<SlurmNodeState>> SlurmNodeStatesFrom(const std::string& scontrol_text, const std::string& origin);
+
+// What one planned action came to.
+struct AppliedAction {
+  std::string node;
+  std::string action;  // DrainActionName
+  std::string why;
+  std::string slurm_reason;  // the Reason= set, for drains
+  std::string outcome;       // "planned" (dry run), "done", "failed: <scontrol's words>", "none" (nothing to do)
+};
+
+// Runs scontrol for the plan's drains when `apply_drains` and its resumes when `apply_resumes`;
+// an action not applied is recorded as planned. Every decision comes back, in plan order.
+std::vector<AppliedAction> ApplyDrainPlan(const DrainPlan& plan, bool apply_drains, bool apply_resumes);
+
+// The nodes a scheduler should keep jobs off: every node the plan found a fault on (drained now,
+// held back, or out of service already), as one Slurm hostlist; empty when none.
+std::string ExcludeHostlist(const DrainPlan& plan);
+
+}  // namespace gpuconform

@@ -1,0 +1,39 @@
+#include "harness/node_coverage.h"
+
+#include <set>
+
+#include "harness/hostlist.h"
+
+namespace gpuconform {
+
+double NodeCoverage::Fraction() const {
+  const std::size_t listed = judged.size() + not_covered.size();
+  return listed == 0 ? 1.0 : static_cast<double>(judged.size()) / static_cast<double>(listed);
+}
+
+CoverageSplit SplitByCoverage(std::vector<CheckResult> results, const std::vector<std::string>& judged_nodes,
+                              bool require_all_nodes) {
+  const std::set<std::string> judged(judged_nodes.begin(), judged_nodes.end());
+  std::set<std::string> outside;
+  CoverageSplit split;
+  split.coverage.judged = judged_nodes;
+  for (auto& result : results) {
+    const bool uncovered = !result.node.empty() && !judged.count(result.node);
+    if (uncovered) outside.insert(result.node);
+    if (uncovered && result.verdict == Verdict::kError && !require_all_nodes) continue;
+    split.results.push_back(std::move(result));
+  }
+  split.coverage.not_covered.assign(outside.begin(), outside.end());
+  return split;
+}
+
+std::string CoverageLine(const NodeCoverage& coverage, bool require_all_nodes) {
+  if (coverage.not_covered.empty()) return "";
+  const std::size_t listed = coverage.judged.size() + coverage.not_covered.size();
+  return "Not covered: " + CompressHostlist(coverage.not_covered) + " (" + std::to_string(coverage.not_covered.size()) +
+         " of " + std::to_string(listed) + " nodes the controller lists ran no task in this run; " +
+         (require_all_nodes ? "--require-all-nodes makes their node-local checks errors)"
+                            : "their node-local checks were not judged; --require-all-nodes makes them errors)");
+}
+
+}  // namespace gpuconform

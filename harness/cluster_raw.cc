@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "harness/atomic_file.h"
@@ -25,6 +26,11 @@ RawOutput ClusterRaw::ClusterOutput(const std::string& probe_id) const {
   auto p = cluster.find(probe_id);
   if (p != cluster.end()) return p->second;
   return {ProbeStatus::kAbsent, "", "cluster: " + probe_id, "no cluster-wide " + probe_id + " output was collected"};
+}
+
+void ClusterRaw::ReleaseNode(const std::string& node_name) const {
+  node.erase(node_name);
+  facts.ClearNode(node_name);
 }
 
 namespace {
@@ -74,15 +80,24 @@ Result<ClusterRaw> ClusterRaw::FromJson(const std::string& text) {
 }
 
 void ClusterRaw::Merge(const ClusterRaw& other) {
+  std::vector<ClusterRaw> parts;
+  parts.push_back(other);
+  MergeAll(std::move(parts));
+}
+
+void ClusterRaw::MergeAll(std::vector<ClusterRaw> parts) {
   facts.Clear();
-  for (const auto& n : other.nodes) {
-    if (std::find(nodes.begin(), nodes.end(), n) == nodes.end()) nodes.push_back(n);
+  for (auto& part : parts) {
+    nodes.insert(nodes.end(), std::make_move_iterator(part.nodes.begin()), std::make_move_iterator(part.nodes.end()));
+    for (auto& [name, outputs] : part.node) {
+      auto& mine = node[name];
+      for (auto& [id, out] : outputs) mine[id] = std::move(out);
+    }
+    for (auto& [id, out] : part.cluster) cluster[id] = std::move(out);
+    part = ClusterRaw{};  // each part's text is released once it is moved, not at the end
   }
   std::sort(nodes.begin(), nodes.end());
-  for (const auto& [name, outputs] : other.node) {
-    for (const auto& [id, out] : outputs) node[name][id] = out;
-  }
-  for (const auto& [id, out] : other.cluster) cluster[id] = out;
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
 }
 
 ClusterRaw FetchAll(ProbeSource& source, const std::vector<ProbeSpec>& probes) {

@@ -16,7 +16,9 @@ namespace gpuconform {
 
 struct ClusterRaw {
   std::vector<std::string> nodes;                                 // sorted node names
-  std::map<std::string, std::map<std::string, RawOutput>> node;  // node -> probe id -> output
+  // node -> probe id -> output. Mutable only so that evaluation can release a node's outputs
+  // once every check has judged it (ReleaseNode), as a fleet's raw text is most of a run's memory.
+  mutable std::map<std::string, std::map<std::string, RawOutput>> node;
   std::map<std::string, RawOutput> cluster;                       // probe id -> output
   // What the facts layer parsed from these outputs (facts/, probes/*): each input parsed
   // once per run. Mutable because parsing on demand does not change what the run holds.
@@ -24,11 +26,18 @@ struct ClusterRaw {
 
   RawOutput NodeOutput(const std::string& node_name, const std::string& probe_id) const;
   RawOutput ClusterOutput(const std::string& probe_id) const;
+  // Drops a node's outputs and parsed facts once nothing will read them again; a later lookup
+  // answers kAbsent. The node stays in `nodes`, and cluster outputs are kept.
+  void ReleaseNode(const std::string& node_name) const;
 
   std::string ToJson() const;
   static Result<ClusterRaw> FromJson(const std::string& json);
   // Adds what `other` holds; node lists are merged and sorted.
   void Merge(const ClusterRaw& other);
+  // Adds every part, in order (a later part's output for the same probe replaces an earlier
+  // one's), moving the outputs and sorting the node list once: linear in the parts' size up
+  // to the one sort, where merging N one-node parts one by one would sort N times.
+  void MergeAll(std::vector<ClusterRaw> parts);
 };
 
 // Reads every probe for every node the source knows (snapshot replay).

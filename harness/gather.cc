@@ -79,13 +79,21 @@ GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<P
                              "a rank stopped answering (its node, its slurmstepd, or the launcher's PMIx server), "
                              "or a node's probes ran past their timeouts"};
   GatheredRun run;
-  for (const std::string& part :
-       world.GatherToRoot(envelope.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), raw_outputs)) {
+  std::vector<std::string> parts =
+      world.GatherToRoot(envelope.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), raw_outputs);
+  envelope = nullptr;
+  // Each envelope is released once parsed, and the parts are merged at once (one sort of the
+  // node list, not one per rank), so rank 0 holds the fleet's outputs about once, not twice.
+  std::vector<ClusterRaw> raws;
+  raws.reserve(parts.size());
+  for (std::string& part : parts) {
     const auto j = nlohmann::json::parse(part);
-    auto raw = ClusterRaw::FromJson(j.at("raw").get<std::string>());
-    if (raw) run.raw.Merge(*raw);
+    std::string().swap(part);
+    auto raw = ClusterRaw::FromJson(j.at("raw").get_ref<const std::string&>());
+    if (raw) raws.push_back(std::move(raw).value());
     run.ranks.push_back({j.at("rank").get<int>(), j.at("host").get<std::string>(), j.at("env").get<std::string>()});
   }
+  run.raw.MergeAll(std::move(raws));
   if (world.is_root()) progress("gathered " + std::to_string(run.raw.nodes.size()) + " node(s)");
   return run;
 }

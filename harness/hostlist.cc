@@ -56,13 +56,14 @@ std::string CompressHostlist(const std::vector<std::string>& names) {
   }
   std::vector<Group> groups;
   std::vector<std::string> order;  // a group's key, or a name kept as it is
+  std::set<std::string> kept;      // the names kept as they are, so each is looked up once
   std::map<std::pair<std::string, std::size_t>, std::size_t> group_of;
   for (const auto& name : names) {
     const std::size_t digits_at = DigitsAt(name);
     const std::string digits = name.substr(digits_at);
     // Names without a number are kept as they are.
     if (digits.empty()) {
-      if (std::find(order.begin(), order.end(), "=" + name) == order.end()) order.push_back("=" + name);
+      if (kept.insert(name).second) order.push_back("=" + name);
       continue;
     }
     const std::string prefix = name.substr(0, digits_at);

@@ -105,7 +105,8 @@ std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*
   }
   // Suites judged check by check: cluster checks once, then every per-node check of every such
   // suite node by node. A node's parsed facts are shared by all the suites that read them and
-  // dropped once the node is judged, so a fleet's evaluation holds one node's facts at a time.
+  // dropped once the node is judged, with the node's raw outputs (nothing reads them after
+  // evaluation), so a fleet's evaluation holds one node's facts at a time and its raw text shrinks.
   for (auto& run : runs) {
     if (run.suite->evaluate) continue;
     for (const auto& check : run.suite->checks) {
@@ -119,7 +120,7 @@ std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*
         if (check.per_node) RunPart(run, [&] { run.results.push_back(check.judge(context, node)); });
       }
     }
-    context.raw.facts.ClearNode(node);
+    context.raw.ReleaseNode(node);
   }
   std::vector<CheckResult> all;
   for (auto& run : runs) {

@@ -1,0 +1,65 @@
+// ClusterRaw merging: rank 0 merges one part per rank, so merging must keep the node list
+// sorted and unique, let a later part win, and release what a node held once it is judged.
+#include "harness/cluster_raw.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace gpuconform {
+namespace {
+
+ClusterRaw Part(const std::string& node, const std::string& text) {
+  ClusterRaw part;
+  part.nodes = {node};
+  part.node[node]["uname-r"] = {ProbeStatus::kOk, text, node + "/uname-r.txt", ""};
+  return part;
+}
+
+TEST(ClusterRaw, MergeAllSortsAndDeduplicatesNodesOnceAndLaterPartsWin) {
+  std::vector<ClusterRaw> parts;
+  for (const char* node : {"node3", "node10", "node1", "node2"}) parts.push_back(Part(node, "6.1"));
+  parts.push_back(Part("node1", "6.8"));
+  parts.back().cluster["sinfo"] = {ProbeStatus::kOk, "sinfo table", "sinfo.txt", ""};
+  ClusterRaw raw;
+  raw.MergeAll(std::move(parts));
+  EXPECT_EQ(raw.nodes, (std::vector<std::string>{"node1", "node10", "node2", "node3"}));
+  EXPECT_EQ(raw.NodeOutput("node1", "uname-r").text, "6.8") << "the later part replaces the earlier";
+  EXPECT_EQ(raw.NodeOutput("node10", "uname-r").text, "6.1");
+  EXPECT_EQ(raw.ClusterOutput("sinfo").text, "sinfo table");
+}
+
+TEST(ClusterRaw, MergeOfOnePartMatchesMergeAll) {
+  ClusterRaw raw = Part("node2", "a");
+  raw.Merge(Part("node1", "b"));
+  raw.Merge(Part("node2", "c"));
+  EXPECT_EQ(raw.nodes, (std::vector<std::string>{"node1", "node2"}));
+  EXPECT_EQ(raw.NodeOutput("node2", "uname-r").text, "c");
+}
+
+TEST(ClusterRaw, MergingTenThousandOneNodePartsKeepsEveryNodeInOrder) {
+  std::vector<ClusterRaw> parts;
+  for (int i = 10000; i >= 1; --i) parts.push_back(Part("gpu" + std::to_string(100000 + i), "x"));
+  ClusterRaw raw;
+  raw.MergeAll(std::move(parts));
+  ASSERT_EQ(raw.nodes.size(), 10000u);
+  EXPECT_TRUE(std::is_sorted(raw.nodes.begin(), raw.nodes.end()));
+  EXPECT_EQ(raw.nodes.front(), "gpu100001");
+  EXPECT_EQ(raw.node.size(), 10000u);
+}
+
+TEST(ClusterRaw, ReleasingANodeDropsItsOutputsButKeepsTheNodeAndClusterOutputs) {
+  ClusterRaw raw = Part("node1", "6.1");
+  raw.Merge(Part("node2", "6.1"));
+  raw.cluster["sinfo"] = {ProbeStatus::kOk, "table", "sinfo.txt", ""};
+  raw.ReleaseNode("node1");
+  EXPECT_EQ(raw.NodeOutput("node1", "uname-r").status, ProbeStatus::kAbsent);
+  EXPECT_EQ(raw.NodeOutput("node2", "uname-r").text, "6.1");
+  EXPECT_EQ(raw.nodes, (std::vector<std::string>{"node1", "node2"}));
+  EXPECT_TRUE(raw.ClusterOutput("sinfo").ok());
+}
+
+}  // namespace
+}  // namespace gpuconform

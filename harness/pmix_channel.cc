@@ -119,10 +119,13 @@ Result<std::vector<std::string>> PmixChannel::AllGather(const std::string& mine)
 }
 
 Result<std::vector<std::string>> PmixChannel::GatherToRoot(const std::string& mine) {
-  // The fence collects every rank's value on every node (see Fence); the ranks but 0 then
-  // drop theirs unread.
-  auto parts = AllGather(mine);
-  if (!parts || rank_ == 0) return parts;
+  // The fence collects every rank's value on every node's PMIx server (see Fence), but only
+  // rank 0 fetches them: a rank that fetched every part only to drop it would hold the whole
+  // fleet's raw outputs for a moment (N parts on each of N ranks).
+  if (rank_ == 0) return AllGather(mine);
+  auto prefix = Publish(mine);
+  if (!prefix) return Error{prefix.error()};
+  if (auto fenced = Fence("exchange " + *prefix); !fenced) return Error{fenced.error()};
   return std::vector<std::string>{};
 }
 

@@ -138,6 +138,12 @@ std::vector<std::string> ConformingNodes(const std::vector<CheckResult>& results
   std::set<std::string> troubled;
   for (const auto& result : results) {
     if (result.verdict == Verdict::kPass || result.verdict == Verdict::kSkip) continue;
+    // "node2 is drained" is the state a resume ends, not a reason to keep it.
+    if (!result.findings.empty() && std::all_of(result.findings.begin(), result.findings.end(), [](const Finding& f) {
+          return RepeatsSlurmState(f.code.code());
+        })) {
+      continue;
+    }
     if (!result.node.empty()) {
       troubled.insert(result.node);
       continue;

@@ -99,9 +99,12 @@ TEST(DrainPlan, ResumesOnlyItsOwnDrainsThatConformNow) {
   states[2] = {"node3", "DOWN+DRAIN", "maint"};
   auto inputs = Inputs(states);
   inputs.resume_passed = true;
-  const DrainPlan plan = PlanDrain({Passed("SlurmGres", "GresMatchesHardware", "node1"), GresFailure("node2"),
-                                    Passed("SlurmGres", "GresMatchesHardware", "node3")},
-                                   inputs);
+  // node1's only failure is being drained: the state a resume ends.
+  const DrainPlan plan = PlanDrain(
+      {Passed("SlurmGres", "GresMatchesHardware", "node1"),
+       Failed("SlurmNodes", "NodeUsable", "node1", {{"node-unusable", "node1", "node1 is IDLE+DRAIN"}}),
+       GresFailure("node2"), Passed("SlurmGres", "GresMatchesHardware", "node3")},
+      inputs);
   EXPECT_EQ(plan.NodesWith(DrainAction::kResume), std::vector<std::string>{"node1"});
 }
 

@@ -107,8 +107,8 @@ TEST(GpuHealthRealdata, OneGpuOfEightThrottlingIsNamed) {
       JudgeSmi(test_support::ReadFile(dir / "gpud-8x-h100-one-gpu-power-brake-sw-thermal.txt"), false, 8);
   const CheckResult& clocks = results[6];
   ASSERT_EQ(clocks.check, kNoClockSlowdown);
-  test_support::ExpectOnlyFinding(clocks, kNode + "/gpu4",
-                                  kNode + ": GPU 4 (00000000:75:00.0) has its clocks held down");
+  test_support::ExpectOnlyFinding(clocks, kNode + "/gpu2",
+                                  kNode + ": GPU 2 (00000000:75:00.0) has its clocks held down");
   EXPECT_NE(clocks.findings[0].message.find("HW Power Brake Slowdown"), std::string::npos);
 }
 

@@ -1,5 +1,6 @@
 // Software suite glue: which probes feed which component, and the suite's registration.
 #include "facts/gpu_facts.h"
+#include "harness/raw_text.h"
 #include "harness/probe_catalog.h"
 #include "harness/suite_registry.h"
 #include "suites/software/software_checks.h"
@@ -69,7 +70,10 @@ VersionReading Read(const ClusterRaw& raw, const std::string& node, const Compon
   VersionReading reading;
   if (!out.ok()) {
     reading.not_installed = out.status == ProbeStatus::kToolMissing;
-    reading.problem = out.detail;
+    // UsableText quotes the tool's own first line (nvidia-smi's "couldn't communicate with the
+    // NVIDIA driver"), not only its exit status.
+    const auto usable = UsableText(out, node, source.probe.file, "not installed on the node");
+    reading.problem = usable ? out.detail : usable.error();
     reading.reason = ProbeStatusReason(out.status);
     return reading;
   }

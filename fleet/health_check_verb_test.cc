@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "harness/process_runner.h"
+#include "tests/support/json_schema_validator.h"
 
 namespace gpuconform {
 namespace {
@@ -48,10 +49,16 @@ TEST(HealthCheck, HungControllerEndsWithinTheBudgetNamingTheProbe) {
   std::filesystem::permissions(dir / "scontrol", std::filesystem::perms::owner_all);
   const std::string path = dir.string() + ":/usr/bin:/bin";
   const auto started = std::chrono::steady_clock::now();
+  const std::string json = (dir / "health.json").string();
   const CommandResult run = RunCommand({"env", "PATH=" + path, "SLURMD_NODENAME=node9", GPUCONFORM_BINARY,
-                                        "health-check", "--profile", "local", "--budget", "2s"},
+                                        "health-check", "--profile", "local", "--budget", "2s", "--json", json},
                                        60s);
   const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (test_support::JsonSchemaValidatorInstalled()) {
+    const auto [valid, output] = test_support::ValidateAgainstSchema(
+        std::filesystem::path(GPUCONFORM_SOURCE_DIR) / "schemas/results.schema.json", {json});
+    EXPECT_TRUE(valid) << output;
+  }
   std::filesystem::remove_all(dir);
   EXPECT_LT(elapsed_s, 10.0) << run.stdout_text << run.stderr_text;
   EXPECT_EQ(run.exit_code, 3) << "tooling errors only: " << run.stdout_text << run.stderr_text;

@@ -211,6 +211,22 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
       "a --tag (e.g. image=...) or a Software version changed. Example:\n"
       "  gpuconform history fleet.sqlite --metric busbw --last 20");
 
+  CLI::App* merge = app.add_subcommand(
+      "merge", "combine results documents of several runs (partitions, racks, days) into one: each node's newest wins");
+  merge->add_option("inputs", command.merge_inputs, "results documents (run --json FILE)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  merge->add_option("--json", command.json_out, "the merged results document to write")->required();
+  merge->add_option("--junit", command.junit, "also write the merged JUnit report");
+  merge->add_option("--html", command.html, "also write the merged HTML report");
+  merge->add_option("--history", command.history, "also append the merged run to this SQLite database");
+  merge->footer(
+      "A node's cases come from the newest run (by end time) that judged it; an older run that gave\n"
+      "one of them another verdict is listed as a conflict. A cluster-wide case keeps the worst verdict\n"
+      "among the runs, with every run's findings. Exit status as run's, for the merged results.\n"
+      "Example, after one job per partition (ci/slurm/gpuconform-fleet submits them and the merge):\n"
+      "  gpuconform merge gpuconform-*.json --json fleet.json --html fleet.html");
+
   CLI::App* health = app.add_subcommand(
       "health-check", "Slurm HealthCheckProgram mode: this node's quick checks within a budget; drains it on a fault");
   health->add_option("--profile", command.profile,
@@ -251,7 +267,7 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
     // `--help` after a verb asks for that verb's help.
     CLI::App* target = &app;
     for (CLI::App* verb :
-         {run, capture, launch, list, profiles, reasons, explain, version, baseline, diff, report, history, health}) {
+         {run, capture, launch, list, profiles, reasons, explain, version, baseline, diff, report, history, health, merge}) {
       if (verb->parsed()) target = verb;
     }
     parsed.message = target->help();
@@ -275,6 +291,7 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   if (report->parsed()) command.verb = Verb::kReport;
   if (history->parsed()) command.verb = Verb::kHistory;
   if (health->parsed()) command.verb = Verb::kHealthCheck;
+  if (merge->parsed()) command.verb = Verb::kMerge;
   parsed.command = command;
   return parsed;
 }

@@ -23,7 +23,8 @@ enum class Verb {
   kDiff,
   kReport,
   kHistory,
-  kHealthCheck
+  kHealthCheck,
+  kMerge
 };
 
 struct CommandLine {
@@ -37,6 +38,7 @@ struct CommandLine {
   std::string summary_md;         // a short Markdown summary for CI job pages
   std::string baseline;           // run: compare the metrics with this results or baseline document
   std::vector<std::string> baseline_from;  // baseline: the results documents to summarise
+  std::vector<std::string> merge_inputs;   // merge: the results documents to combine
   std::string diff_old;                    // diff: the earlier results document
   std::string diff_new;                    // diff: the later one
   std::string html;                        // run, report: the HTML report to write

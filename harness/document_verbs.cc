@@ -15,9 +15,13 @@
 #include "harness/profile.h"
 #include "harness/read_file.h"
 #include "harness/terminal_printer.h"
+#include "harness/text_util.h"
 #include "harness/timestamp.h"
 #include "history/history_store.h"
 #include "reports/html_report.h"
+#include "reports/json_report.h"
+#include "reports/junit_writer.h"
+#include "reports/results_merge.h"
 #include "reports/results_reader.h"
 
 namespace gpuconform {
@@ -278,6 +282,55 @@ int HistoryVerb(const CommandLine& command) {
   }
   for (const auto& change : changes) std::cout << "  * " << change << "\n";
   return 0;
+}
+
+int MergeVerb(const CommandLine& command) {
+  std::vector<MergeInput> inputs;
+  for (const auto& path : command.merge_inputs) {
+    auto read = ReadResults(path);
+    if (!read) {
+      std::cerr << "gpuconform: " << read.error() << "\n";
+      return 2;
+    }
+    inputs.push_back({path, std::move(*read)});
+  }
+  MergedResults merged = MergeResults(std::move(inputs), NewRunId());
+  ResultsDocument& document = merged.document;
+  int status = ExitStatusFor(document.results);
+  document.run.exit_status = status;
+  const TerminalStyle style{false, false};
+  std::cout << RenderTerminalReport(document.results, style) << RenderSummary(CountChecks(document.results), style);
+  std::cout << "Merged " << command.merge_inputs.size() << " runs: " << document.run.nodes.size() << " node(s) judged";
+  if (!document.run.not_covered.empty()) {
+    std::cout << ", not covered by any: " << CompressHostlist(document.run.not_covered);
+  }
+  std::cout << "\n";
+  if (!merged.conflicts.empty()) {
+    std::cout << merged.conflicts.size() << " conflict(s), the newer run kept:\n" << RenderConflicts(merged.conflicts);
+  }
+  auto announce = [&](const Result<bool>& written, const std::string& where) {
+    if (written) {
+      std::cout << where << "\n";
+    } else {
+      std::cerr << "gpuconform: " << written.error() << "\n";
+      status = 2;
+    }
+  };
+  announce(WriteResultsJson(command.json_out, document.results, document.run), "Results (JSON): " + command.json_out);
+  if (!command.junit.empty()) {
+    ReportMeta meta{document.run.hostname, UtcIso8601(), document.run.profile, GPUCONFORM_VERSION, document.run.mode, {}};
+    meta.properties.push_back({"nodes", Join(document.run.nodes, ",")});
+    announce(WriteJunitFile(command.junit, document.results, meta), "JUnit report: " + command.junit);
+  }
+  if (!command.html.empty()) {
+    announce(WriteHtmlReport(command.html, document.run, document.results, {}), "HTML report: " + command.html);
+  }
+  if (!command.history.empty()) {
+    auto store = HistoryStore::Open(command.history, kReaderLockTimeout);
+    Result<bool> appended = store ? (*store)->AppendRun(document.run, document.results) : Result<bool>(Error{store.error()});
+    announce(appended, "History: " + command.history + " (run " + document.run.run_id + " appended)");
+  }
+  return status;
 }
 
 }  // namespace gpuconform

@@ -76,6 +76,8 @@ int main(int argc, char** argv) {
       return ReportVerb(command);
     case Verb::kHistory:
       return HistoryVerb(command);
+    case Verb::kMerge:
+      return MergeVerb(command);
     case Verb::kRun:
     case Verb::kHealthCheck:
     case Verb::kCapture:

@@ -90,6 +90,13 @@ std::string SummarySection(const RunRecord& run, const std::vector<CheckResult>&
   section += FactRow("profile", run.profile);
   section += FactRow("mode", run.mode);
   section += FactRow("nodes", fmt::format("{}: {}", run.nodes.size(), ShortHostlist(run.nodes)));
+  if (!run.not_covered.empty()) {
+    const std::size_t listed = run.nodes.size() + run.not_covered.size();
+    section += FactRow("not covered",
+                       fmt::format("{} of {} nodes the controller lists ran no task ({:.0f}% covered): {}",
+                                   run.not_covered.size(), listed, 100.0 * run.nodes.size() / listed,
+                                   ShortHostlist(run.not_covered)));
+  }
   section += FactRow("run id", run.run_id);
   section += FactRow("started (UTC)", run.started_utc);
   section += FactRow("ended (UTC)", run.ended_utc);

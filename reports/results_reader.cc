@@ -131,6 +131,19 @@ RunRecord ReadRun(const json& run) {
       if (id.is_string()) record.baseline_run_ids.push_back(id.get<std::string>());
     }
   }
+  if (const auto it = run.find("coverage"); it != run.end() && it->is_object()) {
+    for (const auto& node : Member(*it, "not_covered", "run.coverage")) {
+      if (node.is_string()) record.not_covered.push_back(node.get<std::string>());
+    }
+  }
+  if (const auto it = run.find("node_actions"); it != run.end() && it->is_array()) {
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      const json& action = (*it)[i];
+      const std::string at = "run.node_actions[" + std::to_string(i) + "]";
+      record.node_actions.push_back({Text(action, "node", at), Text(action, "action", at), Text(action, "why", at),
+                                     Text(action, "slurm_reason", at), Text(action, "outcome", at)});
+    }
+  }
   return record;
 }
 

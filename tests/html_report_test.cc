@@ -93,6 +93,17 @@ TEST(HtmlReport, SummarySaysTheExitStatusItsMeaningAndTheCounts) {
   EXPECT_NE(summary.find("<b>1</b>skipped"), std::string::npos) << summary;
 }
 
+TEST(HtmlReport, SummaryNamesTheNodesNotCoveredWithTheCoverage) {
+  RunRecord run = RunOf({"node1", "node2"});
+  EXPECT_EQ(Section(RenderHtmlReport(run, {Passed("S", "A", "node1")}, {}), "summary").find("not covered"),
+            std::string::npos);
+  run.not_covered = {"node3"};
+  const std::string summary = Section(RenderHtmlReport(run, {Passed("S", "A", "node1")}, {}), "summary");
+  EXPECT_NE(summary.find("<th>not covered</th><td>1 of 3 nodes the controller lists ran no task (67% covered): node3"),
+            std::string::npos)
+      << summary;
+}
+
 TEST(HtmlReport, HeatmapDrawsFailingNodesFirstThenRegressionThenError) {
   CheckResult regressed = Passed("S", "A", "n4");
   regressed.verdict = Verdict::kRegression;

@@ -139,9 +139,8 @@ std::vector<std::string> ConformingNodes(const std::vector<CheckResult>& results
   for (const auto& result : results) {
     if (result.verdict == Verdict::kPass || result.verdict == Verdict::kSkip) continue;
     // "node2 is drained" is the state a resume ends, not a reason to keep it.
-    if (!result.findings.empty() && std::all_of(result.findings.begin(), result.findings.end(), [](const Finding& f) {
-          return RepeatsSlurmState(f.code.code());
-        })) {
+    if (!result.findings.empty() && std::all_of(result.findings.begin(), result.findings.end(),
+                                                [](const Finding& f) { return RepeatsSlurmState(f.code.code()); })) {
       continue;
     }
     if (!result.node.empty()) {
@@ -221,6 +220,16 @@ DrainPlan PlanDrain(const std::vector<CheckResult>& results, const DrainPlanInpu
     }
   }
   return plan;
+}
+
+std::string ExcludeHostlist(const DrainPlan& plan) {
+  std::vector<std::string> nodes;
+  for (const auto& decision : plan.decisions) {
+    if (decision.action != DrainAction::kResume && decision.action != DrainAction::kNotInSlurm) {
+      nodes.push_back(decision.node);
+    }
+  }
+  return nodes.empty() ? "" : CompressHostlist(nodes);
 }
 
 std::string RenderDrainPlanText(const DrainPlan& plan, bool applying) {

@@ -97,6 +97,10 @@ std::string DrainReasonFor(const DrainCause& cause, const std::string& run_id);
 
 DrainPlan PlanDrain(const std::vector<CheckResult>& results, const DrainPlanInputs& inputs);
 
+// The nodes a scheduler should keep jobs off: every node the plan found a fault on (drained now,
+// held back, or out of service already), as one Slurm hostlist; empty when none.
+std::string ExcludeHostlist(const DrainPlan& plan);
+
 // The plan as text for the terminal (and the head of the plan file).
 std::string RenderDrainPlanText(const DrainPlan& plan, bool applying);
 

@@ -1,6 +1,5 @@
 #include "fleet/slurm_node_actions.h"
 
-#include "harness/hostlist.h"
 #include "harness/process_runner.h"
 #include "harness/text_util.h"
 #include "probes/slurm/slurm_parse.h"
@@ -61,16 +60,6 @@ std::vector<AppliedAction> ApplyDrainPlan(const DrainPlan& plan, bool apply_drai
     applied.push_back(std::move(record));
   }
   return applied;
-}
-
-std::string ExcludeHostlist(const DrainPlan& plan) {
-  std::vector<std::string> nodes;
-  for (const auto& decision : plan.decisions) {
-    if (decision.action != DrainAction::kResume && decision.action != DrainAction::kNotInSlurm) {
-      nodes.push_back(decision.node);
-    }
-  }
-  return nodes.empty() ? "" : CompressHostlist(nodes);
 }
 
 }  // namespace gpuconform

@@ -33,8 +33,4 @@ struct AppliedAction {
 // an action not applied is recorded as planned. Every decision comes back, in plan order.
 std::vector<AppliedAction> ApplyDrainPlan(const DrainPlan& plan, bool apply_drains, bool apply_resumes);
 
-// The nodes a scheduler should keep jobs off: every node the plan found a fault on (drained now,
-// held back, or out of service already), as one Slurm hostlist; empty when none.
-std::string ExcludeHostlist(const DrainPlan& plan);
-
 }  // namespace gpuconform

@@ -2,6 +2,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "fleet/drain_plan.h"
+#include "fleet/health_check_verb.h"
+
 namespace gpuconform {
 
 namespace {
@@ -102,6 +105,10 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
       ->group("Fleet actions (Slurm)");
   run->add_option("--max-drain", command.max_drain,
                   "drain at most N nodes, or P% of the judged nodes, in this run; the plan names those held back")
+      ->check([](const std::string& text) {
+        auto cap = ParseDrainCap(text);
+        return cap ? "" : cap.error();
+      })
       ->group("Fleet actions (Slurm)");
   run->add_flag("--resume-passed", command.resume_passed,
                 "resume nodes whose drain reason starts with gpuconform: and that conform in this run")
@@ -235,12 +242,7 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
                      "the whole run's deadline, e.g. 45s (slurmd kills the program at 60 s); each check gets a share, "
                      "and a check still running when the budget ends is named")
       ->check([](const std::string& text) {
-        std::string digits = text;
-        if (!digits.empty() && digits.back() == 's') digits.pop_back();
-        return !digits.empty() && digits.size() < 5 && digits.find_first_not_of("0123456789") == std::string::npos &&
-                       std::stoi(digits) > 0
-                   ? ""
-                   : "a budget is whole seconds, e.g. 45s";
+        return BudgetSeconds(text) > 0 ? "" : "a budget is whole seconds, e.g. 45s";
       });
   health->add_flag("--no-drain", command.no_drain, "report only; do not drain or resume this node");
   health->add_option("--junit", command.junit, "also write a JUnit report to FILE");

@@ -224,3 +224,18 @@ TEST(CliRecordedCluster, SummaryMarkdownNamesTheFailingNodeForTheJobPage) {
 
 }  // namespace
 }  // namespace gpuconform
+
+namespace gpuconform {
+namespace {
+
+TEST(Cli, BadDrainCapAndBudgetAreBadInvocations) {
+  const auto cap = RunCommand({GPUCONFORM_BINARY, "run", "--max-drain", "5x"}, std::chrono::seconds(30));
+  EXPECT_EQ(cap.exit_code, 2);
+  EXPECT_NE(cap.stderr_text.find("give a node count (5) or a percentage"), std::string::npos) << cap.stderr_text;
+  const auto budget = RunCommand({GPUCONFORM_BINARY, "health-check", "--budget", "0.5s"}, std::chrono::seconds(30));
+  EXPECT_EQ(budget.exit_code, 2);
+  EXPECT_NE(budget.stderr_text.find("a budget is whole seconds"), std::string::npos) << budget.stderr_text;
+}
+
+}  // namespace
+}  // namespace gpuconform

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include <map>
-#include <set>
+#include <algorithm>
+#include <utility>
 
 #include "harness/text_util.h"
 
@@ -108,31 +108,34 @@ class VerdictTest : public testing::Test {
 // Records which tests the filter let run; makes no MPI call (architecture §4).
 class RanRecorder : public testing::EmptyTestEventListener {
  public:
-  void OnTestEnd(const testing::TestInfo& info) override {
-    ran_.push_back(std::string(info.test_suite_name()) + "." + info.name());
-  }
-  const std::vector<std::string>& ran() const { return ran_; }
+  void OnTestEnd(const testing::TestInfo& info) override { ran_.push_back(&info); }
+  const std::vector<const testing::TestInfo*>& ran() const { return ran_; }
 
  private:
-  std::vector<std::string> ran_;
+  std::vector<const testing::TestInfo*> ran_;
 };
 
 }  // namespace
 
-std::vector<CheckResult> RunAsGtests(const std::vector<CheckResult>& results, const std::string& filter) {
+std::vector<CheckResult> RunAsGtests(std::vector<CheckResult> results, const std::string& filter) {
   int argc = 1;
   char program[] = "gpuconform";
   char* argv[] = {program, nullptr};
   testing::InitGoogleTest(&argc, argv);
   GTEST_FLAG_SET(filter, ExpandCheckFilter(filter));
 
-  std::map<std::string, const CheckResult*> by_name;
-  for (const auto& result : results) {
-    by_name[result.TestName()] = &result;
-    const CheckResult* pointer = &result;
-    testing::RegisterTest(result.suite.c_str(), result.CaseName().c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                          [pointer]() -> testing::Test* { return new VerdictTest(pointer); });
+  // Each registered test, by its TestInfo, to the index of its result: at 10,000 nodes there
+  // are some 300,000, so no map from names and no copies of the results.
+  std::vector<std::pair<const testing::TestInfo*, std::size_t>> index_of;
+  index_of.reserve(results.size());
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const CheckResult* pointer = &results[i];
+    const testing::TestInfo* info =
+        testing::RegisterTest(pointer->suite.c_str(), pointer->CaseName().c_str(), nullptr, nullptr, __FILE__,
+                              __LINE__, [pointer]() -> testing::Test* { return new VerdictTest(pointer); });
+    index_of.emplace_back(info, i);
   }
+  std::sort(index_of.begin(), index_of.end());
 
   auto& listeners = testing::UnitTest::GetInstance()->listeners();
   // Our terminal report replaces GoogleTest's printer: it aggregates across nodes.
@@ -143,9 +146,10 @@ std::vector<CheckResult> RunAsGtests(const std::vector<CheckResult>& results, co
   (void)gtest_status;  // the exit status comes from our verdicts, which tell failure from error
 
   std::vector<CheckResult> ran;
-  for (const auto& name : recorder->ran()) {
-    auto it = by_name.find(name);
-    if (it != by_name.end()) ran.push_back(*it->second);
+  ran.reserve(recorder->ran().size());
+  for (const testing::TestInfo* info : recorder->ran()) {
+    const auto it = std::lower_bound(index_of.begin(), index_of.end(), std::make_pair(info, std::size_t{0}));
+    if (it != index_of.end() && it->first == info) ran.push_back(std::move(results[it->second]));
   }
   return ran;
 }

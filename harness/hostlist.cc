@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 #include <utility>
 
 namespace gpuconform {
@@ -82,6 +83,52 @@ std::string CompressHostlist(const std::vector<std::string>& names) {
     text += entry.front() == '=' ? entry.substr(1) : Render(groups[std::stoul(entry.substr(1))]);
   }
   return text;
+}
+
+namespace {
+
+// How many names a hostlist written by CompressHostlist stands for: "a,gpu[01-03,07]" is 5.
+std::size_t CountHostlistNames(std::string_view hostlist) {
+  std::size_t count = 0;
+  std::size_t entry_start = 0;
+  bool in_brackets = false;
+  for (std::size_t i = 0; i <= hostlist.size(); ++i) {
+    const char c = i < hostlist.size() ? hostlist[i] : ',';
+    if (c == '[') {
+      in_brackets = true;
+      entry_start = i + 1;
+    } else if (c == ']' || (c == ',' && in_brackets)) {
+      const std::string_view range = hostlist.substr(entry_start, i - entry_start);
+      const std::size_t dash = range.find('-');
+      count += dash == std::string_view::npos
+                   ? 1
+                   : std::stoull(std::string(range.substr(dash + 1))) - std::stoull(std::string(range.substr(0, dash))) + 1;
+      entry_start = i + 1;
+      if (c == ']') in_brackets = false;
+    } else if (c == ',' && !in_brackets) {
+      if (i > 0 && hostlist[i - 1] != ']') ++count;  // a plain name
+      entry_start = i + 1;
+    }
+  }
+  return count;
+}
+
+}  // namespace
+
+std::string ShortHostlist(const std::vector<std::string>& names, std::size_t max_chars) {
+  const std::string full = CompressHostlist(names);
+  if (full.size() <= max_chars) return full;
+  // Cut at a comma outside brackets, so no range is split.
+  std::size_t cut = 0;
+  int depth = 0;
+  for (std::size_t i = 0; i < full.size() && i <= max_chars; ++i) {
+    if (full[i] == '[') ++depth;
+    if (full[i] == ']') --depth;
+    if (full[i] == ',' && depth == 0) cut = i;
+  }
+  if (cut == 0) return full;  // one group longer than the limit: shown whole
+  const std::string shown = full.substr(0, cut);
+  return shown + ", ... and " + std::to_string(CountHostlistNames(full) - CountHostlistNames(shown)) + " more";
 }
 
 }  // namespace gpuconform

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <random>
 
 #include "harness/atomic_file.h"
@@ -57,9 +58,13 @@ nlohmann::json ResultEntry(const CheckResult& result) {
   return entry;
 }
 
-}  // namespace
+// Invalid UTF-8 from a tool's output becomes U+FFFD: a strict reader would reject the whole file.
+std::string Dump(const nlohmann::json& value) {
+  return value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
-nlohmann::json RenderResultsJson(const std::vector<CheckResult>& results, const RunRecord& run) {
+// Everything but "results"; the summary counts the results.
+nlohmann::json DocumentWithoutResults(const std::vector<CheckResult>& results, const RunRecord& run) {
   nlohmann::json tags = nlohmann::json::object();
   for (const auto& [key, value] : run.tags) tags[key] = value;
   nlohmann::json manifest = nlohmann::json::object();
@@ -82,8 +87,7 @@ nlohmann::json RenderResultsJson(const std::vector<CheckResult>& results, const 
         {"snapshot_manifest", run.mode == "live" ? nlohmann::json(nullptr) : manifest},
         {"tags", tags},
         {"exit_status", run.exit_status}}},
-      {"summary", {{"cases", results.size()}, {"pass", 0}, {"fail", 0}, {"error", 0}, {"skip", 0}, {"regression", 0}}},
-      {"results", nlohmann::json::array()}};
+      {"summary", {{"cases", results.size()}, {"pass", 0}, {"fail", 0}, {"error", 0}, {"skip", 0}, {"regression", 0}}}};
   if (run.baseline_origin) {
     document["run"]["baseline"] = {{"origin", *run.baseline_origin}, {"run_ids", run.baseline_run_ids}};
   }
@@ -103,19 +107,60 @@ nlohmann::json RenderResultsJson(const std::vector<CheckResult>& results, const 
     document["run"]["node_actions"] = actions;
   }
   for (const auto& result : results) {
-    document["summary"][VerdictName(result.verdict)] = document["summary"][VerdictName(result.verdict)].get<int>() + 1;
-    document["results"].push_back(ResultEntry(result));
+    nlohmann::json& count = document["summary"][VerdictName(result.verdict)];
+    count = count.get<int>() + 1;
   }
   return document;
 }
 
-std::string RenderResultsJsonText(const std::vector<CheckResult>& results, const RunRecord& run) {
-  // Invalid UTF-8 from a tool's output becomes U+FFFD: a strict reader would reject the whole file.
-  return RenderResultsJson(results, run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}  // namespace
+
+nlohmann::json RenderResultsJson(const std::vector<CheckResult>& results, const RunRecord& run) {
+  nlohmann::json document = DocumentWithoutResults(results, run);
+  document["results"] = nlohmann::json::array();
+  for (const auto& result : results) document["results"].push_back(ResultEntry(result));
+  return document;
 }
 
+void WriteResultsJsonTo(const std::vector<CheckResult>& results, const RunRecord& run,
+                        const std::function<void(std::string_view)>& sink) {
+  // nlohmann sorts an object's keys, so "results" comes first, before "run", "schema_version"
+  // and "summary"; the rest of the document is small and dumped whole.
+  const std::string rest = Dump(DocumentWithoutResults(results, run));  // "{\n  \"run\": ..."
+  if (results.empty()) {
+    sink("{\n  \"results\": [],\n");
+  } else {
+    sink("{\n  \"results\": [\n");
+    std::string entry;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      entry = i == 0 ? "    " : ",\n    ";
+      // A dumped string holds no raw newline (JSON escapes it), so every newline is a line break.
+      for (const char c : Dump(ResultEntry(results[i]))) {
+        entry += c;
+        if (c == '\n') entry += "    ";
+      }
+      sink(entry);
+    }
+    sink("\n  ],\n");
+  }
+  sink(std::string_view(rest).substr(2));
+  sink("\n");
+}
+
+std::string RenderResultsJsonText(const std::vector<CheckResult>& results, const RunRecord& run) {
+  std::string text;
+  WriteResultsJsonTo(results, run, [&text](std::string_view piece) { text.append(piece); });
+  return text;
+}
+
+// Streamed into the file: at 10,000 nodes the document is some 220 MB, and as one
+// nlohmann::json it would take several times that.
 Result<bool> WriteResultsJson(const std::string& path, const std::vector<CheckResult>& results, const RunRecord& run) {
-  return WriteFileAtomically(path, RenderResultsJsonText(results, run));
+  auto file = AtomicFileWriter::Open(path);
+  if (!file.ok()) return Error{file.error()};
+  AtomicFileWriter& writer = **file;
+  WriteResultsJsonTo(results, run, [&writer](std::string_view piece) { writer.Append(piece); });
+  return writer.Commit();
 }
 
 std::string NewRunId() {

@@ -5,10 +5,12 @@
 // WriteResultsJson publishes the file atomically.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -51,7 +53,11 @@ struct RunRecord {
 };
 
 nlohmann::json RenderResultsJson(const std::vector<CheckResult>& results, const RunRecord& run);
-// The document as the file holds it: indented, every string valid UTF-8.
+// The document as the file holds it: RenderResultsJson dumped with a two-space indent, every
+// string valid UTF-8 (invalid bytes become U+FFFD), and a final newline. Written one result at
+// a time, so the whole document never exists in memory as a json value.
+void WriteResultsJsonTo(const std::vector<CheckResult>& results, const RunRecord& run,
+                        const std::function<void(std::string_view)>& sink);
 std::string RenderResultsJsonText(const std::vector<CheckResult>& results, const RunRecord& run);
 Result<bool> WriteResultsJson(const std::string& path, const std::vector<CheckResult>& results, const RunRecord& run);
 

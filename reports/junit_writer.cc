@@ -10,11 +10,10 @@
 #include <string_view>
 #include <system_error>
 
-#include <pugixml.hpp>
-
 #include "harness/atomic_file.h"
 #include "harness/finding_causes.h"
 #include "harness/timestamp.h"
+#include "reports/xml_writer.h"
 
 // What the three schemas allow, and why the documents look the way they do
 // (schemas: jenkins-xunit junit-10.xsd, windyroad JUnit.xsd, Maven surefire-test-report.xsd):
@@ -91,7 +90,7 @@ std::size_t DecodeUtf8(std::string_view text, std::size_t pos, char32_t& code_po
 }
 
 // Tools print garbage (binary, Latin-1, terminal escapes) and the report must stay
-// well-formed anyway: pugixml would write a control character as a character reference
+// well-formed anyway: XmlWriter (like pugixml) would write a control character as a character reference
 // such as "&#27;", which XML 1.0 forbids. So control characters are dropped and bytes that
 // are not UTF-8 become U+FFFD, which shows a reader that something was there.
 std::string XmlSafe(std::string_view text) {
@@ -199,29 +198,29 @@ SuiteCounts CountVerdicts(const SuiteCases& suite) {
   return counts;
 }
 
-void SetAttribute(pugi::xml_node node, const char* name, std::string_view value) {
-  node.append_attribute(name).set_value(XmlSafe(value).c_str());
+void SetAttribute(XmlWriter& xml, const char* name, std::string_view value) { xml.Attribute(name, XmlSafe(value)); }
+
+void SetAttribute(XmlWriter& xml, const char* name, int value) { xml.Attribute(name, std::to_string(value)); }
+
+// An element whose content is `text`; an empty one is written "<name />".
+void AddTextElement(XmlWriter& xml, const char* name, std::string_view text) {
+  xml.Open(name);
+  if (!text.empty()) xml.Text(XmlSafe(text));
+  xml.Close();
 }
 
-void SetAttribute(pugi::xml_node node, const char* name, int value) {
-  node.append_attribute(name).set_value(value);
+void AddProperty(XmlWriter& xml, std::string_view name, std::string_view value) {
+  xml.Open("property");
+  xml.Attribute("name", NonBlank(name, "unnamed"));
+  SetAttribute(xml, "value", value);
+  xml.Close();
 }
 
-void AddText(pugi::xml_node node, std::string_view text) {
-  if (!text.empty()) node.text().set(XmlSafe(text).c_str());
-}
-
-void AddProperty(pugi::xml_node properties, std::string_view name, std::string_view value) {
-  pugi::xml_node property = properties.append_child("property");
-  property.append_attribute("name").set_value(NonBlank(name, "unnamed").c_str());
-  SetAttribute(property, "value", value);
-}
-
-void AddRunProperties(pugi::xml_node properties, const ReportMeta& meta) {
-  AddProperty(properties, "profile", meta.profile);
-  AddProperty(properties, "version", meta.version);
-  AddProperty(properties, "mode", meta.mode);
-  for (const auto& [name, value] : meta.properties) AddProperty(properties, name, value);
+void AddRunProperties(XmlWriter& xml, const ReportMeta& meta) {
+  AddProperty(xml, "profile", meta.profile);
+  AddProperty(xml, "version", meta.version);
+  AddProperty(xml, "mode", meta.mode);
+  for (const auto& [name, value] : meta.properties) AddProperty(xml, name, value);
 }
 
 // "452.1 GB/s (threshold >= 460, source nccl-tests baseline)": one readable property per
@@ -241,11 +240,10 @@ std::string MeasurementValue(const Measurement& measurement) {
   return value;
 }
 
-void AddMeasurementProperties(pugi::xml_node properties, const SuiteCases& suite) {
+void AddMeasurementProperties(XmlWriter& xml, const SuiteCases& suite) {
   for (const CheckResult* result : suite.cases) {
     for (const Measurement& measurement : result->measurements) {
-      AddProperty(properties, result->CaseName() + "." + measurement.name,
-                  MeasurementValue(measurement));
+      AddProperty(xml, result->CaseName() + "." + measurement.name, MeasurementValue(measurement));
     }
   }
 }
@@ -288,26 +286,28 @@ const char* OutcomeElement(Verdict verdict) {
 
 // windyroad requires "type" on <failure> and <error>; a result built without findings
 // still gets one, named after its verdict.
-void AddOutcome(pugi::xml_node testcase, const CheckResult& result) {
+void AddOutcome(XmlWriter& xml, const CheckResult& result) {
   const char* element = OutcomeElement(result.verdict);
   if (element == nullptr) return;
-  pugi::xml_node outcome = testcase.append_child(element);
+  xml.Open(element);
   const bool has_findings = !result.findings.empty();
-  if (has_findings) SetAttribute(outcome, "message", LeadMessage(result.findings.front()));
+  if (has_findings) SetAttribute(xml, "message", LeadMessage(result.findings.front()));
   if (result.verdict != Verdict::kSkip) {
-    SetAttribute(outcome, "type", has_findings ? result.findings.front().code.str()
-                                               : std::string(VerdictName(result.verdict)));
+    SetAttribute(xml, "type", has_findings ? result.findings.front().code.str()
+                                           : std::string(VerdictName(result.verdict)));
   }
-  AddText(outcome, FindingLines(result));
+  const std::string lines = FindingLines(result);
+  if (!lines.empty()) xml.Text(XmlSafe(lines));
+  xml.Close();
 }
 
-pugi::xml_node AddTestcase(pugi::xml_node suite_node, const CheckResult& result) {
-  pugi::xml_node testcase = suite_node.append_child("testcase");
-  SetAttribute(testcase, "name", result.CaseName());
-  SetAttribute(testcase, "classname", NonBlank(result.suite, "unnamed"));
-  SetAttribute(testcase, "time", FormatSeconds(result.time_s));
-  AddOutcome(testcase, result);
-  return testcase;
+// Leaves the <testcase> open, so a caller may add to it.
+void OpenTestcase(XmlWriter& xml, const CheckResult& result) {
+  xml.Open("testcase");
+  SetAttribute(xml, "name", result.CaseName());
+  SetAttribute(xml, "classname", NonBlank(result.suite, "unnamed"));
+  SetAttribute(xml, "time", FormatSeconds(result.time_s));
+  AddOutcome(xml, result);
 }
 
 // A passing result has no element to carry findings, so any it has (a builder never adds
@@ -321,95 +321,68 @@ std::string PassNotes(const CheckResult& result) {
   return notes;
 }
 
-void SetCountAttributes(pugi::xml_node suite_node, const SuiteCounts& counts) {
-  SetAttribute(suite_node, "tests", counts.tests);
-  SetAttribute(suite_node, "failures", counts.failures);
-  SetAttribute(suite_node, "errors", counts.errors);
-  SetAttribute(suite_node, "skipped", counts.skipped);
-  SetAttribute(suite_node, "time", FormatSeconds(counts.time_s));
+void SetCountAttributes(XmlWriter& xml, const SuiteCounts& counts) {
+  SetAttribute(xml, "tests", counts.tests);
+  SetAttribute(xml, "failures", counts.failures);
+  SetAttribute(xml, "errors", counts.errors);
+  SetAttribute(xml, "skipped", counts.skipped);
+  SetAttribute(xml, "time", FormatSeconds(counts.time_s));
 }
 
-pugi::xml_node AddProperties(pugi::xml_node suite_node, const SuiteCases& suite,
-                             const ReportMeta& meta) {
-  pugi::xml_node properties = suite_node.append_child("properties");
-  AddRunProperties(properties, meta);
-  AddMeasurementProperties(properties, suite);
-  return properties;
+void AddProperties(XmlWriter& xml, const SuiteCases& suite, const ReportMeta& meta) {
+  xml.Open("properties");
+  AddRunProperties(xml, meta);
+  AddMeasurementProperties(xml, suite);
+  xml.Close();
 }
 
-void AddAggregateSuite(pugi::xml_node root, const SuiteCases& suite, int id,
-                       const ReportMeta& meta, const std::string& timestamp) {
-  pugi::xml_node suite_node = root.append_child("testsuite");
-  SetAttribute(suite_node, "name", NonBlank(suite.name, "unnamed"));
-  SetCountAttributes(suite_node, CountVerdicts(suite));
-  SetAttribute(suite_node, "timestamp", timestamp);
-  SetAttribute(suite_node, "hostname", NonBlank(meta.hostname, "localhost"));
-  SetAttribute(suite_node, "id", id);
-  SetAttribute(suite_node, "package", kPackage);
+void AddAggregateSuite(XmlWriter& xml, const SuiteCases& suite, int id, const ReportMeta& meta,
+                       const std::string& timestamp) {
+  xml.Open("testsuite");
+  SetAttribute(xml, "name", NonBlank(suite.name, "unnamed"));
+  SetCountAttributes(xml, CountVerdicts(suite));
+  SetAttribute(xml, "timestamp", timestamp);
+  SetAttribute(xml, "hostname", NonBlank(meta.hostname, "localhost"));
+  SetAttribute(xml, "id", id);
+  SetAttribute(xml, "package", kPackage);
 
-  AddProperties(suite_node, suite, meta);
+  AddProperties(xml, suite, meta);
   std::string notes;
   for (const CheckResult* result : suite.cases) {
-    AddTestcase(suite_node, *result);
+    OpenTestcase(xml, *result);
+    xml.Close();
     notes += PassNotes(*result);
   }
-  AddText(suite_node.append_child("system-out"), notes);
-  suite_node.append_child("system-err");
+  AddTextElement(xml, "system-out", notes);
+  AddTextElement(xml, "system-err", "");
+  xml.Close();
 }
 
-void AddSurefireSuite(pugi::xml_document& document, const SuiteCases& suite,
-                      const ReportMeta& meta) {
-  pugi::xml_node suite_node = document.append_child("testsuite");
-  SetAttribute(suite_node, "name", NonBlank(suite.name, "unnamed"));
-  SetCountAttributes(suite_node, CountVerdicts(suite));
-  SetAttribute(suite_node, "timestamp", ReportTimestamp(meta.timestamp));
+void AddSurefireSuite(XmlWriter& xml, const SuiteCases& suite, const ReportMeta& meta) {
+  xml.Open("testsuite");
+  SetAttribute(xml, "name", NonBlank(suite.name, "unnamed"));
+  SetCountAttributes(xml, CountVerdicts(suite));
+  SetAttribute(xml, "timestamp", ReportTimestamp(meta.timestamp));
 
-  AddProperties(suite_node, suite, meta);
+  AddProperties(xml, suite, meta);
   for (const CheckResult* result : suite.cases) {
-    pugi::xml_node testcase = AddTestcase(suite_node, *result);
+    OpenTestcase(xml, *result);
     const std::string notes = PassNotes(*result);
-    if (!notes.empty()) AddText(testcase.append_child("system-out"), notes);
+    if (!notes.empty()) AddTextElement(xml, "system-out", notes);
+    xml.Close();
   }
+  xml.Close();
 }
 
-void AddDeclaration(pugi::xml_document& document) {
-  pugi::xml_node declaration = document.append_child(pugi::node_declaration);
-  declaration.append_attribute("version").set_value("1.0");
-  declaration.append_attribute("encoding").set_value("UTF-8");
-}
-
-// Counts what pugixml writes, so the document is written once into a string of its exact size.
-class SizeCounter : public pugi::xml_writer {
- public:
-  void write(const void*, size_t size) override { bytes_ += size; }
-  std::size_t bytes() const { return bytes_; }
-
- private:
-  std::size_t bytes_ = 0;
-};
-
-class StringAppender : public pugi::xml_writer {
- public:
-  explicit StringAppender(std::string& out) : out_(out) {}
-  void write(const void* data, size_t size) override { out_.append(static_cast<const char*>(data), size); }
-
- private:
-  std::string& out_;
-};
-
-// Two passes rather than a growing stream: a 10,000-node report is some 180 MB, and a stream
-// would hold up to twice that while growing and then copy it once more into the result.
-std::string Serialise(const pugi::xml_document& document) {
-  // Not format_skip_control_chars: it would also drop the tabs and newlines of attribute
-  // values, which pugixml otherwise keeps as "&#9;"/"&#10;". XmlSafe already removed the rest.
-  constexpr unsigned kFormat = pugi::format_indent;
-  SizeCounter counter;
-  document.save(counter, "  ", kFormat, pugi::encoding_utf8);
-  std::string out;
-  out.reserve(counter.bytes());
-  StringAppender appender(out);
-  document.save(appender, "  ", kFormat, pugi::encoding_utf8);
-  return out;
+void WriteAggregate(XmlWriter& xml, const std::vector<CheckResult>& results, const ReportMeta& meta) {
+  xml.Declaration();
+  xml.Open("testsuites");
+  const std::string timestamp = ReportTimestamp(meta.timestamp);
+  int id = 0;
+  for (const SuiteCases& suite : GroupBySuiteInFirstSeenOrder(results)) {
+    AddAggregateSuite(xml, suite, id++, meta, timestamp);
+  }
+  xml.Close();
 }
 
 // Suite names are identifiers, but a file name must not be able to escape DIR.
@@ -438,15 +411,10 @@ std::string UniqueFileName(std::string_view suite, int index, std::set<std::stri
 }  // namespace
 
 std::string RenderJunit(const std::vector<CheckResult>& results, const ReportMeta& meta) {
-  pugi::xml_document document;
-  AddDeclaration(document);
-  pugi::xml_node root = document.append_child("testsuites");
-  const std::string timestamp = ReportTimestamp(meta.timestamp);
-  int id = 0;
-  for (const SuiteCases& suite : GroupBySuiteInFirstSeenOrder(results)) {
-    AddAggregateSuite(root, suite, id++, meta, timestamp);
-  }
-  return Serialise(document);
+  std::string out;
+  XmlWriter xml([&out](std::string_view piece) { out.append(piece); });
+  WriteAggregate(xml, results, meta);
+  return out;
 }
 
 std::string RenderJunitSuite(const std::vector<CheckResult>& results, const std::string& suite,
@@ -455,15 +423,22 @@ std::string RenderJunitSuite(const std::vector<CheckResult>& results, const std:
   for (const CheckResult& result : results) {
     if (result.suite == suite) selected.cases.push_back(&result);
   }
-  pugi::xml_document document;
-  AddDeclaration(document);
-  AddSurefireSuite(document, selected, meta);
-  return Serialise(document);
+  std::string out;
+  XmlWriter xml([&out](std::string_view piece) { out.append(piece); });
+  xml.Declaration();
+  AddSurefireSuite(xml, selected, meta);
+  return out;
 }
 
+// Streamed into the file: at 10,000 nodes the document is some 180 MB.
 Result<bool> WriteJunitFile(const std::string& path, const std::vector<CheckResult>& results,
                             const ReportMeta& meta) {
-  return WriteFileAtomically(path, RenderJunit(results, meta));
+  auto file = AtomicFileWriter::Open(path);
+  if (!file.ok()) return Error{file.error()};
+  AtomicFileWriter& writer = **file;
+  XmlWriter xml([&writer](std::string_view piece) { writer.Append(piece); });
+  WriteAggregate(xml, results, meta);
+  return writer.Commit();
 }
 
 Result<int> WriteJunitDir(const std::string& dir, const std::vector<CheckResult>& results,

@@ -1,4 +1,4 @@
-// JUnit XML reports, written with pugixml from the run's CheckResults.
+// JUnit XML reports, streamed with XmlWriter from the run's CheckResults.
 // Contract: one <testsuite> per suite in first-seen order, one <testcase> per result;
 // kFail -> <failure>, kError -> <error>, kSkip -> <skipped>, each counted separately;
 // measurements go to <properties>. The document validates against both the Jenkins xUnit

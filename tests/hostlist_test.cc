@@ -36,5 +36,31 @@ TEST(CompressHostlist, ZeroPaddedFleetIsOneRange) {
   EXPECT_EQ(CompressHostlist(names), "gpu[00001-10000]");
 }
 
+TEST(ShortHostlist, ShortListIsWhole) {
+  EXPECT_EQ(ShortHostlist({"node1", "node2", "node3"}), "node[1-3]");
+}
+
+TEST(ShortHostlist, LongListIsCutAtAGroupAndCountsWhatIsLeftOut) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 600; ++i) names.push_back("host-" + std::string(1, static_cast<char>('a' + i % 26)) + "x" +
+                                                 std::string(1, static_cast<char>('a' + i / 26 % 26)) + "y");
+  names.push_back("gpu1");
+  names.push_back("gpu2");
+  const std::string line = ShortHostlist(names, 40);
+  EXPECT_LE(line.find(", ... and"), 40u) << line;
+  // 40 characters hold 4 names of 9 characters; the other 596 plain names and gpu[1-2] are counted.
+  EXPECT_TRUE(line.starts_with("host-axay,host-bxay,host-cxay,host-dxay, ... and ")) << line;
+  EXPECT_TRUE(line.ends_with(" and 598 more")) << line;
+}
+
+TEST(ShortHostlist, RangesAreNeverSplitAndCountedWhole) {
+  std::vector<std::string> names = {"a"};
+  for (int i = 1; i <= 50; ++i) names.push_back("gpu" + std::to_string(i * 2));  // gpu[2,4,...,100]
+  names.push_back("b");
+  const std::string line = ShortHostlist(names, 10);
+  EXPECT_EQ(line, "a, ... and 51 more");
+}
+
 }  // namespace
 }  // namespace gpuconform
+

@@ -62,6 +62,21 @@ TEST(MetricBound, ThresholdTextGivesDirectionAndBound) {
   EXPECT_EQ(ParseMetricBound(">= lots").better, "") << "no number, no bound";
 }
 
+// The file is written one result at a time; it must be exactly what dumping the whole document
+// gives, for no results, one, several, and a message with invalid UTF-8 and a newline.
+TEST(ResultsJson, StreamedTextIsTheWholeDocumentDumped) {
+  auto whole = [](const std::vector<CheckResult>& results) {
+    return RenderResultsJson(results, SomeRun()).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  };
+  std::vector<CheckResult> hostile = MixedResults();
+  hostile.push_back(Failed("Fabric", "LinkState", "node1", {{"gres-vs-hardware", "node1 mlx5_0", "bad \xff byte\nnext line"}}));
+  for (const std::vector<CheckResult>& results :
+       {std::vector<CheckResult>{}, std::vector<CheckResult>{MixedResults().front()}, MixedResults(), hostile}) {
+    EXPECT_EQ(RenderResultsJsonText(results, SomeRun()), whole(results)) << results.size() << " results";
+  }
+  EXPECT_NE(RenderResultsJsonText(hostile, SomeRun()).find("bad \xEF\xBF\xBD byte\\nnext line"), std::string::npos);
+}
+
 TEST(ResultsJson, CarriesRunVerdictsReasonsAndMetrics) {
   const nlohmann::json document = RenderResultsJson(MixedResults(), SomeRun());
   EXPECT_EQ(document["schema_version"], kResultsSchemaVersion);

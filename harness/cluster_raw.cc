@@ -18,6 +18,13 @@ RawOutput ClusterRaw::NodeOutput(const std::string& node_name, const std::string
     auto p = n->second.find(probe_id);
     if (p != n->second.end()) return p->second;
   }
+  if (node_loader && !released.count(node_name) && std::binary_search(nodes.begin(), nodes.end(), node_name)) {
+    if (loaded_node != node_name) {
+      node.erase(loaded_node);
+      loaded_node = node_name;
+    }
+    return node[node_name][probe_id] = node_loader(node_name, probe_id);
+  }
   return {ProbeStatus::kAbsent, "", node_name + ": " + probe_id,
           node_name + ": no " + probe_id + " output was collected"};
 }
@@ -31,13 +38,13 @@ RawOutput ClusterRaw::ClusterOutput(const std::string& probe_id) const {
 void ClusterRaw::ReleaseNode(const std::string& node_name) const {
   node.erase(node_name);
   facts.ClearNode(node_name);
+  if (node_loader) released.insert(node_name);
 }
 
 namespace {
 
 json OutputToJson(const RawOutput& out) {
-  return {{"status", static_cast<int>(out.status)}, {"text", out.text}, {"origin", out.origin},
-          {"detail", out.detail}};
+  return {{"status", static_cast<int>(out.status)}, {"text", out.text}, {"origin", out.origin}, {"detail", out.detail}};
 }
 
 RawOutput OutputFromJson(const json& j) {
@@ -110,6 +117,28 @@ ClusterRaw FetchAll(ProbeSource& source, const std::vector<ProbeSpec>& probes) {
       for (const auto& n : raw.nodes) raw.node[n][spec.id] = source.Fetch(spec, n);
     }
   }
+  return raw;
+}
+
+ClusterRaw ReplayLazily(std::shared_ptr<ProbeSource> source, const std::vector<ProbeSpec>& probes) {
+  ClusterRaw raw;
+  raw.nodes = source->Nodes();
+  std::sort(raw.nodes.begin(), raw.nodes.end());
+  auto node_probes = std::make_shared<std::map<std::string, ProbeSpec>>();
+  for (const auto& spec : probes) {
+    if (spec.scope == ProbeScope::kCluster) {
+      raw.cluster[spec.id] = source->Fetch(spec, "");
+    } else {
+      node_probes->emplace(spec.id, spec);
+    }
+  }
+  raw.node_loader = [source, node_probes](const std::string& node_name, const std::string& probe_id) {
+    const auto spec = node_probes->find(probe_id);
+    if (spec != node_probes->end()) return source->Fetch(spec->second, node_name);
+    // Not a probe of this run: what FetchAll's lookup answers for it.
+    return RawOutput{ProbeStatus::kAbsent, "", node_name + ": " + probe_id,
+                     node_name + ": no " + probe_id + " output was collected"};
+  };
   return raw;
 }
 

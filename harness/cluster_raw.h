@@ -4,7 +4,10 @@
 // naming node and probe, so a check can always turn a lookup into a verdict.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,14 +18,21 @@
 namespace gpuconform {
 
 struct ClusterRaw {
-  std::vector<std::string> nodes;                                 // sorted node names
+  std::vector<std::string> nodes;  // sorted node names
   // node -> probe id -> output. Mutable only so that evaluation can release a node's outputs
   // once every check has judged it (ReleaseNode), as a fleet's raw text is most of a run's memory.
   mutable std::map<std::string, std::map<std::string, RawOutput>> node;
-  std::map<std::string, RawOutput> cluster;                       // probe id -> output
+  std::map<std::string, RawOutput> cluster;  // probe id -> output
   // What the facts layer parsed from these outputs (facts/, probes/*): each input parsed
   // once per run. Mutable because parsing on demand does not change what the run holds.
   mutable FactCache facts;
+  // Snapshot replay (ReplayLazily): a node's outputs are read when a check first asks for them,
+  // and `node` keeps only the outputs of the node asked for last. Checks judge node by node, so
+  // each file is read about once, and a fleet's raw text is never in memory all at once.
+  // Empty when every output is in `node` (live runs, FetchAll).
+  std::function<RawOutput(const std::string& node_name, const std::string& probe_id)> node_loader;
+  mutable std::string loaded_node;         // whose outputs `node` holds, when loading lazily
+  mutable std::set<std::string> released;  // nodes a lazy replay must not read again
 
   RawOutput NodeOutput(const std::string& node_name, const std::string& probe_id) const;
   RawOutput ClusterOutput(const std::string& probe_id) const;
@@ -40,8 +50,11 @@ struct ClusterRaw {
   void MergeAll(std::vector<ClusterRaw> parts);
 };
 
-// Reads every probe for every node the source knows (snapshot replay).
+// Reads every probe for every node the source knows.
 ClusterRaw FetchAll(ProbeSource& source, const std::vector<ProbeSpec>& probes);
+// The same outputs as FetchAll, but only the cluster outputs are read now; node outputs are
+// read on demand through `node_loader` (which keeps the source alive).
+ClusterRaw ReplayLazily(std::shared_ptr<ProbeSource> source, const std::vector<ProbeSpec>& probes);
 
 // Writes the raw outputs as a layout-v1 snapshot. Failed probes are written as
 // "<file>.error" so a replay reports the original cause. Each file is published atomically.

@@ -2,6 +2,7 @@
 // Contract: the test bodies only replay verdicts computed before (no I/O, no MPI), so a
 // rank can never block inside a test. kFail -> ADD_FAILURE per finding; kError -> a failure
 // marked as an error in our own report; kSkip -> GTEST_SKIP; measurements -> RecordProperty.
+// GoogleTest holds each finding's code only; the messages live in the results.
 // Returns the results of the tests the filter selected, in run order.
 #pragma once
 

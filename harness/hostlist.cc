@@ -100,9 +100,9 @@ std::size_t CountHostlistNames(std::string_view hostlist) {
     } else if (c == ']' || (c == ',' && in_brackets)) {
       const std::string_view range = hostlist.substr(entry_start, i - entry_start);
       const std::size_t dash = range.find('-');
-      count += dash == std::string_view::npos
-                   ? 1
-                   : std::stoull(std::string(range.substr(dash + 1))) - std::stoull(std::string(range.substr(0, dash))) + 1;
+      count += dash == std::string_view::npos ? 1
+                                              : std::stoull(std::string(range.substr(dash + 1))) -
+                                                    std::stoull(std::string(range.substr(0, dash))) + 1;
       entry_start = i + 1;
       if (c == ']') in_brackets = false;
     } else if (c == ',' && !in_brackets) {

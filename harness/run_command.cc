@@ -83,7 +83,8 @@ Result<Gathered> GatherRaw(const CommandLine& command, const RunOptions& options
   if (!command.snapshot.empty()) {
     auto snapshot = OpenSnapshot(command.snapshot);
     if (!snapshot) return Error{snapshot.error()};
-    Gathered gathered{FetchAll(**snapshot, probes), {}, "snapshot " + command.snapshot, (*snapshot)->manifest().fields};
+    std::shared_ptr<SnapshotSource> source = std::move(snapshot).value();
+    Gathered gathered{ReplayLazily(source, probes), {}, "snapshot " + command.snapshot, source->manifest().fields};
     if (gathered.raw.nodes.empty() && gathered.raw.cluster.empty()) {
       return Error{command.snapshot + ": snapshot holds no node and no cluster outputs"};
     }

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -59,6 +61,61 @@ TEST(ClusterRaw, ReleasingANodeDropsItsOutputsButKeepsTheNodeAndClusterOutputs) 
   EXPECT_EQ(raw.NodeOutput("node2", "uname-r").text, "6.1");
   EXPECT_EQ(raw.nodes, (std::vector<std::string>{"node1", "node2"}));
   EXPECT_TRUE(raw.ClusterOutput("sinfo").ok());
+}
+
+// A source that answers "<node>:<probe>" and counts what it was asked.
+class CountingSource : public ProbeSource {
+ public:
+  std::vector<std::string> Nodes() const override { return {"node2", "node1", "node3"}; }
+  RawOutput Fetch(const ProbeSpec& spec, const std::string& node) override {
+    ++fetches[node + ":" + spec.id];
+    if (spec.id == "missing")
+      return {ProbeStatus::kAbsent, "", node + "/missing.txt", "nodes/" + node + "/missing.txt: absent"};
+    return {ProbeStatus::kOk, node + ":" + spec.id, node + "/" + spec.file, ""};
+  }
+  std::map<std::string, int> fetches;
+};
+
+std::vector<ProbeSpec> SomeProbes() {
+  ProbeSpec uname{"uname-r"};
+  uname.file = "uname-r.txt";
+  ProbeSpec missing{"missing"};
+  missing.file = "missing.txt";
+  ProbeSpec sinfo{"sinfo", ProbeScope::kCluster};
+  sinfo.file = "sinfo.txt";
+  return {uname, missing, sinfo};
+}
+
+TEST(ClusterRaw, LazyReplayAnswersWhatFetchAllAnswers) {
+  CountingSource eager_source;
+  const ClusterRaw eager = FetchAll(eager_source, SomeProbes());
+  const ClusterRaw lazy = ReplayLazily(std::make_shared<CountingSource>(), SomeProbes());
+  EXPECT_EQ(lazy.nodes, (std::vector<std::string>{"node1", "node2", "node3"}));
+  EXPECT_EQ(lazy.ClusterOutput("sinfo").text, eager.ClusterOutput("sinfo").text);
+  for (const std::string node : {"node1", "node2", "node3", "node9"}) {
+    for (const std::string probe : {"uname-r", "missing", "never-fetched"}) {
+      const RawOutput want = eager.NodeOutput(node, probe);
+      const RawOutput got = lazy.NodeOutput(node, probe);
+      EXPECT_EQ(got.status, want.status) << node << " " << probe;
+      EXPECT_EQ(got.text, want.text) << node << " " << probe;
+      EXPECT_EQ(got.origin, want.origin) << node << " " << probe;
+      EXPECT_EQ(got.detail, want.detail) << node << " " << probe;
+    }
+  }
+}
+
+TEST(ClusterRaw, LazyReplayReadsEachOutputOnceHoldsOneNodeAndNeverRereadsAReleasedNode) {
+  auto source = std::make_shared<CountingSource>();
+  const ClusterRaw raw = ReplayLazily(source, SomeProbes());
+  EXPECT_EQ(source->fetches.size(), 1u) << "only the cluster output is read up front";
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(raw.NodeOutput("node1", "uname-r").text, "node1:uname-r");
+  EXPECT_EQ(source->fetches["node1:uname-r"], 1) << "read once while node1 is being judged";
+  EXPECT_EQ(raw.NodeOutput("node2", "uname-r").text, "node2:uname-r");
+  EXPECT_EQ(raw.node.size(), 1u) << "asking for node2 drops what node1 held";
+  raw.ReleaseNode("node2");
+  EXPECT_EQ(raw.NodeOutput("node2", "uname-r").status, ProbeStatus::kAbsent);
+  EXPECT_EQ(source->fetches["node2:uname-r"], 1) << "a released node is not read again";
+  EXPECT_TRUE(raw.node.empty());
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "facts/gpu_facts.h"
 
+#include <optional>
+
 #include "harness/probe_catalog.h"
 #include "harness/raw_text.h"
 #include "probes/cuda_p2p/cuda_p2p_probe.h"
@@ -46,13 +48,23 @@ std::vector<ProbeSpec> GpuFactProbes() { return {NvmlProbe(), probes::NvidiaSmiQ
 
 namespace {
 
+// nvml.txt is parsed once per node: the GPU inventory and the NVLink status both come from it.
+// Holds nothing when the probe has no usable output (the callers then read nvidia-smi's).
+const std::optional<Result<nvml::NvmlReport>>& ReadNvmlReport(const ClusterRaw& raw, const std::string& node) {
+  return raw.facts.Get<std::optional<Result<nvml::NvmlReport>>>(
+      "nvml-report", node, [&]() -> std::optional<Result<nvml::NvmlReport>> {
+        const RawOutput nvml = raw.NodeOutput(node, NvmlProbe().id);
+        if (!nvml.ok()) return std::nullopt;
+        return ParseNvml(nvml.text, OriginOf(nvml, node, NvmlProbe()));
+      });
+}
+
 Result<nvidia_smi::GpuInventory> ParseGpuInventory(const ClusterRaw& raw, const std::string& node) {
-  const RawOutput nvml = raw.NodeOutput(node, NvmlProbe().id);
-  if (nvml.ok()) {
-    auto report = ParseNvml(nvml.text, OriginOf(nvml, node, NvmlProbe()));
-    if (!report) return Error{report.error()};
-    return ToGpuInventory(*report);
+  if (const auto& report = ReadNvmlReport(raw, node)) {
+    if (!*report) return Error{report->error()};
+    return ToGpuInventory(**report);
   }
+  const RawOutput nvml = raw.NodeOutput(node, NvmlProbe().id);
   auto smi = ReadNvidiaSmiQuery(raw, node);
   if (!smi) return Error{smi.error() + NvmlReason(nvml, node)};
   return smi;
@@ -67,11 +79,9 @@ Result<nvidia_smi::GpuInventory> ParseNvidiaSmiQueryFacts(const ClusterRaw& raw,
 }
 
 Result<NvlinkStatus> ParseNvlinkStatusFacts(const ClusterRaw& raw, const std::string& node) {
-  const RawOutput nvml = raw.NodeOutput(node, NvmlProbe().id);
-  if (nvml.ok()) {
-    auto report = ParseNvml(nvml.text, OriginOf(nvml, node, NvmlProbe()));
-    if (!report) return Error{report.error()};
-    return ToNvlinkStatus(*report);
+  if (const auto& report = ReadNvmlReport(raw, node)) {
+    if (!*report) return Error{report->error()};
+    return ToNvlinkStatus(**report);
   }
   return FromSmi(raw, node, NvlinkStatusProbe(), ParseNvlinkStatus);
 }
@@ -96,7 +106,7 @@ Result<cuda_p2p::P2pReport> ParseCudaP2pFacts(const ClusterRaw& raw, const std::
 
 Result<nvidia_smi::GpuInventory> ReadGpuInventory(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<nvidia_smi::GpuInventory>>("gpu-inventory", node,
-                                                          [&] { return ParseGpuInventory(raw, node); });
+                                                         [&] { return ParseGpuInventory(raw, node); });
 }
 
 Result<NvlinkStatus> ReadNvlinkStatus(const ClusterRaw& raw, const std::string& node) {
@@ -105,7 +115,7 @@ Result<NvlinkStatus> ReadNvlinkStatus(const ClusterRaw& raw, const std::string& 
 
 Result<nvidia_smi::GpuInventory> ReadNvidiaSmiQuery(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<nvidia_smi::GpuInventory>>("nvidia-smi-q", node,
-                                                          [&] { return ParseNvidiaSmiQueryFacts(raw, node); });
+                                                         [&] { return ParseNvidiaSmiQueryFacts(raw, node); });
 }
 
 Result<cuda_p2p::P2pReport> ReadCudaP2p(const ClusterRaw& raw, const std::string& node) {

@@ -123,6 +123,7 @@ TEST(GpuSources, NvmlIsTheSourceOfRecordAndNvidiaSmiStandsInWithoutIt) {
 
   // A present nvml.txt that does not parse is an error, never a silent fall-back.
   raw.node["n1"][NvmlProbe().id] = Ok("nvml\ngpu index=x\n");
+  raw.facts.Clear();
   const auto garbled = ReadGpuInventory(raw, "n1");
   test_support::ExpectErrorContaining(garbled, "n1/nvml.txt:2: index must be a whole number");
 }

@@ -227,12 +227,21 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   merge->add_option("--junit", command.junit, "also write the merged JUnit report");
   merge->add_option("--html", command.html, "also write the merged HTML report");
   merge->add_option("--history", command.history, "also append the merged run to this SQLite database");
+  merge->add_option("--drain-plan", command.drain_plan,
+                    "write the fleet's drain plan to FILE (JSON, always a dry run), judged against the controller's "
+                    "node states read now, with exclude.hostlist beside it; drains are applied by the runs "
+                    "themselves (run --apply-drain), which judged their nodes moments before");
+  merge->add_option("--max-drain", command.max_drain, "as run's: the plan drains at most N nodes, or P% of the judged")
+      ->check([](const std::string& text) {
+        auto cap = ParseDrainCap(text);
+        return cap ? "" : cap.error();
+      });
   merge->footer(
       "A node's cases come from the newest run (by end time) that judged it; an older run that gave\n"
       "one of them another verdict is listed as a conflict. A cluster-wide case keeps the worst verdict\n"
       "among the runs, with every run's findings. Exit status as run's, for the merged results.\n"
       "Example, after one job per partition (ci/slurm/gpuconform-fleet submits them and the merge):\n"
-      "  gpuconform merge gpuconform-*.json --json fleet.json --html fleet.html");
+      "  gpuconform merge gpuconform-*.json --json fleet.json --html fleet.html --drain-plan fleet-drain.json");
 
   CLI::App* health = app.add_subcommand(
       "health-check", "Slurm HealthCheckProgram mode: this node's quick checks within a budget; drains it on a fault");

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "baseline/regression.h"
+#include "fleet/drain_step.h"
 #include "harness/atomic_file.h"
 #include "harness/hostlist.h"
 #include "harness/profile.h"
@@ -306,7 +307,9 @@ int MergeVerb(const CommandLine& command) {
   }
   std::cout << "\n";
   if (!merged.conflicts.empty()) {
-    std::cout << merged.conflicts.size() << " conflict(s), the newer run kept:\n" << RenderConflicts(merged.conflicts);
+    std::cout << merged.conflicts.size()
+              << " conflict(s); each case is kept from the newest run that judged its node:\n"
+              << RenderConflicts(merged.conflicts);
   }
   auto announce = [&](const Result<bool>& written, const std::string& where) {
     if (written) {
@@ -316,9 +319,16 @@ int MergeVerb(const CommandLine& command) {
       status = 2;
     }
   };
+  if (!command.drain_plan.empty()) {
+    // A dry run: the merged runs may be hours apart, and each run applies its own drains.
+    const DrainRequest drain{command.drain_plan, false, false, command.max_drain};
+    if (!DecideDrains(drain, document.run.nodes, document.results, document.run)) status = 2;
+    document.run.exit_status = status;
+  }
   announce(WriteResultsJson(command.json_out, document.results, document.run), "Results (JSON): " + command.json_out);
   if (!command.junit.empty()) {
-    ReportMeta meta{document.run.hostname, UtcIso8601(), document.run.profile, GPUCONFORM_VERSION, document.run.mode, {}};
+    ReportMeta meta{document.run.hostname, UtcIso8601(),      document.run.profile,
+                    GPUCONFORM_VERSION,    document.run.mode, {}};
     meta.properties.push_back({"nodes", Join(document.run.nodes, ",")});
     announce(WriteJunitFile(command.junit, document.results, meta), "JUnit report: " + command.junit);
   }
@@ -327,7 +337,8 @@ int MergeVerb(const CommandLine& command) {
   }
   if (!command.history.empty()) {
     auto store = HistoryStore::Open(command.history, kReaderLockTimeout);
-    Result<bool> appended = store ? (*store)->AppendRun(document.run, document.results) : Result<bool>(Error{store.error()});
+    Result<bool> appended =
+        store ? (*store)->AppendRun(document.run, document.results) : Result<bool>(Error{store.error()});
     announce(appended, "History: " + command.history + " (run " + document.run.run_id + " appended)");
   }
   return status;

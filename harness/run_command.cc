@@ -3,18 +3,15 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
 #include <ctime>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <set>
 
-#include <nlohmann/json.hpp>
 
 #include "baseline/regression.h"
-#include "fleet/drain_plan.h"
-#include "fleet/slurm_node_actions.h"
+#include "fleet/drain_step.h"
 #include "harness/atomic_file.h"
 #include "harness/gather.h"
 #include "harness/gtest_glue.h"
@@ -113,76 +110,17 @@ std::vector<const SuiteDefinition*> SelectedSuites(const std::string& filter) {
 int RunVerbWith(const CommandLine& command, const RunOptions& options, const World& world,
                 const std::string& world_problem);
 
-bool WantsDrainPlan(const CommandLine& command) {
-  return !command.drain_plan.empty() || command.apply_drain || command.resume_passed;
-}
-
-// The drain plan of a run (fleet/drain_plan.h): decided against the controller's states read
-// now (live) or the snapshot's, printed, written with exclude.hostlist beside it, applied
-// with --apply-drain / --resume-passed, and recorded in the results document. False when a
-// file could not be written or an scontrol update failed (the run then exits 2).
-bool DecideDrains(const CommandLine& command, const Gathered& gathered, const std::vector<CheckResult>& results,
-                  RunRecord& record) {
-  const bool acting = command.apply_drain || command.resume_passed;
-  DrainPlanInputs inputs{record.run_id, gathered.raw.nodes, std::nullopt, std::nullopt, command.resume_passed};
-  if (!command.max_drain.empty()) {
-    auto cap = ParseDrainCap(command.max_drain);
-    if (!cap) {
-      std::cerr << "gpuconform: " << cap.error() << "\n";
-      return false;
-    }
-    inputs.cap = *cap;
+// The drain step (fleet/drain_step.h): a live run reads the controller's states now and may
+// apply the plan; a snapshot run judges against the snapshot's scontrol output, as a dry run.
+DrainRequest DrainRequestFor(const CommandLine& command, const Gathered& gathered) {
+  DrainRequest request{command.drain_plan, command.apply_drain, command.resume_passed, command.max_drain};
+  if (!command.snapshot.empty()) {
+    request.states_from_controller = false;
+    request.captured_states = gathered.raw.ClusterOutput("scontrol-show-node");
+    request.why_dry_run =
+        "--apply-drain and --resume-passed act on a live run only; a snapshot may be old. The plan below is a dry run";
   }
-  Result<std::vector<SlurmNodeState>> states = Error{"not read"};
-  if (command.snapshot.empty()) {
-    states = ReadSlurmNodeStates();
-  } else {
-    const RawOutput scontrol = gathered.raw.ClusterOutput("scontrol-show-node");
-    states = scontrol.ok() ? SlurmNodeStatesFrom(scontrol.text, scontrol.origin)
-                           : Result<std::vector<SlurmNodeState>>(Error{scontrol.detail});
-  }
-  if (states) {
-    inputs.slurm = std::move(*states);
-  } else {
-    std::cerr << "gpuconform: the drain plan has no node states (" << states.error()
-              << "); it lists the failing nodes without the guards that need them\n";
-  }
-  if (acting && !command.snapshot.empty()) {
-    std::cerr << "gpuconform: --apply-drain and --resume-passed act on a live run only; a snapshot may be old. "
-                 "The plan below is a dry run\n";
-  }
-  if (acting && !inputs.slurm) {
-    std::cerr << "gpuconform: nothing is drained or resumed: without the controller's states the guards "
-                 "(another reason kept, only gpuconform's drains resumed) cannot hold\n";
-  }
-  const bool live_states = command.snapshot.empty() && inputs.slurm.has_value();
-  const bool apply_drains = command.apply_drain && live_states;
-  const bool apply_resumes = command.resume_passed && live_states;
-  const DrainPlan plan = PlanDrain(results, inputs);
-  bool ok = true;
-  std::cout << RenderDrainPlanText(plan, apply_drains);
-  for (auto& action : ApplyDrainPlan(plan, apply_drains, apply_resumes)) {
-    if (action.outcome != "none" && action.outcome != "planned") std::cout << "  " << action.node << ": " << action.outcome << "\n";
-    if (action.outcome.rfind("failed", 0) == 0) ok = false;
-    record.node_actions.push_back({action.node, action.action, action.why, action.slurm_reason, action.outcome});
-  }
-  if (!command.drain_plan.empty()) {
-    nlohmann::json document = {{"run_id", plan.run_id}, {"drains_applied", apply_drains}, {"resumes_applied", apply_resumes}, {"cap_note", plan.cap_note},
-                               {"exclude_hostlist", ExcludeHostlist(plan)}, {"nodes", nlohmann::json::array()}};
-    for (const auto& action : record.node_actions) {
-      document["nodes"].push_back({{"node", action.node}, {"action", action.action}, {"why", action.why},
-                                   {"slurm_reason", action.slurm_reason}, {"outcome", action.outcome}});
-    }
-    const std::string exclude_path =
-        (std::filesystem::path(command.drain_plan).parent_path() / "exclude.hostlist").string();
-    int written_status = 0;
-    Announce(WriteFileAtomically(command.drain_plan, document.dump(2) + "\n"), "Drain plan: " + command.drain_plan,
-             written_status);
-    Announce(WriteFileAtomically(exclude_path, ExcludeHostlist(plan) + "\n"),
-             "Nodes to exclude (srun --exclude=$(cat FILE)): " + exclude_path, written_status);
-    if (written_status != 0) ok = false;
-  }
-  return ok;
+  return request;
 }
 
 // --baseline FILE: a results document, a baseline document, or history:FILE.sqlite[:last-pass].
@@ -305,8 +243,8 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
       record.tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
     }
     record.not_covered = covered.coverage.not_covered;
-    if (WantsDrainPlan(command)) {
-      if (!DecideDrains(command, *gathered, ran, record)) status = 2;
+    if (const DrainRequest drain = DrainRequestFor(command, *gathered); WantsDrainStep(drain)) {
+      if (!DecideDrains(drain, gathered->raw.nodes, ran, record)) status = 2;
       record.exit_status = status;
     }
     if (baseline) {

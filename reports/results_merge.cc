@@ -84,19 +84,22 @@ MergedResults MergeResults(std::vector<MergeInput> inputs, const std::string& ru
     return a.document.run.ended_utc < b.document.run.ended_utc;
   });
   MergedResults merged;
-  // The newest run that judged each node; for a node no run judged (the controller's view of
-  // a node outside every run), the newest run that says anything about it.
-  std::map<std::string, std::size_t> source_of;
+  // Each node's case comes from the newest run that has the case and judged the node; a case no
+  // such run has (the controller's view of a node outside every run) from the newest run that
+  // has it. So a later run with another --filter replaces only the cases it has, and a run's
+  // error about a node it did not judge never replaces the verdict of the run that judged it.
+  std::vector<std::set<std::string>> judged_by(inputs.size());
   std::set<std::string> judged;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    for (const auto& node : inputs[i].document.run.nodes) {
-      source_of[node] = i;
-      judged.insert(node);
-    }
+    judged_by[i].insert(inputs[i].document.run.nodes.begin(), inputs[i].document.run.nodes.end());
+    judged.insert(inputs[i].document.run.nodes.begin(), inputs[i].document.run.nodes.end());
   }
+  std::map<std::string, std::size_t> source_of;  // a node case's test name -> the run it comes from
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     for (const auto& result : inputs[i].document.results) {
-      if (!result.node.empty() && !judged.count(result.node)) source_of[result.node] = i;
+      if (result.node.empty()) continue;
+      const auto [it, is_new] = source_of.emplace(result.TestName(), i);
+      if (!is_new && judged_by[i].count(result.node) >= judged_by[it->second].count(result.node)) it->second = i;
     }
   }
   std::map<std::string, std::size_t> cluster_case;  // test name -> index in merged results
@@ -104,7 +107,7 @@ MergedResults MergeResults(std::vector<MergeInput> inputs, const std::string& ru
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     for (const auto& result : inputs[i].document.results) {
       if (!result.node.empty()) {
-        if (source_of[result.node] == i) results.push_back(result);
+        if (source_of[result.TestName()] == i) results.push_back(result);
         continue;
       }
       const auto [it, is_new] = cluster_case.emplace(result.TestName(), results.size());
@@ -130,18 +133,20 @@ MergedResults MergeResults(std::vector<MergeInput> inputs, const std::string& ru
       }
     }
   }
-  // Conflicts: an older run's verdict on a case the newer run kept differently.
+  // Conflicts: another run's verdict on a case that was kept from a different run.
   std::map<std::string, const CheckResult*> kept_by_name;
   for (const auto& result : results) {
     if (!result.node.empty()) kept_by_name[result.TestName()] = &result;
   }
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     for (const auto& result : inputs[i].document.results) {
-      if (result.node.empty() || source_of[result.node] == i) continue;
+      if (result.node.empty()) continue;
+      const std::size_t source = source_of[result.TestName()];
+      if (source == i) continue;
       const auto kept = kept_by_name.find(result.TestName());
       if (kept == kept_by_name.end() || kept->second->verdict == result.verdict) continue;
       merged.conflicts.push_back({result.TestName(), VerdictName(result.verdict), RunLabel(inputs[i]),
-                                  VerdictName(kept->second->verdict), RunLabel(inputs[source_of[result.node]])});
+                                  VerdictName(kept->second->verdict), RunLabel(inputs[source])});
     }
   }
   std::stable_sort(results.begin(), results.end(), [](const CheckResult& a, const CheckResult& b) {
@@ -154,8 +159,8 @@ MergedResults MergeResults(std::vector<MergeInput> inputs, const std::string& ru
 std::string RenderConflicts(const std::vector<MergeConflict>& conflicts) {
   std::string text;
   for (const auto& conflict : conflicts) {
-    text += "  " + conflict.test_name + ": " + conflict.older_verdict + " in " + conflict.older_run + ", " +
-            conflict.newer_verdict + " in " + conflict.newer_run + ", which is newer and kept\n";
+    text += "  " + conflict.test_name + ": " + conflict.other_verdict + " in " + conflict.other_run + ", " +
+            conflict.kept_verdict + " in " + conflict.kept_run + ", which is kept\n";
   }
   return text;
 }

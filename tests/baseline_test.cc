@@ -221,6 +221,26 @@ TEST(ResultsReader, BadDocumentsAreRefusedNamingTheFileAndField) {
                                       "results[0].reasons[0].code: 'tool-vanished' is not in this gpuconform's");
 }
 
+// Results are read one by one as the parser meets them; an error still names its element, also
+// after good ones and for an element that is not an object, and "results" must be an array.
+TEST(ResultsReader, ABadResultIsNamedByItsPlaceAmongTheResults) {
+  const std::vector<CheckResult> three = {Passed("S", "A"), Passed("S", "B"), Errored("S", "C", "", "tool-missing", "x")};
+  std::string edited = RenderResultsJsonText(three, RunRecord{});
+  edited.replace(edited.find("tool-missing"), 12, "tool-vanished");
+  test_support::ExpectErrorContaining(ParseResultsDocument(edited, "r.json"), "r.json: results[2].reasons[0].code");
+  nlohmann::json with_number = nlohmann::json::parse(RenderResultsJsonText(three, RunRecord{}));
+  with_number["results"].insert(with_number["results"].begin() + 1, 7);
+  test_support::ExpectErrorContaining(ParseResultsDocument(with_number.dump(), "r.json"), "r.json: results[1]");
+  nlohmann::json as_object = nlohmann::json::parse(RenderResultsJsonText(three, RunRecord{}));
+  as_object["results"] = {{"a", {{"suite", "S"}}}};
+  test_support::ExpectErrorContaining(ParseResultsDocument(as_object.dump(), "r.json"),
+                                      "r.json: results: expected an array");
+  const auto read = ParseResultsDocument(RenderResultsJsonText(three, RunRecord{}), "r.json");
+  ASSERT_TRUE(read) << read.error();
+  ASSERT_EQ(read->results.size(), 3u);
+  EXPECT_EQ(read->results[2].check, "C");
+}
+
 TEST(BaselineDocument, RoundTripsAndRefusesAnotherVersion) {
   const Baseline built = BaselineFromRuns({RunOf({Busbw("n1", "0.1"), Busbw("n2", "0.3")}, "a")}, "good.json");
   const std::string text = RenderBaselineJson(built, "2026-12-04T14:00:00Z");

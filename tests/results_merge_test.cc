@@ -53,7 +53,7 @@ TEST(ResultsMerge, EachNodesNewestResultWinsAndConflictsAreListed) {
   EXPECT_EQ(Find(merged.document.results, "SlurmGres.GresMatchesHardware/node3")->verdict, Verdict::kFail);
   ASSERT_EQ(merged.conflicts.size(), 1u);
   EXPECT_EQ(merged.conflicts[0].test_name, "SlurmGres.GresMatchesHardware/node2");
-  EXPECT_EQ(merged.conflicts[0].older_verdict, "fail");
+  EXPECT_EQ(merged.conflicts[0].other_verdict, "fail");
   EXPECT_NE(RenderConflicts(merged.conflicts).find("fail in a.json (run a.json00), pass in b.json (run b.json00)"),
             std::string::npos)
       << RenderConflicts(merged.conflicts);
@@ -63,6 +63,29 @@ TEST(ResultsMerge, EachNodesNewestResultWinsAndConflictsAreListed) {
   EXPECT_EQ(run.ended_utc, "2026-12-04T11:00:00Z");
   EXPECT_EQ(run.mode, "merge of 2 runs");
   EXPECT_EQ(run.run_id, "feedfacefeedfacefeedfacefeedface");
+}
+
+// Case by case: a newer run with another --filter replaces only the cases it has, and a newer
+// run's error about a node it did not judge (--require-all-nodes) never replaces the verdict of the
+// run that judged the node.
+TEST(ResultsMerge, ANewerRunReplacesOnlyTheCasesItJudged) {
+  const MergedResults merged = MergeResults(
+      {RunDocument("gres.json", "2026-12-04T10:00:00Z", {"node1", "node2"},
+                   {Passed("SlurmGres", "GresMatchesHardware", "node1"), GresFailure("node2")}),
+       RunDocument("munge.json", "2026-12-04T11:00:00Z", {"node1", "node2"},
+                   {Passed("Munge", "KeyFileProtected", "node1"), Passed("Munge", "KeyFileProtected", "node2")}),
+       RunDocument("other-partition.json", "2026-12-04T12:00:00Z", {"node9"},
+                   {Errored("SlurmGres", "GresMatchesHardware", "node2", "tool-missing", "node2: ran no task")})},
+      "feedfacefeedfacefeedfacefeedface");
+  ASSERT_NE(Find(merged.document.results, "SlurmGres.GresMatchesHardware/node2"), nullptr)
+      << "the Munge-only run does not erase the GRES failure";
+  EXPECT_EQ(Find(merged.document.results, "SlurmGres.GresMatchesHardware/node2")->verdict, Verdict::kFail)
+      << "the newest run did not judge node2, so its error does not replace the failure";
+  EXPECT_EQ(Find(merged.document.results, "Munge.KeyFileProtected/node2")->verdict, Verdict::kPass);
+  EXPECT_EQ(merged.document.results.size(), 4u);
+  ASSERT_EQ(merged.conflicts.size(), 1u);
+  EXPECT_EQ(merged.conflicts[0].other_verdict, "error");
+  EXPECT_EQ(merged.conflicts[0].kept_verdict, "fail");
 }
 
 TEST(ResultsMerge, ClusterWideCaseKeepsTheWorstVerdictWithEveryRunsFindings) {
@@ -133,7 +156,9 @@ TEST(ResultsMerge, BinaryMergesTwoRunsIntoOneValidDocument) {
   const CommandResult run =
       RunCommand({GPUCONFORM_BINARY, "merge", older, newer, "--json", merged}, std::chrono::seconds(60));
   EXPECT_EQ(run.exit_code, 0) << run.stdout_text << run.stderr_text;
-  EXPECT_NE(run.stdout_text.find("1 conflict(s), the newer run kept"), std::string::npos) << run.stdout_text;
+  EXPECT_NE(run.stdout_text.find("1 conflict(s); each case is kept from the newest run that judged its node"),
+            std::string::npos)
+      << run.stdout_text;
   EXPECT_NE(run.stdout_text.find("SlurmGres.GresConfMatchesSlurmConf/node2: fail in"), std::string::npos)
       << run.stdout_text;
   if (test_support::JsonSchemaValidatorInstalled()) {
@@ -144,6 +169,47 @@ TEST(ResultsMerge, BinaryMergesTwoRunsIntoOneValidDocument) {
   const CommandResult missing = RunCommand(
       {GPUCONFORM_BINARY, "merge", older, (dir / "absent.json").string(), "--json", merged}, std::chrono::seconds(60));
   EXPECT_EQ(missing.exit_code, 2);
+  std::filesystem::remove_all(dir);
+}
+
+// The fleet's drain plan from merged results, always a dry run: a recorded H100 node with an
+// NVLink down is planned for a drain (with exclude.hostlist beside the plan) while the older run
+// is the only one; once a newer run found the node healthy, nothing is drained.
+TEST(ResultsMerge, BinaryWritesTheFleetsDrainPlanAsADryRun) {
+  const std::string snapshots = std::string(GPUCONFORM_SOURCE_DIR) + "/fixtures/snapshots/";
+  const auto dir = std::filesystem::temp_directory_path() / ("gpuconform-merge-plan-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string older = (dir / "older.json").string(), newer = (dir / "newer.json").string();
+  const std::string merged = (dir / "fleet.json").string(), plan = (dir / "plan.json").string();
+  RunCommand({GPUCONFORM_BINARY, "run", "--snapshot", snapshots + "topo-h100-nvlink-down", "--profile", "h100-sxm-8",
+              "--filter", "NvSwitch.*", "--json", older},
+             std::chrono::seconds(60));
+  RunCommand({GPUCONFORM_BINARY, "run", "--snapshot", snapshots + "topo-h100-healthy", "--profile", "h100-sxm-8",
+              "--filter", "NvSwitch.*", "--json", newer},
+             std::chrono::seconds(60));
+  // No scontrol to ask (an empty PATH), whatever runs on this machine: the plan lists the faulty nodes.
+  const CommandResult planned = RunCommand(
+      {"env", "PATH=/nonexistent", GPUCONFORM_BINARY, "merge", older, "--json", merged, "--drain-plan", plan},
+      std::chrono::seconds(60));
+  EXPECT_NE(planned.exit_code, 2) << planned.stdout_text << planned.stderr_text;
+  EXPECT_NE(planned.stdout_text.find("hgx-node-01: drain"), std::string::npos) << planned.stdout_text;
+  EXPECT_EQ(test_support::ReadFile(dir / "exclude.hostlist"), "hgx-node-01\n");
+  const nlohmann::json plan_document = nlohmann::json::parse(test_support::ReadFile(plan));
+  ASSERT_EQ(plan_document["nodes"].size(), 1u) << plan_document.dump(2);
+  EXPECT_EQ(plan_document["nodes"][0]["action"], "drain");
+  EXPECT_EQ(plan_document["nodes"][0]["outcome"], "planned");
+  EXPECT_FALSE(plan_document["drains_applied"].get<bool>());
+  if (test_support::JsonSchemaValidatorInstalled()) {
+    const auto [valid, output] = test_support::ValidateAgainstSchema(
+        std::filesystem::path(GPUCONFORM_SOURCE_DIR) / "schemas/results.schema.json", {merged});
+    EXPECT_TRUE(valid) << output;
+  }
+  const CommandResult healed = RunCommand(
+      {"env", "PATH=/nonexistent", GPUCONFORM_BINARY, "merge", older, newer, "--json", merged, "--drain-plan", plan},
+      std::chrono::seconds(60));
+  EXPECT_NE(healed.exit_code, 2) << healed.stdout_text << healed.stderr_text;
+  EXPECT_NE(healed.stdout_text.find("nothing to drain or resume"), std::string::npos) << healed.stdout_text;
+  EXPECT_EQ(test_support::ReadFile(dir / "exclude.hostlist"), "\n");
   std::filesystem::remove_all(dir);
 }
 

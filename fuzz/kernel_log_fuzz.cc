@@ -1,0 +1,15 @@
+// Fuzzes the kernel log (probes/kernel_log/kernel_log_parse.h: ParseKernelLog): dmesg,
+// journalctl -k and copied logs, with every event's fields read back.
+#include "fuzz/fuzz_support.h"
+#include "probes/kernel_log/kernel_log_parse.h"
+
+using namespace gpuconform;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  fuzz::Inspect(kernel_log::ParseKernelLog(fuzz::AsText(data, size), fuzz::kOrigin), [](const auto& log) {
+    for (const auto& event : log.events) {
+      fuzz::Keep(event.bus_id + event.timestamp + event.message + std::to_string(event.xid + event.line));
+    }
+  });
+  return 0;
+}

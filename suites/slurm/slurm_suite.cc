@@ -7,8 +7,8 @@
 #include "harness/probe_catalog.h"
 #include "harness/suite_registry.h"
 #include "harness/text_util.h"
-#include "suites/slurm/slurm_checks.h"
 #include "probes/slurm/slurm_probes.h"
+#include "suites/slurm/slurm_checks.h"
 
 namespace gpuconform::slurm {
 
@@ -88,27 +88,45 @@ struct GresConfView {
   std::string problem;
 };
 
-GresConfView ReadGresConf(const SuiteContext& context, const std::string& node) {
-  std::vector<std::string> candidates = {node};
-  for (const auto& other : context.raw.nodes) {
-    if (other != node) candidates.push_back(other);
-  }
+GresConfView ParsedGresConf(const RawOutput& out) {
   GresConfView view;
-  view.problem = node + ": no gres.conf was read (" + context.raw.NodeOutput(node, GresConfFile().id).detail + ")";
-  for (const auto& candidate : candidates) {
-    const RawOutput out = context.raw.NodeOutput(candidate, GresConfFile().id);
-    if (!out.ok()) continue;
-    auto parsed = ParseGresConf(out.text, out.origin);
-    if (!parsed) {
-      view.problem = parsed.error();
-      return view;
-    }
-    view.conf = std::move(parsed).value();
-    view.origin = out.origin;
+  auto parsed = ParseGresConf(out.text, out.origin);
+  if (!parsed) {
+    view.problem = parsed.error();
     return view;
   }
+  view.conf = std::move(parsed).value();
+  view.origin = out.origin;
   return view;
 }
+
+// A node's own gres.conf, else the first other node's that was read (gres.conf is usually one file
+// shared by the cluster). The stand-in is looked for once per evaluation, not once per node: a
+// fleet whose snapshot holds no gres.conf would otherwise try every node for every node.
+class GresConfReader {
+ public:
+  explicit GresConfReader(const SuiteContext& context) : context_(context) {}
+
+  GresConfView For(const std::string& node) {
+    const RawOutput own = context_.raw.NodeOutput(node, GresConfFile().id);
+    if (own.ok()) return ParsedGresConf(own);
+    if (!stand_in_) stand_in_ = FindStandIn();
+    if (stand_in_->conf || !stand_in_->problem.empty()) return *stand_in_;
+    return GresConfView{std::nullopt, "", node + ": no gres.conf was read (" + own.detail + ")"};
+  }
+
+ private:
+  GresConfView FindStandIn() const {
+    for (const auto& candidate : context_.raw.nodes) {
+      const RawOutput out = context_.raw.NodeOutput(candidate, GresConfFile().id);
+      if (out.ok()) return ParsedGresConf(out);
+    }
+    return GresConfView{};
+  }
+
+  const SuiteContext& context_;
+  std::optional<GresConfView> stand_in_;
+};
 
 std::vector<CheckResult> EvaluateGres(const SuiteContext& context, const SuiteDefinition& suite) {
   const ControllerView view = ReadControllerView(context);
@@ -116,11 +134,12 @@ std::vector<CheckResult> EvaluateGres(const SuiteContext& context, const SuiteDe
   std::vector<CheckResult> results;
   for (const auto& node : view.nodes) results.push_back(CheckGresMatchesProfile(node, context.profile));
   for (const auto& node : view.nodes) results.push_back(CheckGresRegistered(node));
+  GresConfReader gres_conf(context);
   for (const auto& node : view.nodes) {
-    const GresConfView conf = ReadGresConf(context, node.name);
-    results.push_back(conf.conf ? CheckGresConfMatchesSlurmConf(node, *conf.conf, conf.origin)
-                                : Errored(kGresSuite, "GresConfMatchesSlurmConf", node.name, "no-gres-conf",
-                                          conf.problem));
+    const GresConfView conf = gres_conf.For(node.name);
+    results.push_back(conf.conf
+                          ? CheckGresConfMatchesSlurmConf(node, *conf.conf, conf.origin)
+                          : Errored(kGresSuite, "GresConfMatchesSlurmConf", node.name, "no-gres-conf", conf.problem));
   }
   for (const auto& node : view.nodes) {
     results.push_back(CheckGresMatchesHardware(node, CountHardwareGpus(context, node.name)));
@@ -135,8 +154,8 @@ std::vector<CheckResult> EvaluateGres(const SuiteContext& context, const SuiteDe
       if (std::find(nodes.begin(), nodes.end(), rank.host) == nodes.end()) nodes.push_back(rank.host);
     }
     if (nodes.empty()) nodes = context.raw.nodes;
-    results.push_back(CheckAllocationGivesGpus(ParseAllocationReport(allocation.text), nodes,
-                                               context.profile.slurm->gpus_per_node));
+    results.push_back(
+        CheckAllocationGivesGpus(ParseAllocationReport(allocation.text), nodes, context.profile.slurm->gpus_per_node));
   } else if (allocation.status == ProbeStatus::kToolMissing || allocation.status == ProbeStatus::kAbsent) {
     results.push_back(Skipped(kGresSuite, "AllocationGivesGpus", "",
                               "needs a live run inside a Slurm allocation: " + allocation.detail));
@@ -171,31 +190,35 @@ std::vector<CheckResult> EvaluateNodes(const SuiteContext& context, const SuiteD
 
 SuiteDefinition GresDefinition() {
   return {
-    .name = kGresSuite,
-    .summary = "Slurm's GPU GRES agrees with the profile, gres.conf, the hardware and what jobs get",
-    .checks = {
-        {"GresMatchesProfile", "the node's configured Gres= equals the profile's slurm.gres", true},
-        {"GresRegistered", "slurmctld accepted the node's GRES (no INVAL/INVALID_REG, no gres drain reason)", true},
-        {"GresConfMatchesSlurmConf", "gres.conf declares as many GPUs for the node as slurm.conf's Gres=", true},
-        {"GresMatchesHardware", "the configured GPU count equals the GPUs on the node (nvidia-smi or device files)",
-         true},
-        {"AllocationGivesGpus", "srun --gpus-per-node=N gives every node N entries in CUDA_VISIBLE_DEVICES", false},
-    },
-    .probes = {ScontrolShowNodes(), GresConfFile(), probes::NvidiaSmiQueryXml(), probes::GpuDevices(),
-               GpuAllocation()},
+      .name = kGresSuite,
+      .summary = "Slurm's GPU GRES agrees with the profile, gres.conf, the hardware and what jobs get",
+      .checks =
+          {
+              {"GresMatchesProfile", "the node's configured Gres= equals the profile's slurm.gres", true},
+              {"GresRegistered", "slurmctld accepted the node's GRES (no INVAL/INVALID_REG, no gres drain reason)",
+               true},
+              {"GresConfMatchesSlurmConf", "gres.conf declares as many GPUs for the node as slurm.conf's Gres=", true},
+              {"GresMatchesHardware",
+               "the configured GPU count equals the GPUs on the node (nvidia-smi or device files)", true},
+              {"AllocationGivesGpus", "srun --gpus-per-node=N gives every node N entries in CUDA_VISIBLE_DEVICES",
+               false},
+          },
+      .probes = {ScontrolShowNodes(), GresConfFile(), probes::NvidiaSmiQueryXml(), probes::GpuDevices(),
+                 GpuAllocation()},
   };
 }
 
 SuiteDefinition NodesDefinition() {
   return {
-    .name = kNodesSuite,
-    .summary = "every node of the partition is usable, and no job waits on a broken node",
-    .checks = {
-        {"NodeUsable", "the node is not down, drained, failed, invalid or not responding", true},
-        {"SlurmdReachable", "the node's slurmd accepts connections (NodeAddr:SlurmdPort)", true},
-        {"NoJobsPendingOnBrokenNodes", "no pending job's reason points at unavailable nodes", false},
-    },
-    .probes = {ScontrolShowNodes(), PendingJobs(), SlurmdReachability()},
+      .name = kNodesSuite,
+      .summary = "every node of the partition is usable, and no job waits on a broken node",
+      .checks =
+          {
+              {"NodeUsable", "the node is not down, drained, failed, invalid or not responding", true},
+              {"SlurmdReachable", "the node's slurmd accepts connections (NodeAddr:SlurmdPort)", true},
+              {"NoJobsPendingOnBrokenNodes", "no pending job's reason points at unavailable nodes", false},
+          },
+      .probes = {ScontrolShowNodes(), PendingJobs(), SlurmdReachability()},
   };
 }
 

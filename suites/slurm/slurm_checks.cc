@@ -179,19 +179,19 @@ CheckResult CheckNodeUsable(const SlurmNode& node) {
   return Failed(kNodesSuite, check, node.name, {{"node-unusable", node.name, message}});
 }
 
-std::vector<SlurmdReachability> ParseSlurmdReachability(const std::string& text) {
-  std::vector<SlurmdReachability> probes;
+std::vector<SlurmdProbeResult> ParseSlurmdReachability(const std::string& text) {
+  std::vector<SlurmdProbeResult> probes;
   for (auto line : SplitLines(text)) {
     const auto words = SplitWords(line);
     if (words.size() < 3) continue;
-    SlurmdReachability probe{std::string(words[0]), std::string(words[1]), words[2] == "ok", ""};
+    SlurmdProbeResult probe{std::string(words[0]), std::string(words[1]), words[2] == "ok", ""};
     for (std::size_t i = 3; i < words.size(); ++i) probe.error += (i > 3 ? " " : "") + std::string(words[i]);
     probes.push_back(probe);
   }
   return probes;
 }
 
-CheckResult CheckSlurmdReachable(const std::string& node, const std::vector<SlurmdReachability>& probes) {
+CheckResult CheckSlurmdReachable(const std::string& node, const std::vector<SlurmdProbeResult>& probes) {
   const char* check = "SlurmdReachable";
   for (const auto& probe : probes) {
     if (probe.node != node) continue;

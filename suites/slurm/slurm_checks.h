@@ -37,14 +37,14 @@ CheckResult CheckNodeUsable(const SlurmNode& node);
 // The node's slurmd accepts connections from rank 0 (`slurmd-reachable` probe line
 // "node addr:port ok|failed <error>"). A dead slurmd keeps running steps alive but takes no
 // new ones, and the controller notices only after SlurmdTimeout; this catches it first.
-struct SlurmdReachability {
+struct SlurmdProbeResult {
   std::string node;
   std::string endpoint;  // "10.10.0.2:6818"
   bool reachable = false;
   std::string error;     // "Connection refused"
 };
-std::vector<SlurmdReachability> ParseSlurmdReachability(const std::string& text);
-CheckResult CheckSlurmdReachable(const std::string& node, const std::vector<SlurmdReachability>& probes);
+std::vector<SlurmdProbeResult> ParseSlurmdReachability(const std::string& text);
+CheckResult CheckSlurmdReachable(const std::string& node, const std::vector<SlurmdProbeResult>& probes);
 // No pending job waits on nodes that are down, drained or otherwise unavailable.
 CheckResult CheckNoJobsPendingOnBrokenNodes(const std::vector<PendingJob>& jobs);
 

@@ -17,6 +17,7 @@
 #include "probes/ib_tools/ib_tools_parse.h"
 #include "probes/ibverbs/ibverbs_parse.h"
 #include "probes/iproute/iproute_parse.h"
+#include "probes/kernel_log/kernel_log_parse.h"
 #include "probes/mpi_sweep/pair_results.h"
 #include "probes/munge/munge_parse.h"
 #include "probes/nccl_log/nccl_log_parse.h"
@@ -24,6 +25,7 @@
 #include "probes/nccl_tests/nccl_tests_parse.h"
 #include "probes/nccl_topo/nccl_topo_parse.h"
 #include "probes/nic_pcie/nic_pcie_parse.h"
+#include "probes/nvidia_smi/query_text_parse.h"
 #include "probes/nvidia_smi/query_xml_parse.h"
 #include "probes/nvidia_smi/topo_nvlink_parse.h"
 #include "probes/nvml/nvml_parse.h"
@@ -64,6 +66,8 @@ const std::map<std::string, std::function<void(const std::string&)>>& Parsers() 
       {"nic_pcie", [](const std::string& t) { (void)nic_pcie::ParseNicPcie(t, kOrigin); }},
       {"nvidia_smi_nvlink", [](const std::string& t) { (void)nvidia_smi::ParseNvlinkStatus(t, kOrigin); }},
       {"nvidia_smi_query_xml", [](const std::string& t) { (void)nvidia_smi::ParseNvidiaSmiGpus(t, kOrigin); }},
+      {"nvidia_smi_query_text", [](const std::string& t) { (void)nvidia_smi::ParseNvidiaSmiQueryText(t, kOrigin); }},
+      {"kernel_log", [](const std::string& t) { (void)kernel_log::ParseKernelLog(t, kOrigin); }},
       {"nvidia_smi_topo", [](const std::string& t) { (void)nvidia_smi::ParseTopoMatrix(t, kOrigin); }},
       {"nvml", [](const std::string& t) {
          if (auto report = nvml::ParseNvml(t, kOrigin)) (void)nvml::ToGpuInventory(*report), (void)nvml::ToNvlinkStatus(*report);

@@ -54,11 +54,7 @@ std::optional<int> SmallInt(std::string_view value) {
   return static_cast<int>(*count);
 }
 
-void AddCount(std::optional<long long>& field, std::string_view value) {
-  const std::optional<long long> count = CountValue(value);
-  if (!count) return;
-  field = field.value_or(0) + *count;
-}
+void AddCount(std::optional<long long>& field, std::string_view value) { field = SumCounts(field, CountValue(value)); }
 
 // One "Key : Value" line of a GPU's record, by its path of section names (lower case).
 void ApplyEcc(EccCounts& ecc, const std::vector<std::string>& rest, const std::string& key, std::string_view value) {

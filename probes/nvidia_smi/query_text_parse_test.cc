@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "probes/nvidia_smi/query_xml_parse.h"
 #include "tests/support/test_support.h"
 
@@ -161,6 +163,17 @@ TEST(NvidiaSmiQueryText, AGpuItCannotOpenIsListedByCanonicalBusId) {
   EXPECT_TRUE(inventory.gpus.empty());
   ASSERT_EQ(inventory.inaccessible_bus_ids.size(), 1u);
   EXPECT_EQ(inventory.inaccessible_bus_ids[0], "00000000:A1:00.0");
+}
+
+// Found by fuzzing (fuzz/regressions/nvidia_smi_query_text): two pre-Ampere SRAM counts near the
+// top of long long overflowed when summed. A sum that large stays at the largest count.
+TEST(NvidiaSmiQueryText, CountsTooLargeToSumStayAtTheLargestCount) {
+  constexpr long long kMax = std::numeric_limits<long long>::max();
+  EXPECT_EQ(SumCounts(kMax - 1, 5), kMax);
+  EXPECT_EQ(SumCounts(7708377901976460401, 7708377901976460401), kMax);
+  EXPECT_EQ(SumCounts(std::nullopt, 3), 3);
+  EXPECT_EQ(SumCounts(2, 3), 5);
+  EXPECT_FALSE(SumCounts(std::nullopt, std::nullopt));
 }
 
 TEST(NvidiaSmiQueryText, TextThatIsNotNvidiaSmiOutputIsAnError) {

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <limits>
 #include <pugixml.hpp>
 
 #include "harness/text_util.h"
@@ -35,12 +36,6 @@ std::optional<long long> Count(const pugi::xml_node& node, const char* child) {
   return CountValue(node.child_value(child));
 }
 
-std::optional<long long> Sum(std::optional<long long> a, std::optional<long long> b) {
-  if (!a) return b;
-  if (!b) return a;
-  return *a + *b;
-}
-
 // Before Ampere (schema v10) each memory has its own single_bit/double_bit count; the device
 // memory is DRAM and every other one (register file, L1, L2, texture, CBU) is on-chip SRAM.
 std::optional<long long> LegacySram(const pugi::xml_node& bits) {
@@ -48,7 +43,7 @@ std::optional<long long> LegacySram(const pugi::xml_node& bits) {
   for (const pugi::xml_node memory : bits.children()) {
     const std::string_view name = memory.name();
     if (name == "device_memory" || name == "total" || name == "dram") continue;
-    sum = Sum(sum, CountValue(memory.child_value()));
+    sum = SumCounts(sum, CountValue(memory.child_value()));
   }
   return sum;
 }
@@ -64,7 +59,7 @@ EccCounts ParseEccCounts(const pugi::xml_node& counts) {
   }
   ecc.sram_correctable = Count(counts, "sram_correctable");
   ecc.sram_uncorrectable = counts.child("sram_uncorrectable") ? Count(counts, "sram_uncorrectable")
-                                                              : Sum(Count(counts, "sram_uncorrectable_parity"),
+                                                              : SumCounts(Count(counts, "sram_uncorrectable_parity"),
                                                                     Count(counts, "sram_uncorrectable_secded"));
   ecc.dram_correctable = Count(counts, "dram_correctable");
   ecc.dram_uncorrectable = Count(counts, "dram_uncorrectable");
@@ -113,8 +108,8 @@ void ParseHealth(const pugi::xml_node& gpu, GpuRecord& record) {
 
 }  // namespace
 
-std::optional<long long> EccCounts::Uncorrectable() const { return Sum(sram_uncorrectable, dram_uncorrectable); }
-std::optional<long long> EccCounts::Correctable() const { return Sum(sram_correctable, dram_correctable); }
+std::optional<long long> EccCounts::Uncorrectable() const { return SumCounts(sram_uncorrectable, dram_uncorrectable); }
+std::optional<long long> EccCounts::Correctable() const { return SumCounts(sram_correctable, dram_correctable); }
 
 std::optional<bool> FlagValue(std::string_view value) {
   const std::string_view text = Trim(value);
@@ -131,6 +126,14 @@ std::optional<long long> CountValue(std::string_view value) {
   const std::string_view rest = Trim(text.substr(static_cast<std::size_t>(end - text.data())));
   if (!rest.empty() && rest != "bank(s)") return std::nullopt;
   return number;
+}
+
+std::optional<long long> SumCounts(std::optional<long long> a, std::optional<long long> b) {
+  if (!a) return b;
+  if (!b) return a;
+  long long sum = 0;
+  if (__builtin_add_overflow(*a, *b, &sum)) return std::numeric_limits<long long>::max();
+  return sum;
 }
 
 std::string CanonicalBusId(std::string_view bus_id) {

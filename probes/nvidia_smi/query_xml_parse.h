@@ -96,6 +96,9 @@ Result<GpuInventory> ParseNvidiaSmiGpus(const std::string& xml, const std::strin
 std::optional<bool> FlagValue(std::string_view value);
 // "291", "0 bank(s)" -> the leading count; "N/A", absent -> unset.
 std::optional<long long> CountValue(std::string_view value);
+// a + b of two counts, either may be unset; a sum past the range of long long stays at its
+// largest value (a count that large is garbage, and must not overflow into a small one).
+std::optional<long long> SumCounts(std::optional<long long> a, std::optional<long long> b);
 // "0000:A1:00.0" or "00000000:a1:00.0" -> "00000000:A1:00.0": nvidia-smi's spelling.
 std::string CanonicalBusId(std::string_view bus_id);
 

@@ -1,6 +1,6 @@
-// ClusterRaw: every raw probe output of the run, for every node — a snapshot in memory.
-// Contract: the same ClusterRaw is on every rank after gathering, so every rank evaluates
-// the same checks. Lookups of a probe that was never fetched answer kAbsent with a detail
+// ClusterRaw: every raw probe output of the run, for every node — a snapshot in memory, or,
+// when a snapshot directory is replayed (ReplayLazily), read from it node by node on demand.
+// Contract: rank 0 holds the gathered outputs of all ranks and judges them. Lookups of a probe that was never fetched answer kAbsent with a detail
 // naming node and probe, so a check can always turn a lookup into a verdict.
 #pragma once
 

@@ -321,7 +321,9 @@ int MergeVerb(const CommandLine& command) {
   };
   if (!command.drain_plan.empty()) {
     // A dry run: the merged runs may be hours apart, and each run applies its own drains.
-    const DrainRequest drain{command.drain_plan, false, false, command.max_drain};
+    DrainRequest drain;
+    drain.plan_file = command.drain_plan;
+    drain.max_drain = command.max_drain;
     if (!DecideDrains(drain, document.run.nodes, document.results, document.run)) status = 2;
     document.run.exit_status = status;
   }

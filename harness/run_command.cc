@@ -113,7 +113,11 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
 // The drain step (fleet/drain_step.h): a live run reads the controller's states now and may
 // apply the plan; a snapshot run judges against the snapshot's scontrol output, as a dry run.
 DrainRequest DrainRequestFor(const CommandLine& command, const Gathered& gathered) {
-  DrainRequest request{command.drain_plan, command.apply_drain, command.resume_passed, command.max_drain};
+  DrainRequest request;
+  request.plan_file = command.drain_plan;
+  request.apply_drain = command.apply_drain;
+  request.resume_passed = command.resume_passed;
+  request.max_drain = command.max_drain;
   if (!command.snapshot.empty()) {
     request.states_from_controller = false;
     request.captured_states = gathered.raw.ClusterOutput("scontrol-show-node");

@@ -1,7 +1,8 @@
 // ClusterRaw: every raw probe output of the run, for every node — a snapshot in memory, or,
 // when a snapshot directory is replayed (ReplayLazily), read from it node by node on demand.
-// Contract: rank 0 holds the gathered outputs of all ranks and judges them. Lookups of a probe that was never fetched answer kAbsent with a detail
-// naming node and probe, so a check can always turn a lookup into a verdict.
+// Contract: rank 0 holds the gathered outputs of all ranks and judges them. Lookups of a probe
+// that was never fetched answer kAbsent with a detail naming node and probe, so a check can
+// always turn a lookup into a verdict.
 #pragma once
 
 #include <functional>

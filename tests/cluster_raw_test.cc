@@ -76,14 +76,16 @@ class CountingSource : public ProbeSource {
   std::map<std::string, int> fetches;
 };
 
+ProbeSpec Spec(const std::string& id, ProbeScope scope) {
+  ProbeSpec spec;
+  spec.id = id;
+  spec.scope = scope;
+  spec.file = id + ".txt";
+  return spec;
+}
+
 std::vector<ProbeSpec> SomeProbes() {
-  ProbeSpec uname{"uname-r"};
-  uname.file = "uname-r.txt";
-  ProbeSpec missing{"missing"};
-  missing.file = "missing.txt";
-  ProbeSpec sinfo{"sinfo", ProbeScope::kCluster};
-  sinfo.file = "sinfo.txt";
-  return {uname, missing, sinfo};
+  return {Spec("uname-r", ProbeScope::kNode), Spec("missing", ProbeScope::kNode), Spec("sinfo", ProbeScope::kCluster)};
 }
 
 TEST(ClusterRaw, LazyReplayAnswersWhatFetchAllAnswers) {

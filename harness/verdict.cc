@@ -44,6 +44,13 @@ CheckResult Errored(std::string suite, std::string check, std::string node, Reas
   return r;
 }
 
+CheckResult ErroredEach(std::string suite, std::string check, std::string node, ReasonCode code,
+                        const std::vector<std::string>& problems) {
+  CheckResult r = Errored(std::move(suite), std::move(check), node, code, problems.empty() ? "" : problems.front());
+  for (std::size_t i = 1; i < problems.size(); ++i) r.findings.push_back({code, node.empty() ? "cluster" : node, problems[i]});
+  return r;
+}
+
 CheckResult Skipped(std::string suite, std::string check, std::string node, std::string reason) {
   CheckResult r = Passed(std::move(suite), std::move(check), node);
   r.verdict = Verdict::kSkip;

@@ -70,6 +70,11 @@ CheckResult Passed(std::string suite, std::string check, std::string node = "");
 CheckResult Failed(std::string suite, std::string check, std::string node, std::vector<Finding> findings);
 CheckResult Errored(std::string suite, std::string check, std::string node, ReasonCode code,
                     std::string message);
+// An error with one finding per problem (at least one), each best led by its node ("node7: ..."):
+// the reports group problems that differ only in their node into one line with a hostlist, where
+// one message joining them would grow with the fleet.
+CheckResult ErroredEach(std::string suite, std::string check, std::string node, ReasonCode code,
+                        const std::vector<std::string>& problems);
 // A skip's finding has the code "not-applicable"; reason says why.
 CheckResult Skipped(std::string suite, std::string check, std::string node, std::string reason);
 

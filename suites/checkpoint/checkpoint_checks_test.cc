@@ -14,6 +14,7 @@
 #include <regex>
 #include <thread>
 
+#include "harness/finding_causes.h"
 #include "harness/gather.h"
 #include "harness/live_source.h"
 #include "harness/world.h"
@@ -513,6 +514,27 @@ TEST(CheckpointParse, TruncatedOutputGivesErrorsOrFailuresNeverPasses) {
   for (const char* check : {kCrashTorture, kNegativeControl, kSingleWriter, kReadThroughput}) {
     EXPECT_NE(verdicts.at(check), Verdict::kPass) << check;
   }
+}
+
+// A fleet without checkpoint outputs: one finding per node, led by the node, which the reports
+// group into one line with a hostlist instead of one message growing with the fleet.
+TEST(CheckpointChecks, MissingOutputsAreOneFindingPerNodeThatGroupIntoOneLine) {
+  NodeReports reports;
+  for (const char* node : {"gpu001", "gpu002", "gpu003"}) {
+    reports.emplace(node, Error{std::string(node) + ": the snapshot has no /s/nodes/" + node + "/checkpoint.txt"});
+  }
+  const std::vector<CheckResult> results = CheckCheckpoint(reports, ProfileWith(SmallExpectation()));
+  ASSERT_FALSE(results.empty());
+  for (const CheckResult& result : results) {
+    EXPECT_EQ(result.verdict, Verdict::kError) << result.TestName();
+    ASSERT_EQ(result.findings.size(), 3u) << result.TestName();
+    EXPECT_TRUE(result.findings[1].message.starts_with("gpu002: ")) << result.findings[1].message;
+  }
+  std::vector<NodeFinding> findings;
+  for (const Finding& finding : results[0].findings) findings.push_back({"", &finding});
+  const std::vector<Cause> causes = GroupCauses(findings);
+  ASSERT_EQ(causes.size(), 1u);
+  EXPECT_EQ(CauseLine(causes[0]), "gpu[001-003]: the snapshot has no /s/nodes/gpu[001-003]/checkpoint.txt");
 }
 
 }  // namespace

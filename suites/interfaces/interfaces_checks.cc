@@ -168,7 +168,7 @@ CheckResult CheckFabricSubnetShared(const std::map<std::string, Result<std::vect
     return failed;
   }
   if (!unreadable.empty()) {
-    CheckResult errored = Errored(kSuite, kFabricSubnetShared, "", "unparseable", Join(unreadable, "; "));
+    CheckResult errored = ErroredEach(kSuite, kFabricSubnetShared, "", "unparseable", unreadable);
     errored.measurements = std::move(result.measurements);
     return errored;
   }
@@ -253,7 +253,7 @@ CheckResult CheckFabricMtuConsistent(const std::map<std::string, Result<std::vec
     return failed;
   }
   if (!unreadable.empty()) {
-    CheckResult errored = Errored(kSuite, kFabricMtuConsistent, "", "unparseable", Join(unreadable, "; "));
+    CheckResult errored = ErroredEach(kSuite, kFabricMtuConsistent, "", "unparseable", unreadable);
     errored.measurements = std::move(measurements);
     return errored;
   }

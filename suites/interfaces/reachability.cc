@@ -84,7 +84,7 @@ CheckResult CheckFabricReachable(const std::map<std::string, Result<NodeReach>>&
     }
   }
   if (findings.empty() && !unknown.empty()) {
-    return Errored(kSuite, kFabricReachable, "", "untested", Join(unknown, "; "));
+    return ErroredEach(kSuite, kFabricReachable, "", "untested", unknown);
   }
   CheckResult result = FromFindings(kSuite, kFabricReachable, "", findings);
   for (const auto& problem : unknown) result.findings.push_back({"untested", "", problem});

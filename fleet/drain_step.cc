@@ -14,10 +14,7 @@ namespace gpuconform {
 namespace {
 
 Result<std::vector<SlurmNodeState>> NodeStates(const DrainRequest& request) {
-  if (request.states_from_controller) return ReadSlurmNodeStates();
-  const RawOutput& scontrol = request.captured_states;
-  if (!scontrol.ok()) return Error{scontrol.detail};
-  return SlurmNodeStatesFrom(scontrol.text, scontrol.origin);
+  return request.states_from_controller ? ReadSlurmNodeStates() : SlurmNodeStatesFrom(request.captured_states);
 }
 
 bool Publish(const std::string& path, const std::string& text, const std::string& what) {
@@ -71,7 +68,7 @@ bool DecideDrains(const DrainRequest& request, const std::vector<std::string>& j
       std::cout << "  " << action.node << ": " << action.outcome << "\n";
     }
     if (action.outcome.rfind("failed", 0) == 0) ok = false;
-    record.node_actions.push_back({action.node, action.action, action.why, action.slurm_reason, action.outcome});
+    record.node_actions.push_back(std::move(action));
   }
   if (request.plan_file.empty()) return ok;
   nlohmann::json document = {{"run_id", plan.run_id},

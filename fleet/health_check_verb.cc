@@ -199,18 +199,16 @@ int HealthCheckVerb(const CommandLine& command, const RunOptions& options) {
   const std::string run_id = NewRunId();
   std::vector<RunRecord::NodeAction> node_actions;
   if (!command.no_drain) {
-    const RawOutput scontrol = probed.raw.ClusterOutput(kScontrolProbeId);
-    auto states = scontrol.ok() ? SlurmNodeStatesFrom(scontrol.text, scontrol.origin)
-                                : Result<std::vector<SlurmNodeState>>(Error{scontrol.detail});
+    auto states = SlurmNodeStatesFrom(probed.raw.ClusterOutput(kScontrolProbeId));
     if (!states) {
       Say("cannot drain or resume " + host + ": the controller's record of it could not be read: " + states.error());
     } else {
       const DrainPlan plan = PlanDrain(results, {run_id, {host}, *states, std::nullopt, true});
-      for (const auto& action : ApplyDrainPlan(plan, true, true)) {
+      for (auto& action : ApplyDrainPlan(plan, true, true)) {
         Say(action.node + ": " + action.action + " — " + action.why +
             (action.outcome == "none" ? "" : " [" + action.outcome + "]"));
         if (action.outcome.rfind("failed", 0) == 0) status = std::max(status, 2);
-        node_actions.push_back({action.node, action.action, action.why, action.slurm_reason, action.outcome});
+        node_actions.push_back(std::move(action));
       }
     }
   }

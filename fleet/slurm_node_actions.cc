@@ -29,6 +29,11 @@ Result<std::vector<SlurmNodeState>> SlurmNodeStatesFrom(const std::string& scont
   return states;
 }
 
+Result<std::vector<SlurmNodeState>> SlurmNodeStatesFrom(const RawOutput& scontrol) {
+  if (!scontrol.ok()) return Error{scontrol.detail};
+  return SlurmNodeStatesFrom(scontrol.text, scontrol.origin);
+}
+
 Result<std::vector<SlurmNodeState>> ReadSlurmNodeStates() {
   const std::vector<std::string> argv = {"scontrol", "show", "node"};
   const CommandResult result = RunCommand(argv, kScontrolTimeout);

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "fleet/drain_plan.h"
+#include "harness/probe.h"
 #include "harness/result.h"
+#include "reports/json_report.h"
 
 namespace gpuconform {
 
@@ -19,15 +21,13 @@ inline constexpr std::chrono::seconds kScontrolTimeout{20};
 Result<std::vector<SlurmNodeState>> ReadSlurmNodeStates();
 // The same from text already captured (the run's scontrol-show-node probe, a snapshot).
 Result<std::vector<SlurmNodeState>> SlurmNodeStatesFrom(const std::string& scontrol_text, const std::string& origin);
+// The same from a captured probe output; an output the probe did not get is its error.
+Result<std::vector<SlurmNodeState>> SlurmNodeStatesFrom(const RawOutput& scontrol);
 
-// What one planned action came to.
-struct AppliedAction {
-  std::string node;
-  std::string action;  // DrainActionName
-  std::string why;
-  std::string slurm_reason;  // the Reason= set, for drains
-  std::string outcome;       // "planned" (dry run), "done", "failed: <scontrol's words>", "none" (nothing to do)
-};
+// What one planned action came to, as the results document records it (run.node_actions):
+// action is DrainActionName; outcome "planned" (dry run), "done", "failed: <scontrol's words>",
+// or "none" (nothing to do).
+using AppliedAction = RunRecord::NodeAction;
 
 // Runs scontrol for the plan's drains when `apply_drains` and its resumes when `apply_resumes`;
 // an action not applied is recorded as planned. Every decision comes back, in plan order.

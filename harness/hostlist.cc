@@ -118,16 +118,18 @@ std::size_t CountHostlistNames(std::string_view hostlist) {
 std::string ShortHostlist(const std::vector<std::string>& names, std::size_t max_chars) {
   const std::string full = CompressHostlist(names);
   if (full.size() <= max_chars) return full;
-  // Cut at a comma outside brackets, so no range is split.
-  std::size_t cut = 0;
+  // Cut at a comma outside brackets, so no range is split; where the first group alone is longer
+  // than the limit, at a comma inside it, closing the bracket.
+  std::size_t cut = 0, cut_in_group = 0;
   int depth = 0;
   for (std::size_t i = 0; i < full.size() && i <= max_chars; ++i) {
     if (full[i] == '[') ++depth;
     if (full[i] == ']') --depth;
     if (full[i] == ',' && depth == 0) cut = i;
+    if (full[i] == ',' && depth > 0 && cut == 0) cut_in_group = i;
   }
-  if (cut == 0) return full;  // one group longer than the limit: shown whole
-  const std::string shown = full.substr(0, cut);
+  if (cut == 0 && cut_in_group == 0) return full;  // nowhere to cut: one name or one range
+  const std::string shown = cut > 0 ? full.substr(0, cut) : full.substr(0, cut_in_group) + "]";
   return shown + ", ... and " + std::to_string(CountHostlistNames(full) - CountHostlistNames(shown)) + " more";
 }
 

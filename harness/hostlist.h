@@ -12,8 +12,9 @@ namespace gpuconform {
 
 std::string CompressHostlist(const std::vector<std::string>& names);
 
-// The hostlist for a progress line: cut after `max_chars` at a comma, with the count of the
-// names left out ("node[1-3],a,b, ... and 2,998 more"), so 10,000 unrelated names are one line.
+// A hostlist for a line of text: cut near `max_chars` at a comma (inside a group only when the
+// first group alone is longer, closing its bracket), with the count of the names left out
+// ("node[1-3],a,b, ... and 2998 more"), so 10,000 unrelated names are one line.
 std::string ShortHostlist(const std::vector<std::string>& names, std::size_t max_chars = 160);
 
 }  // namespace gpuconform

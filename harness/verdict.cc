@@ -16,6 +16,17 @@ const char* VerdictName(Verdict verdict) {
   return "unknown";
 }
 
+int AttentionRank(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kFail: return 0;
+    case Verdict::kRegression: return 1;
+    case Verdict::kError: return 2;
+    case Verdict::kPass: return 3;
+    case Verdict::kSkip: return 4;
+  }
+  return 4;
+}
+
 std::string CheckResult::CaseName() const { return node.empty() ? check : check + "/" + node; }
 
 std::string CheckResult::TestName() const { return suite + "." + CaseName(); }

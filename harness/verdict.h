@@ -18,6 +18,10 @@ namespace gpuconform {
 enum class Verdict { kPass, kFail, kError, kSkip, kRegression };
 
 const char* VerdictName(Verdict verdict);  // "pass", "fail", "error", "skip", "regression"
+// What needs a person first, 0 the most: fail, regression, error, pass, skip. The exit status's
+// order (a regression is a finding, an error a fact not obtained), used wherever verdicts are
+// ranked: the HTML report's order, and the verdict a merge keeps for a cluster-wide case.
+int AttentionRank(Verdict verdict);
 
 // One problem found: a code from the reason catalogue (stable, for dashboards and docs;
 // `gpuconform explain CODE`), the entity it concerns (e.g. "node7/gpu3/link11"), and a

@@ -26,31 +26,9 @@ constexpr std::size_t kMaxFindingGroups = 200;
 constexpr std::size_t kMaxOddVersions = 20;
 constexpr std::size_t kMaxHostlistChars = 400;
 
-// The heatmap's and the findings' order: what needs a person first.
-int Severity(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::kFail:
-      return 0;
-    case Verdict::kRegression:
-      return 1;
-    case Verdict::kError:
-      return 2;
-    case Verdict::kPass:
-      return 3;
-    case Verdict::kSkip:
-      return 4;
-  }
-  return 4;
-}
+bool IsProblem(Verdict verdict) { return AttentionRank(verdict) <= AttentionRank(Verdict::kError); }
 
-bool IsProblem(Verdict verdict) { return Severity(verdict) <= Severity(Verdict::kError); }
-
-Verdict Worse(Verdict a, Verdict b) { return Severity(a) <= Severity(b) ? a : b; }
-
-// A hostlist that stays short even for names that do not compress (no common numbering).
-std::string ShortHostlist(const std::vector<std::string>& nodes) {
-  return html::Clipped(CompressHostlist(nodes), kMaxHostlistChars);
-}
+Verdict Worse(Verdict a, Verdict b) { return AttentionRank(a) <= AttentionRank(b) ? a : b; }
 
 std::string Legend() {
   std::string legend = "<p class=\"legend\">";
@@ -89,13 +67,13 @@ std::string SummarySection(const RunRecord& run, const std::vector<CheckResult>&
   section += "</div><table class=\"facts\">";
   section += FactRow("profile", run.profile);
   section += FactRow("mode", run.mode);
-  section += FactRow("nodes", fmt::format("{}: {}", run.nodes.size(), ShortHostlist(run.nodes)));
+  section += FactRow("nodes", fmt::format("{}: {}", run.nodes.size(), ShortHostlist(run.nodes, kMaxHostlistChars)));
   if (!run.not_covered.empty()) {
     const std::size_t listed = run.nodes.size() + run.not_covered.size();
     section += FactRow("not covered",
                        fmt::format("{} of {} nodes the controller lists ran no task ({:.0f}% covered): {}",
                                    run.not_covered.size(), listed, 100.0 * run.nodes.size() / listed,
-                                   ShortHostlist(run.not_covered)));
+                                   ShortHostlist(run.not_covered, kMaxHostlistChars)));
   }
   section += FactRow("run id", run.run_id);
   section += FactRow("started (UTC)", run.started_utc);
@@ -229,14 +207,14 @@ std::vector<NodeGroup> GroupProblemNodes(const HeatmapData& data, const std::vec
     const auto cells = cells_of.find(node);
     if (!IsProblem(data.nodes.at(node).worst) || cells == cells_of.end()) continue;
     std::string signature;
-    for (const auto& cell : cells->second) signature += cell ? static_cast<char>('0' + Severity(*cell)) : '-';
+    for (const auto& cell : cells->second) signature += cell ? static_cast<char>('0' + AttentionRank(*cell)) : '-';
     auto [it, added] = group_of.try_emplace(signature, groups.size());
     if (added) groups.push_back({{}, cells->second, data.nodes.at(node)});
     groups[it->second].nodes.push_back(node);
   }
   std::stable_sort(groups.begin(), groups.end(), [](const NodeGroup& a, const NodeGroup& b) {
-    return std::make_tuple(Severity(a.state.worst), -a.state.problems, a.state.order) <
-           std::make_tuple(Severity(b.state.worst), -b.state.problems, b.state.order);
+    return std::make_tuple(AttentionRank(a.state.worst), -a.state.problems, a.state.order) <
+           std::make_tuple(AttentionRank(b.state.worst), -b.state.problems, b.state.order);
   });
   return groups;
 }
@@ -249,7 +227,7 @@ std::string GroupRow(const HeatmapData& data, const NodeGroup& group) {
         fmt::format("{} <span class=\"muted\">{} problem(s)</span>", Escape(group.nodes.front()), group.state.problems),
         group.nodes.front(), group.cells);
   }
-  const std::string hostlist = ShortHostlist(group.nodes);
+  const std::string hostlist = ShortHostlist(group.nodes, kMaxHostlistChars);
   return HeatmapRow(data, "group " + worst,
                     fmt::format("<b>{} nodes</b>, {} problem(s) each<br><span class=\"hostlist\">{}</span>",
                                 group.nodes.size(), group.state.problems, Escape(hostlist)),
@@ -303,13 +281,13 @@ std::string HeatmapSection(const RunRecord& run, const std::vector<CheckResult>&
     }
     section += HeatmapRow(data, "more",
                           fmt::format("<b>{} more node(s) with problems</b><br><span class=\"hostlist\">{}</span>",
-                                      rest.size(), Escape(ShortHostlist(rest))),
+                                      rest.size(), Escape(ShortHostlist(rest, kMaxHostlistChars))),
                           "more", hidden);
   }
   if (!conforming_nodes.empty()) {
     section += HeatmapRow(data, "folded",
                           fmt::format("<b>{} conforming node(s)</b><br><span class=\"hostlist\">{}</span>",
-                                      conforming_nodes.size(), Escape(ShortHostlist(conforming_nodes))),
+                                      conforming_nodes.size(), Escape(ShortHostlist(conforming_nodes, kMaxHostlistChars))),
                           "conforming", folded);
   }
   section += "</tbody></table></div>";
@@ -354,15 +332,15 @@ std::vector<FindingGroup> CollectFindings(const std::vector<CheckResult>& result
     }
   }
   std::stable_sort(groups.begin(), groups.end(), [](const FindingGroup& a, const FindingGroup& b) {
-    return std::make_pair(Severity(a.verdict), -a.cases) < std::make_pair(Severity(b.verdict), -b.cases);
+    return std::make_pair(AttentionRank(a.verdict), -a.cases) < std::make_pair(AttentionRank(b.verdict), -b.cases);
   });
   return groups;
 }
 
 std::string FindingRow(const FindingGroup& group) {
   const ReasonEntry& entry = group.code.entry();
-  std::string where = group.nodes.empty() ? "" : ShortHostlist(group.nodes);
-  if (!group.entities.empty()) where += (where.empty() ? "" : "; ") + ShortHostlist(group.entities);
+  std::string where = group.nodes.empty() ? "" : ShortHostlist(group.nodes, kMaxHostlistChars);
+  if (!group.entities.empty()) where += (where.empty() ? "" : "; ") + ShortHostlist(group.entities, kMaxHostlistChars);
   if (where.empty()) where = "cluster";
   return fmt::format(
       "<tr class=\"f-{}\" data-code=\"{}\"><td><span class=\"badge "
@@ -410,7 +388,7 @@ std::string VersionRow(const std::string& component, const std::map<std::string,
   for (std::size_t i = 0; i < odd.size() && i < kMaxOddVersions; ++i) {
     odd_html += fmt::format(
         "<div class=\"odd\"><code>{}</code> on {} node(s): <span class=\"hostlist\">{}</span></div>",
-        Escape(html::Clipped(odd[i].first, 120)), odd[i].second.size(), Escape(ShortHostlist(odd[i].second)));
+        Escape(html::Clipped(odd[i].first, 120)), odd[i].second.size(), Escape(ShortHostlist(odd[i].second, kMaxHostlistChars)));
   }
   if (odd.size() > kMaxOddVersions)
     odd_html += fmt::format("<div>… and {} more values</div>", odd.size() - kMaxOddVersions);

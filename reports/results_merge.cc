@@ -9,23 +9,6 @@ namespace gpuconform {
 
 namespace {
 
-// Which of two cluster-wide verdicts the merged case keeps: the one an operator must act on.
-int Severity(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::kFail:
-      return 4;
-    case Verdict::kError:
-      return 3;
-    case Verdict::kRegression:
-      return 2;
-    case Verdict::kPass:
-      return 1;
-    case Verdict::kSkip:
-      return 0;
-  }
-  return 0;
-}
-
 std::string RunLabel(const MergeInput& input) {
   return input.origin + " (run " + input.document.run.run_id.substr(0, 8) + ")";
 }
@@ -117,7 +100,7 @@ MergedResults MergeResults(std::vector<MergeInput> inputs, const std::string& ru
       }
       CheckResult& kept = results[it->second];
       std::vector<Finding> findings = kept.findings;
-      if (Severity(result.verdict) > Severity(kept.verdict)) {
+      if (AttentionRank(result.verdict) < AttentionRank(kept.verdict)) {  // the one an operator must act on
         findings = result.findings;
         for (auto& finding : kept.findings) findings.push_back(finding);
         kept = result;

@@ -61,6 +61,12 @@ TEST(ShortHostlist, RangesAreNeverSplitAndCountedWhole) {
   EXPECT_EQ(line, "a, ... and 51 more");
 }
 
+TEST(ShortHostlist, OneGroupLongerThanTheLimitIsCutInsideAndClosed) {
+  std::vector<std::string> names;
+  for (int i = 1; i <= 100; ++i) names.push_back("gpu" + std::to_string(i * 2));  // gpu[2,4,...,200]
+  const std::string line = ShortHostlist(names, 20);
+  EXPECT_EQ(line, "gpu[2,4,6,8,10,12,14], ... and 93 more");  // 7 shown + 93 = 100
+}
+
 }  // namespace
 }  // namespace gpuconform
-

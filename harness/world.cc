@@ -1,7 +1,5 @@
 #include "harness/world.h"
 
-#include <mpi.h>
-
 #include <cstdlib>
 #include <iostream>
 
@@ -12,12 +10,6 @@
 namespace gpuconform {
 
 namespace {
-
-// MPI is process-wide: started at most once, by StartMpi.
-bool& MpiStarted() {
-  static bool started = false;
-  return started;
-}
 
 template <typename T>
 T OrGiveUp(Result<T> result) {
@@ -62,7 +54,7 @@ int World::size() const { return channel_ ? channel_->size() : 1; }
 
 std::string World::Describe() const {
   if (!channel_) return launcher_;
-  return "PMIx (" + launcher_ + "), " + std::to_string(size()) + " ranks" + (MpiStarted() ? ", MPI started" : "");
+  return "PMIx (" + launcher_ + "), " + std::to_string(size()) + " ranks";
 }
 
 std::vector<std::string> World::AllGather(const std::string& mine, const Exchange& exchange) const {
@@ -83,26 +75,12 @@ void World::SleepingBarrier(const Exchange& exchange) const {
   OrGiveUp(channel_->Barrier());
 }
 
-Result<bool> World::StartMpi() const {
-  if (MpiStarted()) return true;
-  int provided = 0;
-  if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
-    return Error{"MPI_Init failed under " + launcher_};
-  }
-  MpiStarted() = true;
-  return true;
-}
-
 void World::AbortJob(int status, const std::string& why) const {
-  if (MpiStarted()) MPI_Abort(MPI_COMM_WORLD, status);
   if (channel_) channel_->Abort(status, why);
 }
 
 void World::Finish(int status, std::chrono::seconds deadline) const {
-  if (!channel_) {
-    if (MpiStarted()) MPI_Finalize();
-    return;
-  }
+  if (!channel_) return;
   StartWatchdog watchdog(deadline, [this, status, deadline] {
     const std::string problem = LocalHostname() + ": a rank did not reach the end of the run within " +
                                 std::to_string(deadline.count()) +
@@ -112,7 +90,6 @@ void World::Finish(int status, std::chrono::seconds deadline) const {
     std::_Exit(status);
   });
   (void)channel_->Barrier();  // a refused barrier: nothing left to wait for
-  if (MpiStarted()) MPI_Finalize();
   watchdog.Cancel();
 }
 

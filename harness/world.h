@@ -2,8 +2,8 @@
 // `srun --mpi=pmix` or `mpirun`. Contract: the ranks talk to each other only through the
 // launcher's PMIx server (pmix_channel.h says why: it does not depend on the fabric under
 // test), so a plain `gpuconform run` needs no MPI runtime and a node with a broken fabric
-// still reports. MPI is started only by the probe that measures MPI over the fabric
-// (StartMpi), after it has checked that the fabric can carry it. Every method below but
+// still reports. The run's processes never start MPI: the MPI sweep runs in its own step
+// (probes/mpi_sweep), so Open MPI ending its world cannot end the run. Every method below but
 // rank/size/Describe/AbortJob is a collective that all ranks must call in the same order (no
 // early return before one). Every exchange has a deadline (a rank that stops answering, or a
 // launcher whose PMIx loses a message, would otherwise hold the others forever); an exchange
@@ -58,11 +58,7 @@ class World {
   // take cores from them on shared or oversubscribed nodes.
   void SleepingBarrier(const Exchange& exchange) const;
 
-  // Starts MPI (a collective) for a measurement over the fabric; a second call returns at
-  // once. Open MPI then ends the whole step when a peer cannot be reached, so call it only
-  // after every rank has seen that the fabric is up.
-  Result<bool> StartMpi() const;
-  // Ends every rank of the job with `status` (MPI_Abort or PMIx_Abort); a single process
+  // Ends every rank of the job with `status` (PMIx_Abort); a single process
   // just returns.
   void AbortJob(int status, const std::string& why) const;
   // Ends the run with a last barrier, so the job ends when every rank is done. Rank 0 has

@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/os_error.h"
 #include "harness/record_lines.h"
 #include "probes/checkpoint_writer/checkpoint_format.h"
 #include "probes/checkpoint_writer/checkpoint_writer.h"
@@ -65,7 +66,8 @@ class Record {
   std::vector<std::pair<std::string, std::string>> fields_;
 };
 
-std::string Errno(const std::string& what) { return what + ": " + std::strerror(errno); }
+// In the one wording the checks classify (harness/os_error.h): "... (errno 30)".
+std::string Errno(const std::string& what) { return OsErrorText(what, errno); }
 
 std::optional<std::string> ReadWhole(const std::string& path, std::string& problem) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -284,7 +286,7 @@ void StageTempLocation(Stages& s) {
     } else {
       const int failure = errno;
       record.Add("rename", failure == EXDEV ? "EXDEV" : "failed");
-      record.Add("problem", "rename " + from + " -> " + to + ": " + std::strerror(failure));
+      record.Add("problem", OsErrorText("rename " + from + " -> " + to, failure));
       ::unlink(from.c_str());
     }
   }
@@ -735,7 +737,7 @@ std::string RunCheckpointProbe(const CollectiveContext& context, const ProbeOpti
     fs::remove_all(s.run_dir, error);
     Record record("cleanup");
     record.Add("removed", error ? "no" : "yes");
-    if (error) record.Add("problem", s.run_dir + ": " + error.message());
+    if (error) record.Add("problem", s.run_dir + ": " + error.message() + " (errno " + std::to_string(error.value()) + ")");
     s.out += record.Line();
   }
   return s.out;

@@ -13,13 +13,14 @@
 #include <map>
 
 #include "harness/child_verbs.h"
+#include "harness/os_error.h"
 
 namespace gpuconform::checkpoint {
 
 namespace {
 
 std::string Errno(const std::string& what, const std::string& path) {
-  return what + " " + path + ": " + std::strerror(errno) + " (errno " + std::to_string(errno) + ")";
+  return OsErrorText(what + " " + path, errno);
 }
 
 Result<bool> WriteAll(int fd, const std::string& bytes, std::size_t from, std::size_t to, const std::string& path) {

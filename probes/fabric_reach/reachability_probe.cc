@@ -89,15 +89,18 @@ class Listener {
 
 }  // namespace
 
-RawOutput ProbeFabricReach(const CollectiveContext& context) {
-  RawOutput result{ProbeStatus::kOk, "", context.host + ": fabric reachability", ""};
+FabricMesh MeasureFabricMesh(const CollectiveContext& context) {
+  FabricMesh mesh;
+  RawOutput& result = mesh.output;
+  result = {ProbeStatus::kOk, "", context.host + ": fabric reachability", ""};
   const std::string ifname =
       context.profile != nullptr && context.profile->nccl ? context.profile->nccl->socket_ifname : "";
+  mesh.ifname = ifname;
   std::vector<std::pair<std::string, std::string>> header = {{"version", "1"}, {"node", context.host}};
   if (ifname.empty()) {  // the same on every rank, so no rank skips a collective the others make
     header.emplace_back("skipped", "the profile names no fabric interface (nccl.socket_ifname)");
     result.text = FormatRecord("fabric-reach", header) + "\n";
-    return result;
+    return mesh;
   }
   const std::string address = context.node_owner ? Ipv4Of(ifname) : "";
   std::optional<Listener> listener;
@@ -110,8 +113,10 @@ RawOutput ProbeFabricReach(const CollectiveContext& context) {
   header.emplace_back("addr", address.empty() ? "none" : address);
   if (listening) header.emplace_back("port", std::to_string(listener->port()));
   if (context.node_owner && address.empty()) {
-    header.emplace_back("problem", ifname + " has no IPv4 address on " + context.host);
+    mesh.untestable = ifname + " has no IPv4 address on " + context.host;
+    header.emplace_back("problem", mesh.untestable);
   } else if (listener && !listener->problem().empty()) {
+    mesh.untestable = context.host + ": " + listener->problem();
     header.emplace_back("problem", listener->problem());
   }
   result.text = FormatRecord("fabric-reach", header) + "\n";
@@ -129,13 +134,23 @@ RawOutput ProbeFabricReach(const CollectiveContext& context) {
       std::vector<std::pair<std::string, std::string>> fields = {
           {"to", host}, {"addr", to_address + ":" + std::to_string(port)},
           {"result", connected.connected ? "ok" : "failed"}, {"ms", elapsed}};
-      if (!connected.connected) fields.emplace_back("error", connected.error);
+      if (!connected.connected) {
+        fields.emplace_back("error", connected.error);
+        mesh.failures.push_back({host, to_address + ":" + std::to_string(port), connected.error});
+      }
       result.text += FormatRecord("reach", fields) + "\n";
     }
   }
   // Listeners stay up until every node has tried every other.
   context.world.SleepingBarrier({"the fabric reachability exchange", std::chrono::seconds(60), kRankStopped});
-  return result;
+  return mesh;
 }
+
+const FabricMesh& SharedFabricMesh(const CollectiveContext& context) {
+  static const FabricMesh mesh = MeasureFabricMesh(context);
+  return mesh;
+}
+
+RawOutput ProbeFabricReach(const CollectiveContext& context) { return SharedFabricMesh(context).output; }
 
 }  // namespace gpuconform::fabric_reach

@@ -1,198 +1,133 @@
 #include "probes/mpi_sweep/mpi_allreduce_probe.h"
 
-#include <fmt/format.h>
-#include <mpi.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <cstdlib>
-#include <fstream>
+#include <filesystem>
 #include <set>
-#include <thread>
 
-#include "harness/collective_deadline.h"
+#include "harness/hostlist.h"
+#include "harness/process_runner.h"
+#include "harness/record_lines.h"
 #include "harness/text_util.h"
 #include "probes/allreduce_sweep/sweep.h"
-#include "probes/mpi_sweep/pair_results.h"
-#include "probes/nccl_tests/bandwidth_table.h"
+#include "probes/fabric_reach/reachability_probe.h"
+#include "probes/mpi_sweep/mpi_sweep_worker.h"
+#include "probes/mpi_sweep/sweep_gate.h"
+#include "probes/mpi_sweep/sweep_step.h"
 
 namespace gpuconform::mpi_sweep {
 
 using namespace gpuconform::allreduce_sweep;
-using namespace gpuconform::nccl_tests;
 
 namespace {
 
-// The timed collective is the blocking MPI_Allreduce that applications (and IMB) call, so
-// the number means what they get. Its deadline is a CollectiveDeadline guard: if a rank
-// stops progressing, the guard's handler reports and ends the job from another thread.
-std::string StallProblem(const CollectiveContext& context, const std::string& what, std::chrono::seconds timeout) {
-  return context.host + ": " + what + " did not complete within " + std::to_string(timeout.count()) +
-         " s: a rank stopped progressing (stopped process, hung node, or a dead link); the measurement was "
-         "abandoned (GPUCONFORM_COLLECTIVE_TIMEOUT_S sets the deadline)";
-}
+namespace fs = std::filesystem;
 
-struct SizeResult {
-  long long size_bytes = 0;
-  double time_us = 0;  // slowest rank's mean per iteration
-  long long wrong = 0;
-};
+constexpr const char* kRankStopped =
+    "a rank stopped answering (its node, its slurmstepd, or the launcher's PMIx server)";
 
-// One size: warm-up, timed iterations, then the result checked on every element (each
-// rank contributes RankContribution(rank), so every element must be ExpectedAllreduceSum(n)).
-SizeResult MeasureSize(const CollectiveContext& context, long long size_bytes, std::chrono::seconds timeout) {
-  const int ranks = context.world.size();
-  const auto count = static_cast<int>(size_bytes / static_cast<long long>(sizeof(float)));
-  std::vector<float> send(count, RankContribution(context.world.rank()));
-  std::vector<float> receive(count, 0.0f);
-  // Up to 5 of each, as nccl-tests' -w 5 -n 5, fewer for large sizes so that a sweep over a
-  // slow fabric (eth0) still ends within the deadline. Warm-up matters most where a collective
-  // takes milliseconds (connections, TCP windows), so it tapers off sooner.
-  const int warmups = static_cast<int>(std::clamp<long long>(16 * kMiB / size_bytes, 1, 5));
-  const int iterations = TimedIterations(static_cast<int>(std::clamp<long long>(64 * kMiB / size_bytes, 1, 5)),
-                                         context.options.allreduce_iters);
-  const CollectiveDeadline deadline(timeout, StallProblem(context, "MPI_Allreduce of " + std::to_string(size_bytes) + " B",
-                                                          timeout));
-  for (int i = 0; i < warmups; ++i) {  // warm-up: connections, TCP windows, pages
-    MPI_Allreduce(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+// Each node's part of the fabric mesh, for rank 0: the connections it could not make, and
+// why it could not take part at all.
+std::string MeshRecords(const CollectiveContext& context, const fabric_reach::FabricMesh& mesh) {
+  if (!context.node_owner) return "";
+  std::string text = FormatRecord("node", {{"name", context.host}}) + "\n";
+  if (!mesh.untestable.empty()) text += FormatRecord("untestable", {{"why", mesh.untestable}}) + "\n";
+  for (const auto& failed : mesh.failures) {
+    text += FormatRecord("unreachable", {{"to", failed.to}, {"addr", failed.address}, {"error", failed.error}}) + "\n";
   }
-  // As IMB-MPI1 times it: each collective alone, from a barrier, so one iteration's rank skew
-  // does not leak into the next one's time; the barriers are not timed.
-  double total_us = 0;
-  for (int i = 0; i < iterations; ++i) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    const auto start = std::chrono::steady_clock::now();
-    MPI_Allreduce(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-    total_us += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+  return text;
+}
+
+// Rank 0: which nodes the sweep may include, from every node's part of the mesh.
+SweepGate GateFromMesh(const std::vector<std::string>& parts, const std::vector<std::string>& rank_hosts) {
+  std::vector<std::string> nodes;
+  for (const auto& host : rank_hosts) {
+    if (std::find(nodes.begin(), nodes.end(), host) == nodes.end()) nodes.push_back(host);
   }
-  double mean_us = total_us / iterations;
-  const float expected = ExpectedAllreduceSum(ranks);
-  long long wrong = std::count_if(receive.begin(), receive.end(), [&](float v) { return v != expected; });
-  // The slowest rank's time is the collective's time; wrong counts add up.
-  SizeResult result{size_bytes, 0, 0};
-  MPI_Allreduce(&mean_us, &result.time_us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Allreduce(&wrong, &result.wrong, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-  return result;
-}
-
-std::string Header(const CollectiveContext& context) {
-  std::set<std::string> hosts(context.rank_hosts.begin(), context.rank_hosts.end());
-  std::vector<SweepRank> ranks;
-  for (const auto& host : context.rank_hosts) ranks.push_back({host, -1, "[host] CPU memory"});
-  return SweepTableHeader("gpuconform MPI_Allreduce (float, sum) on host buffers", ranks,
-                          static_cast<int>(hosts.size()));
-}
-
-// Blame: the full-world number says the cluster is slow, not which node. Each neighbour
-// pair of nodes (ring order: node i with node i+1) runs the same allreduce alone while the
-// others wait, so a node with a slow link shows up in both of its pairs; then each suspect
-// is measured once more with a known-good node (ConfirmationPairs), so a healthy node between
-// two slow ones is not blamed. One rank per node (the lowest on each host) takes part.
-// Returns "# pair A B SIZE busbw X" lines.
-struct PairBuffers {
-  std::vector<float> send;
-  std::vector<float> receive;
-};
-
-// The pair's time per allreduce (best of a few rounds), known to every rank afterwards.
-double MeasureOnePair(const CollectiveContext& context, int a, int b, const std::string& label, PairBuffers& buffers,
-                      std::chrono::seconds timeout) {
-  const int me = context.world.rank();
-  const int count = static_cast<int>(buffers.send.size());
-  constexpr int kIterations = 3;
-  constexpr int kPairRounds = 3;
-  double best_us = 0;
-  {
-    const CollectiveDeadline deadline(timeout, StallProblem(context, "the pairwise allreduce of " + label, timeout));
-    MPI_Comm pair;
-    // Every rank joins the split (a collective on the world); only the pair gets a communicator.
-    MPI_Comm_split(MPI_COMM_WORLD, me == a || me == b ? 0 : MPI_UNDEFINED, me, &pair);
-    if (pair != MPI_COMM_NULL) {
-      MPI_Allreduce(buffers.send.data(), buffers.receive.data(), count, MPI_FLOAT, MPI_SUM, pair);
-      // Best of a few rounds: a slow link is slow every time, while a busy shared core or
-      // a scheduler hiccup is not, and must not get a healthy node blamed.
-      for (int round = 0; round < kPairRounds; ++round) {
-        const auto start = std::chrono::steady_clock::now();
-        for (int i = 0; i < kIterations; ++i) {
-          MPI_Allreduce(buffers.send.data(), buffers.receive.data(), count, MPI_FLOAT, MPI_SUM, pair);
-        }
-        double mine = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
-                      kIterations;
-        double slowest = 0;
-        MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, pair);
-        best_us = round == 0 ? slowest : std::min(best_us, slowest);
+  std::vector<UnreachablePair> unreachable;
+  std::vector<ExcludedNode> untestable;
+  for (const auto& part : parts) {
+    auto records = ParseRecordLines(part, "the fabric mesh");
+    if (!records || records->empty()) continue;  // our own format: a rank with no node (not its owner)
+    const std::string from = records->front().Get("name");
+    for (const auto& record : *records) {
+      if (record.kind == "untestable") untestable.push_back({from, record.Get("why")});
+      if (record.kind == "unreachable") {
+        unreachable.push_back({from, record.Get("to"), record.Get("addr"), record.Get("error")});
       }
-      MPI_Comm_free(&pair);
-    }
-    // One pair at a time, so pairs do not share the switch.
-    context.world.SleepingBarrier({"the barrier after the pairwise allreduce of " + label, timeout});
-  }
-  double everyone = 0;
-  MPI_Allreduce(&best_us, &everyone, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return everyone;
-}
-
-std::string MeasurePairs(const CollectiveContext& context, long long size_bytes, std::chrono::seconds timeout) {
-  std::vector<int> node_ranks;
-  std::vector<std::string> node_names;
-  for (std::size_t r = 0; r < context.rank_hosts.size(); ++r) {
-    if (std::find(node_names.begin(), node_names.end(), context.rank_hosts[r]) == node_names.end()) {
-      node_names.push_back(context.rank_hosts[r]);
-      node_ranks.push_back(static_cast<int>(r));
     }
   }
-  const std::size_t nodes = node_ranks.size();
-  if (nodes < 3) return "";  // two nodes make one pair: nothing to compare it with
-  const auto count = static_cast<std::size_t>(size_bytes / static_cast<long long>(sizeof(float)));
-  PairBuffers buffers{std::vector<float>(count, 1.0f), std::vector<float>(count, 0.0f)};
-  auto rank_of = [&](const std::string& node) {
-    return node_ranks[static_cast<std::size_t>(std::find(node_names.begin(), node_names.end(), node) - node_names.begin())];
-  };
-  std::vector<PairResult> pairs;
-  auto measure = [&](const std::string& a, const std::string& b) {
-    const double time_us = MeasureOnePair(context, rank_of(a), rank_of(b), a + " and " + b, buffers, timeout);
-    pairs.push_back({a, b, size_bytes, AllreduceBusBandwidth(static_cast<double>(size_bytes) / (time_us * 1e-6) / 1e9, 2)});
-  };
-  for (std::size_t p = 0; p < nodes; ++p) measure(node_names[p], node_names[(p + 1) % nodes]);
-  // Every rank has the same first-pass numbers, so every rank picks the same second pass.
-  for (const auto& [suspect, good] : ConfirmationPairs(pairs)) measure(suspect, good);
-  std::string lines;
-  for (const auto& pair : pairs) {
-    lines += fmt::format("# pair {} {} {} busbw {:.3f}\n", pair.node_a, pair.node_b, size_bytes, pair.busbw_gb_per_s);
-  }
-  return lines;
+  return DecideSweepNodes(nodes, unreachable, untestable);
 }
 
-// The kernel's operational state of `ifname` ("up", "down", "lowerlayerdown", ...), or
-// "absent" when the node has no such interface.
-std::string OperationalState(const std::string& ifname) {
-  std::ifstream file("/sys/class/net/" + ifname + "/operstate");
-  std::string state;
-  if (!(file >> state)) return "absent";
-  return state;
+// The run's environment, for the step to inherit what it should.
+std::vector<std::string> RunEnvironment() {
+  std::vector<std::string> entries;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) entries.emplace_back(*entry);
+  return entries;
 }
 
-// Open MPI ends the whole step (every rank, no report) at the first peer it cannot reach,
-// so MPI starts only when every node's fabric interface is up. Every rank learns every
-// node's state, so all ranks take the same decision. Returns the nodes whose fabric is not
-// up, as "node1 (ens1 down)"; empty when MPI may start.
-std::vector<std::string> NodesWithFabricDown(const CollectiveContext& context) {
-  const std::string ifname =
-      context.profile != nullptr && context.profile->nccl ? context.profile->nccl->socket_ifname : "";
-  std::string mine;
-  if (!ifname.empty() && context.node_owner) {
-    const std::string state = OperationalState(ifname);
-    if (state != "up" && state != "unknown") mine = context.host + " (" + ifname + " " + state + ")";
+// The last lines of what the step printed, for the report: Open MPI's and Slurm's own words.
+std::string OutputTail(const std::string& text) {
+  constexpr std::size_t kLines = 12;
+  constexpr std::size_t kBytes = 1500;
+  std::vector<std::string> lines;
+  for (std::string_view line : SplitLines(text)) {
+    const std::string_view trimmed = Trim(line);
+    if (!trimmed.empty() && trimmed.find_first_not_of("-*=") != std::string_view::npos) lines.emplace_back(trimmed);
   }
-  std::vector<std::string> down;
-  const Exchange exchange{"the exchange of fabric interface states",
-                          std::chrono::seconds(context.options.collective_timeout_s)};
-  for (auto& node : context.world.AllGather(mine, exchange)) {
-    if (!node.empty()) down.push_back(std::move(node));
+  if (lines.size() > kLines) lines.erase(lines.begin(), lines.end() - static_cast<long>(kLines));
+  std::string tail = Join(lines, " | ");
+  if (tail.size() > kBytes) tail = "..." + tail.substr(tail.size() - kBytes);
+  return tail;
+}
+
+// Rank 0: runs the worker on the gated nodes as its own step and reads its table.
+RawOutput RunSweepStep(const CollectiveContext& context, const SweepGate& gate, std::chrono::seconds step_deadline) {
+  RawOutput out;
+  out.origin = context.host + ": MPI_Allreduce sweep";
+  const std::vector<long long> sizes = MpiSweepSizes(context.profile, context.options);
+  SweepStep step;
+  step.launcher = context.options.slurm_job_id ? StepLauncher::kSrun : StepLauncher::kMpirun;
+  step.slurm_job_id = context.options.slurm_job_id.value_or("");
+  step.nodes = gate.included;
+  std::error_code error;
+  step.executable = fs::read_symlink("/proc/self/exe", error).string();
+  // Pairs at the sweep's largest size, capped at 8 MiB so a slow link costs seconds.
+  step.worker_args = SweepWorkerArgs({sizes, context.options.allreduce_iters, context.options.collective_timeout_s,
+                                      std::min(sizes.back(), 8 * kMiB)});
+  const std::vector<std::string> argv = SweepStepCommand(step, RunEnvironment());
+  const std::string launcher = step.launcher == StepLauncher::kSrun ? "srun" : "mpirun";
+  const std::string where = ShortHostlist(gate.included);
+  const CommandResult run = RunCommand(argv, step_deadline);
+  out.text = run.stdout_text + ExcludedLines(gate.excluded);
+  const std::string excluded_note =
+      gate.excluded.empty() ? "" : " (the gate left out " + ShortHostlist([&] {
+        std::vector<std::string> names;
+        for (const auto& node : gate.excluded) names.push_back(node.node);
+        return names;
+      }()) + ")";
+  if (run.Succeeded()) {
+    out.status = ProbeStatus::kOk;
+    return out;
   }
-  return down;
+  out.status = ProbeStatus::kFailed;
+  std::string what;
+  switch (run.outcome) {
+    case CommandOutcome::kExited: what = "ended with exit status " + std::to_string(run.exit_code); break;
+    case CommandOutcome::kTimedOut:
+      what = "did not finish within " + std::to_string(step_deadline.count()) + " s and was killed";
+      break;
+    case CommandOutcome::kNotFound: what = "could not start: " + launcher + " is not on PATH"; break;
+    case CommandOutcome::kSpawnFailed: what = "could not start: " + run.error; break;
+  }
+  const std::string said = OutputTail(run.stderr_text + "\n" + (run.stdout_text.find("#") == 0 ? "" : run.stdout_text));
+  out.detail = context.host + ": the MPI sweep step on " + where + excluded_note + " " + what +
+               " before its table was complete; the run and every other check stand" +
+               (said.empty() ? "" : "; the step said: " + said);
+  return out;
 }
 
 RawOutput Measure(const CollectiveContext& context) {
@@ -204,32 +139,37 @@ RawOutput Measure(const CollectiveContext& context) {
                  "measure allreduce bandwidth";
     return out;
   }
-  if (const auto down = NodesWithFabricDown(context); !down.empty()) {
-    out.status = ProbeStatus::kFailed;
-    out.detail = "not measured: the fabric interface is not up on " + Join(down, ", ") +
-                 ", and Open MPI ends the whole step at the first peer it cannot reach; bring the interface up "
-                 "(ip link set IFACE up, check the cable and switch port) or drain the node "
-                 "(Interfaces.FabricInterfaceUp names it)";
-    return out;
-  }
-  {
-    const std::chrono::seconds timeout(context.options.collective_timeout_s);
-    const CollectiveDeadline deadline(timeout, StallProblem(context, "MPI_Init", timeout));
-    if (auto started = context.world.StartMpi(); !started) {
+  // The gate: the fabric mesh, measured once for the run (FabricReachable reads the same).
+  const fabric_reach::FabricMesh& mesh = fabric_reach::SharedFabricMesh(context);
+  const auto parts = context.world.GatherToRoot(
+      MeshRecords(context, mesh), {"the gather of fabric reachability", std::chrono::seconds(60), kRankStopped});
+  const std::vector<long long> sizes = MpiSweepSizes(context.profile, context.options);
+  const auto timeout = std::chrono::seconds(context.options.collective_timeout_s);
+  // Every collective of the worker has this deadline: the sizes, the pairs (a ring and its
+  // confirmations), MPI_Init; the step as a whole gets their sum and a margin.
+  std::set<std::string> hosts(context.rank_hosts.begin(), context.rank_hosts.end());
+  const auto step_deadline = timeout * static_cast<long>(sizes.size() + 2 * hosts.size() + 3) + std::chrono::seconds(30);
+  if (context.world.is_root()) {
+    const SweepGate gate = GateFromMesh(parts, context.rank_hosts);
+    if (gate.included.size() < 2) {
       out.status = ProbeStatus::kFailed;
-      out.detail = context.host + ": " + started.error();
-      return out;
+      out.text = ExcludedLines(gate.excluded);
+      out.detail = context.host + ": not measured: fewer than two nodes reach each other over the fabric" +
+                   (mesh.ifname.empty() ? "" : " (" + mesh.ifname + ")") +
+                   ", and Open MPI ends the whole step at the first peer it cannot reach; " +
+                   (gate.excluded.empty() ? std::string("no node") : [&] {
+                     std::vector<std::string> reasons;
+                     for (const auto& node : gate.excluded) reasons.push_back(node.node + ": " + node.why);
+                     return Join(reasons, "; ");
+                   }()) +
+                   " (Interfaces.FabricReachable and Interfaces.FabricInterfaceUp name the cause)";
+    } else {
+      out = RunSweepStep(context, gate, step_deadline);
     }
   }
-  const std::chrono::seconds timeout(context.options.collective_timeout_s);
-  out.text = Header(context);
-  for (long long size : MpiSweepSizes(context.profile, context.options)) {
-    const SizeResult result = MeasureSize(context, size, timeout);
-    out.text += SweepTableRow(size, result.time_us, context.world.size(), result.wrong);
-  }
-  // Pairs at the sweep's largest size, capped at 8 MiB so a slow link costs seconds.
-  out.text += MeasurePairs(context, std::min(MpiSweepSizes(context.profile, context.options).back(), 8 * kMiB), timeout);
-  out.status = ProbeStatus::kOk;
+  // The other ranks wait without spinning: the step's workers need the cores.
+  context.world.SleepingBarrier(
+      {"the MPI sweep step", step_deadline + std::chrono::seconds(30), "rank 0 did not return from the MPI sweep step"});
   return out;
 }
 

@@ -1,11 +1,15 @@
 // The MPI backend of AllreduceBandwidth: MPI_Allreduce (float, sum) on host buffers over
 // the world, swept over message sizes, timed and checked — what runs on nodes without GPUs
 // (the project's local cluster) and measures the host path of any cluster.
-// Contract: a collective probe (every rank calls it). It prints its table in nccl-tests'
-// all_reduce_perf format, so one parser and one judge serve both tools. It times the
-// blocking MPI_Allreduce, like applications and IMB-MPI1. Each size has a deadline
-// (GPUCONFORM_COLLECTIVE_TIMEOUT_S, default 60 s): when a rank stops progressing (SIGSTOP,
-// a dead link), rank 0 reports the stall as an error and the job ends, instead of hanging.
+// Contract: a collective probe (every rank calls it). The measurement runs in its own step
+// (sweep_step.h, mpi_sweep_worker.h), never in the run's processes: Open MPI ends its whole
+// world at the first peer it cannot reach, and that must end only the measurement. The step
+// includes only the nodes that the fabric reachability mesh shows can all reach each other
+// (sweep_gate.h); the nodes it leaves out are "# excluded NODE WHY" lines of the table. The
+// table is in nccl-tests' all_reduce_perf format, so one parser and one judge serve both
+// tools. Each collective has a deadline (GPUCONFORM_COLLECTIVE_TIMEOUT_S, default 60 s); a
+// step that dies, aborts or hangs is a kFailed output quoting what it printed, and the run
+// and its report go on.
 #pragma once
 
 #include <vector>

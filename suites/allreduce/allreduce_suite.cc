@@ -156,7 +156,7 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
              "profile " + context.profile.name + " states NCCL floors for GPUs; the MPI host path is recorded only",
              results);
   if (mpi.ok()) {
-    results.push_back(CheckNoSlowNode(ParsePairResults(mpi.text), kMpiBlame));
+    results.push_back(CheckNoSlowNode(ParsePairResults(mpi.text), ParseExcludedLines(mpi.text), kMpiBlame));
     auto table = ParseNcclTestsOutput(mpi.text, mpi.origin);
     if (!table) {
       results.push_back(Errored(kSuite, kMpiEfficiency, "", "unparseable", table.error()));
@@ -168,6 +168,10 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   } else if (mpi.status == ProbeStatus::kToolMissing || mpi.status == ProbeStatus::kAbsent) {
     results.push_back(Skipped(kSuite, kMpiBlame, "", "no pairwise measurement: " + mpi.detail));
     results.push_back(Skipped(kSuite, kMpiEfficiency, "", "no measurement: " + mpi.detail));
+  } else if (const auto excluded = ParseExcludedLines(mpi.text); !excluded.empty()) {
+    // Not measured because the gate left too few nodes: the nodes it left out are the finding.
+    results.push_back(CheckNoSlowNode({}, excluded, kMpiBlame));
+    results.push_back(Errored(kSuite, kMpiEfficiency, "", "not-measured", mpi.detail));
   } else {
     results.push_back(Errored(kSuite, kMpiBlame, "", "not-measured", mpi.detail));
     results.push_back(Errored(kSuite, kMpiEfficiency, "", "not-measured", mpi.detail));

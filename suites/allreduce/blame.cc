@@ -10,7 +10,31 @@
 
 namespace gpuconform::allreduce {
 
-CheckResult CheckNoSlowNode(const std::vector<PairResult>& pairs, const std::string& check_name) {
+namespace {
+
+// A node the reachability gate left out of the sweep: it could not be measured with the
+// others because a peer cannot reach it (or it cannot reach one) over the fabric.
+Finding ExcludedFinding(const ExcludedNode& excluded) {
+  return {"fabric-unreachable", excluded.node,
+          excluded.node + ": left out of the MPI sweep, which ran on the other nodes: " + excluded.why +
+              "; Open MPI ends the whole job at the first peer it cannot reach, so training jobs that include " +
+              excluded.node + " fail the same way; fix the route, firewall or switch port between the pair "
+              "(Interfaces.FabricReachable lists every pair), or drain the node"};
+}
+
+}  // namespace
+
+CheckResult CheckNoSlowNode(const std::vector<PairResult>& pairs, const std::vector<ExcludedNode>& excluded,
+                            const std::string& check_name) {
+  if (!excluded.empty()) {
+    CheckResult result = CheckNoSlowNode(pairs, {}, check_name);
+    std::vector<Finding> findings;
+    for (const auto& node : excluded) findings.push_back(ExcludedFinding(node));
+    if (result.verdict == Verdict::kFail) findings.insert(findings.end(), result.findings.begin(), result.findings.end());
+    result.verdict = Verdict::kFail;
+    result.findings = std::move(findings);
+    return result;
+  }
   if (pairs.size() < 3) {
     return Skipped(kSuite, check_name, "", "blame needs three or more nodes (pairs to compare)");
   }

@@ -1,6 +1,7 @@
 // Blame: which node drags the allreduce down. The MPI probe measures every neighbour pair of
 // nodes alone (probes/mpi_sweep/pair_results.h); a node whose link is slow is in every slow
-// pair. Pure: the pairs in, a verdict naming the node (or link) out.
+// pair. Pure: the pairs in, a verdict naming the node (or link) out. A node the sweep could
+// not include at all (unreachable over the fabric) fails here too, with the pairs named.
 #pragma once
 
 #include <string>
@@ -8,11 +9,15 @@
 
 #include "harness/verdict.h"
 #include "probes/mpi_sweep/pair_results.h"
+#include "probes/mpi_sweep/sweep_gate.h"
 
 namespace gpuconform::allreduce {
 
 using namespace gpuconform::mpi_sweep;
 
-CheckResult CheckNoSlowNode(const std::vector<mpi_sweep::PairResult>& pairs, const std::string& check_name);
+// `excluded`: nodes the sweep's reachability gate left out (sweep_gate.h); each is a failure
+// naming the pairs that could not connect, whatever the pairs measured say.
+CheckResult CheckNoSlowNode(const std::vector<mpi_sweep::PairResult>& pairs,
+                            const std::vector<mpi_sweep::ExcludedNode>& excluded, const std::string& check_name);
 
 }  // namespace gpuconform::allreduce

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "harness/os_error.h"
 #include "harness/text_util.h"
 
 namespace gpuconform::checkpoint {
@@ -48,9 +49,29 @@ std::vector<std::string> StageErrors(const Nodes& nodes, const std::string& stag
   return problems;
 }
 
+// The storage faults among "node: problem" lines: an OS error the node's storage gave
+// (harness/os_error.h: read-only, full, quota, permission, stale, disconnected, I/O), each a
+// finding of its own class naming the node, the path and errno, and the catalogue's fix.
+std::vector<Finding> StorageFaults(const std::vector<std::string>& problems) {
+  std::vector<Finding> findings;
+  for (const auto& problem : problems) {
+    const auto error_number = ErrnoIn(problem);
+    if (!error_number || !IsStorageFault(*error_number)) continue;
+    const ReasonCode code = StorageFaultCode(*error_number);
+    const std::string node = problem.substr(0, problem.find(':'));
+    findings.push_back({code, node,
+                        problem + ": the checkpoint storage on " + node + " refuses what training jobs do there; " +
+                            std::string(code.entry().next_step)});
+  }
+  return findings;
+}
+
 // One finding per problem ("node: ..."): a fleet whose snapshot has no checkpoint.txt reads as
-// one line with a hostlist, not 10,000 problems joined into one 200 KB message.
+// one line with a hostlist, not 10,000 problems joined into one 200 KB message. A problem
+// that is the node's storage refusing (an OS error StorageFault classifies) is a failure of
+// that class instead: a fact about the node, not one that could not be obtained.
 CheckResult ErroredWith(const char* check, ReasonCode code, const std::vector<std::string>& problems) {
+  if (auto faults = StorageFaults(problems); !faults.empty()) return Failed(kSuite, check, "", std::move(faults));
   return ErroredEach(kSuite, check, "", code, problems);
 }
 
@@ -510,6 +531,9 @@ std::vector<CheckResult> CheckCheckpoint(const NodeReports& reports, const Profi
     return all([&](const char* check) { return ErroredWith(check, "no-observation", unusable); });
   }
   if (auto setup = StageErrors(nodes, "setup"); !setup.empty()) {
+    if (HasStorageFault(setup.front())) {
+      return all([&](const char* check) { return ErroredWith(check, "no-target", {setup.front()}); });
+    }
     return all([&](const char* check) { return Errored(kSuite, check, "", "no-target", setup.front()); });
   }
   CheckResult shared = CheckTargetShared(nodes);

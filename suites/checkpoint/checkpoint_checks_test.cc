@@ -387,6 +387,41 @@ TEST(CheckpointChecks, ExdevFromTheTempLocationFails) {
                 "with EXDEV");
 }
 
+// node2's view of the checkpoint directory is read-only (a bind mount, an export, a filesystem
+// the kernel remounted after errors): a configuration failure that names node2 and errno 30,
+// not an error saying a fact could not be obtained.
+TEST(CheckpointChecks, ReadOnlyStorageOnOneNodeIsAConfigurationFailureNamingNodeAndErrno) {
+  const auto r = ResultOf(kSingleWriter, "node2", "writers guard=none ranks=3 state=torn",
+                          "error stage=writers problem=\"create /shared/ckpt/gpuconform-run-node1-1-a/w.1: Read-only file "
+                          "system (errno 30)\"\nwriters guard=none ranks=3 state=torn");
+  ASSERT_EQ(r.verdict, Verdict::kFail) << Messages(r);
+  ASSERT_EQ(r.findings.size(), 1u) << Messages(r);
+  EXPECT_EQ(r.findings[0].code, "storage-read-only");
+  EXPECT_EQ(r.findings[0].code.entry().fault_class, FaultClass::kConfiguration);
+  EXPECT_EQ(r.findings[0].entity, "node2");
+  EXPECT_NE(Messages(r).find("node2: create /shared/ckpt/gpuconform-run-node1-1-a/w.1: Read-only file system (errno 30)"),
+            std::string::npos)
+      << Messages(r);
+  EXPECT_NE(Messages(r).find("remount"), std::string::npos) << Messages(r);
+}
+
+// Every storage errno the mapping knows gives its own code; an error without one stays an error.
+TEST(CheckpointChecks, EachStorageErrnoHasItsOwnCodeAndOthersStayErrors) {
+  const std::pair<int, const char*> cases[] = {{28, "storage-full"}, {122, "storage-quota"}, {13, "storage-permission"},
+                                                {1, "storage-permission"}, {116, "storage-stale"},
+                                                {107, "storage-disconnected"}, {5, "storage-io-error"}};
+  for (const auto& [number, code] : cases) {
+    const auto r = ResultOf(kReadThroughput, "node3", "read readers=1",
+                            "error stage=read problem=\"write /x: some words (errno " + std::to_string(number) +
+                                ")\"\nread readers=1");
+    ASSERT_EQ(r.verdict, Verdict::kFail) << number;
+    EXPECT_EQ(r.findings[0].code, code) << number;
+  }
+  const auto other = ResultOf(kReadThroughput, "node3", "read readers=1",
+                              "error stage=read problem=\"write /x: Interrupted system call (errno 4)\"\nread readers=1");
+  EXPECT_EQ(other.verdict, Verdict::kError) << Messages(other);
+}
+
 TEST(CheckpointChecks, TornReadDuringPublishFails) {
   ExpectFailure(kAtomicPublish, "node2", "complete=40 missing=0 torn=0",
                 "complete=38 missing=0 torn=2",

@@ -88,7 +88,7 @@ TEST(FabricReachProbe, ListensOnTheFabricInterfaceForReal) {
   profile.nccl->socket_ifname = "lo";
   const World world = World::Single();
   const CollectiveContext context{world, &profile, "node1", true, {"node1"}};
-  const RawOutput out = ProbeFabricReach(context);
+  const RawOutput out = MeasureFabricMesh(context).output;
   ASSERT_TRUE(out.ok());
   auto reach = ParseReach(out.text, "probe");
   ASSERT_TRUE(reach) << reach.error() << "\n" << out.text;
@@ -96,7 +96,7 @@ TEST(FabricReachProbe, ListensOnTheFabricInterfaceForReal) {
   EXPECT_TRUE(reach->problem.empty()) << reach->problem;
   EXPECT_TRUE(reach->attempts.empty()) << "one node: no one else to reach";
   profile.nccl->socket_ifname = "no-such-if0";
-  auto missing = ParseReach(ProbeFabricReach(context).text, "probe");
+  auto missing = ParseReach(MeasureFabricMesh(context).output.text, "probe");
   ASSERT_TRUE(missing);
   EXPECT_NE(missing->problem.find("no-such-if0 has no IPv4 address on node1"), std::string::npos) << missing->problem;
 }

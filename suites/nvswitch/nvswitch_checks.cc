@@ -179,15 +179,24 @@ CheckResult CheckAllLinksActive(const std::string& node, const Result<NvlinkStat
                                       expected_links, floor_gb_per_s)});
       continue;
     }
+    // A GPU may list more NVLink ports than its topology uses: an H100 NVL pair bridged with
+    // three bridges lists 18 and uses 12, the rest <inactive> by design. So the expectation is
+    // the profile's count of links in use: inactive ports beyond it are not faults, and only
+    // when fewer than that many are active are the inactive ones named.
+    std::vector<Finding> inactive;
+    int active_on_gpu = 0;
     for (const auto& link : gpu.links) {
       const std::string entity = gpu_entity + "/link" + std::to_string(link.index);
       if (!link.active) {
-        findings.push_back({"link-inactive", entity,
+        inactive.push_back({"link-inactive", entity,
                             fmt::format("{}: {} link {} is inactive, expected active at >= {} GB/s: a dead link "
                                         "or NVSwitch port; the GPU loses 1/{} of its NVLink bandwidth (reset the "
                                         "GPU, then check the baseboard)",
                                         node, gpu_name, link.index, floor_gb_per_s, expected_links)});
-      } else if (!link.remote.empty() && link.remote != "nvswitch") {
+        continue;
+      }
+      ++active_on_gpu;
+      if (!link.remote.empty() && link.remote != "nvswitch") {
         findings.push_back({"link-not-to-nvswitch", entity,
                             fmt::format("{}: {} link {} leads to {}{}, expected an NVSwitch (NVML remote device "
                                         "type): the GPU is cabled or strapped point-to-point, so its peers beyond "
@@ -205,11 +214,15 @@ CheckResult CheckAllLinksActive(const std::string& node, const Result<NvlinkStat
         ++active_links;
       }
     }
-    if (static_cast<int>(gpu.links.size()) != expected_links) {
+    const int listed = static_cast<int>(gpu.links.size());
+    const bool spare_ports_only = listed > expected_links && active_on_gpu == expected_links;
+    if (!spare_ports_only) findings.insert(findings.end(), inactive.begin(), inactive.end());
+    if (listed < expected_links || (listed > expected_links && active_on_gpu > expected_links)) {
       findings.push_back({"nvlink-count", gpu_entity,
                           fmt::format("{}: {} ({}) has {} NVLinks, expected {} (profile {}): {}", node, gpu_name,
-                                      gpu.name, gpu.links.size(), expected_links, profile.name,
-                                      static_cast<int>(gpu.links.size()) < expected_links
+                                      gpu.name, listed < expected_links ? listed : active_on_gpu, expected_links,
+                                      profile.name,
+                                      listed < expected_links
                                           ? "a GPU with fewer links (an export variant such as H800) or links "
                                             "hidden by the driver"
                                           : "wrong profile for this GPU?")});

@@ -42,8 +42,10 @@ inline constexpr char kAllPairsNvlinkConnected[] = "AllPairsNvlinkConnected";
 CheckResult CheckAllPairsNvlinkConnected(const std::string& node, const Result<TopoMatrix>& matrix,
                                          const Profile& profile);
 
-// Every GPU lists nvlink.links_per_gpu links, each active at >= nvlink.link_bandwidth_gb_per_s
-// and, where the source says where a link leads (NVML), to an NVSwitch.
+// Every GPU has nvlink.links_per_gpu links active at >= nvlink.link_bandwidth_gb_per_s and,
+// where the source says where a link leads (NVML), to an NVSwitch. Ports a GPU lists beyond
+// that count may be inactive (an H100 NVL bridged pair lists 18 and uses 12); ports within it
+// may not.
 inline constexpr char kAllLinksActive[] = "AllLinksActive";
 CheckResult CheckAllLinksActive(const std::string& node, const Result<NvlinkStatus>& status, const Profile& profile);
 

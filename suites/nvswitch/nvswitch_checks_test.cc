@@ -95,7 +95,17 @@ TEST(NvSwitchTopoParse, SurvivesEveryTruncationOfRealFilesAndRandomBytes) {
 
 TEST(NvSwitchNvlinkParse, ReadsEveryRealStatus) {
   GPUCONFORM_REALDATA_OR_SKIP(dir, "nvidia-smi-nvlink");
-  ASSERT_EQ(DataFiles(dir).size(), 5u) << "a new file in realdata/nvidia-smi-nvlink needs a case here";
+  ASSERT_EQ(DataFiles(dir).size(), 7u) << "a new file in realdata/nvidia-smi-nvlink needs a case here";
+  // Both begin with the command line that printed them (a shell prompt, the command alone).
+  const auto nvl = test_support::Parsed(RealNvlink(dir, "nvidia-smi-nvlink-s-h100-nvl-gpu0-bridged-12-of-18-active"));
+  ASSERT_EQ(nvl.gpus.size(), 1u);
+  EXPECT_EQ(nvl.gpus[0].name, "NVIDIA H100 NVL");
+  ASSERT_EQ(nvl.gpus[0].links.size(), 18u);
+  EXPECT_FALSE(nvl.gpus[0].links[4].active);
+  EXPECT_TRUE(nvl.gpus[0].links[6].active);
+  const auto p4de = test_support::Parsed(RealNvlink(dir, "nvidia-smi-nvlink-s-a100-sxm4-80gb-p4de-gpu0-healthy"));
+  ASSERT_EQ(p4de.gpus.size(), 1u);
+  EXPECT_EQ(p4de.gpus[0].links.size(), 12u);
   const auto a100 = test_support::Parsed(RealNvlink(dir, "gpud-a100-8gpu-nvlink-status"));
   ASSERT_EQ(a100.gpus.size(), 8u);
   EXPECT_EQ(a100.gpus[7].links.size(), 12u);
@@ -175,6 +185,31 @@ TEST(NvSwitchRealdata, AllLinksVerdictsAgreeWithSources) {
   EXPECT_EQ(CheckAllLinksActive("n", RealNvlink(dir, "azure-nhc-a100-good-nvlink-status"), a100).verdict, Verdict::kPass);
   EXPECT_EQ(CheckAllLinksActive("n", RealNvlink(dir, "gcp-a3-h100-gpu0-18-links"), h100).verdict, Verdict::kPass);
   EXPECT_EQ(CheckAllLinksActive("n", RealNvlink(dir, "gpud-a100-8gpu-nvlink-status"), a100).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckAllLinksActive("n", RealNvlink(dir, "nvidia-smi-nvlink-s-a100-sxm4-80gb-p4de-gpu0-healthy"), a100).verdict,
+            Verdict::kPass);
+
+  // H100 NVL, a pair bridged with three NVLink bridges: 12 of its 18 ports in use, the rest
+  // inactive by design. A profile for that topology (12 links) passes it (the .source.txt's
+  // verdict); the same output under an SXM profile (18 through NVSwitch) names the 6 inactive.
+  const std::string nvl = "nvidia-smi-nvlink-s-h100-nvl-gpu0-bridged-12-of-18-active";
+  Profile bridged = h100;
+  bridged.nvlink->links_per_gpu = 12;
+  const auto nvl_bridged = CheckAllLinksActive("n", RealNvlink(dir, nvl), bridged);
+  EXPECT_EQ(nvl_bridged.verdict, Verdict::kPass) << Messages(nvl_bridged);
+  const auto nvl_sxm = CheckAllLinksActive("n", RealNvlink(dir, nvl), h100);
+  ASSERT_EQ(nvl_sxm.verdict, Verdict::kFail);
+  EXPECT_EQ(nvl_sxm.findings.size(), 6u) << Messages(nvl_sxm);
+  EXPECT_TRUE(AnyMessageContains(nvl_sxm, "n: GPU 0 link 4 is inactive")) << Messages(nvl_sxm);
+  // Under a 16-link profile the spare ports do not cover the shortfall: the inactive ones are named.
+  Profile sixteen = h100;
+  sixteen.nvlink->links_per_gpu = 16;
+  EXPECT_EQ(CheckAllLinksActive("n", RealNvlink(dir, nvl), sixteen).verdict, Verdict::kFail);
+  // And under an 8-link profile, 12 active is more than the profile says: the profile is wrong.
+  Profile eight = h100;
+  eight.nvlink->links_per_gpu = 8;
+  const auto nvl_eight = CheckAllLinksActive("n", RealNvlink(dir, nvl), eight);
+  ASSERT_EQ(nvl_eight.verdict, Verdict::kFail);
+  EXPECT_TRUE(AnyMessageContains(nvl_eight, "has 12 NVLinks, expected 8")) << Messages(nvl_eight);
 
   const auto inactive = CheckAllLinksActive("n", RealNvlink(dir, "azure-nhc-a100-all-links-inactive"), a100);
   ASSERT_EQ(inactive.verdict, Verdict::kFail);

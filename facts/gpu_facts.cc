@@ -39,8 +39,10 @@ Result<T> FromSmi(const ClusterRaw& raw, const std::string& node, const ProbeSpe
 
 const ProbeSpec& NvlinkStatusProbe() {
   // nvidia-smi can take tens of seconds on a node with a wedged GPU.
-  static const ProbeSpec kSpec = CommandProbe("nvidia-smi-nvlink-s", ProbeScope::kNode, "nvidia-smi-nvlink-s.txt",
-                                              {"nvidia-smi", "nvlink", "-s"}, 60000);
+  static const ProbeSpec kSpec =
+      TalksToDevices(CommandProbe("nvidia-smi-nvlink-s", ProbeScope::kNode, "nvidia-smi-nvlink-s.txt",
+                                  {"nvidia-smi", "nvlink", "-s"}, 60000),
+                     kNvidiaDriverLoaded);
   return kSpec;
 }
 

@@ -19,12 +19,14 @@ namespace {
 constexpr int kIbToolTimeoutMs = 30000;
 
 const ProbeSpec& IbstatProbe() {
-  static const ProbeSpec kSpec = CommandProbe("ibstat", ProbeScope::kNode, "ibstat.txt", {"ibstat"}, kIbToolTimeoutMs);
+  static const ProbeSpec kSpec = TalksToDevices(
+      CommandProbe("ibstat", ProbeScope::kNode, "ibstat.txt", {"ibstat"}, kIbToolTimeoutMs), kInfinibandDriverLoaded);
   return kSpec;
 }
 const ProbeSpec& IbvDevinfoProbe() {
-  static const ProbeSpec kSpec =
-      CommandProbe("ibv_devinfo", ProbeScope::kNode, "ibv_devinfo.txt", {"ibv_devinfo", "-v"}, kIbToolTimeoutMs);
+  static const ProbeSpec kSpec = TalksToDevices(
+      CommandProbe("ibv_devinfo", ProbeScope::kNode, "ibv_devinfo.txt", {"ibv_devinfo", "-v"}, kIbToolTimeoutMs),
+      kInfinibandDriverLoaded);
   return kSpec;
 }
 

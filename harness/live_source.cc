@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "harness/os_error.h"
 #include "harness/process_runner.h"
 
 namespace gpuconform {
@@ -42,11 +44,16 @@ RawOutput LiveSource::Fetch(const ProbeSpec& spec, const std::string& /*node*/) 
           host + ": probe " + spec.id + " needs all ranks and runs only in a live gather"};
 }
 
-RawOutput LiveSource::RunProbeCommand(const ProbeSpec& spec) const {
+RawOutput LiveSource::RunProbeCommand(const ProbeSpec& spec) {
   const std::string& host = context_.host;
   const std::string command = CommandText(spec.argv);
   RawOutput out;
   out.origin = host + ": `" + command + "`";
+  if (const auto hung = hung_tools_.find(spec.argv.front()); hung != hung_tools_.end()) {
+    out.status = ProbeStatus::kTimedOut;
+    out.detail = host + ": `" + command + "` was not started: " + hung->second;
+    return out;
+  }
   const CommandResult run = RunCommand(spec.argv, std::chrono::milliseconds(spec.timeout_ms));
   out.text = run.stdout_text;
   switch (run.outcome) {
@@ -65,11 +72,20 @@ RawOutput LiveSource::RunProbeCommand(const ProbeSpec& spec) const {
       out.status = ProbeStatus::kToolMissing;
       out.detail = host + ": `" + spec.argv[0] + "` is not installed (not found on PATH)";
       break;
-    case CommandOutcome::kTimedOut:
+    case CommandOutcome::kTimedOut: {
       out.status = ProbeStatus::kTimedOut;
       out.detail = host + ": `" + command + "` did not finish within " + std::to_string(spec.timeout_ms) +
                    " ms and was killed";
+      std::error_code error;
+      if (!spec.device_driver.empty() && std::filesystem::exists(spec.device_driver, error)) {
+        out.detail += std::string(": it ") + std::string(kDeviceToolHungWords) + " (" + spec.device_driver +
+                      " exists), the classic sign of a wedged GPU or HCA; drain the node, read dmesg for Xid or "
+                      "driver errors, and reset the device or reboot";
+      }
+      hung_tools_[spec.argv.front()] = "`" + command + "` hung earlier in this run" + out.detail.substr(
+          out.detail.find(" and was killed") + std::string(" and was killed").size());
       break;
+    }
     case CommandOutcome::kSpawnFailed:
       out.status = ProbeStatus::kFailed;
       out.detail = host + ": " + run.error;

@@ -1,8 +1,11 @@
 // LiveSource: answers probes on the node this process runs on.
 // Contract: commands run through RunCommand with the probe's deadline; a missing tool,
-// a timeout or a non-zero exit becomes a RawOutput status naming the command and node.
+// a timeout or a non-zero exit becomes a RawOutput status naming the command and node. A
+// tool that hung once is not started again by the same source: the probes that need it
+// answer at once, saying so (a hung nvidia-smi would otherwise cost its deadline three times).
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "harness/probe.h"
@@ -26,10 +29,11 @@ class LiveSource : public ProbeSource {
   const LiveContext& context() const { return context_; }
 
  private:
-  RawOutput RunProbeCommand(const ProbeSpec& spec) const;
+  RawOutput RunProbeCommand(const ProbeSpec& spec);
   RawOutput ReadProbeFile(const ProbeSpec& spec) const;
 
   LiveContext context_;
+  std::map<std::string, std::string> hung_tools_;  // argv[0] -> how it hung, this run
 };
 
 // A file's contents as a probe's output: kToolMissing, naming the node, where it cannot be read.

@@ -44,4 +44,6 @@ bool HasStorageFault(std::string_view text) {
   return error_number && IsStorageFault(*error_number);
 }
 
+bool SaysDeviceToolHung(std::string_view message) { return message.find(kDeviceToolHungWords) != std::string_view::npos; }
+
 }  // namespace gpuconform

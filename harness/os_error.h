@@ -1,4 +1,4 @@
-// OS errors, classified once. Every probe words an OS error the same way,
+// OS and tool errors, classified once. Every probe words an OS error the same way,
 // "<what> <path>: <strerror> (errno N)", so that one mapping, here, turns it into a fault
 // class and a reason code wherever it is judged: a storage path that the node cannot write is
 // the node's configuration (or its hardware, for EIO), naming the path and the fix; it is
@@ -29,5 +29,13 @@ ReasonCode StorageFaultCode(int error_number);
 
 // Whether `text` carries an OS error that IsStorageFault.
 bool HasStorageFault(std::string_view text);
+
+// A tool that talks to the node's own devices (nvidia-smi, ibstat) hanging while their
+// driver is loaded is the classic sign of a wedged GPU or HCA: NHC, AzNHC and gpud take the
+// node out for it. The live source words such a timeout with these words, and every error
+// built from a message that carries them (Errored, verdict.h) becomes a hardware failure
+// "device-tool-hung", so that the guarded drain applies, live and from a snapshot alike.
+inline constexpr std::string_view kDeviceToolHungWords = "hung while its device driver is loaded";
+bool SaysDeviceToolHung(std::string_view message);
 
 }  // namespace gpuconform

@@ -37,6 +37,11 @@ ProbeSpec Spec(std::string id, ProbeScope scope, ProbeMethod method, std::string
 
 }  // namespace
 
+ProbeSpec TalksToDevices(ProbeSpec spec, std::string driver_path) {
+  spec.device_driver = std::move(driver_path);
+  return spec;
+}
+
 ProbeSpec CommandProbe(std::string id, ProbeScope scope, std::string file, std::vector<std::string> argv,
                        int timeout_ms) {
   ProbeSpec spec = Spec(std::move(id), scope, ProbeMethod::kCommand, std::move(file));

@@ -38,6 +38,10 @@ struct ProbeSpec {
   std::vector<std::string> argv;  // kCommand
   std::string path;               // kReadFile
   int timeout_ms = 15000;
+  // kCommand tools that talk to the node's own devices: a path that exists while their driver
+  // is loaded ("/proc/driver/nvidia"). Such a tool passing its deadline there is a wedged
+  // device (os_error.h), and the tool is not started again on the node in the same run.
+  std::string device_driver;
   std::string file;  // snapshot file name, e.g. "nvidia-smi-topo-m.txt"
   // kCollective: called on every rank, in the same order, during the live gather; returns
   // this node's raw output (kept from the lowest rank on each node). Node scope only.
@@ -65,6 +69,12 @@ ProbeSpec FileProbe(std::string id, ProbeScope scope, std::string file, std::str
 ProbeSpec BuiltinProbe(std::string id, ProbeScope scope, std::string file,
                        std::function<RawOutput(const LiveContext&)> run);
 ProbeSpec CollectiveProbe(std::string id, std::string file, std::function<RawOutput(const CollectiveContext&)> run);
+
+// Paths that exist while the drivers of the node's devices are loaded (ProbeSpec::device_driver).
+inline constexpr char kNvidiaDriverLoaded[] = "/proc/driver/nvidia";
+inline constexpr char kInfinibandDriverLoaded[] = "/sys/class/infiniband";
+// `spec` as a tool that talks to the devices whose driver `driver_path` shows loaded.
+ProbeSpec TalksToDevices(ProbeSpec spec, std::string driver_path);
 
 // Appends `spec` unless a probe with its id is already there: several suites read one probe,
 // and each probe runs (and is recorded) once.

@@ -1,5 +1,7 @@
 #include "harness/verdict.h"
 
+#include "harness/os_error.h"
+
 #include <utility>
 
 namespace gpuconform {
@@ -51,6 +53,12 @@ CheckResult Errored(std::string suite, std::string check, std::string node, Reas
                     std::string message) {
   CheckResult r = Passed(std::move(suite), std::move(check), node);
   r.verdict = Verdict::kError;
+  // A device tool that hung with its driver loaded is the node's hardware, not a fact that
+  // could not be obtained (os_error.h), whichever check found its output missing.
+  if (SaysDeviceToolHung(message)) {
+    r.verdict = Verdict::kFail;
+    code = "device-tool-hung";
+  }
   r.findings.push_back({code, node.empty() ? "cluster" : node, std::move(message)});
   return r;
 }
@@ -58,7 +66,11 @@ CheckResult Errored(std::string suite, std::string check, std::string node, Reas
 CheckResult ErroredEach(std::string suite, std::string check, std::string node, ReasonCode code,
                         const std::vector<std::string>& problems) {
   CheckResult r = Errored(std::move(suite), std::move(check), node, code, problems.empty() ? "" : problems.front());
-  for (std::size_t i = 1; i < problems.size(); ++i) r.findings.push_back({code, node.empty() ? "cluster" : node, problems[i]});
+  for (std::size_t i = 1; i < problems.size(); ++i) {
+    const bool hung = SaysDeviceToolHung(problems[i]);
+    if (hung) r.verdict = Verdict::kFail;
+    r.findings.push_back({hung ? ReasonCode("device-tool-hung") : code, node.empty() ? "cluster" : node, problems[i]});
+  }
   return r;
 }
 

@@ -72,6 +72,8 @@ struct CheckResult {
 // Builders that keep the suites short and the verdict consistent with the findings.
 CheckResult Passed(std::string suite, std::string check, std::string node = "");
 CheckResult Failed(std::string suite, std::string check, std::string node, std::vector<Finding> findings);
+// A message that says a device tool hung with its driver loaded (os_error.h) makes a hardware
+// failure "device-tool-hung" instead, whatever `code` says.
 CheckResult Errored(std::string suite, std::string check, std::string node, ReasonCode code,
                     std::string message);
 // An error with one finding per problem (at least one), each best led by its node ("node7: ..."):

@@ -14,12 +14,15 @@
 #include "probes/allreduce_sweep/sweep.h"
 #include "probes/fabric_reach/reachability_probe.h"
 #include "probes/mpi_sweep/mpi_sweep_worker.h"
+#include "probes/mpi_sweep/pair_results.h"
+#include "probes/nccl_tests/nccl_tests_parse.h"
 #include "probes/mpi_sweep/sweep_gate.h"
 #include "probes/mpi_sweep/sweep_step.h"
 
 namespace gpuconform::mpi_sweep {
 
 using namespace gpuconform::allreduce_sweep;
+using nccl_tests::ParseNcclTestsOutput;
 
 namespace {
 
@@ -84,50 +87,64 @@ std::string OutputTail(const std::string& text) {
   return tail;
 }
 
-// Rank 0: runs the worker on the gated nodes as its own step and reads its table.
-RawOutput RunSweepStep(const CollectiveContext& context, const SweepGate& gate, std::chrono::seconds step_deadline) {
-  RawOutput out;
-  out.origin = context.host + ": MPI_Allreduce sweep";
-  const std::vector<long long> sizes = MpiSweepSizes(context.profile, context.options);
+// One run of the worker as its own step (rank 0 only).
+struct StepRun {
+  CommandResult result;
+  std::string where;  // the step's nodes, as a short hostlist
+  std::chrono::seconds deadline{0};
+};
+
+StepRun RunStep(const CollectiveContext& context, const std::vector<std::string>& nodes,
+                const SweepWorkerOptions& worker, std::chrono::seconds deadline) {
   SweepStep step;
   step.launcher = context.options.slurm_job_id ? StepLauncher::kSrun : StepLauncher::kMpirun;
   step.slurm_job_id = context.options.slurm_job_id.value_or("");
-  step.nodes = gate.included;
+  step.nodes = nodes;
   std::error_code error;
   step.executable = fs::read_symlink("/proc/self/exe", error).string();
-  // Pairs at the sweep's largest size, capped at 8 MiB so a slow link costs seconds.
-  step.worker_args = SweepWorkerArgs({sizes, context.options.allreduce_iters, context.options.collective_timeout_s,
-                                      std::min(sizes.back(), 8 * kMiB)});
-  const std::vector<std::string> argv = SweepStepCommand(step, RunEnvironment());
-  const std::string launcher = step.launcher == StepLauncher::kSrun ? "srun" : "mpirun";
-  const std::string where = ShortHostlist(gate.included);
-  const CommandResult run = RunCommand(argv, step_deadline);
-  out.text = run.stdout_text + ExcludedLines(gate.excluded);
-  const std::string excluded_note =
-      gate.excluded.empty() ? "" : " (the gate left out " + ShortHostlist([&] {
-        std::vector<std::string> names;
-        for (const auto& node : gate.excluded) names.push_back(node.node);
-        return names;
-      }()) + ")";
-  if (run.Succeeded()) {
-    out.status = ProbeStatus::kOk;
-    return out;
-  }
-  out.status = ProbeStatus::kFailed;
+  step.worker_args = SweepWorkerArgs(worker);
+  StepRun run;
+  run.where = ShortHostlist(nodes);
+  run.deadline = deadline;
+  run.result = RunCommand(SweepStepCommand(step, RunEnvironment()), deadline);
+  return run;
+}
+
+// How a step that did not succeed ended: "ended with exit status 255", with what it said.
+std::string StepProblem(const StepRun& run) {
   std::string what;
-  switch (run.outcome) {
-    case CommandOutcome::kExited: what = "ended with exit status " + std::to_string(run.exit_code); break;
+  switch (run.result.outcome) {
+    case CommandOutcome::kExited: what = "ended with exit status " + std::to_string(run.result.exit_code); break;
     case CommandOutcome::kTimedOut:
-      what = "did not finish within " + std::to_string(step_deadline.count()) + " s and was killed";
+      what = "did not finish within " + std::to_string(run.deadline.count()) + " s and was killed";
       break;
-    case CommandOutcome::kNotFound: what = "could not start: " + launcher + " is not on PATH"; break;
-    case CommandOutcome::kSpawnFailed: what = "could not start: " + run.error; break;
+    case CommandOutcome::kNotFound: what = "could not start: its launcher (srun or mpirun) is not on PATH"; break;
+    case CommandOutcome::kSpawnFailed: what = "could not start: " + run.result.error; break;
   }
-  const std::string said = OutputTail(run.stderr_text + "\n" + (run.stdout_text.find("#") == 0 ? "" : run.stdout_text));
-  out.detail = context.host + ": the MPI sweep step on " + where + excluded_note + " " + what +
-               " before its table was complete; the run and every other check stand" +
-               (said.empty() ? "" : "; the step said: " + said);
-  return out;
+  const std::string said = OutputTail(run.result.stderr_text);
+  return what + (said.empty() ? "" : "; it said: " + said);
+}
+
+// Blame after a failed sweep: every neighbour pair of the gated nodes runs a small allreduce
+// alone, as its own step, so that the node whose link drops or stalls traffic is named (a
+// node in every failed pair) rather than the whole sweep. Returns the pairs' lines.
+std::string BlamePairs(const CollectiveContext& context, const std::vector<std::string>& nodes,
+                       std::chrono::seconds pair_timeout, std::chrono::seconds pair_deadline) {
+  if (nodes.size() < 3) return "";  // one pair: nothing to compare it with
+  std::string lines;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    PairResult pair{nodes[i], nodes[(i + 1) % nodes.size()], kMiB, 0, ""};
+    const StepRun run = RunStep(context, {pair.node_a, pair.node_b},
+                                {{kMiB}, 3, static_cast<int>(pair_timeout.count()), 0}, pair_deadline);
+    auto table = ParseNcclTestsOutput(run.result.stdout_text, "the pair step");
+    if (run.result.Succeeded() && table && !table->rows.empty()) {
+      pair.busbw_gb_per_s = table->rows.back().busbw_gb_per_s;
+    } else {
+      pair.failure = "its step " + StepProblem(run);
+    }
+    lines += PairLine(pair);
+  }
+  return lines;
 }
 
 RawOutput Measure(const CollectiveContext& context) {
@@ -149,11 +166,15 @@ RawOutput Measure(const CollectiveContext& context) {
   // confirmations), MPI_Init; the step as a whole gets their sum and a margin.
   std::set<std::string> hosts(context.rank_hosts.begin(), context.rank_hosts.end());
   const auto step_deadline = timeout * static_cast<long>(sizes.size() + 2 * hosts.size() + 3) + std::chrono::seconds(30);
+  // A failed sweep is followed by the blame pass: one small step per neighbour pair.
+  const auto pair_timeout = std::min(timeout, std::chrono::seconds(15));
+  const auto pair_deadline = pair_timeout * 3 + std::chrono::seconds(10);
+  const auto all_steps_deadline = step_deadline + pair_deadline * static_cast<long>(hosts.size());
   if (context.world.is_root()) {
     const SweepGate gate = GateFromMesh(parts, context.rank_hosts);
+    out.text = ExcludedLines(gate.excluded);
     if (gate.included.size() < 2) {
       out.status = ProbeStatus::kFailed;
-      out.text = ExcludedLines(gate.excluded);
       out.detail = context.host + ": not measured: fewer than two nodes reach each other over the fabric" +
                    (mesh.ifname.empty() ? "" : " (" + mesh.ifname + ")") +
                    ", and Open MPI ends the whole step at the first peer it cannot reach; " +
@@ -164,12 +185,31 @@ RawOutput Measure(const CollectiveContext& context) {
                    }()) +
                    " (Interfaces.FabricReachable and Interfaces.FabricInterfaceUp name the cause)";
     } else {
-      out = RunSweepStep(context, gate, step_deadline);
+      // Pairs at the sweep's largest size, capped at 8 MiB so a slow link costs seconds.
+      const StepRun sweep =
+          RunStep(context, gate.included,
+                  {sizes, context.options.allreduce_iters, context.options.collective_timeout_s, std::min(sizes.back(), 8 * kMiB)},
+                  step_deadline);
+      out.text = sweep.result.stdout_text + out.text;
+      if (sweep.result.Succeeded()) {
+        out.status = ProbeStatus::kOk;
+      } else {
+        out.status = ProbeStatus::kFailed;
+        out.detail = context.host + ": the MPI sweep step on " + sweep.where +
+                     (gate.excluded.empty() ? "" : " (the gate left out " + [&] {
+                       std::vector<std::string> names;
+                       for (const auto& node : gate.excluded) names.push_back(node.node);
+                       return ShortHostlist(names);
+                     }() + ")") +
+                     " " + StepProblem(sweep) + "; the run and every other check stand" +
+                     (gate.included.size() >= 3 ? ", and each neighbour pair was measured alone to find the node" : "");
+        out.text += BlamePairs(context, gate.included, pair_timeout, pair_deadline);
+      }
     }
   }
   // The other ranks wait without spinning: the step's workers need the cores.
-  context.world.SleepingBarrier(
-      {"the MPI sweep step", step_deadline + std::chrono::seconds(30), "rank 0 did not return from the MPI sweep step"});
+  context.world.SleepingBarrier({"the MPI sweep step", all_steps_deadline + std::chrono::seconds(30),
+                                 "rank 0 did not return from the MPI sweep step"});
   return out;
 }
 

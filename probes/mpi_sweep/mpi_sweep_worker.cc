@@ -1,6 +1,5 @@
 #include "probes/mpi_sweep/mpi_sweep_worker.h"
 
-#include <fmt/format.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -159,15 +158,14 @@ std::string MeasurePairs(const SweepWorld& world, long long size_bytes) {
   std::vector<PairResult> pairs;
   auto measure = [&](const std::string& a, const std::string& b) {
     const double time_us = MeasureOnePair(world, rank_of(a), rank_of(b), a + " and " + b, buffers);
-    pairs.push_back({a, b, size_bytes, AllreduceBusBandwidth(static_cast<double>(size_bytes) / (time_us * 1e-6) / 1e9, 2)});
+    pairs.push_back(
+        {a, b, size_bytes, AllreduceBusBandwidth(static_cast<double>(size_bytes) / (time_us * 1e-6) / 1e9, 2), ""});
   };
   for (std::size_t p = 0; p < nodes; ++p) measure(node_names[p], node_names[(p + 1) % nodes]);
   // Every rank has the same first-pass numbers, so every rank picks the same second pass.
   for (const auto& [suspect, good] : ConfirmationPairs(pairs)) measure(suspect, good);
   std::string lines;
-  for (const auto& pair : pairs) {
-    lines += fmt::format("# pair {} {} {} busbw {:.3f}\n", pair.node_a, pair.node_b, size_bytes, pair.busbw_gb_per_s);
-  }
+  for (const auto& pair : pairs) lines += PairLine(pair);
   return lines;
 }
 

@@ -1,16 +1,36 @@
 #include "probes/mpi_sweep/pair_results.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 #include "harness/text_util.h"
 
 namespace gpuconform::mpi_sweep {
 
+std::string PairLine(const PairResult& pair) {
+  if (!pair.failure.empty()) {
+    std::string why = pair.failure;
+    std::replace(why.begin(), why.end(), '\n', ' ');
+    return "# pair-failed " + pair.node_a + " " + pair.node_b + " " + std::to_string(pair.size_bytes) + " " + why + "\n";
+  }
+  char busbw[32];
+  std::snprintf(busbw, sizeof(busbw), "%.3f", pair.busbw_gb_per_s);
+  return "# pair " + pair.node_a + " " + pair.node_b + " " + std::to_string(pair.size_bytes) + " busbw " + busbw + "\n";
+}
+
 std::vector<PairResult> ParsePairResults(const std::string& text) {
   std::vector<PairResult> pairs;
   for (auto line : SplitLines(text)) {
     const auto words = SplitWords(line);
+    // "# pair-failed node1 node2 1048576 the step ended with ..."
+    if (words.size() >= 6 && words[0] == "#" && words[1] == "pair-failed") {
+      const std::size_t why_at = static_cast<std::size_t>(words[5].data() - line.data());
+      PairResult pair{std::string(words[2]), std::string(words[3]), std::atoll(std::string(words[4]).c_str()), 0,
+                      std::string(Trim(line.substr(why_at)))};
+      if (pair.size_bytes > 0) pairs.push_back(pair);
+      continue;
+    }
     // "# pair node1 node2 8388608 busbw 0.812"
     if (words.size() != 7 || words[0] != "#" || words[1] != "pair" || words[5] != "busbw") continue;
     PairResult pair{std::string(words[2]), std::string(words[3]), std::atoll(std::string(words[4]).c_str()),
@@ -22,11 +42,15 @@ std::vector<PairResult> ParsePairResults(const std::string& text) {
 
 double Fastest(const std::vector<PairResult>& pairs) {
   double fastest = 0;
-  for (const auto& pair : pairs) fastest = std::max(fastest, pair.busbw_gb_per_s);
+  for (const auto& pair : pairs) {
+    if (pair.failure.empty()) fastest = std::max(fastest, pair.busbw_gb_per_s);
+  }
   return fastest;
 }
 
-bool IsSlow(const PairResult& pair, double fastest) { return pair.busbw_gb_per_s < kSlowPairFraction * fastest; }
+bool IsSlow(const PairResult& pair, double fastest) {
+  return !pair.failure.empty() || pair.busbw_gb_per_s < kSlowPairFraction * fastest;
+}
 
 std::map<std::string, PairCounts> CountPairs(const std::vector<PairResult>& pairs, double fastest) {
   std::map<std::string, PairCounts> counts;

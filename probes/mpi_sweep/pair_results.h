@@ -1,6 +1,7 @@
 // The MPI sweep's pairwise measurements: every neighbour pair of nodes measured alone
-// ("# pair A B SIZE busbw X" lines in the sweep's table), which pairs are slow, and which
-// pairs the probe measures again to confirm a suspect. Pure; deterministic, so every rank
+// ("# pair A B SIZE busbw X" lines in the sweep's table; "# pair-failed A B SIZE WHY" for a
+// pair whose allreduce did not complete), which pairs are slow, and which pairs the probe
+// measures again to confirm a suspect. A pair that failed counts as slow. Pure; deterministic, so every rank
 // computes the same pairs.
 #pragma once
 
@@ -17,7 +18,11 @@ struct PairResult {
   std::string node_b;
   long long size_bytes = 0;
   double busbw_gb_per_s = 0;
+  std::string failure;  // why the pair's allreduce did not complete; empty when it did
 };
+
+// "# pair A B SIZE busbw X" or "# pair-failed A B SIZE WHY".
+std::string PairLine(const PairResult& pair);
 
 std::vector<PairResult> ParsePairResults(const std::string& text);
 

@@ -168,9 +168,14 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   } else if (mpi.status == ProbeStatus::kToolMissing || mpi.status == ProbeStatus::kAbsent) {
     results.push_back(Skipped(kSuite, kMpiBlame, "", "no pairwise measurement: " + mpi.detail));
     results.push_back(Skipped(kSuite, kMpiEfficiency, "", "no measurement: " + mpi.detail));
-  } else if (const auto excluded = ParseExcludedLines(mpi.text); !excluded.empty()) {
-    // Not measured because the gate left too few nodes: the nodes it left out are the finding.
-    results.push_back(CheckNoSlowNode({}, excluded, kMpiBlame));
+  } else if (!ParseExcludedLines(mpi.text).empty() || ParsePairResults(mpi.text).size() >= 3) {
+    const auto pairs = ParsePairResults(mpi.text);
+    const auto excluded = ParseExcludedLines(mpi.text);
+    // The sweep did not complete, but the gate or the blame pass that followed it named nodes:
+    // those are the verdict, and the sweep's own failure stays on the other checks.
+    CheckResult blame = CheckNoSlowNode(pairs, excluded, kMpiBlame);
+    if (blame.verdict != Verdict::kFail) blame = Errored(kSuite, kMpiBlame, "", "not-measured", mpi.detail);
+    results.push_back(std::move(blame));
     results.push_back(Errored(kSuite, kMpiEfficiency, "", "not-measured", mpi.detail));
   } else {
     results.push_back(Errored(kSuite, kMpiBlame, "", "not-measured", mpi.detail));

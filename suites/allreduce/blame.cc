@@ -41,6 +41,7 @@ CheckResult CheckNoSlowNode(const std::vector<PairResult>& pairs, const std::vec
   const double fastest = Fastest(pairs);
   CheckResult result = Passed(kSuite, check_name, "");
   for (const auto& pair : pairs) {
+    if (!pair.failure.empty()) continue;  // nothing measured; its finding says why
     result.measurements.push_back({"pair_busbw@" + pair.node_a + "+" + pair.node_b,
                                    fmt::format("{:.3f}", pair.busbw_gb_per_s), "GB/s",
                                    fmt::format(">= {:.3f} (half the fastest pair)", kSlowPairFraction * fastest),
@@ -52,6 +53,7 @@ CheckResult CheckNoSlowNode(const std::vector<PairResult>& pairs, const std::vec
     if (AllSlow(count)) culprits.push_back(node);
   }
   auto describe = [&](const PairResult& pair) {
+    if (!pair.failure.empty()) return fmt::format("{}+{} did not complete ({})", pair.node_a, pair.node_b, pair.failure);
     return fmt::format("{}+{} {:.3f} GB/s", pair.node_a, pair.node_b, pair.busbw_gb_per_s);
   };
   auto is_culprit = [&](const std::string& node) {
@@ -65,7 +67,9 @@ CheckResult CheckNoSlowNode(const std::vector<PairResult>& pairs, const std::vec
     }
     findings.push_back({"slow-node", culprit,
                         culprit + ": every pair it is in is slow (" + Join(slow_text, ", ") +
-                            fmt::format(") against {:.3f} GB/s for the fastest pair: ", fastest) + culprit +
+                            (fastest > 0 ? fmt::format(") against {:.3f} GB/s for the fastest pair: ", fastest)
+                                         : std::string("), and no pair completed: ")) +
+                            culprit +
                             "'s fabric link is the likely culprit; check its NIC's rate and errors, the cable and the "
                             "switch port"});
   }
@@ -73,8 +77,10 @@ CheckResult CheckNoSlowNode(const std::vector<PairResult>& pairs, const std::vec
     if (!IsSlow(pair, fastest) || is_culprit(pair.node_a) || is_culprit(pair.node_b)) continue;
     findings.push_back({"slow-link", pair.node_a + "+" + pair.node_b,
                         pair.node_a + "+" + pair.node_b + ": " + describe(pair) +
-                            fmt::format(" against {:.3f} GB/s for the fastest pair: the link between them is slow",
-                                        fastest)});
+                            (pair.failure.empty()
+                                 ? fmt::format(" against {:.3f} GB/s for the fastest pair: the link between them is slow",
+                                               fastest)
+                                 : std::string(": the path between them drops or stalls traffic"))});
   }
   if (findings.empty()) return result;
   result.verdict = Verdict::kFail;

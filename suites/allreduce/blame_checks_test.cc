@@ -93,5 +93,31 @@ TEST(Blame, ALeftOutNodeAndASlowNodeAreBothNamed) {
   EXPECT_EQ(result.findings[1].entity, "n3");
 }
 
+// The sweep stalled (node2's link drops traffic); the blame pass measured each pair alone and
+// the pairs with node2 did not complete: node2 is named, with what each pair's step said.
+TEST(Blame, ANodeInEveryFailedPairIsNamed) {
+  const auto pairs = ParsePairResults(
+      "# pair-failed node1 node2 1048576 its step ended with exit status 3; it said: node1: MPI_Allreduce stalled\n"
+      "# pair-failed node2 node3 1048576 its step did not finish within 55 s and was killed\n"
+      "# pair node3 node1 1048576 busbw 0.700\n");
+  ASSERT_EQ(pairs.size(), 3u);
+  EXPECT_EQ(pairs[0].failure, "its step ended with exit status 3; it said: node1: MPI_Allreduce stalled");
+  EXPECT_TRUE(pairs[2].failure.empty());
+  const auto result = CheckNoSlowNode(pairs, {}, "MpiNoSlowNode");
+  ExpectOnlyFinding(result, "node2",
+                    "node2: every pair it is in is slow (node1+node2 did not complete (its step ended with exit status 3");
+  EXPECT_EQ(result.findings[0].code, "slow-node");
+  EXPECT_EQ(result.measurements.size(), 1u) << "only the pair that completed is a measurement";
+}
+
+TEST(Blame, PairLinesReadBack) {
+  const PairResult measured{"a", "b", 8, 0.5, ""};
+  const PairResult failed{"b", "c", 8, 0, "it hung\nthen died"};
+  const auto back = ParsePairResults(PairLine(measured) + PairLine(failed));
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_DOUBLE_EQ(back[0].busbw_gb_per_s, 0.5);
+  EXPECT_EQ(back[1].failure, "it hung then died");
+}
+
 }  // namespace
 }  // namespace gpuconform::allreduce

@@ -59,7 +59,14 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
       up.push_back(CheckFabricInterfaceUp(node, *interfaces, context.profile));
       forbidden.push_back(CheckForbiddenInterfacesNotFabric(node, *interfaces, context.profile));
     } else {
-      auto unavailable = InterfacesUnavailable(node, "unparseable", interfaces.error(), context.profile);
+      // The probe's own status when `ip` did not give its output (missing, hung, failed);
+      // unparseable when it did and the output could not be read.
+      const RawOutput link = context.raw.NodeOutput(node, IpLinkProbe().id);
+      const RawOutput addr = context.raw.NodeOutput(node, IpAddrProbe().id);
+      const ReasonCode code = !link.ok()   ? ProbeStatusReason(link.status)
+                              : !addr.ok() ? ProbeStatusReason(addr.status)
+                                           : ReasonCode("unparseable");
+      auto unavailable = InterfacesUnavailable(node, code, interfaces.error(), context.profile);
       up.push_back(unavailable[0]);
       forbidden.push_back(unavailable[1]);
     }

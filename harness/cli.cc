@@ -65,6 +65,10 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   AddReportOptions(*run, command);
   run->add_option("--snapshot", command.snapshot, "judge a snapshot directory (layout v1) instead of probing live")
       ->check(CLI::ExistingDirectory);
+  run->add_option("--keep-snapshot", command.keep_snapshot,
+                  "also write the raw outputs this live run judged as a snapshot directory (rank 0), the evidence "
+                  "behind its verdicts: `run --snapshot DIR` gives the same verdicts anywhere")
+      ->excludes("--snapshot");
   run->add_option("--junit", command.junit, "write a JUnit XML report to FILE (rank 0 only)");
   run->add_option("--junit-dir", command.junit_dir, "also write one Surefire-style TEST-<suite>.xml per suite to DIR");
   run->add_option("--json", command.json_out,

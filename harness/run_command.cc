@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "harness/gather.h"
 #include "harness/gtest_glue.h"
 #include "harness/hostlist.h"
+#include "harness/launch_ranks_file.h"
 #include "harness/live_source.h"
 #include "harness/node_coverage.h"
 #include "harness/profile.h"
@@ -85,6 +87,16 @@ Result<Gathered> GatherRaw(const CommandLine& command, const RunOptions& options
     if (gathered.raw.nodes.empty() && gathered.raw.cluster.empty()) {
       return Error{command.snapshot + ": snapshot holds no node and no cluster outputs"};
     }
+    // The capture's launch facts, where it kept them: the Launch suite judges them as live.
+    const std::string ranks_path = (std::filesystem::path(command.snapshot) / kLaunchRanksFile).string();
+    std::error_code absent;
+    if (std::filesystem::exists(ranks_path, absent)) {
+      auto text = ReadTextFile(ranks_path, "launch facts");
+      if (!text) return Error{text.error()};
+      auto ranks = ParseLaunchRanks(*text, ranks_path);
+      if (!ranks) return Error{ranks.error()};
+      gathered.ranks = std::move(*ranks);
+    }
     return gathered;
   }
   LiveSource live(LocalHostname(), &profile, options);
@@ -136,6 +148,20 @@ Result<Baseline> LoadBaseline(const std::string& path, const RunOptions& options
   if (!text) return Error{text.error()};
   return ParseBaseline(*text, path);
 }
+// The raw outputs of a live gather as a snapshot directory, with the run's launch facts:
+// the number of files written.
+Result<int> WriteLiveSnapshot(const ClusterRaw& raw, const std::vector<RankInfo>& ranks,
+                              const std::vector<ProbeSpec>& probes, const std::string& dir, const Profile& profile) {
+  const std::map<std::string, std::string> manifest = {
+      {"captured_at", UtcIso8601()}, {"captured_on", LocalHostname()}, {"gpuconform_version", GPUCONFORM_VERSION},
+      {"profile", profile.name}, {"nodes", Join(raw.nodes, ",")}};
+  auto written = WriteSnapshot(raw, probes, dir, manifest);
+  if (!written) return written;
+  const std::string ranks_path = (std::filesystem::path(dir) / kLaunchRanksFile).string();
+  if (auto saved = WriteFileAtomically(ranks_path, FormatLaunchRanks(ranks)); !saved) return Error{saved.error()};
+  return *written + 1;
+}
+
 }  // namespace
 
 int RunVerb(const CommandLine& command, const RunOptions& options, const World& world) {
@@ -169,6 +195,16 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
     return 2;
   }
   if (!world.is_root()) return 0;  // rank 0 judges and reports; its exit status is the step's
+  // Kept before judging: evaluation releases each node's outputs once it is judged.
+  if (!command.keep_snapshot.empty()) {
+    auto kept = WriteLiveSnapshot(gathered->raw, gathered->ranks, ProbesOf(suites), command.keep_snapshot, *profile);
+    if (!kept) {
+      std::cerr << "gpuconform: " << kept.error() << "\n";
+      return 2;
+    }
+    Progress(world, "kept the raw outputs as a snapshot: " + command.keep_snapshot + " (" + std::to_string(*kept) +
+                        " files)");
+  }
   Progress(world, "profile " + profile->name + ", " + std::to_string(gathered->raw.nodes.size()) + " node(s): " +
                       ShortHostlist(gathered->raw.nodes) + " (" + gathered->mode + ")");
 
@@ -294,11 +330,7 @@ int CaptureVerb(const CommandLine& command, const RunOptions& options, const Wor
   GatheredRun run =
       GatherLive(world, live, probes, [&](const std::string& line) { Progress(world, line); }, &*profile);
   if (!world.is_root()) return 0;
-  const std::map<std::string, std::string> manifest = {
-      {"captured_at", UtcIso8601()}, {"captured_on", host}, {"gpuconform_version", GPUCONFORM_VERSION},
-      {"profile", profile->name},
-      {"nodes", Join(run.raw.nodes, ",")}};
-  auto written = WriteSnapshot(run.raw, probes, command.out, manifest);
+  auto written = WriteLiveSnapshot(run.raw, run.ranks, probes, command.out, *profile);
   if (!written) {
     std::cerr << "gpuconform: " << written.error() << "\n";
     return 2;

@@ -23,7 +23,7 @@ namespace gpuconform {
 struct SuiteContext {
   const ClusterRaw& raw;
   const Profile& profile;
-  const std::vector<RankInfo>& ranks;  // per-rank launch facts; empty when replaying a snapshot
+  const std::vector<RankInfo>& ranks;  // per-rank launch facts; a snapshot's when it kept them, else empty
   bool live = false;
   // Why the ranks could not form one world (MPI_Init timed out); empty when they did.
   std::string world_problem;

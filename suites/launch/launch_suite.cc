@@ -21,8 +21,10 @@ std::vector<CheckResult> JudgeRanks(const SuiteContext& context) {
     const std::string reason = "Slurm started no task on any node (see TaskStarted), so no rank was launched";
     return SkipRankChecks(Skipped(kSuite, "WorldFormed", "", reason), reason);
   }
-  if (!context.live || context.ranks.empty()) {
-    const std::string reason = "launch facts exist only in a live run under srun or mpirun";
+  if (context.ranks.empty()) {
+    const std::string reason =
+        "launch facts exist only in a live run under srun or mpirun, or in a snapshot it captured "
+        "(cluster/launch-ranks.txt)";
     return SkipRankChecks(Skipped(kSuite, "WorldFormed", "", reason), reason);
   }
   const auto ranks = ParseRanks(context.ranks);

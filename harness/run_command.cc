@@ -22,6 +22,7 @@
 #include "harness/node_coverage.h"
 #include "harness/profile.h"
 #include "harness/read_file.h"
+#include "harness/snapshot_gaps.h"
 #include "harness/snapshot_source.h"
 #include "harness/suite_registry.h"
 #include "harness/terminal_printer.h"
@@ -212,6 +213,9 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
   // The evaluated results move through the filter, never copied: at 10,000 nodes they are
   // some 300,000 cases.
   std::vector<CheckResult> ran = RunAsGtests(EvaluateSuites(suites, context), filter);
+  if (const auto captured_under = gathered->manifest.find("profile"); captured_under != gathered->manifest.end()) {
+    NoteCaptureProfile(ran, profile->name, captured_under->second);
+  }
   if (ran.empty() && world.is_root()) {
     std::cerr << "gpuconform: the filter '" << command.filter << "' selects no check; see `gpuconform list`\n";
   }
@@ -243,7 +247,11 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
   }
   if (world.is_root()) {
     const TerminalStyle style{UseColor(options), command.quiet};
-    std::cout << RenderTerminalReport(ran, style) << RenderSummary(CountChecks(ran), style);
+    const auto capture_profile = gathered->manifest.find("profile");
+    std::cout << RenderTerminalReport(ran, style)
+              << RenderSnapshotGaps(ran, profile->name,
+                                    capture_profile == gathered->manifest.end() ? "" : capture_profile->second, style)
+              << RenderSummary(CountChecks(ran), style);
     if (const std::string line = CoverageLine(covered.coverage, command.require_all_nodes); !line.empty()) {
       std::cout << line << "\n";
     }
@@ -307,7 +315,9 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
       Announce(appended, "History: " + command.history + " (run " + record.run_id + " appended)", status);
     }
     if (!command.summary_md.empty()) {
-      const SummaryHeading heading{profile->name, gathered->mode, static_cast<int>(gathered->raw.nodes.size()), status};
+      const auto manifest_profile = gathered->manifest.find("profile");
+      const SummaryHeading heading{profile->name, gathered->mode, static_cast<int>(gathered->raw.nodes.size()), status,
+                                   manifest_profile == gathered->manifest.end() ? "" : manifest_profile->second};
       Announce(WriteFileAtomically(command.summary_md, RenderMarkdownSummary(ran, heading)),
                "Summary (Markdown): " + command.summary_md, status);
     }

@@ -1,5 +1,8 @@
 #include "harness/terminal_printer.h"
 
+#include "harness/snapshot_gaps.h"
+#include "harness/text_util.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -193,6 +196,20 @@ std::string RenderTerminalReport(const std::vector<CheckResult>& results, const 
         out += "             measured: " + numbers + "\n";
       }
     }
+    // An error that is only absent snapshot files is said once, in the gaps after the report.
+    if (verdict == Verdict::kError && std::all_of(group.cases.begin(), group.cases.end(), [](const CheckResult* c) {
+          return c->verdict != Verdict::kError || OnlySnapshotGaps(*c);
+        })) {
+      std::vector<std::string> files;
+      for (const CheckResult* c : group.cases) {
+        for (const auto& finding : c->findings) {
+          const std::string file = AbsentFileIn(finding.message);
+          if (!file.empty() && std::find(files.begin(), files.end(), file) == files.end()) files.push_back(file);
+        }
+      }
+      out += "             not judged: the snapshot lacks " + Join(files, ", ") + "\n";
+      continue;
+    }
     const std::vector<Cause> causes = CausesOf(group, verdict);
     for (std::size_t i = 0; i < causes.size() && i < kMaxCausesPerCheck; ++i) {
       out += "             " + CauseLine(causes[i]) + "\n";
@@ -203,6 +220,15 @@ std::string RenderTerminalReport(const std::vector<CheckResult>& results, const 
     }
   }
   return out;
+}
+
+std::string RenderSnapshotGaps(const std::vector<CheckResult>& results, const std::string& run_profile,
+                               const std::string& capture_profile, const TerminalStyle& style) {
+  const auto lines = SnapshotGapLines(FindSnapshotGaps(results), run_profile, capture_profile);
+  if (lines.empty()) return "";
+  std::string out = Paint("Not judged: the snapshot lacks these files", "1", style) + "\n";
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i) out += "  " + lines[i] + "\n";
+  return out + "  -> " + lines.back() + "\n";
 }
 
 std::string RenderSummary(const RunTotals& totals, const TerminalStyle& style) {

@@ -29,6 +29,10 @@ RunTotals CountChecks(const std::vector<CheckResult>& results);
 
 std::string RenderTerminalReport(const std::vector<CheckResult>& results, const TerminalStyle& style);
 std::string RenderSummary(const RunTotals& totals, const TerminalStyle& style);
+// Once, after the report: the snapshot files a replay lacks and the checks they leave
+// unjudged (snapshot_gaps.h); empty when none is missing.
+std::string RenderSnapshotGaps(const std::vector<CheckResult>& results, const std::string& run_profile,
+                               const std::string& capture_profile, const TerminalStyle& style);
 
 // Exit status per the contract: 1 any failure, else 4 any regression against the baseline,
 // else 3 any error, else 0 (2, a bad invocation or an unwritable report, is the caller's).

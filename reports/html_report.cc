@@ -1,5 +1,7 @@
 #include "reports/html_report.h"
 
+#include "harness/snapshot_gaps.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -314,7 +316,8 @@ std::vector<FindingGroup> CollectFindings(const std::vector<CheckResult>& result
   std::vector<FindingGroup> groups;
   std::map<std::pair<std::string, std::string_view>, std::size_t> index;
   for (const auto& result : results) {
-    if (!IsProblem(result.verdict)) continue;
+    // An error that is only absent snapshot files is said once, in the gaps block.
+    if (!IsProblem(result.verdict) || OnlySnapshotGaps(result)) continue;
     std::unordered_set<std::string_view> seen;  // a case counts once per code
     for (const auto& finding : result.findings) {
       const auto key = std::make_pair(result.suite + "." + result.check, finding.code.code());
@@ -353,9 +356,20 @@ std::string FindingRow(const FindingGroup& group) {
       Escape(entry.next_step), Escape(where), group.cases, Escape(html::Clipped(group.example, 300)));
 }
 
-std::string FindingsSection(const std::vector<CheckResult>& results) {
+// The snapshot files a replay lacks, said once with the checks they leave unjudged.
+std::string SnapshotGapsBlock(const std::vector<CheckResult>& results, const RunRecord& run) {
+  const auto manifest_profile = run.snapshot_manifest.find("profile");
+  const auto lines = SnapshotGapLines(FindSnapshotGaps(results), run.profile,
+                                      manifest_profile == run.snapshot_manifest.end() ? "" : manifest_profile->second);
+  if (lines.empty()) return "";
+  std::string block = "<div class=\"gaps\"><h3>Not judged: the snapshot lacks these files</h3><ul>";
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i) block += "<li>" + Escape(lines[i]) + "</li>";
+  return block + "</ul><p>" + Escape(lines.back()) + "</p></div>";
+}
+
+std::string FindingsSection(const std::vector<CheckResult>& results, const RunRecord& run) {
   const std::vector<FindingGroup> groups = CollectFindings(results);
-  std::string section = "<section id=\"findings\"><h2>Findings and next steps</h2>";
+  std::string section = "<section id=\"findings\"><h2>Findings and next steps</h2>" + SnapshotGapsBlock(results, run);
   if (groups.empty()) return section + "<p>No non-conforming, regressed or unevaluated case.</p></section>";
   section += fmt::format(
       "<p class=\"muted\">{} distinct problem(s), grouped by check and reason code; the meaning and next step come "
@@ -473,6 +487,7 @@ table{border-collapse:collapse} th{text-align:left}
 .findings td,.changes td,.versions td,.findings th,.changes th,.versions th{border-bottom:1px solid #eceff1;padding:5px 8px;vertical-align:top}
 .findings,.changes{width:100%} .findings td.next{font-weight:500;max-width:300px} .findings td.where{min-width:130px;max-width:220px}
 .findings td.example{font-size:12px;color:#444;max-width:380px;overflow-wrap:anywhere}
+.gaps{border-left:4px solid #7b3fb0;background:#f6f0fb;padding:6px 12px;margin:8px 0}
 .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .changes tr.regressed td.pct{color:#d32f2f;font-weight:600}
 .versions tr.drift td{background:#fff4f4} .odd{color:#b71c1c}
@@ -516,7 +531,7 @@ std::string RenderHtmlReport(const RunRecord& run, const std::vector<CheckResult
   page += Navigation(!trends.empty()) + "<main>";
   page += SummarySection(run, results);
   page += HeatmapSection(run, results);
-  page += FindingsSection(results);
+  page += FindingsSection(results, run);
   page += html::ChangesSection(results, known_nodes);
   page += html::BusbwSection(results);
   page += html::DistributionSection(results, known_nodes);

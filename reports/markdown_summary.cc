@@ -1,5 +1,7 @@
 #include "reports/markdown_summary.h"
 
+#include "harness/snapshot_gaps.h"
+
 #include <map>
 #include <tuple>
 
@@ -37,7 +39,7 @@ std::string Table(const std::vector<CheckResult>& results, Verdict verdict, cons
   std::vector<std::tuple<std::string, std::string>> order;
   std::map<std::tuple<std::string, std::string>, Row> rows;
   for (const auto& result : results) {
-    if (result.verdict != verdict) continue;
+    if (result.verdict != verdict || OnlySnapshotGaps(result)) continue;  // said once, below
     const std::string code = result.findings.empty() ? "" : std::string(result.findings.front().code.code());
     const auto key = std::make_tuple(result.suite + "." + result.check, code);
     auto [it, added] = rows.try_emplace(key);
@@ -79,6 +81,13 @@ std::string RenderMarkdownSummary(const std::vector<CheckResult>& results, const
   text += Table(results, Verdict::kFail, "Non-conforming");
   text += Table(results, Verdict::kRegression, "Worse than the baseline");
   text += Table(results, Verdict::kError, "Not evaluated");
+  const auto gaps = SnapshotGapLines(FindSnapshotGaps(results), heading.profile, heading.capture_profile);
+  if (!gaps.empty()) {
+    text += "\n### Not judged: the snapshot lacks these files\n\n";
+    for (std::size_t i = 0; i + 1 < gaps.size(); ++i) text += "- `" + Cell(gaps[i].substr(0, gaps[i].find(':'))) + "`" +
+                                                             Cell(gaps[i].substr(gaps[i].find(':'))) + "\n";
+    text += "\n" + Cell(gaps.back()) + "\n";
+  }
   return text;
 }
 

@@ -20,6 +20,7 @@ struct SummaryHeading {
   std::string mode;  // "live" or "snapshot DIR"
   int node_count = 0;
   int exit_status = 0;
+  std::string capture_profile;  // a replayed snapshot's manifest profile; empty when live
 };
 
 std::string RenderMarkdownSummary(const std::vector<CheckResult>& results, const SummaryHeading& heading);

@@ -183,7 +183,7 @@ TEST(HtmlReport, HeatmapCapsTheRowsOfDistinctPatternsAndCountsTheRest) {
 
 TEST(HtmlReport, AHugeMessageIsClipped) {
   std::string paths;
-  for (int i = 0; i < 20000; ++i) paths += fmt::format("the snapshot has no /data/nodes/gpu{:05d}/checkpoint.txt; ", i);
+  for (int i = 0; i < 20000; ++i) paths += fmt::format("gpu{:05d}: cannot parse /data/nodes/gpu{:05d}/checkpoint.txt; ", i, i);
   const std::string page =
       RenderHtmlReport(RunOf({"n1"}, 3), {Errored("Checkpoint", "AtomicPublish", "", "no-observation", paths)}, {});
   EXPECT_LT(page.size(), 100'000u);

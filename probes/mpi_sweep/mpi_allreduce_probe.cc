@@ -65,6 +65,20 @@ SweepGate GateFromMesh(const std::vector<std::string>& parts, const std::vector<
   return DecideSweepNodes(nodes, unreachable, untestable);
 }
 
+// "node3" or "node[2-3]": the nodes the gate left out.
+std::string Names(const std::vector<ExcludedNode>& excluded) {
+  std::vector<std::string> names;
+  for (const auto& node : excluded) names.push_back(node.node);
+  return ShortHostlist(names);
+}
+
+// "node3: node1 cannot connect to node3 at ...; ...", or "no node" when none was left out.
+std::string Reasons(const std::vector<ExcludedNode>& excluded) {
+  std::vector<std::string> reasons;
+  for (const auto& node : excluded) reasons.push_back(node.node + ": " + node.why);
+  return reasons.empty() ? "no node" : Join(reasons, "; ");
+}
+
 // The run's environment, for the step to inherit what it should.
 std::vector<std::string> RunEnvironment() {
   std::vector<std::string> entries;
@@ -177,12 +191,7 @@ RawOutput Measure(const CollectiveContext& context) {
       out.status = ProbeStatus::kFailed;
       out.detail = context.host + ": not measured: fewer than two nodes reach each other over the fabric" +
                    (mesh.ifname.empty() ? "" : " (" + mesh.ifname + ")") +
-                   ", and Open MPI ends the whole step at the first peer it cannot reach; " +
-                   (gate.excluded.empty() ? std::string("no node") : [&] {
-                     std::vector<std::string> reasons;
-                     for (const auto& node : gate.excluded) reasons.push_back(node.node + ": " + node.why);
-                     return Join(reasons, "; ");
-                   }()) +
+                   ", and Open MPI ends the whole step at the first peer it cannot reach; " + Reasons(gate.excluded) +
                    " (Interfaces.FabricReachable and Interfaces.FabricInterfaceUp name the cause)";
     } else {
       // Pairs at the sweep's largest size, capped at 8 MiB so a slow link costs seconds.
@@ -196,12 +205,8 @@ RawOutput Measure(const CollectiveContext& context) {
       } else {
         out.status = ProbeStatus::kFailed;
         out.detail = context.host + ": the MPI sweep step on " + sweep.where +
-                     (gate.excluded.empty() ? "" : " (the gate left out " + [&] {
-                       std::vector<std::string> names;
-                       for (const auto& node : gate.excluded) names.push_back(node.node);
-                       return ShortHostlist(names);
-                     }() + ")") +
-                     " " + StepProblem(sweep) + "; the run and every other check stand" +
+                     (gate.excluded.empty() ? "" : " (the gate left out " + Names(gate.excluded) + ")") + " " +
+                     StepProblem(sweep) + "; the run and every other check stand" +
                      (gate.included.size() >= 3 ? ", and each neighbour pair was measured alone to find the node" : "");
         out.text += BlamePairs(context, gate.included, pair_timeout, pair_deadline);
       }

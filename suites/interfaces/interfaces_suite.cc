@@ -2,6 +2,7 @@
 #include "harness/suite_registry.h"
 #include "suites/interfaces/interfaces_checks.h"
 #include "probes/iproute/iproute_parse.h"
+#include "probes/iproute/iproute_probes.h"
 #include "suites/interfaces/reachability.h"
 #include "probes/fabric_reach/reachability_probe.h"
 
@@ -12,22 +13,6 @@ using namespace gpuconform::iproute;
 
 namespace {
 
-// iproute2 answers from netlink at once; the deadline only guards a wedged node.
-constexpr int kIpTimeoutMs = 10000;
-
-ProbeSpec IpCommand(std::string id, std::string file, std::string object) {
-  ProbeSpec spec;
-  spec.id = std::move(id);
-  spec.file = std::move(file);
-  spec.scope = ProbeScope::kNode;
-  spec.method = ProbeMethod::kCommand;
-  spec.argv = {"ip", "-o", std::move(object), "show"};
-  spec.timeout_ms = kIpTimeoutMs;
-  return spec;
-}
-
-ProbeSpec IpAddrProbe() { return IpCommand("ip-addr", "ip-addr.txt", "addr"); }
-ProbeSpec IpLinkProbe() { return IpCommand("ip-link", "ip-link.txt", "link"); }
 ProbeSpec ReachProbe() { return CollectiveProbe("fabric-reach", "fabric-reach.txt", ProbeFabricReach); }
 
 Result<NodeReach> ReadReach(const ClusterRaw& raw, const std::string& node) {

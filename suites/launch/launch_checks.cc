@@ -1,5 +1,7 @@
 #include "suites/launch/launch_checks.h"
 
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <set>
 
@@ -102,7 +104,8 @@ CheckResult CheckTasksPerNodeAsRequested(const std::vector<RankLaunch>& ranks) {
   return result;
 }
 
-CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks) {
+CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks,
+                                        const std::map<std::string, std::vector<std::string>>& node_addresses) {
   const char* check = "MasterAddrInAllocation";
   std::set<std::string> addrs;
   std::set<std::string> ports;
@@ -117,20 +120,41 @@ CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks) {
   }
   std::vector<Finding> findings;
   if (addrs.size() > 1) {
+    std::vector<std::string> shown;
+    for (const auto& addr : addrs) shown.push_back(addr.empty() ? "unset on some ranks" : addr);
     findings.push_back({"master-addr-differs", "cluster",
-                        "ranks disagree on MASTER_ADDR (" + Join({addrs.begin(), addrs.end()}, ", ") +
+                        "ranks disagree on MASTER_ADDR (" + Join(shown, ", ") +
                             "): set it once in the job script, e.g. from the first host of SLURM_JOB_NODELIST"});
   } else {
-    const std::string addr = *addrs.begin();
-    const std::string short_addr = addr.substr(0, addr.find('.'));
-    const bool is_ip = !addr.empty() && std::all_of(addr.begin(), addr.end(), [](char c) {
-      return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == ':';
-    });
-    if (!is_ip && !hosts.count(short_addr) && !hosts.count(addr)) {
-      findings.push_back({"master-addr-outside", "cluster",
-                          "MASTER_ADDR=" + addr + " is not a node of this allocation (" +
-                              Join({hosts.begin(), hosts.end()}, ", ") +
-                              "): rank 0's rendezvous will never be reached; use the first allocated host"});
+    std::string addr = *addrs.begin();
+    if (addr.size() > 2 && addr.front() == '[' && addr.back() == ']') addr = addr.substr(1, addr.size() - 2);
+    in6_addr ipv6{};
+    in_addr ipv4{};
+    const bool is_ip = ::inet_pton(AF_INET, addr.c_str(), &ipv4) == 1 || ::inet_pton(AF_INET6, addr.c_str(), &ipv6) == 1;
+    if (is_ip) {
+      std::string owner;
+      for (const auto& [node, addresses] : node_addresses) {
+        if (std::find(addresses.begin(), addresses.end(), addr) != addresses.end()) owner = node;
+      }
+      if (node_addresses.empty()) {
+        return Errored(kSuite, check, "", "unavailable",
+                       "MASTER_ADDR=" + addr + " is an address, and no node's addresses are known (ip -o addr show), "
+                       "so it cannot be compared with the allocation");
+      }
+      if (owner.empty()) {
+        findings.push_back({"master-addr-outside", "cluster",
+                            "MASTER_ADDR=" + addr + " is not an address of any node of this allocation (" +
+                                Join({hosts.begin(), hosts.end()}, ", ") +
+                                "): rank 0's rendezvous will never be reached; use the first allocated host's address"});
+      }
+    } else {
+      const std::string short_addr = addr.substr(0, addr.find('.'));
+      if (!hosts.count(short_addr) && !hosts.count(addr)) {
+        findings.push_back({"master-addr-outside", "cluster",
+                            "MASTER_ADDR=" + addr + " is not a node of this allocation (" +
+                                Join({hosts.begin(), hosts.end()}, ", ") +
+                                "): rank 0's rendezvous will never be reached; use the first allocated host"});
+      }
     }
   }
   for (const auto& port : ports) {

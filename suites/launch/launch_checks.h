@@ -32,9 +32,14 @@ CheckResult CheckSlurmIdsConsistent(const std::vector<RankLaunch>& ranks);
 // No node runs more tasks than --ntasks-per-node asked (one, when nothing was asked:
 // gpuconform drives all of a node's GPUs from one task).
 CheckResult CheckTasksPerNodeAsRequested(const std::vector<RankLaunch>& ranks);
-// MASTER_ADDR/MASTER_PORT, when set, are the same on every rank and name a node of the
-// allocation with a valid port.
-CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks);
+// MASTER_ADDR/MASTER_PORT, when set, are the same on every rank (set on some ranks only is a
+// disagreement) and name a node of the allocation with a valid port. MASTER_ADDR in every form
+// it takes in the field: a short name or an FQDN (compared by its first label), or an IPv4 or
+// IPv6 address (with or without brackets), which must be an address of one of the nodes.
+// `node_addresses`: each node's addresses without prefix ("10.20.0.1", "fe80::1"); an address
+// that cannot be compared (no node's addresses known) is an error, never a pass.
+CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks,
+                                        const std::map<std::string, std::vector<std::string>>& node_addresses);
 
 // The launch environment pins collectives to the fabric: NCCL_SOCKET_IFNAME and Open MPI's
 // btl_tcp_if_include never name a forbidden (management) interface, and where the profile

@@ -38,7 +38,7 @@ TEST(Launch, ConsistentSrunLaunchConforms) {
   const auto ranks = ThreeNodeSrun();
   EXPECT_EQ(CheckSlurmIdsConsistent(ranks).verdict, Verdict::kPass);
   EXPECT_EQ(CheckTasksPerNodeAsRequested(ranks).verdict, Verdict::kPass);
-  EXPECT_EQ(CheckMasterAddrInAllocation(ranks).verdict, Verdict::kSkip);
+  EXPECT_EQ(CheckMasterAddrInAllocation(ranks, {}).verdict, Verdict::kSkip);
 }
 
 TEST(Launch, ReorderedProcidAndWrongTaskCountAreNamed) {
@@ -71,15 +71,38 @@ TEST(Launch, MasterAddrMustAgreeAndBeAnAllocatedNode) {
     return ParseRanks({Rank(0, "node1", "MASTER_ADDR=" + addr0 + "\nMASTER_PORT=" + port + "\n"),
                        Rank(1, "node2", "MASTER_ADDR=" + addr1 + "\nMASTER_PORT=" + port + "\n")});
   };
-  EXPECT_EQ(CheckMasterAddrInAllocation(with_master("node1", "node1", "29500")).verdict, Verdict::kPass);
-  EXPECT_EQ(CheckMasterAddrInAllocation(with_master("node1.cluster.local", "node1.cluster.local", "29500")).verdict,
-            Verdict::kPass);
-  const auto outside = CheckMasterAddrInAllocation(with_master("login1", "login1", "29500"));
+  const std::map<std::string, std::vector<std::string>> addresses = {
+      {"node1", {"127.0.0.1", "10.10.0.1", "10.20.0.1", "fe80::1"}}, {"node2", {"10.10.0.2", "10.20.0.2"}}};
+  auto judged = [&](const std::string& addr0, const std::string& addr1, const std::string& port = "29500") {
+    return CheckMasterAddrInAllocation(with_master(addr0, addr1, port), addresses);
+  };
+  // Every form MASTER_ADDR takes in the field: short name, FQDN, IPv4, IPv6, bracketed IPv6.
+  EXPECT_EQ(judged("node1", "node1").verdict, Verdict::kPass);
+  EXPECT_EQ(judged("node1.cluster.local", "node1.cluster.local").verdict, Verdict::kPass);
+  EXPECT_EQ(judged("10.20.0.2", "10.20.0.2").verdict, Verdict::kPass);
+  EXPECT_EQ(judged("fe80::1", "fe80::1").verdict, Verdict::kPass);
+  EXPECT_EQ(judged("[fe80::1]", "[fe80::1]").verdict, Verdict::kPass);
+  const auto outside = judged("login1", "login1");
   ASSERT_EQ(outside.verdict, Verdict::kFail);
   EXPECT_NE(outside.findings[0].message.find("MASTER_ADDR=login1 is not a node of this allocation"), std::string::npos);
-  EXPECT_EQ(CheckMasterAddrInAllocation(with_master("node1", "node2", "29500")).findings[0].code,
-            "master-addr-differs");
-  EXPECT_EQ(CheckMasterAddrInAllocation(with_master("node1", "node1", "99999")).findings[0].code, "master-port");
+  EXPECT_EQ(judged("login1.cluster.local", "login1.cluster.local").verdict, Verdict::kFail);
+  // An address no node has (a login node's, a stale one): the rendezvous is outside.
+  const auto ip_outside = judged("10.20.0.99", "10.20.0.99");
+  ASSERT_EQ(ip_outside.verdict, Verdict::kFail);
+  EXPECT_NE(ip_outside.findings[0].message.find("MASTER_ADDR=10.20.0.99 is not an address of any node"),
+            std::string::npos);
+  EXPECT_EQ(judged("fe80::9", "fe80::9").verdict, Verdict::kFail);
+  // An address with no node's addresses known is not judged, and never passes.
+  EXPECT_EQ(CheckMasterAddrInAllocation(with_master("10.20.0.2", "10.20.0.2", "29500"), {}).verdict, Verdict::kError);
+  // Different on two ranks, or set on some ranks only.
+  EXPECT_EQ(judged("node1", "node2").findings[0].code, "master-addr-differs");
+  const auto some_only = CheckMasterAddrInAllocation(
+      ParseRanks({Rank(0, "node1", "MASTER_ADDR=node1\nMASTER_PORT=29500\n"), Rank(1, "node2", "MASTER_PORT=29500\n")}),
+      addresses);
+  ASSERT_EQ(some_only.verdict, Verdict::kFail);
+  EXPECT_NE(some_only.findings[0].message.find("unset on some ranks"), std::string::npos);
+  EXPECT_EQ(judged("node1", "node1", "99999").findings[0].code, "master-port");
+  EXPECT_EQ(judged("node1", "node1", "").findings[0].code, "master-port");
 }
 
 TEST(Launch, PlainRunWithoutSrunSkipsSlurmIds) {

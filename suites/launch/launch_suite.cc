@@ -1,5 +1,8 @@
-// Launch suite glue: the per-rank facts come from the live gather (no probe files).
+// Launch suite glue: the per-rank facts come from the live gather, or from a snapshot that
+// kept them; the nodes' addresses (for a MASTER_ADDR given as an IP) from `ip -o addr show`.
 #include "harness/suite_registry.h"
+#include "probes/iproute/iproute_parse.h"
+#include "probes/iproute/iproute_probes.h"
 #include "suites/launch/launch_checks.h"
 
 namespace gpuconform::launch {
@@ -10,6 +13,23 @@ std::vector<CheckResult> SkipRankChecks(CheckResult world, const std::string& re
   return {std::move(world), Skipped(kSuite, "SlurmIdsConsistent", "", reason),
           Skipped(kSuite, "TasksPerNodeAsRequested", "", reason), Skipped(kSuite, "MasterAddrInAllocation", "", reason),
           Skipped(kSuite, "FabricPinnedInEnvironment", "", reason)};
+}
+
+// Each node's addresses (ip -o addr show, prefixes dropped), for a MASTER_ADDR given as an IP.
+std::map<std::string, std::vector<std::string>> NodeAddresses(const SuiteContext& context) {
+  std::map<std::string, std::vector<std::string>> addresses;
+  for (const auto& node : context.raw.nodes) {
+    const RawOutput out = context.raw.NodeOutput(node, iproute::IpAddrProbe().id);
+    if (!out.ok()) continue;
+    auto interfaces = iproute::ParseIpAddr(out.text, out.origin);
+    if (!interfaces) continue;
+    auto& mine = addresses[node];
+    for (const auto& interface : *interfaces) {
+      for (const auto& ipv4 : interface.ipv4) mine.push_back(ipv4.text.substr(0, ipv4.text.find('/')));
+      for (const auto& ipv6 : interface.ipv6) mine.push_back(ipv6.substr(0, ipv6.find('/')));
+    }
+  }
+  return addresses;
 }
 
 std::vector<CheckResult> JudgeRanks(const SuiteContext& context) {
@@ -29,7 +49,7 @@ std::vector<CheckResult> JudgeRanks(const SuiteContext& context) {
   }
   const auto ranks = ParseRanks(context.ranks);
   return {Passed(kSuite, "WorldFormed"), CheckSlurmIdsConsistent(ranks), CheckTasksPerNodeAsRequested(ranks),
-          CheckMasterAddrInAllocation(ranks), CheckFabricPinnedInEnvironment(ranks, context.profile)};
+          CheckMasterAddrInAllocation(ranks, NodeAddresses(context)), CheckFabricPinnedInEnvironment(ranks, context.profile)};
 }
 
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
@@ -53,6 +73,7 @@ SuiteDefinition Definition() {
         {"FabricPinnedInEnvironment",
          "NCCL_SOCKET_IFNAME and OMPI_MCA_btl_tcp_if_include pin traffic to the fabric, never a forbidden interface", false},
     },
+    .probes = {iproute::IpAddrProbe()},
     .evaluate = Evaluate,
   };
 }

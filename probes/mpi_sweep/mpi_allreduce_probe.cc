@@ -139,25 +139,32 @@ std::string StepProblem(const StepRun& run) {
   return what + (said.empty() ? "" : "; it said: " + said);
 }
 
-// Blame after a failed sweep: every neighbour pair of the gated nodes runs a small allreduce
-// alone, as its own step, so that the node whose link drops or stalls traffic is named (a
+// Blame after a failed sweep: every neighbour pair of the gated nodes runs an allreduce alone,
+// as its own step, so that the node whose link drops or stalls traffic is named (a
 // node in every failed pair) rather than the whole sweep. Returns the pairs' lines.
-std::string BlamePairs(const CollectiveContext& context, const std::vector<std::string>& nodes,
+std::string BlamePairs(const CollectiveContext& context, const std::vector<std::string>& nodes, long long size_bytes,
                        std::chrono::seconds pair_timeout, std::chrono::seconds pair_deadline) {
   if (nodes.size() < 3) return "";  // one pair: nothing to compare it with
-  std::string lines;
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    PairResult pair{nodes[i], nodes[(i + 1) % nodes.size()], kMiB, 0, ""};
-    const StepRun run = RunStep(context, {pair.node_a, pair.node_b},
-                                {{kMiB}, 3, static_cast<int>(pair_timeout.count()), 0}, pair_deadline);
+  std::vector<PairResult> pairs;
+  // Each pair at the size the sweep's own pairs use, with the planned iterations: a link that
+  // drops a fraction of its packets then slows every pair it is in, not only some.
+  auto measure = [&](const std::string& a, const std::string& b) {
+    PairResult pair{a, b, size_bytes, 0, ""};
+    const StepRun run = RunStep(context, {a, b}, {{size_bytes}, 0, static_cast<int>(pair_timeout.count()), 0},
+                                pair_deadline);
     auto table = ParseNcclTestsOutput(run.result.stdout_text, "the pair step");
     if (run.result.Succeeded() && table && !table->rows.empty()) {
       pair.busbw_gb_per_s = table->rows.back().busbw_gb_per_s;
     } else {
       pair.failure = "its step " + StepProblem(run);
     }
-    lines += PairLine(pair);
-  }
+    pairs.push_back(pair);
+  };
+  for (std::size_t i = 0; i < nodes.size(); ++i) measure(nodes[i], nodes[(i + 1) % nodes.size()]);
+  // As in the sweep: a suspect is measured once more with a node known good.
+  for (const auto& [suspect, good] : ConfirmationPairs(pairs)) measure(suspect, good);
+  std::string lines;
+  for (const auto& pair : pairs) lines += PairLine(pair);
   return lines;
 }
 
@@ -183,7 +190,7 @@ RawOutput Measure(const CollectiveContext& context) {
   // A failed sweep is followed by the blame pass: one small step per neighbour pair.
   const auto pair_timeout = std::min(timeout, std::chrono::seconds(15));
   const auto pair_deadline = pair_timeout * 3 + std::chrono::seconds(10);
-  const auto all_steps_deadline = step_deadline + pair_deadline * static_cast<long>(hosts.size());
+  const auto all_steps_deadline = step_deadline + pair_deadline * static_cast<long>(2 * hosts.size());
   if (context.world.is_root()) {
     const SweepGate gate = GateFromMesh(parts, context.rank_hosts);
     out.text = ExcludedLines(gate.excluded);
@@ -208,7 +215,7 @@ RawOutput Measure(const CollectiveContext& context) {
                      (gate.excluded.empty() ? "" : " (the gate left out " + Names(gate.excluded) + ")") + " " +
                      StepProblem(sweep) + "; the run and every other check stand" +
                      (gate.included.size() >= 3 ? ", and each neighbour pair was measured alone to find the node" : "");
-        out.text += BlamePairs(context, gate.included, pair_timeout, pair_deadline);
+        out.text += BlamePairs(context, gate.included, std::min(sizes.back(), 8 * kMiB), pair_timeout, pair_deadline);
       }
     }
   }

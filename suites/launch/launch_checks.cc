@@ -2,6 +2,8 @@
 
 #include <arpa/inet.h>
 
+#include "probes/iproute/iproute_parse.h"
+
 #include <algorithm>
 #include <set>
 
@@ -104,8 +106,7 @@ CheckResult CheckTasksPerNodeAsRequested(const std::vector<RankLaunch>& ranks) {
   return result;
 }
 
-CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks,
-                                        const std::map<std::string, std::vector<std::string>>& node_addresses) {
+CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks, const NodeInterfaceAddresses& interfaces) {
   const char* check = "MasterAddrInAllocation";
   std::set<std::string> addrs;
   std::set<std::string> ports;
@@ -133,10 +134,12 @@ CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks,
     const bool is_ip = ::inet_pton(AF_INET, addr.c_str(), &ipv4) == 1 || ::inet_pton(AF_INET6, addr.c_str(), &ipv6) == 1;
     if (is_ip) {
       std::string owner;
-      for (const auto& [node, addresses] : node_addresses) {
-        if (std::find(addresses.begin(), addresses.end(), addr) != addresses.end()) owner = node;
+      for (const auto& [node, addresses] : interfaces) {
+        for (const auto& [ifname, address] : addresses) {
+          if (address.substr(0, address.find('/')) == addr) owner = node;
+        }
       }
-      if (node_addresses.empty()) {
+      if (interfaces.empty()) {
         return Errored(kSuite, check, "", "unavailable",
                        "MASTER_ADDR=" + addr + " is an address, and no node's addresses are known (ip -o addr show), "
                        "so it cannot be compared with the allocation");
@@ -174,10 +177,38 @@ std::vector<std::string> InterfaceList(const std::string& value) {
   std::string current;
   for (char c : value + ",") {
     if (c == ',') {
-      if (!current.empty()) names.push_back(current);
+      const std::string name(Trim(current));
+      if (!name.empty()) names.push_back(name);
       current.clear();
     } else {
       current += c;
+    }
+  }
+  return names;
+}
+
+// Open MPI's list with each IPv4 subnet ("10.10.0.0/24") replaced by the node's interfaces
+// that have an address in it. `unresolved` is set when a subnet met unknown addresses.
+std::vector<std::string> ResolvedInterfaceList(const std::string& value,
+                                               const std::vector<std::pair<std::string, std::string>>* addresses,
+                                               bool& unresolved) {
+  std::vector<std::string> names;
+  for (const auto& entry : InterfaceList(value)) {
+    const auto subnet = entry.find('/') != std::string::npos ? iproute::ParseIpv4Cidr(entry) : std::nullopt;
+    if (!subnet) {
+      names.push_back(entry);
+      continue;
+    }
+    if (addresses == nullptr) {
+      unresolved = true;
+      continue;
+    }
+    for (const auto& [ifname, address] : *addresses) {
+      const auto mine = iproute::ParseIpv4Cidr(address);
+      if (!mine) continue;
+      const bool inside =
+          iproute::NetworkOf({mine->address, subnet->prefix_length, ""}) == iproute::NetworkOf(*subnet);
+      if (inside && std::find(names.begin(), names.end(), ifname) == names.end()) names.push_back(ifname);
     }
   }
   return names;
@@ -198,13 +229,15 @@ bool NcclWouldUse(const std::string& setting, const std::string& ifname) {
 
 }  // namespace
 
-CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks, const Profile& profile) {
+CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks, const Profile& profile,
+                                           const NodeInterfaceAddresses& interfaces) {
   const char* check = "FabricPinnedInEnvironment";
   if (!profile.nccl) return Skipped(kSuite, check, "", "profile " + profile.name + " has no nccl section");
   const auto& forbidden = profile.nccl->forbidden_ifnames;
   const std::string& fabric = profile.nccl->socket_ifname;
   std::vector<Finding> findings;
   std::set<std::string> reported;  // one finding per host and problem, not per rank
+  std::set<std::string> unresolved_hosts;
   auto add = [&](const RankLaunch& rank, ReasonCode code, const std::string& message) {
     if (reported.insert(rank.host + "/" + code.str()).second) findings.push_back({code, rank.host, rank.host + ": " + message});
   };
@@ -225,8 +258,15 @@ CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks,
     const bool mpi_uses_tcp = btl.empty() || Contains(btl, "tcp");
     const bool is_mpi_rank = !rank.Env("OMPI_COMM_WORLD_RANK").empty() || !rank.Env("PMIX_RANK").empty();
     if (!mpi_uses_tcp || !is_mpi_rank) continue;
-    const auto include = InterfaceList(rank.Env("OMPI_MCA_btl_tcp_if_include"));
-    const auto exclude = InterfaceList(rank.Env("OMPI_MCA_btl_tcp_if_exclude"));
+    const auto node = interfaces.find(rank.host);
+    const auto* addresses = node == interfaces.end() ? nullptr : &node->second;
+    bool unresolved = false;
+    const auto include = ResolvedInterfaceList(rank.Env("OMPI_MCA_btl_tcp_if_include"), addresses, unresolved);
+    const auto exclude = ResolvedInterfaceList(rank.Env("OMPI_MCA_btl_tcp_if_exclude"), addresses, unresolved);
+    if (unresolved) {
+      unresolved_hosts.insert(rank.host);
+      continue;
+    }
     for (const auto& bad : forbidden) {
       if (std::find(include.begin(), include.end(), bad) != include.end()) {
         add(rank, "mpi-pinned-forbidden",
@@ -243,6 +283,12 @@ CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks,
           "interface including " + Join(forbidden, ", ") + " and the slowest sets the pace; set "
           "OMPI_MCA_btl_tcp_if_include=" + fabric);
     }
+  }
+  if (findings.empty() && !unresolved_hosts.empty()) {
+    return Errored(kSuite, check, "", "unavailable",
+                   "Open MPI's btl_tcp_if_include or btl_tcp_if_exclude names a subnet, and the interface addresses of " +
+                       Join({unresolved_hosts.begin(), unresolved_hosts.end()}, ", ") +
+                       " are unknown (ip -o addr show), so which interfaces it selects cannot be judged");
   }
   return FromFindings(kSuite, check, "", std::move(findings));
 }

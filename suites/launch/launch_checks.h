@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/gather.h"
@@ -32,20 +33,26 @@ CheckResult CheckSlurmIdsConsistent(const std::vector<RankLaunch>& ranks);
 // No node runs more tasks than --ntasks-per-node asked (one, when nothing was asked:
 // gpuconform drives all of a node's GPUs from one task).
 CheckResult CheckTasksPerNodeAsRequested(const std::vector<RankLaunch>& ranks);
+// Each node's interfaces and their addresses as `ip -o addr show` prints them:
+// node -> [(ifname, "10.20.0.1/24"), (ifname, "fe80::1/64"), ...].
+using NodeInterfaceAddresses = std::map<std::string, std::vector<std::pair<std::string, std::string>>>;
+
 // MASTER_ADDR/MASTER_PORT, when set, are the same on every rank (set on some ranks only is a
 // disagreement) and name a node of the allocation with a valid port. MASTER_ADDR in every form
 // it takes in the field: a short name or an FQDN (compared by its first label), or an IPv4 or
 // IPv6 address (with or without brackets), which must be an address of one of the nodes.
-// `node_addresses`: each node's addresses without prefix ("10.20.0.1", "fe80::1"); an address
-// that cannot be compared (no node's addresses known) is an error, never a pass.
-CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks,
-                                        const std::map<std::string, std::vector<std::string>>& node_addresses);
+// An address that cannot be compared (no node's addresses known) is an error, never a pass.
+CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks, const NodeInterfaceAddresses& interfaces);
 
 // The launch environment pins collectives to the fabric: NCCL_SOCKET_IFNAME and Open MPI's
 // btl_tcp_if_include never name a forbidden (management) interface, and where the profile
 // names the fabric interface, MPI is pinned to it — unpinned, Open MPI's TCP transport
 // stripes over every interface and the slowest one sets the pace.
-CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks, const Profile& profile);
+// Open MPI's btl_tcp_if_include and btl_tcp_if_exclude take interface names or IPv4 subnets
+// ("10.10.0.0/24"); a subnet stands for the node's interfaces with an address in it
+// (`interfaces`), and one that cannot be resolved (the node's addresses unknown) is an error.
+CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks, const Profile& profile,
+                                           const NodeInterfaceAddresses& interfaces = {});
 
 // Per node: Slurm started the run's task there. Only `gpuconform launch` knows the nodes
 // Slurm refused (`launched`); elsewhere one cluster case is skipped, saying so. `nodes` are

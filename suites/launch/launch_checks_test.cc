@@ -71,8 +71,9 @@ TEST(Launch, MasterAddrMustAgreeAndBeAnAllocatedNode) {
     return ParseRanks({Rank(0, "node1", "MASTER_ADDR=" + addr0 + "\nMASTER_PORT=" + port + "\n"),
                        Rank(1, "node2", "MASTER_ADDR=" + addr1 + "\nMASTER_PORT=" + port + "\n")});
   };
-  const std::map<std::string, std::vector<std::string>> addresses = {
-      {"node1", {"127.0.0.1", "10.10.0.1", "10.20.0.1", "fe80::1"}}, {"node2", {"10.10.0.2", "10.20.0.2"}}};
+  const NodeInterfaceAddresses addresses = {
+      {"node1", {{"lo", "127.0.0.1/8"}, {"eth0", "10.10.0.1/24"}, {"ens1", "10.20.0.1/24"}, {"ens1", "fe80::1/64"}}},
+      {"node2", {{"eth0", "10.10.0.2/24"}, {"ens1", "10.20.0.2/24"}}}};
   auto judged = [&](const std::string& addr0, const std::string& addr1, const std::string& port = "29500") {
     return CheckMasterAddrInAllocation(with_master(addr0, addr1, port), addresses);
   };
@@ -150,6 +151,35 @@ TEST(LaunchFabric, PinningTheManagementNicFailsWithTheFix) {
       MpiRanks("OMPI_MCA_btl_tcp_if_include=ens1\nNCCL_SOCKET_IFNAME=eth\n"), FabricProfile());
   ASSERT_EQ(nccl.verdict, Verdict::kFail);
   EXPECT_EQ(nccl.findings[0].code, "nccl-socket-forbidden");
+}
+
+// Open MPI's lists also take subnets: the management subnet is the management interface, the
+// fabric subnet the fabric; a subnet with the nodes' addresses unknown is not judged, never passed.
+TEST(LaunchFabric, SubnetsInOpenMpisListsAreTheInterfacesWithAnAddressInThem) {
+  const NodeInterfaceAddresses interfaces = {{"node1", {{"eth0", "10.10.0.1/24"}, {"ens1", "10.20.0.1/24"}}},
+                                             {"node2", {{"eth0", "10.10.0.2/24"}, {"ens1", "10.20.0.2/24"}}}};
+  const auto management =
+      CheckFabricPinnedInEnvironment(MpiRanks("OMPI_MCA_btl_tcp_if_include=10.10.0.0/24\n"), FabricProfile(), interfaces);
+  ASSERT_EQ(management.verdict, Verdict::kFail);
+  EXPECT_EQ(management.findings[0].code, "mpi-pinned-forbidden");
+  EXPECT_NE(management.findings[0].message.find("node1: OMPI_MCA_btl_tcp_if_include=10.10.0.0/24 puts MPI traffic on eth0"),
+            std::string::npos)
+      << management.findings[0].message;
+  EXPECT_EQ(CheckFabricPinnedInEnvironment(MpiRanks("OMPI_MCA_btl_tcp_if_include=10.20.0.0/16\n"), FabricProfile(),
+                                           interfaces)
+                .verdict,
+            Verdict::kPass);
+  EXPECT_EQ(CheckFabricPinnedInEnvironment(MpiRanks("OMPI_MCA_btl_tcp_if_exclude=127.0.0.0/8, 10.10.0.0/24\n"),
+                                           FabricProfile(), interfaces)
+                .verdict,
+            Verdict::kPass)
+      << "excluding the management subnet pins it away";
+  EXPECT_EQ(CheckFabricPinnedInEnvironment(MpiRanks("OMPI_MCA_btl_tcp_if_include= ens1 , lo\n"), FabricProfile(), interfaces)
+                .verdict,
+            Verdict::kPass)
+      << "spaces around names";
+  EXPECT_EQ(CheckFabricPinnedInEnvironment(MpiRanks("OMPI_MCA_btl_tcp_if_include=10.10.0.0/24\n"), FabricProfile()).verdict,
+            Verdict::kError);
 }
 
 TEST(LaunchFabric, UnpinnedMpiFails) {

@@ -15,9 +15,10 @@ std::vector<CheckResult> SkipRankChecks(CheckResult world, const std::string& re
           Skipped(kSuite, "FabricPinnedInEnvironment", "", reason)};
 }
 
-// Each node's addresses (ip -o addr show, prefixes dropped), for a MASTER_ADDR given as an IP.
-std::map<std::string, std::vector<std::string>> NodeAddresses(const SuiteContext& context) {
-  std::map<std::string, std::vector<std::string>> addresses;
+// Each node's interfaces and addresses (ip -o addr show): a MASTER_ADDR given as an IP, and
+// an Open MPI interface list given as a subnet, are judged against them.
+NodeInterfaceAddresses NodeAddresses(const SuiteContext& context) {
+  NodeInterfaceAddresses addresses;
   for (const auto& node : context.raw.nodes) {
     const RawOutput out = context.raw.NodeOutput(node, iproute::IpAddrProbe().id);
     if (!out.ok()) continue;
@@ -25,8 +26,8 @@ std::map<std::string, std::vector<std::string>> NodeAddresses(const SuiteContext
     if (!interfaces) continue;
     auto& mine = addresses[node];
     for (const auto& interface : *interfaces) {
-      for (const auto& ipv4 : interface.ipv4) mine.push_back(ipv4.text.substr(0, ipv4.text.find('/')));
-      for (const auto& ipv6 : interface.ipv6) mine.push_back(ipv6.substr(0, ipv6.find('/')));
+      for (const auto& ipv4 : interface.ipv4) mine.emplace_back(interface.name, ipv4.text);
+      for (const auto& ipv6 : interface.ipv6) mine.emplace_back(interface.name, ipv6);
     }
   }
   return addresses;
@@ -48,8 +49,9 @@ std::vector<CheckResult> JudgeRanks(const SuiteContext& context) {
     return SkipRankChecks(Skipped(kSuite, "WorldFormed", "", reason), reason);
   }
   const auto ranks = ParseRanks(context.ranks);
+  const NodeInterfaceAddresses addresses = NodeAddresses(context);
   return {Passed(kSuite, "WorldFormed"), CheckSlurmIdsConsistent(ranks), CheckTasksPerNodeAsRequested(ranks),
-          CheckMasterAddrInAllocation(ranks, NodeAddresses(context)), CheckFabricPinnedInEnvironment(ranks, context.profile)};
+          CheckMasterAddrInAllocation(ranks, addresses), CheckFabricPinnedInEnvironment(ranks, context.profile, addresses)};
 }
 
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {

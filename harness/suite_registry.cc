@@ -31,15 +31,36 @@ std::vector<ProbeSpec> ProbesOf(const std::vector<const SuiteDefinition*>& suite
   return probes;
 }
 
+namespace {
+
+// One check's case for one node (or the cluster, node ""): skipped where the check does not
+// apply, else the check's judgement; named from the check's definition either way.
+CheckResult JudgeCheck(const SuiteDefinition& suite, const CheckDefinition& check, const SuiteContext& context,
+                       const std::string& node) {
+  if (check.not_applicable) {
+    if (auto why = check.not_applicable(context, node)) return Stamped(Skipped(*why), suite.name, check.name, node);
+  }
+  return Stamped(check.judge(context, node), suite.name, check.name, node);
+}
+
+// An `evaluate`'s judgements belong to its suite, whatever the suite's glue named them.
+std::vector<CheckResult> EvaluateTogether(const SuiteDefinition& suite, const SuiteContext& context) {
+  std::vector<CheckResult> results = suite.evaluate(context);
+  for (auto& result : results) result.suite = suite.name;
+  return results;
+}
+
+}  // namespace
+
 std::vector<CheckResult> EvaluateSuite(const SuiteDefinition& suite, const SuiteContext& context) {
-  if (suite.evaluate) return suite.evaluate(context);
+  if (suite.evaluate) return EvaluateTogether(suite, context);
   std::vector<CheckResult> results;
   for (const auto& check : suite.checks) {
     if (!check.per_node) {
-      results.push_back(check.judge(context, ""));
+      results.push_back(JudgeCheck(suite, check, context, ""));
       continue;
     }
-    for (const auto& node : context.raw.nodes) results.push_back(check.judge(context, node));
+    for (const auto& node : context.raw.nodes) results.push_back(JudgeCheck(suite, check, context, node));
   }
   return results;
 }
@@ -101,7 +122,7 @@ std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*
   std::vector<SuiteRun> runs;
   for (const auto* suite : suites) runs.push_back({suite, {}, 0, ""});
   for (auto& run : runs) {
-    if (run.suite->evaluate) RunPart(run, [&] { run.results = run.suite->evaluate(context); });
+    if (run.suite->evaluate) RunPart(run, [&] { run.results = EvaluateTogether(*run.suite, context); });
   }
   // Suites judged check by check: cluster checks once, then every per-node check of every such
   // suite node by node. A node's parsed facts are shared by all the suites that read them and
@@ -110,14 +131,14 @@ std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*
   for (auto& run : runs) {
     if (run.suite->evaluate) continue;
     for (const auto& check : run.suite->checks) {
-      if (!check.per_node) RunPart(run, [&] { run.results.push_back(check.judge(context, "")); });
+      if (!check.per_node) RunPart(run, [&] { run.results.push_back(JudgeCheck(*run.suite, check, context, "")); });
     }
   }
   for (const auto& node : context.raw.nodes) {
     for (auto& run : runs) {
       if (run.suite->evaluate) continue;
       for (const auto& check : run.suite->checks) {
-        if (check.per_node) RunPart(run, [&] { run.results.push_back(check.judge(context, node)); });
+        if (check.per_node) RunPart(run, [&] { run.results.push_back(JudgeCheck(*run.suite, check, context, node)); });
       }
     }
     context.raw.ReleaseNode(node);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,15 +31,39 @@ struct SuiteContext {
   const RunOptions& options = DefaultRunOptions();  // the run's settings (suites that build probe specs from them)
 };
 
-// Judges one check: for one node (a per-node check) or for the cluster (node "").
+// Judges one check: for one node (a per-node check) or for the cluster (node ""). It returns
+// a judgement (verdict.h); the harness stamps it with the suite, the check and the node.
 using CheckJudge = std::function<CheckResult(const SuiteContext&, const std::string& node)>;
+// Why the check does not apply to this run (the profile states nothing it could judge): the
+// check is then skipped with that reason before any of its facts is read. nullopt: it applies.
+using CheckApplicability =
+    std::function<std::optional<std::string>(const SuiteContext&, const std::string& node)>;
 
 struct CheckDefinition {
   std::string name;         // "KeyIdenticalOnAllNodes"
   std::string requirement;  // one line: what conformance means
   bool per_node = false;    // one test case per node
   CheckJudge judge = {};    // empty only in a suite whose `evaluate` judges its checks together
+  CheckApplicability not_applicable = {};  // empty: the check always applies
 };
+
+// A judge that reads its facts first. A read that fails is the check's error, code
+// "unavailable" (fault class tooling) quoting the read's message, so the check itself sees only
+// facts that were read: `judge(facts, context, node)`.
+template <typename Read, typename Judge>
+CheckJudge ReadThenJudge(Read read, Judge judge) {
+  return [read, judge](const SuiteContext& context, const std::string& node) -> CheckResult {
+    const auto facts = read(context, node);
+    if (!facts) return Errored("unavailable", facts.error());
+    return judge(*facts, context, node);
+  };
+}
+
+// The judgement of one check of an `evaluate` (which judges several checks together), named by
+// its check and node; the harness adds the suite.
+inline CheckResult Judged(const std::string& check, const std::string& node, CheckResult judgement) {
+  return Stamped(std::move(judgement), "", check, node);
+}
 
 struct SuiteDefinition {
   std::string name;     // JUnit <testsuite name>, e.g. "Software"
@@ -55,7 +80,8 @@ struct SuiteDefinition {
 // The probes the suites read, each once (by id), in the suites' order.
 std::vector<ProbeSpec> ProbesOf(const std::vector<const SuiteDefinition*>& suites);
 
-// The results of one suite: its `evaluate`, or each check's judge (per node, node by node).
+// The results of one suite: its `evaluate`, or each check's judge (per node, node by node),
+// each stamped with the suite's name, and with its check and node where the judge judged it.
 std::vector<CheckResult> EvaluateSuite(const SuiteDefinition& suite, const SuiteContext& context);
 
 class SuiteRegistry {

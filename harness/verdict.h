@@ -69,22 +69,38 @@ struct CheckResult {
   std::string CaseName() const;
 };
 
-// Builders that keep the suites short and the verdict consistent with the findings.
-CheckResult Passed(std::string suite, std::string check, std::string node = "");
-CheckResult Failed(std::string suite, std::string check, std::string node, std::vector<Finding> findings);
+// Judgements: what a check returns. A check states only its verdict, findings and measurements;
+// the harness names the case (suite, check and node) from the check's definition when it
+// stamps the judgement (Stamped below; suite_registry.h does it for every check it runs). A
+// finding a builder adds is about the judged entity, which the stamp fills in.
+CheckResult Passed();
+CheckResult Failed(std::vector<Finding> findings);
 // A message that says a device tool hung with its driver loaded (os_error.h) makes a hardware
 // failure "device-tool-hung" instead, whatever `code` says.
-CheckResult Errored(std::string suite, std::string check, std::string node, ReasonCode code,
-                    std::string message);
+CheckResult Errored(ReasonCode code, std::string message);
 // An error with one finding per problem (at least one), each best led by its node ("node7: ..."):
 // the reports group problems that differ only in their node into one line with a hostlist, where
 // one message joining them would grow with the fleet.
+CheckResult ErroredEach(ReasonCode code, const std::vector<std::string>& problems);
+// A skip's finding has the code "not-applicable"; reason says why.
+CheckResult Skipped(std::string reason);
+// A check that collected findings fails when it has any, passes otherwise.
+CheckResult FromFindings(std::vector<Finding> findings);
+
+// The judgement as a named case: its suite, check and node, and the judged entity (the node,
+// or "cluster") on every finding that names none.
+CheckResult Stamped(CheckResult judgement, const std::string& suite, const std::string& check,
+                    const std::string& node);
+
+// Builders of a case named at once, for the harness's own cases (a suite that threw, a node
+// not covered), where no check's definition names them.
+CheckResult Passed(std::string suite, std::string check, std::string node = "");
+CheckResult Failed(std::string suite, std::string check, std::string node, std::vector<Finding> findings);
+CheckResult Errored(std::string suite, std::string check, std::string node, ReasonCode code,
+                    std::string message);
 CheckResult ErroredEach(std::string suite, std::string check, std::string node, ReasonCode code,
                         const std::vector<std::string>& problems);
-// A skip's finding has the code "not-applicable"; reason says why.
 CheckResult Skipped(std::string suite, std::string check, std::string node, std::string reason);
-
-// A check that collected findings fails when it has any, passes otherwise.
 CheckResult FromFindings(std::string suite, std::string check, std::string node,
                          std::vector<Finding> findings);
 

@@ -1,0 +1,122 @@
+# shellcheck shell=bash
+# Sourced by ci/cluster: the commands fault, faults and heal. Each fault is one file under
+# ci/faults/FAMILY/KIND (see ci/faults/README.md); this finds, lists, injects and undoes them,
+# and heal's generic repair puts every node back as `up` left it.
+
+record_fault() { echo "$1 $2" >>"$LC/faults"; }
+
+# fault_file KIND: the file that defines the fault.
+fault_file() {
+  local f
+  for f in "$FAULTS_DIR"/*/"$1"; do
+    [ -f "$f" ] && { echo "$f"; return 0; }
+  done
+  return 1
+}
+
+all_faults() { ls "$FAULTS_DIR"/*/* 2>/dev/null | sort; }
+
+cmd_faults() {
+  local f kind family
+  [ "${1:-}" = --markdown ] && printf '| fault | family | default node | what it does |\n|---|---|---|---|\n'
+  for f in $(all_faults); do
+    kind=$(basename "$f")
+    family=$(basename "$(dirname "$f")")
+    (
+      FAULT_NODE="" FAULT_HELP=""
+      # shellcheck source=/dev/null
+      . "$f"
+      if [ "${1:-}" = --markdown ]; then
+        printf '| `%s` | %s | %s | %s |\n' "$kind" "$family" "$FAULT_NODE" "$FAULT_HELP"
+      else
+        printf '%-22s %-8s %-6s %s\n' "$kind" "$family" "$FAULT_NODE" "$FAULT_HELP"
+      fi
+    )
+  done
+}
+
+cmd_fault() {
+  local kind=${1:-} node=${2:-} file
+  need_root
+  load_settings
+  pid_of "$LC/head/slurmctld.pid" >/dev/null || die "the cluster is not up"
+  file=$(fault_file "$kind") || die "unknown fault '$kind' ($(all_faults | xargs -n1 basename | paste -sd, -))"
+  (
+    # shellcheck source=/dev/null
+    . "$file"
+    node=${node:-$FAULT_NODE}
+    valid_node "$node"
+    record_fault "$kind" "$node"
+    inject "$node"
+    log "fault $kind injected on $node"
+  )
+}
+
+# Each recorded fault's own undo, where its file has one (mounts, stopped daemons); the
+# generic repair in cmd_heal does the rest.
+heal_recorded_faults() {
+  local kind node file
+  [ -f "$LC/faults" ] || return 0
+  while read -r kind node; do
+    file=$(fault_file "$kind") || continue
+    (
+      # shellcheck source=/dev/null
+      . "$file"
+      if declare -F heal >/dev/null; then heal "$node"; fi
+    ) || log "could not undo $kind on $node"
+  done <"$LC/faults"
+}
+
+cmd_heal() {
+  local n d restart
+  need_root
+  load_settings
+  pid_of "$LC/head/slurmctld.pid" >/dev/null || die "the cluster is not up (slurmctld not running)"
+  if grep -q '^HealthCheckProgram' "$SLURM_CONF"; then
+    sed -i '/^HealthCheck/d' "$SLURM_CONF"
+    scontrol reconfigure || die "scontrol reconfigure failed"
+  fi
+  heal_recorded_faults
+  write_gres_conf
+  make_gpu_devices
+  for n in "${NODES[@]}"; do
+    # Only a slow-fabric or lossy-fabric fault shapes ens1; without one there is no qdisc to delete.
+    ip netns exec "$n" tc qdisc del dev ens1 root 2>/dev/null || true
+    # fabric-down and fabric-mtu change ens1 itself.
+    ip -n "$n" link set ens1 mtu 1500 up 2>/dev/null || true
+    # Only a fabric-cut fault adds unreachable routes.
+    for d in $(ip -n "$n" route show type unreachable 2>/dev/null | awk '{print $2}'); do
+      ip -n "$n" route del unreachable "$d" 2>/dev/null || true
+    done
+    d=$(node_dir "$n")
+    restart=0
+    # A faulted node is restarted even if it looks fine now: its slurmd then
+    # re-registers at once instead of waiting for the next controller ping.
+    grep -q " $n\$" "$LC/faults" 2>/dev/null && restart=1
+    if ! key_is_good "$n" || ! pid_of "$d/munge/munged.pid" >/dev/null; then
+      good_key_to "$d/munge"
+      restart_munged_node "$n" || { show_logs; die "could not restart munged on $n"; }
+      restart=1
+    fi
+    pid_of "$d/slurmd.pid" >/dev/null || restart=1
+    if [ $restart -eq 1 ]; then
+      restart_slurmd "$n" || { show_logs; die "could not restart slurmd on $n"; }
+    fi
+  done
+  # Jobs stuck in CG after a munge fault do not clear by themselves; DOWN
+  # then RESUME clears them and any drain/invalid state.
+  for n in "${NODES[@]}"; do
+    scontrol_node "$n" state=down reason=reset || die "scontrol update $n state=down failed"
+    # A slurmd that registers between the two updates has already returned the node to
+    # service (ReturnToService), and the controller then refuses the resume.
+    if ! scontrol_node "$n" state=resume 2>/dev/null; then
+      case $(sinfo -h -n "$n" -o %t 2>/dev/null) in
+        idle* | alloc* | mix*) ;;
+        *) die "scontrol update $n state=resume failed" ;;
+      esac
+    fi
+  done
+  rm -f "$LC/faults"
+  wait_states "${HEAL_TIMEOUT:-60}" || { show_logs; die "nodes did not return to idle"; }
+  log "healed: all nodes idle"
+}

@@ -80,11 +80,10 @@ cmd_heal() {
   write_gres_conf
   make_gpu_devices
   for n in "${NODES[@]}"; do
-    # Only a slow-fabric or lossy-fabric fault shapes ens1; without one there is no qdisc to delete.
+    # The network faults (ci/faults/network) may have shaped ens1, changed its MTU or state, or
+    # added unreachable routes: put all of it back. Where none did, there is nothing to delete.
     ip netns exec "$n" tc qdisc del dev ens1 root 2>/dev/null || true
-    # fabric-down and fabric-mtu change ens1 itself.
     ip -n "$n" link set ens1 mtu 1500 up 2>/dev/null || true
-    # Only a fabric-cut fault adds unreachable routes.
     for d in $(ip -n "$n" route show type unreachable 2>/dev/null | awk '{print $2}'); do
       ip -n "$n" route del unreachable "$d" 2>/dev/null || true
     done

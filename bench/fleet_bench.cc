@@ -1,5 +1,5 @@
 // Benchmarks for the fleet-sized paths: parsing `scontrol show node` for a large fleet,
-// judging every node, and rendering the JUnit report. Targets (README): a 4096-node
+// judging every node, and rendering the JUnit report. Targets (docs/benchmarks.md): a 4096-node
 // controller view parses and is judged in well under a second, and a 10,000-case report
 // renders in under a second.
 #include <benchmark/benchmark.h>

@@ -1,6 +1,6 @@
 // RunOptions: one place reads the environment; the command line beats it, it beats the
-// defaults, and a value that does not parse keeps the default. The README's Environment
-// table names exactly the variables the options read.
+// defaults, and a value that does not parse keeps the default. The Environment table
+// of docs/reference.md names exactly the variables the options read.
 #include "harness/run_options.h"
 
 #include <gtest/gtest.h>
@@ -106,9 +106,9 @@ TEST(RunOptions, ReadEnvironmentKeepsTheFirstDefinitionAndSkipsMalformedEntries)
   EXPECT_EQ(env, expected);
 }
 
-// Every `NAME` in the first cell of a row of the README's "## Environment" table.
-std::set<std::string> ReadmeEnvironmentNames() {
-  std::ifstream in(std::string(GPUCONFORM_SOURCE_DIR) + "/README.md");
+// Every `NAME` in the first cell of a row of the "## Environment" table in docs/reference.md.
+std::set<std::string> DocsEnvironmentNames() {
+  std::ifstream in(std::string(GPUCONFORM_SOURCE_DIR) + "/docs/reference.md");
   std::string line;
   bool inside = false;
   std::set<std::string> names;
@@ -124,12 +124,12 @@ std::set<std::string> ReadmeEnvironmentNames() {
   return names;
 }
 
-TEST(RunOptions, ReadmeEnvironmentTableNamesEveryVariableTheOptionsRead) {
+TEST(RunOptions, DocsEnvironmentTableNamesEveryVariableTheOptionsRead) {
   std::set<std::string> table;
   for (const auto& variable : kEnvironmentVariables) {
     EXPECT_TRUE(table.insert(variable.name).second) << variable.name << " twice in kEnvironmentVariables";
   }
-  EXPECT_EQ(ReadmeEnvironmentNames(), table);
+  EXPECT_EQ(DocsEnvironmentNames(), table);
 }
 
 }  // namespace

@@ -47,30 +47,7 @@ double Median(std::vector<double> values) {
   return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
 }
 
-std::string MetricIdentity(const std::string& node, const std::string& name) {
-  if (node.empty() || name.size() <= node.size() + 1 || !name.starts_with(node)) return name;
-  const char separator = name[node.size()];
-  return separator == '.' || separator == '/' ? name.substr(node.size() + 1) : name;
-}
-
-std::vector<DirectedMetric> DirectedMetrics(const std::vector<CheckResult>& results) {
-  std::vector<DirectedMetric> metrics;
-  for (const auto& result : results) {
-    for (const auto& measurement : result.measurements) {
-      const MetricBound bound = ParseMetricBound(measurement.threshold);
-      const auto value = MetricNumber(measurement.value);
-      if (bound.better.empty() || !value) continue;
-      metrics.push_back({{result.suite, result.check, MetricIdentity(result.node, measurement.name)},
-                         result.node,
-                         *value,
-                         measurement.unit,
-                         bound.better});
-    }
-  }
-  return metrics;
-}
-
-Baseline BaselineFromRuns(const std::vector<ResultsDocument>& runs, const std::string& origin) {
+Baseline BaselineFromRuns(const std::vector<Run>& runs, const std::string& origin) {
   struct Collected {
     std::string unit, better;
     std::map<std::string, std::vector<double>> by_node;
@@ -80,8 +57,8 @@ Baseline BaselineFromRuns(const std::vector<ResultsDocument>& runs, const std::s
   Baseline baseline;
   baseline.origin = origin;
   for (const auto& run : runs) {
-    baseline.run_ids.push_back(run.run.run_id);
-    for (const auto& metric : DirectedMetrics(run.results)) {
+    baseline.run_ids.push_back(run.record.run_id);
+    for (const auto& metric : DirectedMetrics(run.cases)) {
       Collected& entry = collected[metric.key];
       entry.unit = metric.unit;
       entry.better = metric.better;

@@ -12,19 +12,13 @@
 #include <vector>
 
 #include "harness/result.h"
+#include "results/metrics.h"
 #include "reports/results_reader.h"
 
 namespace gpuconform {
 
 inline constexpr int kBaselineSchemaVersion = 1;
 inline constexpr char kBaselineKind[] = "gpuconform-baseline";
-
-struct MetricKey {
-  std::string suite;
-  std::string check;
-  std::string metric;  // without the node's prefix
-  auto operator<=>(const MetricKey&) const = default;
-};
 
 struct BaselineMetric {
   std::string unit;
@@ -39,27 +33,12 @@ struct Baseline {
   std::map<MetricKey, BaselineMetric> metrics;
 };
 
-// The metric's name as a baseline knows it: "node1.p2p_min" or "node1/mlx5_0.speed" on node1
-// is "p2p_min" or "mlx5_0.speed"; other names are kept.
-std::string MetricIdentity(const std::string& node, const std::string& name);
-
-// The metrics with a direction and a number in these results, one entry each (cluster-wide
-// cases have node ""), in order: what a baseline is built from and what a run is compared by.
-struct DirectedMetric {
-  MetricKey key;
-  std::string node;
-  double value = 0;
-  std::string unit;
-  std::string better;
-};
-std::vector<DirectedMetric> DirectedMetrics(const std::vector<CheckResult>& results);
-
 // The median of the values (the mean of the middle two for an even count); 0 for none.
 double Median(std::vector<double> values);
 
 // One baseline from one or more runs: per node the median across runs, per metric the median
 // across nodes and runs.
-Baseline BaselineFromRuns(const std::vector<ResultsDocument>& runs, const std::string& origin);
+Baseline BaselineFromRuns(const std::vector<Run>& runs, const std::string& origin);
 
 // Either kind of file: a results document (run --json) or a baseline document (gpuconform
 // baseline --out); `origin` names it in errors.

@@ -67,7 +67,13 @@ void BM_JudgeFleet(benchmark::State& state) {
 BENCHMARK(BM_JudgeFleet)->Arg(64)->Arg(1024)->Arg(4096)->Unit(benchmark::kMillisecond);
 
 void BM_RenderJunit(benchmark::State& state) {
-  std::vector<CheckResult> results;
+  Run run;
+  run.record.hostname = "head";
+  run.record.profile = "h100-sxm-8";
+  run.record.mode = "live";
+  run.record.ended_utc = "2026-12-02T10:00:00";
+  run.record.gpuconform_version = "0.1.0";
+  std::vector<CheckResult>& results = run.cases;
   for (int i = 0; i < state.range(0); ++i) {
     const std::string node = "gpu-" + std::to_string(10000 + i / 10);
     CheckResult r = i % 50 == 0 ? Failed("SlurmGres", "GresMatchesHardware", node,
@@ -76,9 +82,8 @@ void BM_RenderJunit(benchmark::State& state) {
     r.measurements.push_back({"hardware_gpus", "8", "GPUs", "== 8", "Slurm Gres="});
     results.push_back(std::move(r));
   }
-  const ReportMeta meta{"head", "2026-12-02T10:00:00", "h100-sxm-8", "0.1.0", "live", {}};
   for (auto _ : state) {
-    std::string xml = RenderJunit(results, meta);
+    std::string xml = RenderJunit(run);
     benchmark::DoNotOptimize(xml);
   }
   state.counters["cases"] = static_cast<double>(state.range(0));

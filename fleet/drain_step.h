@@ -13,7 +13,7 @@
 
 #include "harness/probe.h"
 #include "harness/verdict.h"
-#include "reports/json_report.h"
+#include "results/run.h"
 
 namespace gpuconform {
 

@@ -11,7 +11,7 @@
 #include "fleet/drain_plan.h"
 #include "harness/probe.h"
 #include "harness/result.h"
-#include "reports/json_report.h"
+#include "results/run.h"
 
 namespace gpuconform {
 

@@ -13,19 +13,7 @@ std::map<std::string, ChildVerbMain, std::less<>>& Verbs() {
   return verbs;
 }
 
-std::map<Verb, VerbMain>& PublicVerbs() {
-  static std::map<Verb, VerbMain> verbs;
-  return verbs;
-}
-
 }  // namespace
-
-VerbRegistration::VerbRegistration(Verb verb, VerbMain main) { PublicVerbs()[verb] = main; }
-
-VerbMain FindVerb(Verb verb) {
-  const auto it = PublicVerbs().find(verb);
-  return it == PublicVerbs().end() ? nullptr : it->second;
-}
 
 ChildVerbRegistration::ChildVerbRegistration(const char* verb, ChildVerbMain main) { Verbs()[verb] = main; }
 

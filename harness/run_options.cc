@@ -73,7 +73,7 @@ void ExportToLibraryEnvironment(const std::string& name, const std::string& valu
   ::setenv(name.c_str(), value.c_str(), 1);
 }
 
-RunOptions BuildRunOptions(const CommandLine& cli, const Environment& env) {
+RunOptions BuildRunOptions(const CommandLineSettings& cli, const Environment& env) {
   RunOptions options;
   // An empty GPUCONFORM_PROFILE is still the user's choice (and LoadProfile names it).
   options.profile = !cli.profile.empty() ? cli.profile : Lookup(env, "GPUCONFORM_PROFILE").value_or(kDefaultProfile);
@@ -122,7 +122,7 @@ RunOptions BuildRunOptions(const CommandLine& cli, const Environment& env) {
 }
 
 const RunOptions& DefaultRunOptions() {
-  static const RunOptions options = BuildRunOptions(CommandLine{}, Environment{});
+  static const RunOptions options = BuildRunOptions(CommandLineSettings{}, Environment{});
   return options;
 }
 

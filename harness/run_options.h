@@ -11,9 +11,22 @@
 #include <string>
 #include <vector>
 
-#include "harness/cli.h"
 
 namespace gpuconform {
+
+// The built-in profile a run uses when neither --profile nor GPUCONFORM_PROFILE names one.
+inline constexpr char kDefaultProfile[] = "h100-sxm-8";
+
+// The settings of the command line that the options take, as the CLI (app/cli.h) parsed them;
+// the rest of the command line is the verbs' own business.
+struct CommandLineSettings {
+  std::string profile;           // --profile; empty: the environment's, else the default
+  std::string color = "auto";    // --color
+  std::string checkpoint_dir;    // --checkpoint-dir
+  bool launched = false;         // --launched (set by gpuconform launch)
+  bool launch_no_task = false;   // --launch-no-task
+  std::vector<std::string> launch_refused;  // --launch-refused NODE=ERROR
+};
 
 // The whole process environment, read once in main.
 using Environment = std::map<std::string, std::string>;
@@ -109,7 +122,7 @@ struct RunOptions {
   std::vector<std::pair<std::string, std::string>> launch_environment;
 };
 
-RunOptions BuildRunOptions(const CommandLine& cli, const Environment& env);
+RunOptions BuildRunOptions(const CommandLineSettings& cli, const Environment& env);
 
 // The options of a run with an empty environment and no options: what tests and contexts
 // built without a run get.

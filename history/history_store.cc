@@ -176,7 +176,9 @@ Result<std::unique_ptr<HistoryStore>> HistoryStore::Open(const std::string& path
 
 HistoryStore::~HistoryStore() { sqlite3_close(db_); }
 
-Result<bool> HistoryStore::AppendRun(const RunRecord& run, const std::vector<CheckResult>& results) {
+Result<bool> HistoryStore::AppendRun(const Run& judged) {
+  const RunRecord& run = judged.record;
+  const std::vector<CheckResult>& results = judged.cases;
   // IMMEDIATE takes the write lock now, waiting up to the busy timeout; a run is written whole or not at all.
   if (sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK) {
     if (sqlite3_errcode(db_) == SQLITE_BUSY) {
@@ -304,13 +306,13 @@ Result<std::string> HistoryStore::NewestRunId(bool conforming_only) {
   return query.Text(0);
 }
 
-Result<ResultsDocument> HistoryStore::LoadRun(const std::string& run_id) {
-  ResultsDocument document;
+Result<Run> HistoryStore::LoadRun(const std::string& run_id) {
+  Run document;
   Statement run(db_, (std::string("SELECT ") + kRunColumns + " FROM runs WHERE run_id = ?").c_str());
   if (!run.ok()) return Failure(db_, path_, "cannot read the runs");
   run.Bind(1, run_id);
   if (run.Step() != SQLITE_ROW) return Error{path_ + ": no run " + run_id};
-  document.run = ReadRunRow(run);
+  document.record = ReadRunRow(run);
   Statement results(db_,
                     "SELECT rowid, suite, check_name, node, verdict, duration_s, reasons FROM results "
                     "WHERE run_id = ? ORDER BY rowid");
@@ -332,14 +334,14 @@ Result<ResultsDocument> HistoryStore::LoadRun(const std::string& run_id) {
       const auto code = ReasonCode::Find(reason.value("code", ""));
       if (code) result.findings.push_back({*code, reason.value("entity", ""), reason.value("message", "")});
     }
-    index_of_row[results.Int(0)] = document.results.size();
-    document.results.push_back(std::move(result));
+    index_of_row[results.Int(0)] = document.cases.size();
+    document.cases.push_back(std::move(result));
   }
   metrics.Bind(1, run_id);
   while (metrics.Step() == SQLITE_ROW) {
     const auto it = index_of_row.find(metrics.Int(0));
     if (it == index_of_row.end()) continue;
-    document.results[it->second].measurements.push_back(
+    document.cases[it->second].measurements.push_back(
         {metrics.Text(1), metrics.Text(2), metrics.Text(3), metrics.Text(4), metrics.Text(5)});
   }
   return document;
@@ -418,6 +420,30 @@ std::optional<Result<Baseline>> BaselineFromHistorySpec(const std::string& spec,
   auto run = (*store)->LoadRun(*run_id);
   if (!run) return Result<Baseline>(Error{run.error()});
   return Result<Baseline>(BaselineFromRuns({std::move(*run)}, spec));
+}
+
+namespace {
+
+class HistoryAppendSink : public ReportSink {
+ public:
+  HistoryAppendSink(std::string path, std::chrono::seconds lock_timeout)
+      : path_(std::move(path)), lock_timeout_(lock_timeout) {}
+  Result<std::string> Write(const Run& run) const override {
+    auto store = HistoryStore::Open(path_, lock_timeout_);
+    if (!store) return Error{store.error()};
+    if (auto appended = (*store)->AppendRun(run); !appended) return Error{appended.error()};
+    return "History: " + path_ + " (run " + run.record.run_id + " appended)";
+  }
+
+ private:
+  std::string path_;
+  std::chrono::seconds lock_timeout_;
+};
+
+}  // namespace
+
+std::unique_ptr<ReportSink> HistorySink(std::string path, std::chrono::seconds lock_timeout) {
+  return std::make_unique<HistoryAppendSink>(std::move(path), lock_timeout);
 }
 
 }  // namespace gpuconform

@@ -20,9 +20,9 @@
 #include "baseline/baseline.h"
 #include "harness/result.h"
 #include "harness/verdict.h"
-#include "reports/html_report.h"
-#include "reports/json_report.h"
 #include "reports/results_reader.h"
+#include "results/metrics.h"
+#include "results/report_sink.h"
 
 struct sqlite3;
 
@@ -44,12 +44,12 @@ class HistoryStore {
   HistoryStore(const HistoryStore&) = delete;
   HistoryStore& operator=(const HistoryStore&) = delete;
 
-  Result<bool> AppendRun(const RunRecord& run, const std::vector<CheckResult>& results);
+  Result<bool> AppendRun(const Run& run);
 
   // The last `count` runs, oldest first.
   Result<std::vector<HistoryRun>> LastRuns(int count);
   // One run, read back as its results document was (cases in the order they were written).
-  Result<ResultsDocument> LoadRun(const std::string& run_id);
+  Result<Run> LoadRun(const std::string& run_id);
   // The newest run, or the newest whose exit status was 0 ("last-pass").
   Result<std::string> NewestRunId(bool conforming_only);
 
@@ -69,5 +69,9 @@ class HistoryStore {
 // `--baseline history:FILE.sqlite[:last-pass]`: the newest run of the database (or the newest
 // conforming one) as a baseline. Nothing when `spec` does not start with "history:".
 std::optional<Result<Baseline>> BaselineFromHistorySpec(const std::string& spec, std::chrono::seconds lock_timeout);
+
+// The run appended to the history database at `path` (created when new): a report sink that
+// says "History: FILE (run ID appended)".
+std::unique_ptr<ReportSink> HistorySink(std::string path, std::chrono::seconds lock_timeout);
 
 }  // namespace gpuconform

@@ -13,7 +13,7 @@
 
 #include "harness/atomic_file.h"
 #include "harness/hostlist.h"
-#include "harness/terminal_printer.h"
+#include "results/run_totals.h"
 #include "reports/html_svg.h"
 
 namespace gpuconform {
@@ -517,8 +517,9 @@ std::string Navigation(bool with_trends) {
 
 }  // namespace
 
-std::string RenderHtmlReport(const RunRecord& run, const std::vector<CheckResult>& results,
-                             const std::vector<MetricTrend>& trends) {
+std::string RenderHtmlReport(const Run& judged, const std::vector<MetricTrend>& trends) {
+  const RunRecord& run = judged.record;
+  const std::vector<CheckResult>& results = judged.cases;
   std::unordered_set<std::string> known_nodes(run.nodes.begin(), run.nodes.end());
   for (const auto& result : results) {
     if (!result.node.empty()) known_nodes.insert(result.node);
@@ -540,9 +541,8 @@ std::string RenderHtmlReport(const RunRecord& run, const std::vector<CheckResult
   return page + "</main></body></html>\n";
 }
 
-Result<bool> WriteHtmlReport(const std::string& path, const RunRecord& run, const std::vector<CheckResult>& results,
-                             const std::vector<MetricTrend>& trends) {
-  return WriteFileAtomically(path, RenderHtmlReport(run, results, trends));
+Result<bool> WriteHtmlReport(const std::string& path, const Run& run, const std::vector<MetricTrend>& trends) {
+  return WriteFileAtomically(path, RenderHtmlReport(run, trends));
 }
 
 }  // namespace gpuconform

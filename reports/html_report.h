@@ -22,31 +22,12 @@
 #include <vector>
 
 #include "harness/result.h"
-#include "reports/results_reader.h"
+#include "results/metrics.h"
+#include "results/run.h"
 
 namespace gpuconform {
 
-// One metric over the last runs of a history (gpuconform history), oldest first.
-struct TrendPoint {
-  std::string run_id;
-  std::string started_utc;
-  double value = 0;
-  // What changed since the previous point ("image=ngc-24.05", "driver 535 -> 550"); empty
-  // when nothing did. A non-empty change is drawn as a marker.
-  std::string change;
-};
-struct MetricTrend {
-  std::string suite;
-  std::string check;
-  std::string metric;  // as a baseline knows it (baseline/baseline.h: MetricIdentity)
-  std::string node;    // "" for a cluster-wide value or the fleet median
-  std::string unit;
-  std::vector<TrendPoint> points;
-};
-
-std::string RenderHtmlReport(const RunRecord& run, const std::vector<CheckResult>& results,
-                             const std::vector<MetricTrend>& trends);
-Result<bool> WriteHtmlReport(const std::string& path, const RunRecord& run, const std::vector<CheckResult>& results,
-                             const std::vector<MetricTrend>& trends);
+std::string RenderHtmlReport(const Run& run, const std::vector<MetricTrend>& trends);
+Result<bool> WriteHtmlReport(const std::string& path, const Run& run, const std::vector<MetricTrend>& trends);
 
 }  // namespace gpuconform

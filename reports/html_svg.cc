@@ -8,7 +8,7 @@
 #include <map>
 #include <tuple>
 
-#include "baseline/baseline.h"
+#include "results/metrics.h"
 #include "harness/metric_bound.h"
 
 namespace gpuconform::html {

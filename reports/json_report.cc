@@ -115,18 +115,19 @@ nlohmann::json DocumentWithoutResults(const std::vector<CheckResult>& results, c
 
 }  // namespace
 
-nlohmann::json RenderResultsJson(const std::vector<CheckResult>& results, const RunRecord& run) {
-  nlohmann::json document = DocumentWithoutResults(results, run);
+nlohmann::json RenderResultsJson(const Run& run) {
+  const std::vector<CheckResult>& results = run.cases;
+  nlohmann::json document = DocumentWithoutResults(results, run.record);
   document["results"] = nlohmann::json::array();
   for (const auto& result : results) document["results"].push_back(ResultEntry(result));
   return document;
 }
 
-void WriteResultsJsonTo(const std::vector<CheckResult>& results, const RunRecord& run,
-                        const std::function<void(std::string_view)>& sink) {
+void WriteResultsJsonTo(const Run& run, const std::function<void(std::string_view)>& sink) {
+  const std::vector<CheckResult>& results = run.cases;
   // nlohmann sorts an object's keys, so "results" comes first, before "run", "schema_version"
   // and "summary"; the rest of the document is small and dumped whole.
-  const std::string rest = Dump(DocumentWithoutResults(results, run));  // "{\n  \"run\": ..."
+  const std::string rest = Dump(DocumentWithoutResults(results, run.record));  // "{\n  \"run\": ..."
   if (results.empty()) {
     sink("{\n  \"results\": [],\n");
   } else {
@@ -147,31 +148,21 @@ void WriteResultsJsonTo(const std::vector<CheckResult>& results, const RunRecord
   sink("\n");
 }
 
-std::string RenderResultsJsonText(const std::vector<CheckResult>& results, const RunRecord& run) {
+std::string RenderResultsJsonText(const Run& run) {
   std::string text;
-  WriteResultsJsonTo(results, run, [&text](std::string_view piece) { text.append(piece); });
+  WriteResultsJsonTo(run, [&text](std::string_view piece) { text.append(piece); });
   return text;
 }
 
 // Streamed into the file: at 10,000 nodes the document is some 220 MB, and as one
 // nlohmann::json it would take several times that.
-Result<bool> WriteResultsJson(const std::string& path, const std::vector<CheckResult>& results, const RunRecord& run) {
+Result<bool> WriteResultsJson(const std::string& path, const Run& run) {
   auto file = AtomicFileWriter::Open(path);
   if (!file.ok()) return Error{file.error()};
   AtomicFileWriter& writer = **file;
-  WriteResultsJsonTo(results, run, [&writer](std::string_view piece) { writer.Append(piece); });
+  WriteResultsJsonTo(run, [&writer](std::string_view piece) { writer.Append(piece); });
   return writer.Commit();
 }
 
-std::string NewRunId() {
-  std::random_device entropy;
-  std::string id;
-  for (int i = 0; i < 4; ++i) {
-    char part[9];
-    std::snprintf(part, sizeof(part), "%08x", static_cast<unsigned>(entropy()));
-    id += part;
-  }
-  return id;
-}
 
 }  // namespace gpuconform

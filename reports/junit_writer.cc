@@ -40,6 +40,25 @@ namespace gpuconform {
 
 namespace {
 
+// What every suite element says about the run, read from the run's record.
+struct ReportMeta {
+  std::string hostname;   // where the report was written (rank 0)
+  std::string timestamp;  // the run's end, ISO 8601
+  std::string profile;
+  std::string version;
+  std::string mode;       // "live" or "snapshot DIR"
+  const std::vector<std::pair<std::string, std::string>>& properties;
+};
+
+ReportMeta MetaOf(const Run& run) {
+  return {run.record.hostname, run.record.ended_utc, run.record.profile, run.record.gpuconform_version, run.record.mode,
+          run.junit_properties};
+}
+
+}  // namespace
+
+namespace {
+
 constexpr const char* kPackage = "gpuconform";
 constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";  // U+FFFD
 
@@ -410,48 +429,45 @@ std::string UniqueFileName(std::string_view suite, int index, std::set<std::stri
 
 }  // namespace
 
-std::string RenderJunit(const std::vector<CheckResult>& results, const ReportMeta& meta) {
+std::string RenderJunit(const Run& run) {
   std::string out;
   XmlWriter xml([&out](std::string_view piece) { out.append(piece); });
-  WriteAggregate(xml, results, meta);
+  WriteAggregate(xml, run.cases, MetaOf(run));
   return out;
 }
 
-std::string RenderJunitSuite(const std::vector<CheckResult>& results, const std::string& suite,
-                             const ReportMeta& meta) {
+std::string RenderJunitSuite(const Run& run, const std::string& suite) {
   SuiteCases selected{suite, {}};
-  for (const CheckResult& result : results) {
+  for (const CheckResult& result : run.cases) {
     if (result.suite == suite) selected.cases.push_back(&result);
   }
   std::string out;
   XmlWriter xml([&out](std::string_view piece) { out.append(piece); });
   xml.Declaration();
-  AddSurefireSuite(xml, selected, meta);
+  AddSurefireSuite(xml, selected, MetaOf(run));
   return out;
 }
 
 // Streamed into the file: at 10,000 nodes the document is some 180 MB.
-Result<bool> WriteJunitFile(const std::string& path, const std::vector<CheckResult>& results,
-                            const ReportMeta& meta) {
+Result<bool> WriteJunitFile(const std::string& path, const Run& run) {
   auto file = AtomicFileWriter::Open(path);
   if (!file.ok()) return Error{file.error()};
   AtomicFileWriter& writer = **file;
   XmlWriter xml([&writer](std::string_view piece) { writer.Append(piece); });
-  WriteAggregate(xml, results, meta);
+  WriteAggregate(xml, run.cases, MetaOf(run));
   return writer.Commit();
 }
 
-Result<int> WriteJunitDir(const std::string& dir, const std::vector<CheckResult>& results,
-                          const ReportMeta& meta) {
+Result<int> WriteJunitDir(const std::string& dir, const Run& run) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{"cannot write JUnit reports to " + dir + ": " + ec.message()};
   int written = 0;
   std::set<std::string> used_names;
-  for (const SuiteCases& suite : GroupBySuiteInFirstSeenOrder(results)) {
+  for (const SuiteCases& suite : GroupBySuiteInFirstSeenOrder(run.cases)) {
     const std::filesystem::path path =
         std::filesystem::path(dir) / UniqueFileName(suite.name, written, used_names);
-    Result<bool> status = WriteFileAtomically(path.string(), RenderJunitSuite(results, suite.name, meta));
+    Result<bool> status = WriteFileAtomically(path.string(), RenderJunitSuite(run, suite.name));
     if (!status.ok()) return Error{status.error()};
     ++written;
   }

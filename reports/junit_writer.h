@@ -12,27 +12,18 @@
 
 #include "harness/result.h"
 #include "harness/verdict.h"
+#include "results/run.h"
 
 namespace gpuconform {
 
-struct ReportMeta {
-  std::string hostname;       // where the report was written (rank 0)
-  std::string timestamp;      // ISO 8601 without zone, e.g. "2026-12-02T14:00:00"
-  std::string profile;        // profile name
-  std::string version;        // gpuconform version
-  std::string mode;           // "live" or "snapshot DIR"
-  std::vector<std::pair<std::string, std::string>> properties;  // run-wide properties
-};
-
-std::string RenderJunit(const std::vector<CheckResult>& results, const ReportMeta& meta);
+// The run's record gives each suite its hostname, timestamp (the run's end), profile and mode;
+// run.junit_properties follow them as run-wide <properties>.
+std::string RenderJunit(const Run& run);
 // One Surefire-style document for one suite.
-std::string RenderJunitSuite(const std::vector<CheckResult>& results, const std::string& suite,
-                             const ReportMeta& meta);
+std::string RenderJunitSuite(const Run& run, const std::string& suite);
 
-Result<bool> WriteJunitFile(const std::string& path, const std::vector<CheckResult>& results,
-                            const ReportMeta& meta);
+Result<bool> WriteJunitFile(const std::string& path, const Run& run);
 // Writes DIR/TEST-<suite>.xml for every suite; returns the number of files.
-Result<int> WriteJunitDir(const std::string& dir, const std::vector<CheckResult>& results,
-                          const ReportMeta& meta);
+Result<int> WriteJunitDir(const std::string& dir, const Run& run);
 
 }  // namespace gpuconform

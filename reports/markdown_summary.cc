@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include "harness/hostlist.h"
-#include "harness/terminal_printer.h"
+#include "results/run_totals.h"
 
 namespace gpuconform {
 
@@ -34,6 +34,15 @@ struct Row {
   std::vector<std::string> nodes;
   std::string example;
 };
+
+struct SummaryHeading {
+  std::string profile;
+  std::string mode;  // "live" or "snapshot DIR"
+  int node_count = 0;
+  int exit_status = 0;
+  std::string capture_profile;  // a replayed snapshot's manifest profile; empty when live
+};
+
 
 std::string Table(const std::vector<CheckResult>& results, Verdict verdict, const std::string& title) {
   std::vector<std::tuple<std::string, std::string>> order;
@@ -66,7 +75,12 @@ std::string Table(const std::vector<CheckResult>& results, Verdict verdict, cons
 
 }  // namespace
 
-std::string RenderMarkdownSummary(const std::vector<CheckResult>& results, const SummaryHeading& heading) {
+std::string RenderMarkdownSummary(const Run& run) {
+  const std::vector<CheckResult>& results = run.cases;
+  const auto manifest_profile = run.record.snapshot_manifest.find("profile");
+  const SummaryHeading heading{run.record.profile, run.record.mode, static_cast<int>(run.record.nodes.size()),
+                               run.record.exit_status,
+                               manifest_profile == run.record.snapshot_manifest.end() ? "" : manifest_profile->second};
   const RunTotals totals = CountChecks(results);
   std::string text =
       "## gpuconform: " + ExitMeaning(heading.exit_status) + " (exit " + std::to_string(heading.exit_status) + ")\n\n";

@@ -9,20 +9,15 @@
 #include <vector>
 
 #include "harness/verdict.h"
+#include "results/run.h"
 
 namespace gpuconform {
 
 inline constexpr std::size_t kMaxSummaryRows = 25;
 inline constexpr std::size_t kMaxMessageChars = 200;
 
-struct SummaryHeading {
-  std::string profile;
-  std::string mode;  // "live" or "snapshot DIR"
-  int node_count = 0;
-  int exit_status = 0;
-  std::string capture_profile;  // a replayed snapshot's manifest profile; empty when live
-};
-
-std::string RenderMarkdownSummary(const std::vector<CheckResult>& results, const SummaryHeading& heading);
+// The heading states the exit status in the run's record, its profile, node count and mode,
+// and the profile a replayed snapshot was captured under (the manifest's), where it differs.
+std::string RenderMarkdownSummary(const Run& run);
 
 }  // namespace gpuconform

@@ -64,8 +64,9 @@ std::optional<BaseUnit> BaseUnitOf(const std::string& unit) {
 
 }  // namespace
 
-std::string RenderPrometheusTextfile(const RunRecord& run, const std::vector<CheckResult>& results, double now_s,
-                                     std::optional<double> last_success_s) {
+std::string RenderPrometheusTextfile(const Run& judged, double now_s, std::optional<double> last_success_s) {
+  const RunRecord& run = judged.record;
+  const std::vector<CheckResult>& results = judged.cases;
   std::string out;
   Family(out, "gpuconform_build_info", "gauge", "gpuconform's version, as a label; always 1.");
   out += fmt::format("gpuconform_build_info{{version=\"{}\"}} 1\n", LabelValue(run.gpuconform_version));
@@ -125,17 +126,16 @@ std::optional<double> LastSuccessInTextfile(const std::string& text) {
   return std::nullopt;
 }
 
-Result<bool> WritePrometheusTextfile(const std::string& dir, const RunRecord& run,
-                                     const std::vector<CheckResult>& results) {
+Result<bool> WritePrometheusTextfile(const std::string& dir, const Run& run) {
   const std::string path = (std::filesystem::path(dir) / kPrometheusTextfileName).string();
   const double now_s = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   std::optional<double> last_success;
-  if (run.exit_status == 0) {
+  if (run.record.exit_status == 0) {
     last_success = now_s;
   } else if (auto previous = ReadTextFile(path, "Prometheus textfile", 64 << 20)) {
     last_success = LastSuccessInTextfile(*previous);
   }
-  return WriteFileAtomically(path, RenderPrometheusTextfile(run, results, now_s, last_success));
+  return WriteFileAtomically(path, RenderPrometheusTextfile(run, now_s, last_success));
 }
 
 }  // namespace gpuconform

@@ -16,20 +16,18 @@
 
 #include "harness/result.h"
 #include "harness/verdict.h"
-#include "reports/json_report.h"
+#include "results/run.h"
 
 namespace gpuconform {
 
 inline constexpr char kPrometheusTextfileName[] = "gpuconform.prom";
 
 // `now_s`: the run's end, seconds since the epoch; `last_success_s`: when a run last exited 0.
-std::string RenderPrometheusTextfile(const RunRecord& run, const std::vector<CheckResult>& results, double now_s,
-                                     std::optional<double> last_success_s);
+std::string RenderPrometheusTextfile(const Run& run, double now_s, std::optional<double> last_success_s);
 
 // The last-success timestamp a textfile holds, if any.
 std::optional<double> LastSuccessInTextfile(const std::string& text);
 
-Result<bool> WritePrometheusTextfile(const std::string& dir, const RunRecord& run,
-                                     const std::vector<CheckResult>& results);
+Result<bool> WritePrometheusTextfile(const std::string& dir, const Run& run);
 
 }  // namespace gpuconform

@@ -10,7 +10,7 @@ namespace gpuconform {
 namespace {
 
 std::string RunLabel(const MergeInput& input) {
-  return input.origin + " (run " + input.document.run.run_id.substr(0, 8) + ")";
+  return input.origin + " (run " + input.document.record.run_id.substr(0, 8) + ")";
 }
 
 std::string JoinUnique(const std::vector<std::string>& values) {
@@ -31,7 +31,7 @@ RunRecord MergedRun(const std::vector<MergeInput>& inputs, const std::string& ru
   std::vector<std::string> versions, profiles, filters, jobs;
   std::set<std::string> outside;
   for (const auto& input : inputs) {  // oldest first: later tags and hosts win
-    const RunRecord& part = input.document.run;
+    const RunRecord& part = input.document.record;
     if (run.started_utc.empty() || part.started_utc < run.started_utc) run.started_utc = part.started_utc;
     run.ended_utc = std::max(run.ended_utc, part.ended_utc);
     run.hostname = part.hostname;
@@ -64,7 +64,7 @@ RunRecord MergedRun(const std::vector<MergeInput>& inputs, const std::string& ru
 
 MergedResults MergeResults(std::vector<MergeInput> inputs, const std::string& run_id) {
   std::stable_sort(inputs.begin(), inputs.end(), [](const MergeInput& a, const MergeInput& b) {
-    return a.document.run.ended_utc < b.document.run.ended_utc;
+    return a.document.record.ended_utc < b.document.record.ended_utc;
   });
   MergedResults merged;
   // Each node's case comes from the newest run that has the case and judged the node; a case no
@@ -74,21 +74,21 @@ MergedResults MergeResults(std::vector<MergeInput> inputs, const std::string& ru
   std::vector<std::set<std::string>> judged_by(inputs.size());
   std::set<std::string> judged;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    judged_by[i].insert(inputs[i].document.run.nodes.begin(), inputs[i].document.run.nodes.end());
-    judged.insert(inputs[i].document.run.nodes.begin(), inputs[i].document.run.nodes.end());
+    judged_by[i].insert(inputs[i].document.record.nodes.begin(), inputs[i].document.record.nodes.end());
+    judged.insert(inputs[i].document.record.nodes.begin(), inputs[i].document.record.nodes.end());
   }
   std::map<std::string, std::size_t> source_of;  // a node case's test name -> the run it comes from
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    for (const auto& result : inputs[i].document.results) {
+    for (const auto& result : inputs[i].document.cases) {
       if (result.node.empty()) continue;
       const auto [it, is_new] = source_of.emplace(result.TestName(), i);
       if (!is_new && judged_by[i].count(result.node) >= judged_by[it->second].count(result.node)) it->second = i;
     }
   }
   std::map<std::string, std::size_t> cluster_case;  // test name -> index in merged results
-  std::vector<CheckResult>& results = merged.document.results;
+  std::vector<CheckResult>& results = merged.document.cases;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    for (const auto& result : inputs[i].document.results) {
+    for (const auto& result : inputs[i].document.cases) {
       if (!result.node.empty()) {
         if (source_of[result.TestName()] == i) results.push_back(result);
         continue;
@@ -122,7 +122,7 @@ MergedResults MergeResults(std::vector<MergeInput> inputs, const std::string& ru
     if (!result.node.empty()) kept_by_name[result.TestName()] = &result;
   }
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    for (const auto& result : inputs[i].document.results) {
+    for (const auto& result : inputs[i].document.cases) {
       if (result.node.empty()) continue;
       const std::size_t source = source_of[result.TestName()];
       if (source == i) continue;
@@ -135,7 +135,7 @@ MergedResults MergeResults(std::vector<MergeInput> inputs, const std::string& ru
   std::stable_sort(results.begin(), results.end(), [](const CheckResult& a, const CheckResult& b) {
     return std::tie(a.suite, a.check, a.node) < std::tie(b.suite, b.check, b.node);
   });
-  merged.document.run = MergedRun(inputs, run_id, judged);
+  merged.document.record = MergedRun(inputs, run_id, judged);
   return merged;
 }
 

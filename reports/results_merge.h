@@ -24,13 +24,13 @@ struct MergeConflict {
 };
 
 struct MergedResults {
-  ResultsDocument document;  // run.mode "merge of N runs"; run.run_id is `run_id`
+  Run document;  // run.mode "merge of N runs"; run.run_id is `run_id`
   std::vector<MergeConflict> conflicts;
 };
 
 struct MergeInput {
   std::string origin;  // the file, for messages
-  ResultsDocument document;
+  Run document;
 };
 
 MergedResults MergeResults(std::vector<MergeInput> inputs, const std::string& run_id);

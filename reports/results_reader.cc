@@ -156,10 +156,10 @@ std::optional<Verdict> VerdictNamed(const std::string& name) {
   return std::nullopt;
 }
 
-Result<ResultsDocument> ParseResultsDocument(const std::string& text, const std::string& origin) {
+Result<Run> ParseResultsDocument(const std::string& text, const std::string& origin) {
   // Each element of "results" is read into a CheckResult as soon as it is parsed and then dropped
   // from the tree: a 10,000-node document is 220 MB, and as one json value it would take 1 GB.
-  ResultsDocument read;
+  Run read;
   std::string entry_error;
   bool in_results = false;
   bool in_results_array = false;
@@ -176,7 +176,7 @@ Result<ResultsDocument> ParseResultsDocument(const std::string& text, const std:
       const std::string path = "results[" + std::to_string(element++) + "]";  // an element ends here
       if (entry_error.empty()) {
         try {
-          read.results.push_back(ReadResult(parsed, path));
+          read.cases.push_back(ReadResult(parsed, path));
         } catch (const DocumentError& e) {
           entry_error = e.what();
         } catch (const json::exception& e) {
@@ -199,7 +199,7 @@ Result<ResultsDocument> ParseResultsDocument(const std::string& text, const std:
   }
   try {
     if (!entry_error.empty()) throw DocumentError(entry_error);
-    read.run = ReadRun(Member(document, "run", ""));
+    read.record = ReadRun(Member(document, "run", ""));
     if (!Member(document, "results", "").is_array()) throw DocumentError(".results: expected an array");
     return read;
   } catch (const DocumentError& e) {

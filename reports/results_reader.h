@@ -14,15 +14,11 @@
 #include "harness/result.h"
 #include "harness/verdict.h"
 #include "reports/json_report.h"
+#include "results/run.h"
 
 namespace gpuconform {
 
-struct ResultsDocument {
-  RunRecord run;
-  std::vector<CheckResult> results;
-};
-
-Result<ResultsDocument> ParseResultsDocument(const std::string& text, const std::string& origin);
+Result<Run> ParseResultsDocument(const std::string& text, const std::string& origin);
 
 // The verdict a document names ("pass", "regression", ...: VerdictName's inverse), if any.
 std::optional<Verdict> VerdictNamed(const std::string& name);

@@ -14,7 +14,7 @@
 
 #include "baseline/regression.h"
 #include "harness/process_runner.h"
-#include "harness/terminal_printer.h"
+#include "results/run_totals.h"
 #include "reports/json_report.h"
 #include "reports/results_reader.h"
 #include "tests/support/json_schema_validator.h"
@@ -39,10 +39,10 @@ CheckResult Latency(const std::string& value) {
   return result;
 }
 
-ResultsDocument RunOf(std::vector<CheckResult> results, const std::string& id) {
-  ResultsDocument run;
-  run.run.run_id = id;
-  run.results = std::move(results);
+Run RunOf(std::vector<CheckResult> results, const std::string& id) {
+  Run run;
+  run.record.run_id = id;
+  run.cases = std::move(results);
   return run;
 }
 
@@ -187,21 +187,21 @@ TEST(ResultsReader, ReadsBackWhatTheDocumentWasRenderedFrom) {
   std::vector<CheckResult> results = CompareWithBaseline(
       {Busbw("n1", "0.096"), Errored("Software", "Versions", "n2", "tool-missing", "n2: uname not found")}, baseline,
       TenPercent());
-  const auto read = ParseResultsDocument(RenderResultsJsonText(results, run), "r.json");
+  const auto read = ParseResultsDocument(RenderResultsJsonText({run, results}), "r.json");
   ASSERT_TRUE(read) << read.error();
-  EXPECT_EQ(read->run.run_id, run.run_id);
-  EXPECT_EQ(read->run.tags, run.tags);
-  EXPECT_EQ(read->run.nodes, run.nodes);
-  EXPECT_EQ(read->run.exit_status, 4);
-  EXPECT_EQ(read->run.baseline_origin, "good.json");
-  ASSERT_EQ(read->results.size(), 2u);
-  EXPECT_EQ(read->results[0].verdict, Verdict::kRegression);
-  EXPECT_EQ(read->results[0].findings[0].code, "metric-regression");
-  EXPECT_EQ(read->results[0].measurements[0].value, "0.096");
-  EXPECT_EQ(read->results[0].measurements[0].threshold, ">= 0.05");
-  EXPECT_TRUE(read->results[0].measurements[0].baseline.regressed);
-  EXPECT_EQ(read->results[1].node, "n2");
-  EXPECT_EQ(read->results[1].findings[0].message, "n2: uname not found");
+  EXPECT_EQ(read->record.run_id, run.run_id);
+  EXPECT_EQ(read->record.tags, run.tags);
+  EXPECT_EQ(read->record.nodes, run.nodes);
+  EXPECT_EQ(read->record.exit_status, 4);
+  EXPECT_EQ(read->record.baseline_origin, "good.json");
+  ASSERT_EQ(read->cases.size(), 2u);
+  EXPECT_EQ(read->cases[0].verdict, Verdict::kRegression);
+  EXPECT_EQ(read->cases[0].findings[0].code, "metric-regression");
+  EXPECT_EQ(read->cases[0].measurements[0].value, "0.096");
+  EXPECT_EQ(read->cases[0].measurements[0].threshold, ">= 0.05");
+  EXPECT_TRUE(read->cases[0].measurements[0].baseline.regressed);
+  EXPECT_EQ(read->cases[1].node, "n2");
+  EXPECT_EQ(read->cases[1].findings[0].message, "n2: uname not found");
 }
 
 TEST(ResultsReader, BadDocumentsAreRefusedNamingTheFileAndField) {
@@ -214,7 +214,7 @@ TEST(ResultsReader, BadDocumentsAreRefusedNamingTheFileAndField) {
       ParseResultsDocument(R"({"schema_version": 1, "run": {"run_id": 5}})", "r.json"),
       "r.json: run.run_id: expected a string");
   const std::string unknown_code =
-      nlohmann::json::parse(RenderResultsJsonText({Errored("S", "C", "", "tool-missing", "x")}, RunRecord{})).dump();
+      nlohmann::json::parse(RenderResultsJsonText({RunRecord{}, {Errored("S", "C", "", "tool-missing", "x")}})).dump();
   std::string edited = unknown_code;
   edited.replace(edited.find("tool-missing"), 12, "tool-vanished");
   test_support::ExpectErrorContaining(ParseResultsDocument(edited, "r.json"),
@@ -225,20 +225,20 @@ TEST(ResultsReader, BadDocumentsAreRefusedNamingTheFileAndField) {
 // after good ones and for an element that is not an object, and "results" must be an array.
 TEST(ResultsReader, ABadResultIsNamedByItsPlaceAmongTheResults) {
   const std::vector<CheckResult> three = {Passed("S", "A"), Passed("S", "B"), Errored("S", "C", "", "tool-missing", "x")};
-  std::string edited = RenderResultsJsonText(three, RunRecord{});
+  std::string edited = RenderResultsJsonText({RunRecord{}, three});
   edited.replace(edited.find("tool-missing"), 12, "tool-vanished");
   test_support::ExpectErrorContaining(ParseResultsDocument(edited, "r.json"), "r.json: results[2].reasons[0].code");
-  nlohmann::json with_number = nlohmann::json::parse(RenderResultsJsonText(three, RunRecord{}));
+  nlohmann::json with_number = nlohmann::json::parse(RenderResultsJsonText({RunRecord{}, three}));
   with_number["results"].insert(with_number["results"].begin() + 1, 7);
   test_support::ExpectErrorContaining(ParseResultsDocument(with_number.dump(), "r.json"), "r.json: results[1]");
-  nlohmann::json as_object = nlohmann::json::parse(RenderResultsJsonText(three, RunRecord{}));
+  nlohmann::json as_object = nlohmann::json::parse(RenderResultsJsonText({RunRecord{}, three}));
   as_object["results"] = {{"a", {{"suite", "S"}}}};
   test_support::ExpectErrorContaining(ParseResultsDocument(as_object.dump(), "r.json"),
                                       "r.json: results: expected an array");
-  const auto read = ParseResultsDocument(RenderResultsJsonText(three, RunRecord{}), "r.json");
+  const auto read = ParseResultsDocument(RenderResultsJsonText({RunRecord{}, three}), "r.json");
   ASSERT_TRUE(read) << read.error();
-  ASSERT_EQ(read->results.size(), 3u);
-  EXPECT_EQ(read->results[2].check, "C");
+  ASSERT_EQ(read->cases.size(), 3u);
+  EXPECT_EQ(read->cases[2].check, "C");
 }
 
 TEST(BaselineDocument, RoundTripsAndRefusesAnotherVersion) {

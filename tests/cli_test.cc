@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/cli.h"
 #include "harness/process_runner.h"
 #include "tests/support/test_support.h"
 
@@ -235,6 +236,19 @@ TEST(Cli, BadDrainCapAndBudgetAreBadInvocations) {
   const auto budget = RunCommand({GPUCONFORM_BINARY, "health-check", "--budget", "0.5s"}, std::chrono::seconds(30));
   EXPECT_EQ(budget.exit_code, 2);
   EXPECT_NE(budget.stderr_text.find("a budget is whole seconds"), std::string::npos) << budget.stderr_text;
+}
+
+TEST(CommandLine, OptionsAfterTheDoubleDashAreRuns) {
+  const auto parsed = ParseCommandLine({"launch", "-N3", "--", "--profile", "local", "--junit", "F"});
+  ASSERT_TRUE(parsed.command) << parsed.message;
+  EXPECT_EQ(parsed.command->verb, Verb::kLaunch);
+  EXPECT_EQ(parsed.command->launch_nodes, 3);
+  EXPECT_EQ(parsed.command->run_args, (std::vector<std::string>{"--profile", "local", "--junit", "F"}));
+  const auto run = ParseCommandLine({"run", "--launched", "--launch-refused", "node1=srun: error: x"});
+  ASSERT_TRUE(run.command) << run.message;
+  EXPECT_TRUE(run.command->launched);
+  EXPECT_EQ(run.command->launch_refused, (std::vector<std::string>{"node1=srun: error: x"}));
+  EXPECT_EQ(ParseCommandLine({"launch", "-N", "zero"}).exit_status, 2);
 }
 
 }  // namespace

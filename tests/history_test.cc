@@ -69,23 +69,23 @@ class HistoryTest : public testing::Test {
 
 TEST_F(HistoryTest, RunsAreReadBackWithTheirResultsMetricsAndFindings) {
   auto store = OpenStore(Path("h.sqlite"), 5s);
-  ASSERT_TRUE(store->AppendRun(RunNamed("aaaa", "2026-12-01T00:00:00Z", "one"), ResultsWith(0.3, 0.2, "6.1")));
-  const ResultsDocument read = test_support::Parsed(store->LoadRun("aaaa"));
-  EXPECT_EQ(read.run.tags, (std::vector<std::pair<std::string, std::string>>{{"image", "one"}}));
-  EXPECT_EQ(read.run.nodes, (std::vector<std::string>{"n1", "n2"}));
-  ASSERT_EQ(read.results.size(), 4u);
-  EXPECT_EQ(read.results[0].measurements[0].value, "0.3");
-  EXPECT_EQ(read.results[0].measurements[0].threshold, ">= 0.05");
-  EXPECT_EQ(read.results[3].verdict, Verdict::kFail);
-  EXPECT_EQ(read.results[3].findings[0].message, "n2: a <different> key");
+  ASSERT_TRUE(store->AppendRun({RunNamed("aaaa", "2026-12-01T00:00:00Z", "one"), ResultsWith(0.3, 0.2, "6.1")}));
+  const gpuconform::Run read = test_support::Parsed(store->LoadRun("aaaa"));
+  EXPECT_EQ(read.record.tags, (std::vector<std::pair<std::string, std::string>>{{"image", "one"}}));
+  EXPECT_EQ(read.record.nodes, (std::vector<std::string>{"n1", "n2"}));
+  ASSERT_EQ(read.cases.size(), 4u);
+  EXPECT_EQ(read.cases[0].measurements[0].value, "0.3");
+  EXPECT_EQ(read.cases[0].measurements[0].threshold, ">= 0.05");
+  EXPECT_EQ(read.cases[3].verdict, Verdict::kFail);
+  EXPECT_EQ(read.cases[3].findings[0].message, "n2: a <different> key");
   test_support::ExpectErrorContaining(store->LoadRun("zzzz"), "no run zzzz");
 }
 
 TEST_F(HistoryTest, TrendsGiveTheFleetMedianPerRunAndMarkWhatChanged) {
   auto store = OpenStore(Path("h.sqlite"), 5s);
-  ASSERT_TRUE(store->AppendRun(RunNamed("aaaa", "2026-12-01T00:00:00Z", "one"), ResultsWith(0.3, 0.1, "6.1")));
-  ASSERT_TRUE(store->AppendRun(RunNamed("bbbb", "2026-12-02T00:00:00Z", "one"), ResultsWith(0.4, 0.2, "6.1")));
-  ASSERT_TRUE(store->AppendRun(RunNamed("cccc", "2026-12-03T00:00:00Z", "two"), ResultsWith(0.2, 0.2, "6.2")));
+  ASSERT_TRUE(store->AppendRun({RunNamed("aaaa", "2026-12-01T00:00:00Z", "one"), ResultsWith(0.3, 0.1, "6.1")}));
+  ASSERT_TRUE(store->AppendRun({RunNamed("bbbb", "2026-12-02T00:00:00Z", "one"), ResultsWith(0.4, 0.2, "6.1")}));
+  ASSERT_TRUE(store->AppendRun({RunNamed("cccc", "2026-12-03T00:00:00Z", "two"), ResultsWith(0.2, 0.2, "6.2")}));
   const auto trends = test_support::Parsed(store->Trends(10, "", "busbw"));
   ASSERT_EQ(trends.size(), 1u);
   EXPECT_EQ(trends[0].metric, "busbw@64MiB") << "the node's prefix is not part of the metric";
@@ -105,10 +105,10 @@ TEST_F(HistoryTest, TheNewestConformingRunIsTheLastPassBaseline) {
   {
     auto store = OpenStore(Path("h.sqlite"), 5s);
     RunRecord good = RunNamed("aaaa", "2026-12-01T00:00:00Z", "one");
-    ASSERT_TRUE(store->AppendRun(good, ResultsWith(0.3, 0.1, "6.1")));
+    ASSERT_TRUE(store->AppendRun({good, ResultsWith(0.3, 0.1, "6.1")}));
     RunRecord bad = RunNamed("bbbb", "2026-12-02T00:00:00Z", "two");
     bad.exit_status = 1;
-    ASSERT_TRUE(store->AppendRun(bad, ResultsWith(0.9, 0.9, "6.1")));
+    ASSERT_TRUE(store->AppendRun({bad, ResultsWith(0.9, 0.9, "6.1")}));
   }
   const auto last_pass = BaselineFromHistorySpec("history:" + Path("h.sqlite") + ":last-pass", 5s);
   ASSERT_TRUE(last_pass.has_value());
@@ -127,7 +127,7 @@ TEST_F(HistoryTest, AFileThatIsNotADatabaseIsRefusedNamingIt) {
 
 TEST_F(HistoryTest, ASecondWriterWaitsForTheLockOrGivesUpSayingSoAndNothingIsTorn) {
   auto first = OpenStore(Path("h.sqlite"), 5s);
-  ASSERT_TRUE(first->AppendRun(RunNamed("aaaa", "2026-12-01T00:00:00Z", "one"), ResultsWith(0.3, 0.1, "6.1")));
+  ASSERT_TRUE(first->AppendRun({RunNamed("aaaa", "2026-12-01T00:00:00Z", "one"), ResultsWith(0.3, 0.1, "6.1")}));
   // Another process's writer, as SQLite sees it: a connection holding the write lock.
   sqlite3* holder = nullptr;
   ASSERT_EQ(sqlite3_open(Path("h.sqlite").c_str(), &holder), SQLITE_OK);
@@ -135,7 +135,7 @@ TEST_F(HistoryTest, ASecondWriterWaitsForTheLockOrGivesUpSayingSoAndNothingIsTor
                          nullptr, nullptr),
             SQLITE_OK);
   auto impatient = OpenStore(Path("h.sqlite"), 1s);
-  const auto refused = impatient->AppendRun(RunNamed("bbbb", "2026-12-02T00:00:00Z", "one"), ResultsWith(1, 1, "6.1"));
+  const auto refused = impatient->AppendRun({RunNamed("bbbb", "2026-12-02T00:00:00Z", "one"), ResultsWith(1, 1, "6.1")});
   ASSERT_FALSE(refused);
   EXPECT_NE(refused.error().find("held the database's write lock"), std::string::npos) << refused.error();
   std::thread release([&] {
@@ -143,7 +143,7 @@ TEST_F(HistoryTest, ASecondWriterWaitsForTheLockOrGivesUpSayingSoAndNothingIsTor
     sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr);
   });
   auto patient = OpenStore(Path("h.sqlite"), 20s);
-  const auto waited = patient->AppendRun(RunNamed("cccc", "2026-12-03T00:00:00Z", "one"), ResultsWith(1, 1, "6.1"));
+  const auto waited = patient->AppendRun({RunNamed("cccc", "2026-12-03T00:00:00Z", "one"), ResultsWith(1, 1, "6.1")});
   release.join();
   sqlite3_close(holder);
   EXPECT_TRUE(waited) << waited.error();

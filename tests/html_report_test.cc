@@ -16,7 +16,7 @@
 
 #include "harness/process_runner.h"
 #include "harness/reason_catalogue.h"
-#include "harness/terminal_printer.h"
+#include "results/run_totals.h"
 #include "reports/html_svg.h"
 #include "tests/support/regression_fixture.h"
 #include "tests/support/test_support.h"
@@ -68,8 +68,7 @@ TEST(HtmlReport, EscapesEveryTextFromTheRun) {
   failed = WithMetric(failed, evil + ".p2p_min", "1", ">= 300");
   CheckResult versions = Passed("Software", "KernelVersionIdentical");
   versions = WithMetric(versions, evil + ".kernel", "6.1<rc>", "", "");
-  const std::string page = RenderHtmlReport(run, {failed, versions, Passed("Munge", "KeyIdenticalOnAllNodes", "n2")},
-                                            {{"S", "C", "m<", evil, "u", {{"r", "t", 1, "image=<new>"}}}});
+  const std::string page = RenderHtmlReport({run, {failed, versions, Passed("Munge", "KeyIdenticalOnAllNodes", "n2")}}, {{"S", "C", "m<", evil, "u", {{"r", "t", 1, "image=<new>"}}}});
   EXPECT_EQ(page.find(evil), std::string::npos) << "raw node name";
   EXPECT_EQ(page.find("<script"), std::string::npos);
   EXPECT_EQ(page.find("<rc>"), std::string::npos);
@@ -83,7 +82,7 @@ TEST(HtmlReport, SummarySaysTheExitStatusItsMeaningAndTheCounts) {
   RunRecord run = RunOf({"n1", "n2"}, 4);
   run.tags = {{"image", "ngc-24.05"}};
   run.baseline_origin = "good.json";
-  const std::string page = RenderHtmlReport(run, {Passed("S", "A", "n1"), Skipped("S", "B", "", "no")}, {});
+  const std::string page = RenderHtmlReport({run, {Passed("S", "A", "n1"), Skipped("S", "B", "", "no")}}, {});
   const std::string summary = Section(page, "summary");
   EXPECT_NE(summary.find("data-exit-status=\"4\""), std::string::npos) << summary;
   EXPECT_NE(summary.find(ExitMeaning(4)), std::string::npos) << summary;
@@ -95,10 +94,10 @@ TEST(HtmlReport, SummarySaysTheExitStatusItsMeaningAndTheCounts) {
 
 TEST(HtmlReport, SummaryNamesTheNodesNotCoveredWithTheCoverage) {
   RunRecord run = RunOf({"node1", "node2"});
-  EXPECT_EQ(Section(RenderHtmlReport(run, {Passed("S", "A", "node1")}, {}), "summary").find("not covered"),
+  EXPECT_EQ(Section(RenderHtmlReport({run, {Passed("S", "A", "node1")}}, {}), "summary").find("not covered"),
             std::string::npos);
   run.not_covered = {"node3"};
-  const std::string summary = Section(RenderHtmlReport(run, {Passed("S", "A", "node1")}, {}), "summary");
+  const std::string summary = Section(RenderHtmlReport({run, {Passed("S", "A", "node1")}}, {}), "summary");
   EXPECT_NE(summary.find("<th>not covered</th><td>1 of 3 nodes the controller lists ran no task (67% covered): node3"),
             std::string::npos)
       << summary;
@@ -114,7 +113,7 @@ TEST(HtmlReport, HeatmapDrawsFailingNodesFirstThenRegressionThenError) {
       regressed,
       Passed("S", "Cluster"),
   };
-  const std::string heatmap = Section(RenderHtmlReport(RunOf({"n1", "n2", "n3", "n4"}), results, {}), "heatmap");
+  const std::string heatmap = Section(RenderHtmlReport({RunOf({"n1", "n2", "n3", "n4"}), results}, {}), "heatmap");
   const auto n3 = heatmap.find("data-node=\"n3\""), n4 = heatmap.find("data-node=\"n4\""),
              n2 = heatmap.find("data-node=\"n2\"");
   ASSERT_NE(n3, std::string::npos) << heatmap;
@@ -138,7 +137,7 @@ TEST(HtmlReport, TenThousandConformingNodesFoldIntoOneRowAndThePageStaysSmall) {
                                  nodes.back() + ".p2p_min", p2p, ">= 335"));
     results.push_back(Passed("NvSwitch", "AllLinksActive", nodes.back()));
   }
-  const std::string page = RenderHtmlReport(RunOf(nodes, 1), results, {});
+  const std::string page = RenderHtmlReport({RunOf(nodes, 1), results}, {});
   EXPECT_LT(page.size(), 2'000'000u);
   const std::string heatmap = Section(page, "heatmap");
   EXPECT_EQ(Occurrences(heatmap, "<tr class=\"node "), 1u) << "only the failing node has a row";
@@ -159,7 +158,7 @@ TEST(HtmlReport, NodesWithTheSameProblemsShareOneRow) {
     results.push_back(i == 7 ? Failed("S", "B", nodes.back(), {{"nvlink-count", "n007/gpu1", "17 links"}})
                              : Passed("S", "B", nodes.back()));
   }
-  const std::string page = RenderHtmlReport(RunOf(nodes, 1), results, {});
+  const std::string page = RenderHtmlReport({RunOf(nodes, 1), results}, {});
   const std::string heatmap = Section(page, "heatmap");
   EXPECT_EQ(Occurrences(heatmap, "<tr class=\"node "), 1u) << "n007 alone: its pattern differs";
   EXPECT_LT(heatmap.find("data-node=\"n007\""), heatmap.find("<tr class=\"group ")) << "the failure first";
@@ -176,7 +175,7 @@ TEST(HtmlReport, HeatmapCapsTheRowsOfDistinctPatternsAndCountsTheRest) {
     nodes.push_back(fmt::format("n{:03d}", i));
     results.push_back(Errored("S", fmt::format("C{}", i), nodes.back(), "tool-missing", "x"));
   }
-  const std::string heatmap = Section(RenderHtmlReport(RunOf(nodes, 3), results, {}), "heatmap");
+  const std::string heatmap = Section(RenderHtmlReport({RunOf(nodes, 3), results}, {}), "heatmap");
   EXPECT_EQ(Occurrences(heatmap, "<tr class=\"node "), 200u);
   EXPECT_NE(heatmap.find("<b>100 more node(s) with problems</b>"), std::string::npos);
 }
@@ -185,7 +184,7 @@ TEST(HtmlReport, AHugeMessageIsClipped) {
   std::string paths;
   for (int i = 0; i < 20000; ++i) paths += fmt::format("gpu{:05d}: cannot parse /data/nodes/gpu{:05d}/checkpoint.txt; ", i, i);
   const std::string page =
-      RenderHtmlReport(RunOf({"n1"}, 3), {Errored("Checkpoint", "AtomicPublish", "", "no-observation", paths)}, {});
+      RenderHtmlReport({RunOf({"n1"}, 3), {Errored("Checkpoint", "AtomicPublish", "", "no-observation", paths)}}, {});
   EXPECT_LT(page.size(), 100'000u);
   EXPECT_NE(page.find("more characters)"), std::string::npos);
 }
@@ -198,7 +197,7 @@ TEST(HtmlReport, ARegressionIsARedBarWithItsChangeInPercent) {
   Measurement latency{"latency_ms", "1.01", "ms", "<= 10", "profile"};
   latency.baseline = {true, 1.0, 0.01, false, 0.1, false};
   result.measurements = {latency, busbw};
-  const std::string changes = Section(RenderHtmlReport(RunOf({"n1"}, 4), {result}, {}), "changes");
+  const std::string changes = Section(RenderHtmlReport({RunOf({"n1"}, 4), {result}}, {}), "changes");
   const auto regressed = changes.find("<tr class=\"regressed\">");
   ASSERT_NE(regressed, std::string::npos) << changes;
   EXPECT_LT(regressed, changes.find("<tr class=\"within\">")) << "regressions first";
@@ -221,7 +220,7 @@ TEST(HtmlReport, VersionDriftShowsTheMajorityAndTheOddNode) {
   for (const char* node : {"node1", "node2", "node3"})
     slurm = WithMetric(slurm, std::string(node) + ".slurm", "22.05.8", "", "");
   const std::string versions =
-      Section(RenderHtmlReport(RunOf({"node1", "node2", "node3"}, 1), {slurm, kernel}, {}), "versions");
+      Section(RenderHtmlReport({RunOf({"node1", "node2", "node3"}, 1), {slurm, kernel}}, {}), "versions");
   const auto drift = versions.find("<tr class=\"drift\" data-component=\"kernel\">");
   ASSERT_NE(drift, std::string::npos) << versions;
   EXPECT_LT(drift, versions.find("data-component=\"slurm\"")) << "drifting components first";
@@ -235,13 +234,13 @@ TEST(HtmlReport, VersionDriftShowsTheMajorityAndTheOddNode) {
 
 TEST(HtmlReport, TrendsSectionOnlyWhenTrendsAreGivenWithItsChangeMarker) {
   const RunRecord run = RunOf({"n1"});
-  EXPECT_EQ(RenderHtmlReport(run, {Passed("S", "A", "n1")}, {}).find("id=\"trends\""), std::string::npos);
+  EXPECT_EQ(RenderHtmlReport({run, {Passed("S", "A", "n1")}}, {}).find("id=\"trends\""), std::string::npos);
   MetricTrend trend{"AllreduceBandwidth", "NcclBusbwAtFloors", "busbw@16GiB", "", "GB/s", {}};
   for (int i = 0; i < 6; ++i) {
     trend.points.push_back({fmt::format("run{}", i), fmt::format("2026-12-0{}T14:00:00Z", i + 1),
                             470.0 - (i >= 4 ? 60 : 0), i == 4 ? "image=ngc-24.05" : ""});
   }
-  const std::string trends = Section(RenderHtmlReport(run, {Passed("S", "A", "n1")}, {trend}), "trends");
+  const std::string trends = Section(RenderHtmlReport({run, {Passed("S", "A", "n1")}}, {trend}), "trends");
   ASSERT_FALSE(trends.empty());
   EXPECT_EQ(Occurrences(trends, "class=\"change-marker\""), 1u);
   EXPECT_NE(trends.find("image=ngc-24.05"), std::string::npos);
@@ -257,7 +256,7 @@ TEST(HtmlReport, FindingsAreGroupedByCheckAndCodeWithTheCataloguesNextStep) {
       Passed("Munge", "KeyIdenticalOnAllNodes", "node3"),
   };
   const std::string findings =
-      Section(RenderHtmlReport(RunOf({"node1", "node2", "node3"}, 1), results, {}), "findings");
+      Section(RenderHtmlReport({RunOf({"node1", "node2", "node3"}, 1), results}, {}), "findings");
   EXPECT_EQ(Occurrences(findings, "<tr class=\"f-"), 2u) << findings;
   const auto key = findings.find("data-code=\"key-differs\"");
   ASSERT_NE(key, std::string::npos) << findings;
@@ -278,7 +277,7 @@ TEST(HtmlReport, BusbwChartHasALinePerAllreduceSourceAndTheFloors) {
     nccl = WithMetric(nccl, std::string("busbw@") + size, "300", "");
   }
   nccl = WithMetric(nccl, "busbw@16GiB", "470", ">= 460");
-  const std::string busbw = Section(RenderHtmlReport(RunOf({"n1"}), {mpi, nccl}, {}), "busbw");
+  const std::string busbw = Section(RenderHtmlReport({RunOf({"n1"}), {mpi, nccl}}, {}), "busbw");
   EXPECT_EQ(Occurrences(busbw, "<polyline"), 2u) << busbw;
   EXPECT_EQ(Occurrences(busbw, "class=\"floor\""), 2u);
   EXPECT_NE(busbw.find("floor 460"), std::string::npos);
@@ -295,8 +294,7 @@ TEST(HtmlReport, NamesNoUrlAndNeedsNoScript) {
   Measurement busbw{"busbw@1MiB", "0.1", "GB/s", ">= 0.05", "p"};
   busbw.baseline = {true, 0.2, -0.5, false, 0.1, true};
   result.measurements = {busbw};
-  const std::string page = RenderHtmlReport(RunOf({"n1", "n2"}, 1), {result, Passed("S", "A", "n2")},
-                                            {{"S", "A", "m", "", "", {{"r", "t", 1, "x"}, {"r2", "t2", 2, ""}}}});
+  const std::string page = RenderHtmlReport({RunOf({"n1", "n2"}, 1), {result, Passed("S", "A", "n2")}}, {{"S", "A", "m", "", "", {{"r", "t", 1, "x"}, {"r2", "t2", 2, ""}}}});
   for (const std::string forbidden : {"http://", "https://", "<script", "src=", "url(", "@import"}) {
     EXPECT_EQ(page.find(forbidden), std::string::npos) << forbidden;
   }

@@ -66,19 +66,19 @@ TEST(MetricBound, ThresholdTextGivesDirectionAndBound) {
 // gives, for no results, one, several, and a message with invalid UTF-8 and a newline.
 TEST(ResultsJson, StreamedTextIsTheWholeDocumentDumped) {
   auto whole = [](const std::vector<CheckResult>& results) {
-    return RenderResultsJson(results, SomeRun()).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return RenderResultsJson({SomeRun(), results}).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   };
   std::vector<CheckResult> hostile = MixedResults();
   hostile.push_back(Failed("Fabric", "LinkState", "node1", {{"gres-vs-hardware", "node1 mlx5_0", "bad \xff byte\nnext line"}}));
   for (const std::vector<CheckResult>& results :
        {std::vector<CheckResult>{}, std::vector<CheckResult>{MixedResults().front()}, MixedResults(), hostile}) {
-    EXPECT_EQ(RenderResultsJsonText(results, SomeRun()), whole(results)) << results.size() << " results";
+    EXPECT_EQ(RenderResultsJsonText({SomeRun(), results}), whole(results)) << results.size() << " results";
   }
-  EXPECT_NE(RenderResultsJsonText(hostile, SomeRun()).find("bad \xEF\xBF\xBD byte\\nnext line"), std::string::npos);
+  EXPECT_NE(RenderResultsJsonText({SomeRun(), hostile}).find("bad \xEF\xBF\xBD byte\\nnext line"), std::string::npos);
 }
 
 TEST(ResultsJson, CarriesRunVerdictsReasonsAndMetrics) {
-  const nlohmann::json document = RenderResultsJson(MixedResults(), SomeRun());
+  const nlohmann::json document = RenderResultsJson({SomeRun(), MixedResults()});
   EXPECT_EQ(document["schema_version"], kResultsSchemaVersion);
   EXPECT_EQ(document["run"]["slurm_job_id"], "4711");
   EXPECT_EQ(document["run"]["tags"]["image"], "ngc-24.05");
@@ -105,7 +105,7 @@ TEST(ResultsJson, CarriesRunVerdictsReasonsAndMetrics) {
 TEST(ResultsJson, BytesThatAreNotUtf8StillMakeAParseableDocument) {
   std::vector<CheckResult> results = {
       Errored("Software", "Versions", "node\xff", "unparseable", std::string("got \x00\xc0\xaf red", 12))};
-  const std::string text = RenderResultsJsonText(results, SomeRun());
+  const std::string text = RenderResultsJsonText({SomeRun(), results});
   const auto parsed = nlohmann::json::parse(text, nullptr, false);
   ASSERT_FALSE(parsed.is_discarded()) << text;
   EXPECT_EQ(parsed["results"][0]["verdict"], "error");
@@ -164,14 +164,14 @@ TEST_F(ResultsSchemaTest, EverySnapshotFixtureUnderEachProfileValidates) {
 }
 
 TEST_F(ResultsSchemaTest, TheSchemaRejectsAFailureWithoutAReasonAndAnUnknownVerdict) {
-  nlohmann::json document = RenderResultsJson(MixedResults(), SomeRun());
+  nlohmann::json document = RenderResultsJson({SomeRun(), MixedResults()});
   const fs::path good = dir_ / "good.json";
   std::ofstream(good) << document.dump();
   EXPECT_TRUE(Validate({good}).first) << "the unchanged document is valid";
   document["results"][1]["reasons"] = nlohmann::json::array();
   const fs::path no_reason = dir_ / "no-reason.json";
   std::ofstream(no_reason) << document.dump();
-  document = RenderResultsJson(MixedResults(), SomeRun());
+  document = RenderResultsJson({SomeRun(), MixedResults()});
   document["results"][0]["verdict"] = "flaky";
   const fs::path unknown_verdict = dir_ / "unknown-verdict.json";
   std::ofstream(unknown_verdict) << document.dump();

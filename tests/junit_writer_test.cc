@@ -36,15 +36,17 @@ std::string Bytes(const char (&literal)[N]) {
 
 // --- Inputs -------------------------------------------------------------------------------
 
-ReportMeta FixedMeta() {
-  ReportMeta meta;
-  meta.hostname = "rank0.example";
-  meta.timestamp = "2026-12-02T14:00:00";
-  meta.profile = "h100-sxm-8";
-  meta.version = "0.1.0";
-  meta.mode = "snapshot fixtures/snapshots/healthy";
-  meta.properties = {{"cluster", "demo"}, {"nodes", "2"}};
-  return meta;
+// The cases as a run with a fixed record, as every report reads it.
+Run FixedRun(std::vector<CheckResult> cases = {}) {
+  Run run;
+  run.record.hostname = "rank0.example";
+  run.record.ended_utc = "2026-12-02T14:00:00";
+  run.record.profile = "h100-sxm-8";
+  run.record.gpuconform_version = "0.1.0";
+  run.record.mode = "snapshot fixtures/snapshots/healthy";
+  run.junit_properties = {{"cluster", "demo"}, {"nodes", "2"}};
+  run.cases = std::move(cases);
+  return run;
 }
 
 // Two suites, interleaved; pass, fail with two findings, error, skip; node and cluster
@@ -217,35 +219,35 @@ void ExpectMatchesGolden(const std::string& rendered, const std::string& golden_
 }
 
 TEST(JunitGolden, MixedVerdictsReportMatchesGoldenFile) {
-  ExpectMatchesGolden(RenderJunit(MixedVerdicts(), FixedMeta()), "mixed-verdicts.xml");
+  ExpectMatchesGolden(RenderJunit(FixedRun(MixedVerdicts())), "mixed-verdicts.xml");
 }
 
 TEST(JunitGolden, SurefireSuiteDocumentMatchesGoldenFile) {
-  ExpectMatchesGolden(RenderJunitSuite(MixedVerdicts(), "NvSwitch", FixedMeta()),
+  ExpectMatchesGolden(RenderJunitSuite(FixedRun(MixedVerdicts()), "NvSwitch"),
                       "mixed-verdicts-surefire-NvSwitch.xml");
 }
 
 // --- Schema validity ------------------------------------------------------------------------
 
 TEST_F(JunitSchemaTest, ReportValidatesAgainstJenkinsXunitSchema) {
-  ExpectValid(RenderJunit(MixedVerdicts(), FixedMeta()), kJenkinsSchema);
+  ExpectValid(RenderJunit(FixedRun(MixedVerdicts())), kJenkinsSchema);
 }
 
 TEST_F(JunitSchemaTest, ReportValidatesAgainstStrictAntSchema) {
-  ExpectValid(RenderJunit(MixedVerdicts(), FixedMeta()), kAntSchema);
+  ExpectValid(RenderJunit(FixedRun(MixedVerdicts())), kAntSchema);
 }
 
 TEST_F(JunitSchemaTest, EmptyRunValidatesAgainstBothSchemas) {
-  const std::string xml = RenderJunit({}, FixedMeta());
+  const std::string xml = RenderJunit(FixedRun({}));
   ExpectValid(xml, kJenkinsSchema);
   ExpectValid(xml, kAntSchema);
 }
 
 TEST_F(JunitSchemaTest, ReportWithoutHostnameOrTimestampValidatesAgainstBothSchemas) {
-  ReportMeta meta = FixedMeta();
-  meta.hostname = "";
-  meta.timestamp = "not a time";
-  const std::string xml = RenderJunit(MixedVerdicts(), meta);
+  gpuconform::Run run = FixedRun(MixedVerdicts());
+  run.record.hostname = "";
+  run.record.ended_utc = "not a time";
+  const std::string xml = RenderJunit(run);
   ExpectValid(xml, kJenkinsSchema);
   ExpectValid(xml, kAntSchema);
 }
@@ -257,7 +259,7 @@ TEST_F(JunitSchemaTest, GarbageInMessagesStillValidatesAgainstBothSchemas) {
               {"unavailable", "", ""}}),
       Errored("Storage", "Probe", "node2", "unparseable", Bytes("bin\0ary \x0b\x0c\x7f"))};
   results[0].measurements.push_back({"\x02", "\x03", "\x04", "", ""});
-  const std::string xml = RenderJunit(results, FixedMeta());
+  const std::string xml = RenderJunit(FixedRun(results));
   ExpectValid(xml, kJenkinsSchema);
   ExpectValid(xml, kAntSchema);
 }
@@ -275,30 +277,31 @@ TEST_F(JunitSchemaTest, RandomBytesInEveryFieldStillValidateAgainstBothSchemas) 
     CheckResult result = Failed(random_bytes(), random_bytes(), random_bytes(),
                                 {{"unparseable", random_bytes(), random_bytes()}});
     result.measurements.push_back({random_bytes(), random_bytes(), random_bytes(), random_bytes(), random_bytes()});
-    ReportMeta meta = FixedMeta();
-    meta.hostname = random_bytes();
-    meta.properties = {{random_bytes(), random_bytes()}};
-    const std::string xml = RenderJunit({result, Skipped(result.suite, random_bytes(), "", random_bytes())}, meta);
+    gpuconform::Run run = FixedRun({result, Skipped(result.suite, random_bytes(), "", random_bytes())});
+    run.record.hostname = random_bytes();
+    run.junit_properties = {{random_bytes(), random_bytes()}};
+    const std::string xml = RenderJunit(run);
     ExpectValid(xml, kJenkinsSchema);
     ExpectValid(xml, kAntSchema);
-    ExpectValid(RenderJunitSuite({result}, result.suite, meta), kSurefireSchema);
+    run.cases = {result};
+    ExpectValid(RenderJunitSuite(run, result.suite), kSurefireSchema);
   }
 }
 
 TEST_F(JunitSchemaTest, SurefireSuiteDocumentValidatesAgainstSurefireSchema) {
-  ExpectValid(RenderJunitSuite(MixedVerdicts(), "NvSwitch", FixedMeta()), kSurefireSchema);
-  ExpectValid(RenderJunitSuite(MixedVerdicts(), "Munge", FixedMeta()), kSurefireSchema);
+  ExpectValid(RenderJunitSuite(FixedRun(MixedVerdicts()), "NvSwitch"), kSurefireSchema);
+  ExpectValid(RenderJunitSuite(FixedRun(MixedVerdicts()), "Munge"), kSurefireSchema);
 }
 
 TEST_F(JunitSchemaTest, SurefireSuiteDocumentValidatesAgainstJenkinsXunitSchema) {
-  ExpectValid(RenderJunitSuite(MixedVerdicts(), "NvSwitch", FixedMeta()), kJenkinsSchema);
+  ExpectValid(RenderJunitSuite(FixedRun(MixedVerdicts()), "NvSwitch"), kJenkinsSchema);
 }
 
 // Why the <testsuites> root carries no totals: the strict Ant schema declares no attribute
 // on it, and Jenkins' has no "skipped" there. If a schema update ever allows them, this
 // test fails and the writer can add them.
 TEST_F(JunitSchemaTest, SchemasRejectRunTotalsOnTheRoot) {
-  const std::string report = RenderJunit(MixedVerdicts(), FixedMeta());
+  const std::string report = RenderJunit(FixedRun(MixedVerdicts()));
   const std::string with_totals =
       std::regex_replace(report, std::regex("<testsuites>"), "<testsuites tests=\"6\">");
   const std::string with_skipped =
@@ -311,7 +314,7 @@ TEST_F(JunitSchemaTest, SchemasRejectRunTotalsOnTheRoot) {
 // --- Counting -------------------------------------------------------------------------------
 
 TEST(JunitCounts, EachSuiteCountsItsOwnVerdicts) {
-  const pugi::xml_document document = Parse(RenderJunit(MixedVerdicts(), FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun(MixedVerdicts())));
   const pugi::xml_node nvswitch = SuiteNamed(document, "NvSwitch");
   EXPECT_EQ(nvswitch.attribute("tests").as_int(), 3);
   EXPECT_EQ(nvswitch.attribute("failures").as_int(), 1);
@@ -326,7 +329,7 @@ TEST(JunitCounts, EachSuiteCountsItsOwnVerdicts) {
 
 TEST(JunitCounts, SuiteTotalsAddUpToTheRun) {
   const std::vector<CheckResult> results = MixedVerdicts();
-  const pugi::xml_document document = Parse(RenderJunit(results, FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun(results)));
   int tests = 0, failures = 0, errors = 0, skipped = 0, testcases = 0;
   for (const pugi::xml_node suite : document.child("testsuites").children("testsuite")) {
     tests += suite.attribute("tests").as_int();
@@ -346,7 +349,7 @@ TEST(JunitCounts, ErrorIsNeverCountedAsFailure) {
   const std::vector<CheckResult> results = {
       Errored("Munge", "DaemonAnswers", "node1", "timed-out", "munge -n timed out after 10 s"),
       Errored("Munge", "DaemonAnswers", "node2", "probe-failed", "permission denied")};
-  const pugi::xml_document document = Parse(RenderJunit(results, FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun(results)));
   const pugi::xml_node munge = SuiteNamed(document, "Munge");
   EXPECT_EQ(munge.attribute("errors").as_int(), 2);
   EXPECT_EQ(munge.attribute("failures").as_int(), 0);
@@ -357,7 +360,7 @@ TEST(JunitCounts, ErrorIsNeverCountedAsFailure) {
 }
 
 TEST(JunitCounts, SuitesAppearInFirstSeenOrderWithZeroBasedIds) {
-  const pugi::xml_document document = Parse(RenderJunit(MixedVerdicts(), FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun(MixedVerdicts())));
   std::vector<std::string> names, ids, packages;
   for (const pugi::xml_node suite : document.child("testsuites").children("testsuite")) {
     names.push_back(suite.attribute("name").value());
@@ -380,7 +383,7 @@ TEST(JunitCounts, SuiteTimeIsTheSumOfCaseTimesWithThreeDecimals) {
   std::vector<CheckResult> results = {Passed("Storage", "A"), Passed("Storage", "B")};
   results[0].time_s = 1.23449;
   results[1].time_s = 2.0;
-  const pugi::xml_document document = Parse(RenderJunit(results, FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun(results)));
   const pugi::xml_node suite = SuiteNamed(document, "Storage");
   EXPECT_STREQ(suite.attribute("time").value(), "3.234");
   EXPECT_STREQ(CaseNamed(suite, "A").attribute("time").value(), "1.234");
@@ -391,7 +394,7 @@ TEST(JunitCounts, NegativeOrNonFiniteTimeIsReportedAsZero) {
   std::vector<CheckResult> results = {Passed("Storage", "A"), Passed("Storage", "B")};
   results[0].time_s = -1.0;
   results[1].time_s = std::numeric_limits<double>::quiet_NaN();
-  const pugi::xml_document document = Parse(RenderJunit(results, FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun(results)));
   const pugi::xml_node suite = SuiteNamed(document, "Storage");
   EXPECT_STREQ(suite.attribute("time").value(), "0.000");
   EXPECT_STREQ(CaseNamed(suite, "A").attribute("time").value(), "0.000");
@@ -401,7 +404,7 @@ TEST(JunitCounts, NegativeOrNonFiniteTimeIsReportedAsZero) {
 // --- Content of a case ----------------------------------------------------------------------
 
 TEST(JunitContent, FailureLeadsWithFirstFindingAndListsAllFindings) {
-  const pugi::xml_document document = Parse(RenderJunit(MixedVerdicts(), FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun(MixedVerdicts())));
   const pugi::xml_node failure =
       CaseNamed(SuiteNamed(document, "NvSwitch"), "AllLinksActive/node2").child("failure");
   ASSERT_TRUE(failure);
@@ -416,14 +419,14 @@ TEST(JunitContent, FailureLeadsWithFirstFindingAndListsAllFindings) {
 TEST(JunitContent, MessageThatAlreadyNamesItsEntityIsNotPrefixedTwice) {
   const std::vector<CheckResult> results = {
       Failed("NvSwitch", "AllLinksActive", "node2", {{"link-inactive", "node2/gpu3", "node2/gpu3 has 17 links"}})};
-  const pugi::xml_document document = Parse(RenderJunit(results, FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun(results)));
   EXPECT_STREQ(CaseNamed(SuiteNamed(document, "NvSwitch"), "AllLinksActive/node2")
                    .child("failure").attribute("message").value(),
                "node2/gpu3 has 17 links");
 }
 
 TEST(JunitContent, ErrorCarriesItsCodeAsType) {
-  const pugi::xml_document document = Parse(RenderJunit(MixedVerdicts(), FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun(MixedVerdicts())));
   const pugi::xml_node error = CaseNamed(SuiteNamed(document, "Munge"), "KeyIdenticalOnAllNodes").child("error");
   ASSERT_TRUE(error);
   EXPECT_STREQ(error.attribute("type").value(), "file-absent");
@@ -439,7 +442,7 @@ TEST(JunitContent, AClusterWideCauseOnManyNodesIsOneLineWithTheNodesAsAHostlist)
   findings.push_back({"file-absent", "gpu004", "gpu004: clock.txt is empty"});
   CheckResult result = Errored("Munge", "ClockSkewWithinTtl", "", "file-absent", "");
   result.findings = findings;
-  const pugi::xml_document document = Parse(RenderJunit({result}, FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun({result})));
   const pugi::xml_node error = CaseNamed(SuiteNamed(document, "Munge"), "ClockSkewWithinTtl").child("error");
   EXPECT_STREQ(error.attribute("message").value(), "gpu001: no clock.txt (the snapshot has no nodes/gpu001/clock.txt)")
       << "the message attribute is still the first finding";
@@ -449,7 +452,7 @@ TEST(JunitContent, AClusterWideCauseOnManyNodesIsOneLineWithTheNodesAsAHostlist)
 }
 
 TEST(JunitContent, SkippedCarriesTheReason) {
-  const pugi::xml_document document = Parse(RenderJunit(MixedVerdicts(), FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun(MixedVerdicts())));
   const pugi::xml_node skipped =
       CaseNamed(SuiteNamed(document, "NvSwitch"), "FabricManagerRunning/node1").child("skipped");
   ASSERT_TRUE(skipped);
@@ -458,7 +461,7 @@ TEST(JunitContent, SkippedCarriesTheReason) {
 }
 
 TEST(JunitContent, PassHasNoOutcomeElement) {
-  const pugi::xml_document document = Parse(RenderJunit(MixedVerdicts(), FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun(MixedVerdicts())));
   const pugi::xml_node pass = CaseNamed(SuiteNamed(document, "NvSwitch"), "AllLinksActive/node1");
   ASSERT_TRUE(pass);
   EXPECT_FALSE(pass.first_child());
@@ -468,7 +471,7 @@ TEST(JunitContent, PassHasNoOutcomeElement) {
 TEST(JunitContent, FailureWithoutFindingsStillHasTheRequiredType) {
   CheckResult result = Passed("Storage", "Fsync", "node1");
   result.verdict = Verdict::kFail;
-  const pugi::xml_document document = Parse(RenderJunit({result}, FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun({result})));
   const pugi::xml_node failure = CaseNamed(SuiteNamed(document, "Storage"), "Fsync/node1").child("failure");
   ASSERT_TRUE(failure);
   EXPECT_STREQ(failure.attribute("type").value(), "fail");
@@ -477,13 +480,13 @@ TEST(JunitContent, FailureWithoutFindingsStillHasTheRequiredType) {
 TEST(JunitContent, FindingsOfAPassingResultAreKeptInSystemOut) {
   CheckResult result = Passed("Storage", "Fsync", "node1");
   result.findings.push_back({"read-below-floor", "node1/scratch", "fsync took 90 ms"});
-  const pugi::xml_document document = Parse(RenderJunit({result}, FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun({result})));
   EXPECT_STREQ(SuiteNamed(document, "Storage").child("system-out").text().get(),
                "Fsync/node1: read-below-floor: node1/scratch: fsync took 90 ms\n");
 }
 
 TEST(JunitContent, MeasurementsBecomeSuitePropertiesNamedAfterTheirCase) {
-  const pugi::xml_document document = Parse(RenderJunit(MixedVerdicts(), FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun(MixedVerdicts())));
   const pugi::xml_node nvswitch = SuiteNamed(document, "NvSwitch");
   EXPECT_EQ(PropertyValue(nvswitch, "AllLinksActive/node1.active_links"),
             "144 links (threshold == 144, source HGX H100 datasheet)");
@@ -496,7 +499,7 @@ TEST(JunitContent, MeasurementsBecomeSuitePropertiesNamedAfterTheirCase) {
 }
 
 TEST(JunitContent, RunPropertiesAppearOnEverySuite) {
-  const pugi::xml_document document = Parse(RenderJunit(MixedVerdicts(), FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun(MixedVerdicts())));
   for (const char* suite_name : {"NvSwitch", "Munge"}) {
     const pugi::xml_node suite = SuiteNamed(document, suite_name);
     EXPECT_EQ(PropertyValue(suite, "profile"), "h100-sxm-8") << suite_name;
@@ -512,7 +515,7 @@ TEST(JunitContent, RunPropertiesAppearOnEverySuite) {
 TEST(JunitContent, SpecialCharactersRoundTripThroughTheDocument) {
   const std::string message = "expected <8> & \"GPUs\" 'here'\tand\nthere";
   const std::vector<CheckResult> results = {Errored("Munge", "Key", "node1", "unparseable", message)};
-  const pugi::xml_document document = Parse(RenderJunit(results, FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun(results)));
   const pugi::xml_node error = CaseNamed(SuiteNamed(document, "Munge"), "Key/node1").child("error");
   EXPECT_EQ(std::string(error.attribute("message").value()), "node1: " + message);
   EXPECT_STREQ(error.attribute("type").value(), "unparseable");
@@ -521,7 +524,7 @@ TEST(JunitContent, SpecialCharactersRoundTripThroughTheDocument) {
 TEST(JunitContent, IllegalControlCharactersAreStripped) {
   const std::vector<CheckResult> results = {
       Errored("Munge", "Key", "node1", "unparseable", Bytes("bad\x00\x1b[31mred\x08\x0b\x0c ok\x7f"))};
-  const std::string xml = RenderJunit(results, FixedMeta());
+  const std::string xml = RenderJunit(FixedRun(results));
   const pugi::xml_document document = Parse(xml);
   const pugi::xml_node error = CaseNamed(SuiteNamed(document, "Munge"), "Key/node1").child("error");
   EXPECT_STREQ(error.attribute("message").value(), "node1: bad[31mred ok\x7f");
@@ -532,7 +535,7 @@ TEST(JunitContent, IllegalControlCharactersAreStripped) {
 TEST(JunitContent, BytesThatAreNotUtf8BecomeReplacementCharacters) {
   const std::vector<CheckResult> results = {
       Errored("Munge", "Key", "node1", "unparseable", "caf\xe9 \xff ok \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80")};
-  const pugi::xml_document document = Parse(RenderJunit(results, FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunit(FixedRun(results)));
   EXPECT_STREQ(CaseNamed(SuiteNamed(document, "Munge"), "Key/node1").child("error").attribute("message").value(),
                "node1: caf\xef\xbf\xbd \xef\xbf\xbd ok \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
 }
@@ -541,16 +544,16 @@ TEST_F(JunitTempDir, DocumentWithGarbageIsWellFormedForXmllint) {
   if (!XmllintInstalled()) GTEST_SKIP() << "xmllint is not installed (Debian: libxml2-utils)";
   const std::vector<CheckResult> results = {
       Failed("Storage", "Fsync", "node1", {{"torn-read", "e\x1f", Bytes("\x00\x1b\xff\xfe\xef\xbf\xbe")}})};
-  const std::string path = WriteTemp("garbage.xml", RenderJunit(results, FixedMeta()));
+  const std::string path = WriteTemp("garbage.xml", RenderJunit(FixedRun(results)));
   const CommandOutcome outcome = RunCommand("xmllint --noout " + ShellQuote(path));
   EXPECT_EQ(outcome.exit_status, 0) << outcome.output;
 }
 
 TEST(JunitContent, MissingHostnameBecomesLocalhostAndBadTimestampIsReplaced) {
-  ReportMeta meta = FixedMeta();
-  meta.hostname = " ";
-  meta.timestamp = "yesterday";
-  const pugi::xml_document document = Parse(RenderJunit(MixedVerdicts(), meta));
+  gpuconform::Run run = FixedRun(MixedVerdicts());
+  run.record.hostname = " ";
+  run.record.ended_utc = "yesterday";
+  const pugi::xml_document document = Parse(RenderJunit(run));
   const pugi::xml_node suite = SuiteNamed(document, "Munge");
   EXPECT_STREQ(suite.attribute("hostname").value(), "localhost");
   EXPECT_TRUE(std::regex_match(suite.attribute("timestamp").value(),
@@ -559,16 +562,16 @@ TEST(JunitContent, MissingHostnameBecomesLocalhostAndBadTimestampIsReplaced) {
 }
 
 TEST(JunitContent, TimestampZoneAndFractionAreCut) {
-  ReportMeta meta = FixedMeta();
-  meta.timestamp = "2026-12-02T14:00:00.250Z";
-  const pugi::xml_document document = Parse(RenderJunit(MixedVerdicts(), meta));
+  gpuconform::Run run = FixedRun(MixedVerdicts());
+  run.record.ended_utc = "2026-12-02T14:00:00.250Z";
+  const pugi::xml_document document = Parse(RenderJunit(run));
   EXPECT_STREQ(SuiteNamed(document, "Munge").attribute("timestamp").value(), "2026-12-02T14:00:00");
 }
 
 // --- Surefire single-suite document --------------------------------------------------------
 
 TEST(JunitSuite, SuiteDocumentHoldsOnlyThatSuite) {
-  const pugi::xml_document document = Parse(RenderJunitSuite(MixedVerdicts(), "Munge", FixedMeta()));
+  const pugi::xml_document document = Parse(RenderJunitSuite(FixedRun(MixedVerdicts()), "Munge"));
   const pugi::xml_node suite = document.child("testsuite");
   ASSERT_TRUE(suite);
   EXPECT_STREQ(suite.attribute("name").value(), "Munge");
@@ -587,19 +590,19 @@ TEST(JunitSuite, SuiteDocumentHoldsOnlyThatSuite) {
 
 TEST_F(JunitTempDir, WriteJunitFileLeavesOnlyTheReport) {
   const std::string path = (dir_ / "junit.xml").string();
-  const Result<bool> written = WriteJunitFile(path, MixedVerdicts(), FixedMeta());
+  const Result<bool> written = WriteJunitFile(path, FixedRun(MixedVerdicts()));
   ASSERT_TRUE(written.ok()) << written.error();
   EXPECT_EQ(FileNames(), (std::vector<std::string>{"junit.xml"}));
-  EXPECT_EQ(ReadFile(path), RenderJunit(MixedVerdicts(), FixedMeta()));
+  EXPECT_EQ(ReadFile(path), RenderJunit(FixedRun(MixedVerdicts())));
 }
 
 TEST_F(JunitTempDir, WriteJunitFileReplacesAnOlderReportWhole) {
   const std::string path = (dir_ / "junit.xml").string();
   std::ofstream(path) << std::string(100000, 'x');
   const std::vector<CheckResult> results = {Passed("Munge", "DaemonAnswers", "node1")};
-  const Result<bool> written = WriteJunitFile(path, results, FixedMeta());
+  const Result<bool> written = WriteJunitFile(path, FixedRun(results));
   ASSERT_TRUE(written.ok()) << written.error();
-  EXPECT_EQ(ReadFile(path), RenderJunit(results, FixedMeta()));
+  EXPECT_EQ(ReadFile(path), RenderJunit(FixedRun(results)));
   EXPECT_EQ(FileNames(), (std::vector<std::string>{"junit.xml"}));
 }
 
@@ -607,13 +610,13 @@ TEST_F(JunitTempDir, UnwritablePathGivesAnErrorNamingThePath) {
   // A regular file where a directory should be: fails even for root, unlike permissions.
   WriteTemp("not-a-dir", "x");
   const std::string path = (dir_ / "not-a-dir" / "junit.xml").string();
-  const Result<bool> written = WriteJunitFile(path, MixedVerdicts(), FixedMeta());
+  const Result<bool> written = WriteJunitFile(path, FixedRun(MixedVerdicts()));
   ASSERT_FALSE(written.ok());
   EXPECT_NE(written.error().find(path), std::string::npos) << written.error();
 }
 
 TEST_F(JunitTempDir, WriteJunitDirWritesOneSurefireFilePerSuite) {
-  const Result<int> written = WriteJunitDir((dir_ / "junit").string(), MixedVerdicts(), FixedMeta());
+  const Result<int> written = WriteJunitDir((dir_ / "junit").string(), FixedRun(MixedVerdicts()));
   ASSERT_TRUE(written.ok()) << written.error();
   EXPECT_EQ(written.value(), 2);
   std::vector<std::string> names;
@@ -621,12 +624,12 @@ TEST_F(JunitTempDir, WriteJunitDirWritesOneSurefireFilePerSuite) {
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"TEST-Munge.xml", "TEST-NvSwitch.xml"}));
   EXPECT_EQ(ReadFile(dir_ / "junit" / "TEST-NvSwitch.xml"),
-            RenderJunitSuite(MixedVerdicts(), "NvSwitch", FixedMeta()));
+            RenderJunitSuite(FixedRun(MixedVerdicts()), "NvSwitch"));
 }
 
 TEST_F(JunitTempDir, WriteJunitDirKeepsSuiteFilesInsideTheDirectory) {
   const std::vector<CheckResult> results = {Passed("../escape", "A"), Passed(".._escape", "B"), Passed("", "C")};
-  const Result<int> written = WriteJunitDir((dir_ / "junit").string(), results, FixedMeta());
+  const Result<int> written = WriteJunitDir((dir_ / "junit").string(), FixedRun(results));
   ASSERT_TRUE(written.ok()) << written.error();
   EXPECT_EQ(written.value(), 3);
   EXPECT_EQ(FileNames(), (std::vector<std::string>{"junit"}));
@@ -637,7 +640,7 @@ TEST_F(JunitTempDir, WriteJunitDirKeepsSuiteFilesInsideTheDirectory) {
 
 TEST_F(JunitTempDir, WriteJunitDirIntoAFileGivesAnErrorNamingTheDirectory) {
   const std::string dir = WriteTemp("not-a-dir", "x");
-  const Result<int> written = WriteJunitDir(dir, MixedVerdicts(), FixedMeta());
+  const Result<int> written = WriteJunitDir(dir, FixedRun(MixedVerdicts()));
   ASSERT_FALSE(written.ok());
   EXPECT_NE(written.error().find(dir), std::string::npos) << written.error();
 }

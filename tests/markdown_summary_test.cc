@@ -11,6 +11,17 @@
 namespace gpuconform {
 namespace {
 
+// The cases as a live run of `node_count` nodes under `profile` that exited `exit_status`.
+Run LiveRun(std::vector<CheckResult> cases, const std::string& profile, int node_count, int exit_status) {
+  Run run;
+  run.record.profile = profile;
+  run.record.mode = "live";
+  for (int i = 1; i <= node_count; ++i) run.record.nodes.push_back("node" + std::to_string(i));
+  run.record.exit_status = exit_status;
+  run.cases = std::move(cases);
+  return run;
+}
+
 TEST(Hostlist, CompressesRunsKeepingPaddingAndOrder) {
   EXPECT_EQ(CompressHostlist({"node1", "node2", "node3"}), "node[1-3]");
   EXPECT_EQ(CompressHostlist({"node3", "node1", "node2", "node2"}), "node[1-3]") << "sorted, duplicates once";
@@ -55,7 +66,7 @@ std::vector<CheckResult> FleetResults(int failing_nodes) {
 }
 
 TEST(MarkdownSummary, NamesEachProblemOnceWithItsNodesAsAHostlist) {
-  const std::string text = RenderMarkdownSummary(FleetResults(1000), {"h100-sxm-8", "live", 1000, 1});
+  const std::string text = RenderMarkdownSummary(LiveRun(FleetResults(1000), "h100-sxm-8", 1000, 1));
   EXPECT_NE(text.find("## gpuconform: non-conformance found (exit 1)"), std::string::npos) << text;
   EXPECT_NE(text.find("| `SlurmGres.GresMatchesHardware` | `gres-vs-hardware` | gpu[1-1000] |"), std::string::npos)
       << text;
@@ -70,13 +81,13 @@ TEST(MarkdownSummary, ManyDistinctProblemsAreCutAndCounted) {
   for (std::size_t i = 0; i < kMaxSummaryRows + 7; ++i) {
     results.push_back(Failed("Suite", "Check" + std::to_string(i), "node1", {{"gres-vs-hardware", "node1", "x"}}));
   }
-  const std::string text = RenderMarkdownSummary(results, {"local", "live", 1, 1});
+  const std::string text = RenderMarkdownSummary(LiveRun(results, "local", 1, 1));
   EXPECT_NE(text.find("… and 7 more"), std::string::npos) << text;
   EXPECT_EQ(text.find("Check" + std::to_string(kMaxSummaryRows) + "`"), std::string::npos);
 }
 
 TEST(MarkdownSummary, AConformingRunHasNoProblemTables) {
-  const std::string text = RenderMarkdownSummary({Passed("Munge", "KeyIdenticalOnAllNodes")}, {"local", "live", 3, 0});
+  const std::string text = RenderMarkdownSummary(LiveRun({Passed("Munge", "KeyIdenticalOnAllNodes")}, "local", 3, 0));
   EXPECT_NE(text.find("every evaluated check conforms (exit 0)"), std::string::npos);
   EXPECT_EQ(text.find("###"), std::string::npos);
 }

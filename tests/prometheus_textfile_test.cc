@@ -34,7 +34,7 @@ std::vector<CheckResult> SomeResults() {
 }
 
 TEST(PrometheusTextfile, ChecksCountsAndMeasurementsInBaseUnits) {
-  const std::string text = RenderPrometheusTextfile(SomeRun(1), SomeResults(), 1764860000, 1764800000);
+  const std::string text = RenderPrometheusTextfile({SomeRun(1), SomeResults()}, 1764860000, 1764800000);
   EXPECT_NE(text.find("gpuconform_check_success{suite=\"AllreduceBandwidth\",check=\"MpiBusbwAtFloors\","
                       "node=\"cluster\"} 1\n"),
             std::string::npos)
@@ -51,14 +51,14 @@ TEST(PrometheusTextfile, ChecksCountsAndMeasurementsInBaseUnits) {
 
 TEST(PrometheusTextfile, AFailingRunKeepsTheLastSuccessOfTheFileItReplaces) {
   test_support::TempDir dir;
-  ASSERT_TRUE(WritePrometheusTextfile(dir.path(), SomeRun(0), SomeResults()));
+  ASSERT_TRUE(WritePrometheusTextfile(dir.path(), {SomeRun(0), SomeResults()}));
   const std::string path = dir.path() + "/" + kPrometheusTextfileName;
   const auto success = LastSuccessInTextfile(test_support::ReadFile(path));
   ASSERT_TRUE(success.has_value());
-  ASSERT_TRUE(WritePrometheusTextfile(dir.path(), SomeRun(1), SomeResults()));
+  ASSERT_TRUE(WritePrometheusTextfile(dir.path(), {SomeRun(1), SomeResults()}));
   EXPECT_EQ(LastSuccessInTextfile(test_support::ReadFile(path)), success);
   test_support::TempDir never;
-  ASSERT_TRUE(WritePrometheusTextfile(never.path(), SomeRun(3), SomeResults()));
+  ASSERT_TRUE(WritePrometheusTextfile(never.path(), {SomeRun(3), SomeResults()}));
   EXPECT_FALSE(LastSuccessInTextfile(test_support::ReadFile(never.path() + "/" + kPrometheusTextfileName)))
       << "no success yet, no timestamp";
 }

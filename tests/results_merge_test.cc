@@ -18,12 +18,12 @@ namespace {
 MergeInput RunDocument(const std::string& origin, const std::string& ended, std::vector<std::string> nodes,
                        std::vector<CheckResult> results) {
   MergeInput input{origin, {}};
-  input.document.run.run_id = origin + "00000000";
-  input.document.run.started_utc = ended;
-  input.document.run.ended_utc = ended;
-  input.document.run.profile = "h100-sxm-8";
-  input.document.run.nodes = std::move(nodes);
-  input.document.results = std::move(results);
+  input.document.record.run_id = origin + "00000000";
+  input.document.record.started_utc = ended;
+  input.document.record.ended_utc = ended;
+  input.document.record.profile = "h100-sxm-8";
+  input.document.record.nodes = std::move(nodes);
+  input.document.cases = std::move(results);
   return input;
 }
 
@@ -46,18 +46,18 @@ TEST(ResultsMerge, EachNodesNewestResultWinsAndConflictsAreListed) {
                     RunDocument("a.json", "2026-12-04T10:00:00Z", {"node1", "node2"},
                                 {Passed("SlurmGres", "GresMatchesHardware", "node1"), GresFailure("node2")})},
                    "feedfacefeedfacefeedfacefeedface");
-  ASSERT_EQ(merged.document.results.size(), 3u);
-  EXPECT_EQ(Find(merged.document.results, "SlurmGres.GresMatchesHardware/node1")->verdict, Verdict::kPass);
-  EXPECT_EQ(Find(merged.document.results, "SlurmGres.GresMatchesHardware/node2")->verdict, Verdict::kPass)
+  ASSERT_EQ(merged.document.cases.size(), 3u);
+  EXPECT_EQ(Find(merged.document.cases, "SlurmGres.GresMatchesHardware/node1")->verdict, Verdict::kPass);
+  EXPECT_EQ(Find(merged.document.cases, "SlurmGres.GresMatchesHardware/node2")->verdict, Verdict::kPass)
       << "b.json judged node2 later";
-  EXPECT_EQ(Find(merged.document.results, "SlurmGres.GresMatchesHardware/node3")->verdict, Verdict::kFail);
+  EXPECT_EQ(Find(merged.document.cases, "SlurmGres.GresMatchesHardware/node3")->verdict, Verdict::kFail);
   ASSERT_EQ(merged.conflicts.size(), 1u);
   EXPECT_EQ(merged.conflicts[0].test_name, "SlurmGres.GresMatchesHardware/node2");
   EXPECT_EQ(merged.conflicts[0].other_verdict, "fail");
   EXPECT_NE(RenderConflicts(merged.conflicts).find("fail in a.json (run a.json00), pass in b.json (run b.json00)"),
             std::string::npos)
       << RenderConflicts(merged.conflicts);
-  const RunRecord& run = merged.document.run;
+  const RunRecord& run = merged.document.record;
   EXPECT_EQ(run.nodes, (std::vector<std::string>{"node1", "node2", "node3"}));
   EXPECT_EQ(run.started_utc, "2026-12-04T10:00:00Z");
   EXPECT_EQ(run.ended_utc, "2026-12-04T11:00:00Z");
@@ -77,12 +77,12 @@ TEST(ResultsMerge, ANewerRunReplacesOnlyTheCasesItJudged) {
        RunDocument("other-partition.json", "2026-12-04T12:00:00Z", {"node9"},
                    {Errored("SlurmGres", "GresMatchesHardware", "node2", "tool-missing", "node2: ran no task")})},
       "feedfacefeedfacefeedfacefeedface");
-  ASSERT_NE(Find(merged.document.results, "SlurmGres.GresMatchesHardware/node2"), nullptr)
+  ASSERT_NE(Find(merged.document.cases, "SlurmGres.GresMatchesHardware/node2"), nullptr)
       << "the Munge-only run does not erase the GRES failure";
-  EXPECT_EQ(Find(merged.document.results, "SlurmGres.GresMatchesHardware/node2")->verdict, Verdict::kFail)
+  EXPECT_EQ(Find(merged.document.cases, "SlurmGres.GresMatchesHardware/node2")->verdict, Verdict::kFail)
       << "the newest run did not judge node2, so its error does not replace the failure";
-  EXPECT_EQ(Find(merged.document.results, "Munge.KeyFileProtected/node2")->verdict, Verdict::kPass);
-  EXPECT_EQ(merged.document.results.size(), 4u);
+  EXPECT_EQ(Find(merged.document.cases, "Munge.KeyFileProtected/node2")->verdict, Verdict::kPass);
+  EXPECT_EQ(merged.document.cases.size(), 4u);
   ASSERT_EQ(merged.conflicts.size(), 1u);
   EXPECT_EQ(merged.conflicts[0].other_verdict, "error");
   EXPECT_EQ(merged.conflicts[0].kept_verdict, "fail");
@@ -98,8 +98,8 @@ TEST(ResultsMerge, ClusterWideCaseKeepsTheWorstVerdictWithEveryRunsFindings) {
                    {Failed("AllreduceBandwidth", "MpiBusbwAtFloors", "",
                            {{"busbw-below-floor", "", "partition c: 25 GB/s"}})})},
       "x");
-  ASSERT_EQ(merged.document.results.size(), 1u);
-  const CheckResult& kept = merged.document.results[0];
+  ASSERT_EQ(merged.document.cases.size(), 1u);
+  const CheckResult& kept = merged.document.cases[0];
   EXPECT_EQ(kept.verdict, Verdict::kFail) << "a newer pass does not hide an older partition's failure";
   ASSERT_EQ(kept.findings.size(), 2u);
   EXPECT_TRUE(merged.conflicts.empty());
@@ -108,15 +108,15 @@ TEST(ResultsMerge, ClusterWideCaseKeepsTheWorstVerdictWithEveryRunsFindings) {
 TEST(ResultsMerge, NotCoveredAreTheNodesNoRunJudged) {
   auto a =
       RunDocument("a.json", "2026-12-04T10:00:00Z", {"node1"}, {Passed("SlurmGres", "GresMatchesHardware", "node1")});
-  a.document.run.not_covered = {"node2", "node3"};
+  a.document.record.not_covered = {"node2", "node3"};
   auto b =
       RunDocument("b.json", "2026-12-04T11:00:00Z", {"node2"}, {Passed("SlurmGres", "GresMatchesHardware", "node2")});
-  b.document.run.not_covered = {"node1", "node3"};
-  b.document.results.push_back(
+  b.document.record.not_covered = {"node1", "node3"};
+  b.document.cases.push_back(
       Failed("SlurmNodes", "NodeUsable", "node3", {{"node-unusable", "node3", "node3 is DOWN"}}));
   const MergedResults merged = MergeResults({a, b}, "x");
-  EXPECT_EQ(merged.document.run.not_covered, std::vector<std::string>{"node3"});
-  ASSERT_NE(Find(merged.document.results, "SlurmNodes.NodeUsable/node3"), nullptr)
+  EXPECT_EQ(merged.document.record.not_covered, std::vector<std::string>{"node3"});
+  ASSERT_NE(Find(merged.document.cases, "SlurmNodes.NodeUsable/node3"), nullptr)
       << "the controller's view of a node no run judged is kept";
 }
 
@@ -130,12 +130,12 @@ TEST(ResultsMerge, CoverageAndNodeActionsSurviveTheDocument) {
   run.not_covered = {"node3"};
   run.node_actions = {{"node2", "drain", "SlurmGres.GresMatchesHardware/node2: gres-vs-hardware (configuration)",
                        "gpuconform: gres-vs-hardware: x run=01234567", "done"}};
-  auto read = ParseResultsDocument(RenderResultsJsonText({GresFailure("node2")}, run), "r.json");
+  auto read = ParseResultsDocument(RenderResultsJsonText({run, {GresFailure("node2")}}), "r.json");
   ASSERT_TRUE(read) << read.error();
-  EXPECT_EQ(read->run.not_covered, std::vector<std::string>{"node3"});
-  ASSERT_EQ(read->run.node_actions.size(), 1u);
-  EXPECT_EQ(read->run.node_actions[0].slurm_reason, "gpuconform: gres-vs-hardware: x run=01234567");
-  EXPECT_EQ(read->run.node_actions[0].outcome, "done");
+  EXPECT_EQ(read->record.not_covered, std::vector<std::string>{"node3"});
+  ASSERT_EQ(read->record.node_actions.size(), 1u);
+  EXPECT_EQ(read->record.node_actions[0].slurm_reason, "gpuconform: gres-vs-hardware: x run=01234567");
+  EXPECT_EQ(read->record.node_actions[0].outcome, "done");
 }
 
 // Two real captures of the local cluster (gres-mismatch on node2, then healthy), judged and merged

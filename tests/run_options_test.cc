@@ -13,7 +13,7 @@
 namespace gpuconform {
 namespace {
 
-CommandLine NoOptions() { return CommandLine{}; }
+CommandLineSettings NoOptions() { return CommandLineSettings{}; }
 
 TEST(RunOptions, DefaultsWithAnEmptyEnvironment) {
   const RunOptions options = BuildRunOptions(NoOptions(), {});
@@ -32,7 +32,7 @@ TEST(RunOptions, DefaultsWithAnEmptyEnvironment) {
 }
 
 TEST(RunOptions, CommandLineBeatsEnvironmentBeatsDefault) {
-  CommandLine cli;
+  CommandLineSettings cli;
   const Environment env = {{"GPUCONFORM_PROFILE", "local"}, {"GPUCONFORM_CHECKPOINT_DIR", "/env/ckpt"}};
   EXPECT_EQ(BuildRunOptions(cli, {}).profile, kDefaultProfile);
   EXPECT_EQ(BuildRunOptions(cli, env).profile, "local");

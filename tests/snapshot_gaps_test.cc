@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/snapshot_gaps.h"
-#include "harness/terminal_printer.h"
+#include "app/terminal_printer.h"
 
 namespace gpuconform {
 namespace {

@@ -255,7 +255,7 @@ TEST(NcclRun, ReplayedRunBecomesAJudgedTableWithItsLogAndTopology) {
 
 TEST(NcclRun, IterationsFromTheEnvironmentReachTheWorker) {
   WorkerScratch scratch;
-  scratch.options = BuildRunOptions(CommandLine{}, {{"GPUCONFORM_ALLREDUCE_MAX_BYTES", std::to_string(8 * allreduce_sweep::kMiB)},
+  scratch.options = BuildRunOptions({}, {{"GPUCONFORM_ALLREDUCE_MAX_BYTES", std::to_string(8 * allreduce_sweep::kMiB)},
                                                     {"GPUCONFORM_ALLREDUCE_ITERS", "7"}});
   const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(scratch.scripts.path()), nullptr, scratch.options);
   ASSERT_EQ(outputs.allreduce.status, ProbeStatus::kOk) << outputs.allreduce.detail;

@@ -63,8 +63,6 @@ std::string SelfExecutable() {
   return error ? "gpuconform" : self.string();
 }
 
-const VerbRegistration kLaunchVerb(Verb::kLaunch, LaunchMain);
-
 }  // namespace
 
 namespace {
@@ -120,15 +118,15 @@ namespace {
 // step still holds while Slurm cleans up a node that does not answer. --no-kill: once the
 // controller declares the refusing node failed (SlurmdTimeout after the refusal), Slurm
 // would otherwise revoke the whole allocation and kill the rerun on the healthy nodes.
-int LaunchInNewAllocation(const CommandLine& command) {
-  std::vector<std::string> argv = {"salloc", "--no-kill", "--immediate=" + std::to_string(command.launch_immediate_s),
-                                   "--nodes=" + std::to_string(command.launch_nodes)};
-  if (!command.launch_nodelist.empty()) argv.push_back("--nodelist=" + command.launch_nodelist);
-  if (!command.launch_partition.empty()) argv.push_back("--partition=" + command.launch_partition);
-  argv.insert(argv.end(), {SelfExecutable(), "launch", "--immediate-s", std::to_string(command.launch_immediate_s)});
-  if (!command.launch_nodelist.empty()) argv.insert(argv.end(), {"--nodelist", command.launch_nodelist});
+int LaunchInNewAllocation(const LaunchRequest& request) {
+  std::vector<std::string> argv = {"salloc", "--no-kill", "--immediate=" + std::to_string(request.immediate_s),
+                                   "--nodes=" + std::to_string(request.nodes)};
+  if (!request.nodelist.empty()) argv.push_back("--nodelist=" + request.nodelist);
+  if (!request.partition.empty()) argv.push_back("--partition=" + request.partition);
+  argv.insert(argv.end(), {SelfExecutable(), "launch", "--immediate-s", std::to_string(request.immediate_s)});
+  if (!request.nodelist.empty()) argv.insert(argv.end(), {"--nodelist", request.nodelist});
   argv.push_back("--");
-  argv.insert(argv.end(), command.run_args.begin(), command.run_args.end());
+  argv.insert(argv.end(), request.run_args.begin(), request.run_args.end());
   std::cerr << "gpuconform launch: " << CommandText(argv) << "\n";
   const StepOutcome outcome = RunStep(argv);
   if (!outcome.start_error.empty()) {
@@ -160,21 +158,21 @@ int ReportWithoutTasks(const LaunchStep& step) {
 
 }  // namespace
 
-int LaunchMain(const CommandLine& command, const RunOptions& options) {
-  if (!options.slurm_job_id && command.launch_nodes > 0) return LaunchInNewAllocation(command);
+int LaunchMain(const LaunchRequest& request, const RunOptions& options) {
+  if (!options.slurm_job_id && request.nodes > 0) return LaunchInNewAllocation(request);
   LaunchStep step;
-  step.nodes = command.launch_nodes;
+  step.nodes = request.nodes;
   if (step.nodes == 0 && options.slurm_job_num_nodes) step.nodes = std::atoi(options.slurm_job_num_nodes->c_str());
   if (step.nodes <= 0) {
     std::cerr << "gpuconform launch: how many nodes? Give -N (outside an allocation), or run it inside one "
                  "(salloc, sbatch), where SLURM_JOB_NUM_NODES says\n";
     return 2;
   }
-  step.nodelist = command.launch_nodelist;
-  step.partition = command.launch_partition;
-  step.immediate_s = command.launch_immediate_s;
+  step.nodelist = request.nodelist;
+  step.partition = request.partition;
+  step.immediate_s = request.immediate_s;
   step.executable = SelfExecutable();
-  step.run_args = command.run_args;
+  step.run_args = request.run_args;
   const int requested_nodes = step.nodes;
   for (int attempt = 1;; ++attempt) {
     const auto argv = SrunArgv(step);
@@ -204,7 +202,7 @@ int LaunchMain(const CommandLine& command, const RunOptions& options) {
     // An explicit node list for the rerun (see SrunEnvironment); without one to start
     // from, srun picks the nodes and --exclude leaves the refused ones out.
     const std::string pool =
-        !command.launch_nodelist.empty() ? command.launch_nodelist : options.slurm_job_nodelist.value_or("");
+        !request.nodelist.empty() ? request.nodelist : options.slurm_job_nodelist.value_or("");
     if (!pool.empty()) {
       auto kept = RerunNodelist(pool, step.refused, step.nodes);
       if (!kept) {

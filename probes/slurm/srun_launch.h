@@ -12,7 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "harness/cli.h"
 #include "harness/result.h"
 #include "harness/run_options.h"
 
@@ -46,6 +45,15 @@ std::vector<std::pair<std::string, std::string>> SrunEnvironment(const LaunchSte
 // --nodelist, else the allocation's) that were not refused, comma-separated.
 Result<std::string> RerunNodelist(const std::string& pool, const std::vector<RefusedNode>& refused, int nodes);
 
-int LaunchMain(const CommandLine& command, const RunOptions& options);
+// What `gpuconform launch` was asked (app/cli.h parses its command line).
+struct LaunchRequest {
+  int nodes = 0;           // -N; 0: every node of the allocation
+  std::string nodelist;    // -w
+  std::string partition;   // -p
+  int immediate_s = 30;    // srun --immediate: give up rather than wait for nodes
+  std::vector<std::string> run_args;  // the `run` options after `--`
+};
+
+int LaunchMain(const LaunchRequest& request, const RunOptions& options);
 
 }  // namespace gpuconform::slurm

@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/cli.h"
 #include "probes/slurm/srun_parse.h"
 #include "tests/support/test_support.h"
 
@@ -74,19 +73,6 @@ TEST(SrunLaunchRerun, TheRerunsTasksSeeItsNodesAsTheJobsSoSlurmsPmixAddressesThe
   step.nodelist = "node2,node3";
   EXPECT_EQ(SrunEnvironment(step), (std::vector<std::pair<std::string, std::string>>{
                                        {"SLURM_JOB_NODELIST", "node2,node3"}, {"SLURM_NODELIST", "node2,node3"}}));
-}
-
-TEST(SrunLaunchCommandLine, OptionsAfterTheDoubleDashAreRuns) {
-  const auto parsed = ParseCommandLine({"launch", "-N3", "--", "--profile", "local", "--junit", "F"});
-  ASSERT_TRUE(parsed.command) << parsed.message;
-  EXPECT_EQ(parsed.command->verb, Verb::kLaunch);
-  EXPECT_EQ(parsed.command->launch_nodes, 3);
-  EXPECT_EQ(parsed.command->run_args, (std::vector<std::string>{"--profile", "local", "--junit", "F"}));
-  const auto run = ParseCommandLine({"run", "--launched", "--launch-refused", "node1=srun: error: x"});
-  ASSERT_TRUE(run.command) << run.message;
-  EXPECT_TRUE(run.command->launched);
-  EXPECT_EQ(run.command->launch_refused, (std::vector<std::string>{"node1=srun: error: x"}));
-  EXPECT_EQ(ParseCommandLine({"launch", "-N", "zero"}).exit_status, 2);
 }
 
 }  // namespace

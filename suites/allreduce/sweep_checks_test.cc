@@ -24,7 +24,7 @@ TEST(AllreduceContributions, ExpectedSumIsExactForLargeFleetsAndNoticesAMissingR
 
 TEST(AllreduceIterations, EnvironmentOverridesThePlanAndGarbageIsIgnored) {
   const auto iters = [](const char* text) {
-    return BuildRunOptions(CommandLine{}, {{"GPUCONFORM_ALLREDUCE_ITERS", text}}).allreduce_iters;
+    return BuildRunOptions({}, {{"GPUCONFORM_ALLREDUCE_ITERS", text}}).allreduce_iters;
   };
   EXPECT_EQ(TimedIterations(20, iters("7")), 7);
   EXPECT_EQ(TimedIterations(20, iters("lots")), 20);

@@ -291,7 +291,7 @@ TEST(NcclTopoFileProbe, CopiesTheNamedFileAndIsAbsentWhenUnset) {
   const auto dir = TempDir("topo-file");
   WriteText(dir / "topo.xml", kOneGpuFile);
   const auto with_topo_file = [](const std::string& value) {
-    return BuildRunOptions(CommandLine{}, {{"NCCL_TOPO_FILE", value}});
+    return BuildRunOptions({}, {{"NCCL_TOPO_FILE", value}});
   };
   const RawOutput copied = NcclTopoFileOutput({"n1", nullptr, with_topo_file((dir / "topo.xml").string())});
   const RawOutput missing = NcclTopoFileOutput({"n1", nullptr, with_topo_file((dir / "missing.xml").string())});

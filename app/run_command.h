@@ -4,7 +4,7 @@
 // Contract: returns the exit status of the contract (0/1/2/3/4), the same on every rank.
 #pragma once
 
-#include "harness/cli.h"
+#include "app/cli.h"
 #include "harness/run_options.h"
 #include "harness/world.h"
 

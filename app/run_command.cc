@@ -1,4 +1,4 @@
-#include "harness/run_command.h"
+#include "app/run_command.h"
 
 #include <unistd.h>
 
@@ -10,12 +10,13 @@
 #include <optional>
 #include <set>
 
-
+#include "app/judge_pipeline.h"
+#include "app/terminal_printer.h"
 #include "baseline/regression.h"
 #include "fleet/drain_step.h"
 #include "harness/atomic_file.h"
+#include "harness/case_filter.h"
 #include "harness/gather.h"
-#include "harness/gtest_glue.h"
 #include "harness/hostlist.h"
 #include "harness/launch_ranks_file.h"
 #include "harness/live_source.h"
@@ -25,15 +26,11 @@
 #include "harness/snapshot_gaps.h"
 #include "harness/snapshot_source.h"
 #include "harness/suite_registry.h"
-#include "harness/terminal_printer.h"
 #include "harness/text_util.h"
 #include "harness/timestamp.h"
 #include "history/history_store.h"
-#include "reports/html_report.h"
 #include "reports/json_report.h"
-#include "reports/junit_writer.h"
-#include "reports/markdown_summary.h"
-#include "reports/prometheus_textfile.h"
+#include "reports/report_sinks.h"
 
 namespace gpuconform {
 
@@ -57,17 +54,6 @@ void ApplyCheckpointOptions(const CommandLine& command, Profile& profile) {
   if (!profile.checkpoint) profile.checkpoint = CheckpointExpectation{};
   if (!command.checkpoint_dir.empty()) profile.checkpoint->dir = command.checkpoint_dir;
   if (!command.checkpoint_temp_dir.empty()) profile.checkpoint->temp_dir = command.checkpoint_temp_dir;
-}
-
-// A report written says where; one that could not be written says why, and the run exits 2.
-template <typename T>
-void Announce(const Result<T>& written, const std::string& where, int& status) {
-  if (written) {
-    std::cout << where << "\n";
-  } else {
-    std::cerr << "gpuconform: " << written.error() << "\n";
-    status = 2;
-  }
 }
 
 // Every rank gathers; rank 0 ends up with the raw outputs of all.
@@ -122,6 +108,21 @@ std::vector<const SuiteDefinition*> SelectedSuites(const std::string& filter) {
 
 int RunVerbWith(const CommandLine& command, const RunOptions& options, const World& world,
                 const std::string& world_problem);
+
+// The reports the command line asks for, in the order they are written.
+ReportSinks ReportSinksFor(const CommandLine& command, const RunOptions& options) {
+  ReportSinks sinks;
+  if (!command.junit.empty()) sinks.push_back(JunitFileSink(command.junit));
+  if (!command.junit_dir.empty()) sinks.push_back(JunitDirSink(command.junit_dir));
+  if (!command.json_out.empty()) sinks.push_back(ResultsJsonSink(command.json_out));
+  if (!command.prometheus_dir.empty()) sinks.push_back(PrometheusSink(command.prometheus_dir));
+  if (!command.html.empty()) sinks.push_back(HtmlSink(command.html));
+  if (!command.history.empty()) {
+    sinks.push_back(HistorySink(command.history, std::chrono::seconds(options.history_lock_timeout_s)));
+  }
+  if (!command.summary_md.empty()) sinks.push_back(MarkdownSummarySink(command.summary_md));
+  return sinks;
+}
 
 // The drain step (fleet/drain_step.h): a live run reads the controller's states now and may
 // apply the plan; a snapshot run judges against the snapshot's scontrol output, as a dry run.
@@ -209,120 +210,74 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
   Progress(world, "profile " + profile->name + ", " + std::to_string(gathered->raw.nodes.size()) + " node(s): " +
                       ShortHostlist(gathered->raw.nodes) + " (" + gathered->mode + ")");
 
-  const SuiteContext context{gathered->raw, *profile, gathered->ranks, command.snapshot.empty(), world_problem, options};
-  // The evaluated results move through the filter, never copied: at 10,000 nodes they are
-  // some 300,000 cases.
-  std::vector<CheckResult> ran = RunAsGtests(EvaluateSuites(suites, context), filter);
-  if (const auto captured_under = gathered->manifest.find("profile"); captured_under != gathered->manifest.end()) {
-    NoteCaptureProfile(ran, profile->name, captured_under->second);
-  }
-  if (ran.empty() && world.is_root()) {
-    std::cerr << "gpuconform: the filter '" << command.filter << "' selects no check; see `gpuconform list`\n";
-  }
-  // Read once the run is over: a baseline that cannot be read costs the comparison, not the
-  // report, which is written without it (exit 2, saying why).
+  // Read before judging: a baseline that cannot be read costs the comparison, not the report,
+  // which is written without it (exit 2, saying why).
   std::optional<Baseline> baseline;
-  std::string baseline_problem;
+  int problem_status = 0;
   if (!command.baseline.empty()) {
-    auto loaded = LoadBaseline(command.baseline, options);
-    if (loaded) {
+    if (auto loaded = LoadBaseline(command.baseline, options)) {
       baseline = std::move(*loaded);
-      ran = CompareWithBaseline(std::move(ran), *baseline, profile->regression);
+    } else {
+      std::cerr << "gpuconform: " << loaded.error() << "; the reports below have no baseline comparison\n";
+      problem_status = 2;
+    }
+  }
+
+  Run run;
+  run.record = StartRecord(profile->name, LocalHostname(), gathered->mode, command.filter, options.slurm_job_id,
+                           gathered->raw.nodes);
+  run.record.started_utc = started_utc;
+  run.record.snapshot_manifest = gathered->manifest;
+  for (const auto& tag : command.tags) {
+    const auto equals = tag.find('=');
+    run.record.tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
+  }
+  if (baseline) {
+    run.record.baseline_origin = baseline->origin;
+    run.record.baseline_run_ids = baseline->run_ids;
+  }
+
+  JudgementSteps steps;
+  // Select: the filter, once; the capture's profile noted on the cases a replay could not
+  // judge; and nodes the controller lists but the run had no task on, not covered rather than
+  // errors.
+  steps.select = [&](Run& judged) {
+    judged.cases = SelectCases(std::move(judged.cases), filter);
+    if (judged.cases.empty()) {
+      std::cerr << "gpuconform: the filter '" << command.filter << "' selects no check; see `gpuconform list`\n";
+    }
+    if (const auto captured_under = gathered->manifest.find("profile"); captured_under != gathered->manifest.end()) {
+      NoteCaptureProfile(judged.cases, profile->name, captured_under->second);
+    }
+    CoverageSplit covered = SplitByCoverage(std::move(judged.cases), gathered->raw.nodes, command.require_all_nodes);
+    judged.cases = std::move(covered.results);
+    judged.record.not_covered = std::move(covered.coverage.not_covered);
+  };
+  if (baseline) {
+    steps.compare = [&](Run& judged) {
+      judged.cases = CompareWithBaseline(std::move(judged.cases), *baseline, profile->regression);
       Progress(world, "compared with the baseline " + command.baseline + " (" +
                           std::to_string(baseline->metrics.size()) + " metrics, " +
                           std::to_string(baseline->run_ids.size()) + " run(s))");
-    } else {
-      baseline_problem = loaded.error();
-    }
+    };
+  }
+  if (const DrainRequest drain = DrainRequestFor(command, *gathered); WantsDrainStep(drain)) {
+    steps.act = [&, drain](Run& judged) {
+      return DecideDrains(drain, gathered->raw.nodes, judged.cases, judged.record);
+    };
   }
 
-  // Nodes the controller lists but the run had no task on: not covered, rather than errors.
-  CoverageSplit covered = SplitByCoverage(std::move(ran), gathered->raw.nodes, command.require_all_nodes);
-  ran = std::move(covered.results);
+  run.junit_properties = {{"nodes", Join(gathered->raw.nodes, ",")}, {"world", world.Describe()},
+                          {"filter", command.filter}};
+  if (baseline) run.junit_properties.push_back({"baseline", baseline->origin});
 
-  int status = ExitStatusFor(ran);
-  if (!baseline_problem.empty()) {
-    std::cerr << "gpuconform: " << baseline_problem << "; the reports below have no baseline comparison\n";
-    status = 2;
-  }
-  if (world.is_root()) {
-    const TerminalStyle style{UseColor(options), command.quiet};
-    const auto capture_profile = gathered->manifest.find("profile");
-    std::cout << RenderTerminalReport(ran, style)
-              << RenderSnapshotGaps(ran, profile->name,
-                                    capture_profile == gathered->manifest.end() ? "" : capture_profile->second, style)
-              << RenderSummary(CountChecks(ran), style);
-    if (const std::string line = CoverageLine(covered.coverage, command.require_all_nodes); !line.empty()) {
-      std::cout << line << "\n";
-    }
-    ReportMeta meta{LocalHostname(), UtcIso8601(), profile->name, GPUCONFORM_VERSION, gathered->mode, {}};
-    meta.properties.push_back({"nodes", Join(gathered->raw.nodes, ",")});
-    meta.properties.push_back({"world", world.Describe()});
-    meta.properties.push_back({"filter", command.filter});
-    if (baseline) meta.properties.push_back({"baseline", baseline->origin});
-    meta.properties.push_back(
-        {"elapsed_s", std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())});
-    if (!command.junit.empty()) {
-      Announce(WriteJunitFile(command.junit, ran, meta), "JUnit report: " + command.junit, status);
-    }
-    if (!command.junit_dir.empty()) {
-      Announce(WriteJunitDir(command.junit_dir, ran, meta), "JUnit reports (one per suite): " + command.junit_dir,
-               status);
-    }
-    RunRecord record{.run_id = NewRunId(),
-                     .started_utc = started_utc,
-                     .ended_utc = UtcIso8601(),
-                     .gpuconform_version = GPUCONFORM_VERSION,
-                     .profile = profile->name,
-                     .hostname = meta.hostname,
-                     .mode = gathered->mode,
-                     .filter = command.filter,
-                     .slurm_job_id = options.slurm_job_id,
-                     .nodes = gathered->raw.nodes,
-                     .snapshot_manifest = gathered->manifest,
-                     .tags = {},
-                     .exit_status = status,
-                     .baseline_origin = std::nullopt,
-                     .baseline_run_ids = {},
-                     .not_covered = {},
-                     .node_actions = {}};
-    for (const auto& tag : command.tags) {
-      const auto equals = tag.find('=');
-      record.tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
-    }
-    record.not_covered = covered.coverage.not_covered;
-    if (const DrainRequest drain = DrainRequestFor(command, *gathered); WantsDrainStep(drain)) {
-      if (!DecideDrains(drain, gathered->raw.nodes, ran, record)) status = 2;
-      record.exit_status = status;
-    }
-    if (baseline) {
-      record.baseline_origin = baseline->origin;
-      record.baseline_run_ids = baseline->run_ids;
-    }
-    if (!command.json_out.empty()) {
-      Announce(WriteResultsJson(command.json_out, ran, record), "Results (JSON): " + command.json_out, status);
-    }
-    if (!command.prometheus_dir.empty()) {
-      Announce(WritePrometheusTextfile(command.prometheus_dir, record, ran),
-               "Prometheus textfile: " + command.prometheus_dir + "/" + kPrometheusTextfileName, status);
-    }
-    if (!command.html.empty()) {
-      Announce(WriteHtmlReport(command.html, record, ran, {}), "HTML report: " + command.html, status);
-    }
-    if (!command.history.empty()) {
-      auto store = HistoryStore::Open(command.history, std::chrono::seconds(options.history_lock_timeout_s));
-      Result<bool> appended = store ? (*store)->AppendRun(record, ran) : Result<bool>(Error{store.error()});
-      Announce(appended, "History: " + command.history + " (run " + record.run_id + " appended)", status);
-    }
-    if (!command.summary_md.empty()) {
-      const auto manifest_profile = gathered->manifest.find("profile");
-      const SummaryHeading heading{profile->name, gathered->mode, static_cast<int>(gathered->raw.nodes.size()), status,
-                                   manifest_profile == gathered->manifest.end() ? "" : manifest_profile->second};
-      Announce(WriteFileAtomically(command.summary_md, RenderMarkdownSummary(ran, heading)),
-               "Summary (Markdown): " + command.summary_md, status);
-    }
-  }
-  return status;
+  const SuiteContext context{gathered->raw, *profile, gathered->ranks, command.snapshot.empty(), world_problem, options};
+  std::vector<CheckResult> evaluated = EvaluateSuites(suites, context);
+  run.junit_properties.push_back(
+      {"elapsed_s", std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())});
+  const auto terminal = TerminalSink(std::cout, {UseColor(options), command.quiet}, command.require_all_nodes);
+  return JudgeAndReport(std::move(evaluated), steps, std::move(run), *terminal, ReportSinksFor(command, options),
+                        problem_status);
 }
 
 }  // namespace

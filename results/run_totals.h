@@ -1,6 +1,6 @@
-// The terminal report: like GoogleTest's, but aggregated across nodes — one line per
-// check with its conforming/non-conforming node counts, then every finding with its node
-// and message, then a summary. Pure: results in, text out (colour only when asked).
+// What a run's cases add up to, the same for every report: the cases grouped by check (a
+// check's per-node cases together), each check's verdict, the run's totals, and the exit
+// status with its meaning. Pure.
 #pragma once
 
 #include <string>
@@ -10,10 +10,20 @@
 
 namespace gpuconform {
 
-struct TerminalStyle {
-  bool color = false;
-  bool quiet = false;  // only non-conforming checks, errors and the summary
+// One check's cases: consecutive cases of the same Suite.Check (results are in suite order).
+struct CheckGroup {
+  std::string suite;
+  std::string check;
+  std::vector<const CheckResult*> cases;
 };
+std::vector<CheckGroup> GroupByCheck(const std::vector<CheckResult>& results);
+
+struct GroupCounts {
+  int pass = 0, fail = 0, error = 0, skip = 0, regression = 0;
+};
+GroupCounts Count(const CheckGroup& group);
+// A check's verdict from its cases': fail, else regression, else error, else pass, else skip.
+Verdict GroupVerdict(const GroupCounts& counts);
 
 struct RunTotals {
   int checks = 0;
@@ -24,15 +34,7 @@ struct RunTotals {
   int skipped = 0;  // checks skipped on every case
   int regressed = 0;  // checks that conform but have a metric worse than the baseline's
 };
-
 RunTotals CountChecks(const std::vector<CheckResult>& results);
-
-std::string RenderTerminalReport(const std::vector<CheckResult>& results, const TerminalStyle& style);
-std::string RenderSummary(const RunTotals& totals, const TerminalStyle& style);
-// Once, after the report: the snapshot files a replay lacks and the checks they leave
-// unjudged (snapshot_gaps.h); empty when none is missing.
-std::string RenderSnapshotGaps(const std::vector<CheckResult>& results, const std::string& run_profile,
-                               const std::string& capture_profile, const TerminalStyle& style);
 
 // Exit status per the contract: 1 any failure, else 4 any regression against the baseline,
 // else 3 any error, else 0 (2, a bad invocation or an unwritable report, is the caller's).

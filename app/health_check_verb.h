@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/cli.h"
+#include "app/cli.h"
 #include "harness/probe.h"
 #include "harness/run_options.h"
 

@@ -1,4 +1,4 @@
-#include "harness/reasons_command.h"
+#include "app/reasons_command.h"
 
 #include <algorithm>
 #include <iostream>

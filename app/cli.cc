@@ -1,9 +1,9 @@
-#include "harness/cli.h"
+#include "app/cli.h"
 
 #include <CLI/CLI.hpp>
 
 #include "fleet/drain_plan.h"
-#include "fleet/health_check_verb.h"
+#include "app/health_check_verb.h"
 
 namespace gpuconform {
 
@@ -309,6 +309,16 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   if (merge->parsed()) command.verb = Verb::kMerge;
   parsed.command = command;
   return parsed;
+}
+
+slurm::LaunchRequest LaunchRequestOf(const CommandLine& command) {
+  return {command.launch_nodes, command.launch_nodelist, command.launch_partition, command.launch_immediate_s,
+          command.run_args};
+}
+
+CommandLineSettings SettingsOf(const CommandLine& command) {
+  return {command.profile,  command.color,          command.checkpoint_dir,
+          command.launched, command.launch_no_task, command.launch_refused};
 }
 
 }  // namespace gpuconform

@@ -1,11 +1,11 @@
-#include "harness/gtest_glue.h"
+#include "harness/case_filter.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "harness/terminal_printer.h"
+#include "app/terminal_printer.h"
 
 namespace gpuconform {
 namespace {
@@ -163,6 +163,29 @@ TEST(FilterAlsoSelecting, AddsTheCheckToThePositivePartOnly) {
   EXPECT_EQ(FilterAlsoSelecting("", "Launch.WorldFormed"), "") << "an empty filter already selects everything";
   EXPECT_EQ(FilterAlsoSelecting("-Slurm*", "Launch.WorldFormed"), "-Slurm*");
   EXPECT_TRUE(FilterMaySelect(FilterAlsoSelecting("Checkpoint.*", "Launch.WorldFormed"), "Launch", "WorldFormed"));
+}
+
+// The selection every report shows is made once, in GoogleTest's filter syntax: a whole check
+// name selects its per-node cases, a negative part wins, '?' and '*' match as GoogleTest's do,
+// and the selected cases keep their order.
+TEST(SelectCases, SelectsAsGoogleTestsFilterWouldInTheirOrder) {
+  const std::vector<CheckResult> cases = {Passed("Munge", "KeyIdentical"),        Passed("Munge", "Daemon", "node1"),
+                                          Passed("Munge", "Daemon", "gpu-node-2"), Passed("SlurmGres", "Gres", "node1"),
+                                          Passed("SlurmNodes", "Usable", "node1")};
+  auto names = [&](const std::string& filter) {
+    std::vector<std::string> selected;
+    for (const auto& result : SelectCases(cases, filter)) selected.push_back(result.TestName());
+    return selected;
+  };
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(names("*").size(), cases.size());
+  EXPECT_EQ(names(""), names("*"));
+  EXPECT_EQ(names("Munge.Daemon"), (Names{"Munge.Daemon/node1", "Munge.Daemon/gpu-node-2"}));
+  EXPECT_EQ(names("Munge.*-Munge.Daemon/gpu-node-2"), (Names{"Munge.KeyIdentical", "Munge.Daemon/node1"}));
+  EXPECT_EQ(names("-Munge.*"), (Names{"SlurmGres.Gres/node1", "SlurmNodes.Usable/node1"}));
+  EXPECT_EQ(names("Slurm?res.*:Munge.Key*"), (Names{"Munge.KeyIdentical", "SlurmGres.Gres/node1"}));
+  EXPECT_TRUE(names("Nothing.*").empty());
+  EXPECT_FALSE(FilterSelects("Munge.Key", "Munge.KeyIdentical")) << "a pattern matches the whole name";
 }
 
 }  // namespace

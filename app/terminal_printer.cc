@@ -1,4 +1,4 @@
-#include "harness/terminal_printer.h"
+#include "app/terminal_printer.h"
 
 #include "harness/snapshot_gaps.h"
 #include "harness/text_util.h"
@@ -12,6 +12,8 @@
 #include "harness/finding_causes.h"
 #include "harness/hostlist.h"
 #include "harness/metric_bound.h"
+#include "harness/node_coverage.h"
+#include "results/run_totals.h"
 
 namespace gpuconform {
 
@@ -22,52 +24,6 @@ namespace {
 constexpr std::size_t kMaxCausesPerCheck = 20;
 // Measured numbers shown beside a check, of those that have a floor or a ceiling.
 constexpr std::size_t kMaxMetricsPerCheck = 3;
-
-struct CheckGroup {
-  std::string suite;
-  std::string check;
-  std::vector<const CheckResult*> cases;
-};
-
-// Consecutive cases of the same Suite.Check form one line (results are in suite order).
-std::vector<CheckGroup> GroupByCheck(const std::vector<CheckResult>& results) {
-  std::vector<CheckGroup> groups;
-  for (const auto& result : results) {
-    if (groups.empty() || groups.back().suite != result.suite || groups.back().check != result.check) {
-      groups.push_back({result.suite, result.check, {}});
-    }
-    groups.back().cases.push_back(&result);
-  }
-  return groups;
-}
-
-struct GroupCounts {
-  int pass = 0, fail = 0, error = 0, skip = 0, regression = 0;
-};
-
-GroupCounts Count(const CheckGroup& group) {
-  GroupCounts counts;
-  for (const auto* c : group.cases) {
-    switch (c->verdict) {
-      case Verdict::kPass: ++counts.pass; break;
-      case Verdict::kFail: ++counts.fail; break;
-      case Verdict::kError: ++counts.error; break;
-      case Verdict::kSkip: ++counts.skip; break;
-      case Verdict::kRegression:
-        ++counts.regression;
-        break;
-    }
-  }
-  return counts;
-}
-
-Verdict GroupVerdict(const GroupCounts& counts) {
-  if (counts.fail) return Verdict::kFail;
-  if (counts.regression) return Verdict::kRegression;
-  if (counts.error) return Verdict::kError;
-  if (counts.pass) return Verdict::kPass;
-  return Verdict::kSkip;
-}
 
 std::string Paint(const std::string& text, const char* ansi, const TerminalStyle& style) {
   return style.color ? std::string("\x1b[") + ansi + "m" + text + "\x1b[0m" : text;
@@ -158,24 +114,6 @@ std::string MeasuredNumbers(const CheckGroup& group) {
 
 }  // namespace
 
-RunTotals CountChecks(const std::vector<CheckResult>& results) {
-  RunTotals totals;
-  totals.cases = static_cast<int>(results.size());
-  for (const auto& group : GroupByCheck(results)) {
-    ++totals.checks;
-    switch (GroupVerdict(Count(group))) {
-      case Verdict::kPass: ++totals.passed; break;
-      case Verdict::kFail: ++totals.failed; break;
-      case Verdict::kError: ++totals.errored; break;
-      case Verdict::kSkip: ++totals.skipped; break;
-      case Verdict::kRegression:
-        ++totals.regressed;
-        break;
-    }
-  }
-  return totals;
-}
-
 std::string RenderTerminalReport(const std::vector<CheckResult>& results, const TerminalStyle& style) {
   std::string out;
   std::string current_suite;
@@ -240,33 +178,34 @@ std::string RenderSummary(const RunTotals& totals, const TerminalStyle& style) {
   return Paint(line, colour, style) + "\n";
 }
 
-int ExitStatusFor(const std::vector<CheckResult>& results) {
-  bool any_error = false;
-  bool any_regression = false;
-  for (const auto& result : results) {
-    if (result.verdict == Verdict::kFail) return 1;
-    any_error = any_error || result.verdict == Verdict::kError;
-    any_regression = any_regression || result.verdict == Verdict::kRegression;
-  }
-  // A regression is a finding; an error is a fact not obtained: the finding is the answer.
-  return any_regression ? 4 : any_error ? 3 : 0;
-}
+namespace {
 
-std::string ExitMeaning(int status) {
-  switch (status) {
-    case 0:
-      return "every evaluated check conforms";
-    case 1:
-      return "non-conformance found";
-    case 2:
-      return "bad invocation, or an input that cannot be read";
-    case 3:
-      return "nothing non-conforming, but some checks could not be evaluated";
-    case 4:
-      return "conforms, but worse than the baseline";
-    default:
-      return "exit status " + std::to_string(status);
+class TerminalReportSink : public ReportSink {
+ public:
+  TerminalReportSink(std::ostream& out, TerminalStyle style, bool require_all_nodes)
+      : out_(out), style_(style), require_all_nodes_(require_all_nodes) {}
+  Result<std::string> Write(const Run& run) const override {
+    const auto capture_profile = run.record.snapshot_manifest.find("profile");
+    out_ << RenderTerminalReport(run.cases, style_)
+         << RenderSnapshotGaps(run.cases, run.record.profile,
+                               capture_profile == run.record.snapshot_manifest.end() ? "" : capture_profile->second,
+                               style_)
+         << RenderSummary(CountChecks(run.cases), style_);
+    const NodeCoverage coverage{run.record.nodes, run.record.not_covered};
+    if (const std::string line = CoverageLine(coverage, require_all_nodes_); !line.empty()) out_ << line << "\n";
+    return std::string();
   }
+
+ private:
+  std::ostream& out_;
+  TerminalStyle style_;
+  bool require_all_nodes_;
+};
+
+}  // namespace
+
+std::unique_ptr<ReportSink> TerminalSink(std::ostream& out, TerminalStyle style, bool require_all_nodes) {
+  return std::make_unique<TerminalReportSink>(out, style, require_all_nodes);
 }
 
 }  // namespace gpuconform

@@ -1,21 +1,22 @@
-#include "fleet/health_check_verb.h"
+#include "app/health_check_verb.h"
 
 #include <chrono>
 #include <iostream>
 #include <map>
 
+#include "app/judge_pipeline.h"
+#include "app/terminal_printer.h"
 #include "fleet/drain_plan.h"
 #include "fleet/slurm_node_actions.h"
 #include "harness/gather.h"
 #include "harness/live_source.h"
 #include "harness/profile.h"
 #include "harness/suite_registry.h"
-#include "harness/terminal_printer.h"
 #include "harness/text_util.h"
 #include "harness/timestamp.h"
 #include "harness/world.h"
 #include "reports/json_report.h"
-#include "reports/junit_writer.h"
+#include "reports/report_sinks.h"
 
 namespace gpuconform {
 
@@ -190,59 +191,44 @@ int HealthCheckVerb(const CommandLine& command, const RunOptions& options) {
       RunProbes(QuickProbes(ProbesOf(selection->suites), host), host, *profile, options, deadline, budget_s);
 
   const SuiteContext context{probed.raw, *profile, {}, true, "", options};
-  const std::vector<CheckResult> results = ResultsForNode(EvaluateSuites(selection->suites, context), *selection, host);
-  const TerminalStyle style{false, false};
-  std::cout << RenderTerminalReport(results, style) << RenderSummary(CountChecks(results), style);
-  if (!probed.budget_problem.empty()) Say(probed.budget_problem);
-  int status = ExitStatusFor(results);
-
-  const std::string run_id = NewRunId();
-  std::vector<RunRecord::NodeAction> node_actions;
-  if (!command.no_drain) {
+  Run run;
+  run.record = StartRecord(profile->name, host, "health-check",
+                           Join(std::vector<std::string>(selection->checks.begin(), selection->checks.end()), ":"),
+                           options.slurm_job_id, {host});
+  run.record.started_utc = started_utc;
+  JudgementSteps steps;
+  std::size_t checks_judged = 0;
+  steps.select = [&](Run& judged) {
+    judged.cases = ResultsForNode(judged.cases, *selection, host);
+    checks_judged = judged.cases.size();
+  };
+  // Act: say when the budget ran out, then drain this node on a hardware or configuration
+  // failure, or resume it once it passes (unless --no-drain).
+  steps.act = [&](Run& judged) {
+    if (!probed.budget_problem.empty()) Say(probed.budget_problem);
+    if (command.no_drain) return true;
     auto states = SlurmNodeStatesFrom(probed.raw.ClusterOutput(kScontrolProbeId));
     if (!states) {
       Say("cannot drain or resume " + host + ": the controller's record of it could not be read: " + states.error());
-    } else {
-      const DrainPlan plan = PlanDrain(results, {run_id, {host}, *states, std::nullopt, true});
-      for (auto& action : ApplyDrainPlan(plan, true, true)) {
-        Say(action.node + ": " + action.action + " — " + action.why +
-            (action.outcome == "none" ? "" : " [" + action.outcome + "]"));
-        if (action.outcome.rfind("failed", 0) == 0) status = std::max(status, 2);
-        node_actions.push_back(std::move(action));
-      }
+      return true;
     }
-  }
-  RunRecord record{.run_id = run_id,
-                   .started_utc = started_utc,
-                   .ended_utc = UtcIso8601(),
-                   .gpuconform_version = GPUCONFORM_VERSION,
-                   .profile = profile->name,
-                   .hostname = host,
-                   .mode = "health-check",
-                   .filter = Join(std::vector<std::string>(selection->checks.begin(), selection->checks.end()), ":"),
-                   .slurm_job_id = options.slurm_job_id,
-                   .nodes = {host},
-                   .snapshot_manifest = {},
-                   .tags = {},
-                   .exit_status = status,
-                   .baseline_origin = std::nullopt,
-                   .baseline_run_ids = {},
-                   .not_covered = {},
-                   .node_actions = node_actions};
-  if (!command.json_out.empty()) {
-    if (auto written = WriteResultsJson(command.json_out, results, record); !written) {
-      std::cerr << "gpuconform: " << written.error() << "\n";
-      status = 2;
+    bool all_done = true;
+    const DrainPlan plan = PlanDrain(judged.cases, {judged.record.run_id, {host}, *states, std::nullopt, true});
+    for (auto& action : ApplyDrainPlan(plan, true, true)) {
+      Say(action.node + ": " + action.action + " — " + action.why +
+          (action.outcome == "none" ? "" : " [" + action.outcome + "]"));
+      if (action.outcome.rfind("failed", 0) == 0) all_done = false;
+      judged.record.node_actions.push_back(std::move(action));
     }
-  }
-  if (!command.junit.empty()) {
-    ReportMeta meta{host, UtcIso8601(), profile->name, GPUCONFORM_VERSION, "health-check", {}};
-    if (auto written = WriteJunitFile(command.junit, results, meta); !written) {
-      std::cerr << "gpuconform: " << written.error() << "\n";
-      status = 2;
-    }
-  }
-  Say(host + ": " + std::to_string(results.size()) + " quick check(s) in " +
+    return all_done;
+  };
+  ReportSinks sinks;
+  if (!command.json_out.empty()) sinks.push_back(ResultsJsonSink(command.json_out));
+  if (!command.junit.empty()) sinks.push_back(JunitFileSink(command.junit));
+  const auto terminal = TerminalSink(std::cout, TerminalStyle{false, false});
+  const int status =
+      JudgeAndReport(EvaluateSuites(selection->suites, context), steps, std::move(run), *terminal, sinks);
+  Say(host + ": " + std::to_string(checks_judged) + " quick check(s) in " +
       std::to_string(std::chrono::duration<double>(Clock::now() - start).count()).substr(0, 4) + " s of " +
       std::to_string(budget_s) + " s");
   return status;

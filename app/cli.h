@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "harness/run_options.h"
+#include "probes/slurm/srun_launch.h"
+
 namespace gpuconform {
 
 enum class Verb {
@@ -88,6 +91,9 @@ struct ParsedCommandLine {
 
 ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args);
 
-inline constexpr char kDefaultProfile[] = "h100-sxm-8";
+// The request of `gpuconform launch` (probes/slurm/srun_launch.h).
+slurm::LaunchRequest LaunchRequestOf(const CommandLine& command);
+// The settings RunOptions takes from this command line (harness/run_options.h).
+CommandLineSettings SettingsOf(const CommandLine& command);
 
 }  // namespace gpuconform

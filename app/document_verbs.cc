@@ -1,4 +1,4 @@
-#include "harness/document_verbs.h"
+#include "app/document_verbs.h"
 
 #include <fmt/format.h>
 
@@ -9,19 +9,19 @@
 #include <set>
 #include <tuple>
 
+#include "app/terminal_printer.h"
 #include "baseline/regression.h"
 #include "fleet/drain_step.h"
 #include "harness/atomic_file.h"
 #include "harness/hostlist.h"
 #include "harness/profile.h"
 #include "harness/read_file.h"
-#include "harness/terminal_printer.h"
 #include "harness/text_util.h"
 #include "harness/timestamp.h"
 #include "history/history_store.h"
 #include "reports/html_report.h"
 #include "reports/json_report.h"
-#include "reports/junit_writer.h"
+#include "reports/report_sinks.h"
 #include "reports/results_merge.h"
 #include "reports/results_reader.h"
 
@@ -43,7 +43,7 @@ bool IsSqliteFile(const std::string& path) {
 // Changes smaller than this are noise in a listing; regressions are listed whatever their size.
 constexpr double kListedChangeFraction = 0.01;
 
-Result<ResultsDocument> ReadResults(const std::string& path) {
+Result<Run> ReadResults(const std::string& path) {
   auto text = ReadTextFile(path, "results document (run --json FILE)");
   if (!text) return Error{text.error()};
   return ParseResultsDocument(*text, path);
@@ -56,8 +56,8 @@ std::string Describe(const RunRecord& run) {
 }
 
 // The regression tolerances: --profile, else the new run's profile where it loads, else defaults.
-RegressionTolerance Tolerances(const CommandLine& command, const ResultsDocument& newer) {
-  const std::string name = command.profile.empty() ? newer.run.profile : command.profile;
+RegressionTolerance Tolerances(const CommandLine& command, const Run& newer) {
+  const std::string name = command.profile.empty() ? newer.record.profile : command.profile;
   auto profile = LoadProfile(name);
   if (profile) return profile->regression;
   std::cerr << "gpuconform: " << profile.error() << "; using the default regression tolerances\n";
@@ -86,9 +86,9 @@ std::string NodesLine(const RunRecord& older, const RunRecord& newer) {
   return line + "\n";
 }
 
-std::string VerdictChanges(const ResultsDocument& older, const std::vector<CheckResult>& newer) {
+std::string VerdictChanges(const Run& older, const std::vector<CheckResult>& newer) {
   std::map<CaseKey, Verdict> before;
-  for (const auto& result : older.results) before[{result.suite, result.check, result.node}] = result.verdict;
+  for (const auto& result : older.cases) before[{result.suite, result.check, result.node}] = result.verdict;
   std::string lines;
   int changed = 0, added = 0;
   std::set<CaseKey> seen;
@@ -149,7 +149,7 @@ std::string MetricChanges(const std::vector<CheckResult>& compared) {
 }  // namespace
 
 int BaselineVerb(const CommandLine& command) {
-  std::vector<ResultsDocument> runs;
+  std::vector<Run> runs;
   for (const auto& path : command.baseline_from) {
     auto run = ReadResults(path);
     if (!run) {
@@ -189,23 +189,23 @@ int DiffVerb(const CommandLine& command) {
   }
   const RegressionTolerance tolerance = Tolerances(command, *newer);
   const std::vector<CheckResult> compared =
-      CompareWithBaseline(newer->results, BaselineFromRuns({*older}, command.diff_old), tolerance);
-  std::cout << "Old: " << command.diff_old << ": " << Describe(older->run) << "\n"
-            << "New: " << command.diff_new << ": " << Describe(newer->run) << "\n"
-            << NodesLine(older->run, newer->run) << VerdictChanges(*older, compared) << MetricChanges(compared);
+      CompareWithBaseline(newer->cases, BaselineFromRuns({*older}, command.diff_old), tolerance);
+  std::cout << "Old: " << command.diff_old << ": " << Describe(older->record) << "\n"
+            << "New: " << command.diff_new << ": " << Describe(newer->record) << "\n"
+            << NodesLine(older->record, newer->record) << VerdictChanges(*older, compared) << MetricChanges(compared);
   const int status = ExitStatusFor(compared);
   std::cout << "New run: " << ExitMeaning(status) << " (exit " << status << ")\n";
   return status;
 }
 
 int ReportVerb(const CommandLine& command) {
-  ResultsDocument run;
+  Run run;
   std::vector<MetricTrend> trends;
   if (IsSqliteFile(command.report_input)) {
     auto store = HistoryStore::Open(command.report_input, kReaderLockTimeout);
     Result<std::string> newest = store ? (*store)->NewestRunId(false) : Result<std::string>(Error{store.error()});
-    Result<ResultsDocument> loaded =
-        newest ? (*store)->LoadRun(*newest) : Result<ResultsDocument>(Error{newest.error()});
+    Result<Run> loaded =
+        newest ? (*store)->LoadRun(*newest) : Result<Run>(Error{newest.error()});
     auto history =
         loaded ? (*store)->Trends(kReportTrendRuns, "", "") : Result<std::vector<MetricTrend>>(Error{loaded.error()});
     if (!history) {
@@ -222,7 +222,7 @@ int ReportVerb(const CommandLine& command) {
     }
     run = std::move(*read);
   }
-  auto written = WriteHtmlReport(command.html, run.run, run.results, trends);
+  auto written = WriteHtmlReport(command.html, run, trends);
   if (!written) {
     std::cerr << "gpuconform: " << written.error() << "\n";
     return 2;
@@ -296,14 +296,14 @@ int MergeVerb(const CommandLine& command) {
     inputs.push_back({path, std::move(*read)});
   }
   MergedResults merged = MergeResults(std::move(inputs), NewRunId());
-  ResultsDocument& document = merged.document;
-  int status = ExitStatusFor(document.results);
-  document.run.exit_status = status;
+  Run& document = merged.document;
+  int status = ExitStatusFor(document.cases);
+  document.record.exit_status = status;
   const TerminalStyle style{false, false};
-  std::cout << RenderTerminalReport(document.results, style) << RenderSummary(CountChecks(document.results), style);
-  std::cout << "Merged " << command.merge_inputs.size() << " runs: " << document.run.nodes.size() << " node(s) judged";
-  if (!document.run.not_covered.empty()) {
-    std::cout << ", not covered by any: " << CompressHostlist(document.run.not_covered);
+  std::cout << RenderTerminalReport(document.cases, style) << RenderSummary(CountChecks(document.cases), style);
+  std::cout << "Merged " << command.merge_inputs.size() << " runs: " << document.record.nodes.size() << " node(s) judged";
+  if (!document.record.not_covered.empty()) {
+    std::cout << ", not covered by any: " << CompressHostlist(document.record.not_covered);
   }
   std::cout << "\n";
   if (!merged.conflicts.empty()) {
@@ -311,38 +311,21 @@ int MergeVerb(const CommandLine& command) {
               << " conflict(s); each case is kept from the newest run that judged its node:\n"
               << RenderConflicts(merged.conflicts);
   }
-  auto announce = [&](const Result<bool>& written, const std::string& where) {
-    if (written) {
-      std::cout << where << "\n";
-    } else {
-      std::cerr << "gpuconform: " << written.error() << "\n";
-      status = 2;
-    }
-  };
   if (!command.drain_plan.empty()) {
     // A dry run: the merged runs may be hours apart, and each run applies its own drains.
     DrainRequest drain;
     drain.plan_file = command.drain_plan;
     drain.max_drain = command.max_drain;
-    if (!DecideDrains(drain, document.run.nodes, document.results, document.run)) status = 2;
-    document.run.exit_status = status;
+    if (!DecideDrains(drain, document.record.nodes, document.cases, document.record)) status = 2;
+    document.record.exit_status = status;
   }
-  announce(WriteResultsJson(command.json_out, document.results, document.run), "Results (JSON): " + command.json_out);
-  if (!command.junit.empty()) {
-    ReportMeta meta{document.run.hostname, UtcIso8601(),      document.run.profile,
-                    GPUCONFORM_VERSION,    document.run.mode, {}};
-    meta.properties.push_back({"nodes", Join(document.run.nodes, ",")});
-    announce(WriteJunitFile(command.junit, document.results, meta), "JUnit report: " + command.junit);
-  }
-  if (!command.html.empty()) {
-    announce(WriteHtmlReport(command.html, document.run, document.results, {}), "HTML report: " + command.html);
-  }
-  if (!command.history.empty()) {
-    auto store = HistoryStore::Open(command.history, kReaderLockTimeout);
-    Result<bool> appended =
-        store ? (*store)->AppendRun(document.run, document.results) : Result<bool>(Error{store.error()});
-    announce(appended, "History: " + command.history + " (run " + document.run.run_id + " appended)");
-  }
+  document.junit_properties = {{"nodes", Join(document.record.nodes, ",")}};
+  ReportSinks sinks;
+  sinks.push_back(ResultsJsonSink(command.json_out));
+  if (!command.junit.empty()) sinks.push_back(JunitFileSink(command.junit));
+  if (!command.html.empty()) sinks.push_back(HtmlSink(command.html));
+  if (!command.history.empty()) sinks.push_back(HistorySink(command.history, kReaderLockTimeout));
+  if (!WriteReports(document, sinks, std::cout, std::cerr)) status = 2;
   return status;
 }
 

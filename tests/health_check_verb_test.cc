@@ -1,6 +1,6 @@
 // The health check's probe selection and budget, and the binary within its budget when a
 // command hangs (a stand-in scontrol that sleeps: the hung-controller case).
-#include "fleet/health_check_verb.h"
+#include "app/health_check_verb.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

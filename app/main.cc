@@ -7,19 +7,17 @@
 #include <thread>
 
 #include "harness/child_verbs.h"
-#include "harness/cli.h"
+#include "app/cli.h"
 #include "harness/collective_deadline.h"
-#include "harness/document_verbs.h"
-#include "fleet/health_check_verb.h"
+#include "app/document_verbs.h"
+#include "app/health_check_verb.h"
 #include "harness/live_source.h"
-#include "harness/reasons_command.h"
-#include "harness/run_command.h"
+#include "app/reasons_command.h"
+#include "app/run_command.h"
 #include "harness/run_options.h"
 #include "harness/start_watchdog.h"
 #include "harness/world.h"
-#include "probes/checkpoint_writer/checkpoint_writer.h"
-#include "probes/nccl_run/nccl_worker.h"
-#include "probes/nccl_run/nccl_worker_protocol.h"
+#include "probes/slurm/srun_launch.h"
 
 namespace {
 
@@ -84,17 +82,10 @@ int main(int argc, char** argv) {
     case Verb::kLaunch: break;
   }
   // The one read of the environment: everything below takes its settings from `options`.
-  const RunOptions options = BuildRunOptions(command, ReadEnvironment(environ));
+  const RunOptions options = BuildRunOptions(SettingsOf(command), ReadEnvironment(environ));
   // Slurm's HealthCheckProgram: one node, no MPI, no world to form.
   if (command.verb == Verb::kHealthCheck) return HealthCheckVerb(command, options);
-  if (command.verb == Verb::kLaunch) {
-    const VerbMain launch = FindVerb(Verb::kLaunch);
-    if (launch == nullptr) {
-      std::cerr << "gpuconform: this build has no launch verb\n";
-      return 2;
-    }
-    return launch(command, options);
-  }
+  if (command.verb == Verb::kLaunch) return slurm::LaunchMain(LaunchRequestOf(command), options);
   const std::chrono::seconds deadline(options.world_timeout_s);
   StartWatchdog watchdog(deadline, [&] { GiveUp(command, options, WorldNotFormed(deadline), nullptr); });
   auto world = World::Start(options.launch);

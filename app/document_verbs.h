@@ -8,7 +8,7 @@
 // with a message naming it.
 #pragma once
 
-#include "harness/cli.h"
+#include "app/cli.h"
 
 namespace gpuconform {
 

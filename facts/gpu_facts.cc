@@ -2,7 +2,6 @@
 
 #include <optional>
 
-#include "harness/probe_catalog.h"
 #include "harness/raw_text.h"
 #include "probes/cuda_p2p/cuda_p2p_probe.h"
 #include "probes/nvml/nvml_parse.h"
@@ -37,16 +36,7 @@ Result<T> FromSmi(const ClusterRaw& raw, const std::string& node, const ProbeSpe
 
 }  // namespace
 
-const ProbeSpec& NvlinkStatusProbe() {
-  // nvidia-smi can take tens of seconds on a node with a wedged GPU.
-  static const ProbeSpec kSpec =
-      TalksToDevices(CommandProbe("nvidia-smi-nvlink-s", ProbeScope::kNode, "nvidia-smi-nvlink-s.txt",
-                                  {"nvidia-smi", "nvlink", "-s"}, 60000),
-                     kNvidiaDriverLoaded);
-  return kSpec;
-}
-
-std::vector<ProbeSpec> GpuFactProbes() { return {NvmlProbe(), probes::NvidiaSmiQueryXml(), NvlinkStatusProbe()}; }
+std::vector<ProbeSpec> GpuFactProbes() { return {NvmlProbe(), NvidiaSmiQueryXml(), NvlinkStatusProbe()}; }
 
 namespace {
 
@@ -73,7 +63,7 @@ Result<nvidia_smi::GpuInventory> ParseGpuInventory(const ClusterRaw& raw, const 
 }
 
 Result<nvidia_smi::GpuInventory> ParseNvidiaSmiQueryFacts(const ClusterRaw& raw, const std::string& node) {
-  const ProbeSpec spec = probes::NvidiaSmiQueryXml();
+  const ProbeSpec spec = NvidiaSmiQueryXml();
   const RawOutput out = raw.NodeOutput(node, spec.id);
   auto text = UsableText(out, node, spec.file, kNoDriver);
   if (!text) return Error{text.error()};
@@ -89,7 +79,7 @@ Result<NvlinkStatus> ParseNvlinkStatusFacts(const ClusterRaw& raw, const std::st
 }
 
 Result<TopoMatrix> ParseTopoMatrixFacts(const ClusterRaw& raw, const std::string& node) {
-  const ProbeSpec spec = probes::NvidiaSmiTopoMatrix();
+  const ProbeSpec spec = NvidiaSmiTopoMatrix();
   const RawOutput out = raw.NodeOutput(node, spec.id);
   auto text = UsableText(out, node, spec.file, kNoDriver);
   if (!text) return Error{text.error()};

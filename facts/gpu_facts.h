@@ -12,6 +12,7 @@
 #include "harness/cluster_raw.h"
 #include "harness/probe.h"
 #include "probes/cuda_p2p/cuda_p2p_parse.h"
+#include "probes/nvidia_smi/nvidia_smi_probes.h"
 #include "probes/nvidia_smi/topo_nvlink_parse.h"
 #include "probes/nvidia_smi/query_xml_parse.h"
 
@@ -22,7 +23,6 @@ using namespace gpuconform::nvidia_smi;
 // What a missing nvidia-smi means: the driver package provides it, so there is no driver.
 inline constexpr char kNoDriver[] = "no NVIDIA driver was found on the node (nvidia-smi not installed)";
 
-const ProbeSpec& NvlinkStatusProbe();  // nvidia-smi nvlink -s -> nvidia-smi-nvlink-s.txt
 // The probes ReadGpuInventory and ReadNvlinkStatus read: nvml, nvidia-smi -q -x, nvidia-smi nvlink -s.
 std::vector<ProbeSpec> GpuFactProbes();
 
@@ -31,7 +31,7 @@ Result<nvidia_smi::GpuInventory> ReadGpuInventory(const ClusterRaw& raw, const s
 // and the GPUs as nvidia-smi lists them (Software, SlurmGres, and ReadGpuInventory without NVML).
 Result<nvidia_smi::GpuInventory> ReadNvidiaSmiQuery(const ClusterRaw& raw, const std::string& node);
 Result<NvlinkStatus> ReadNvlinkStatus(const ClusterRaw& raw, const std::string& node);
-// The node's `nvidia-smi topo -m` (probes::NvidiaSmiTopoMatrix), which NvSwitch and
+// The node's `nvidia-smi topo -m` (nvidia_smi::NvidiaSmiTopoMatrix), which NvSwitch and
 // InfiniBand both read.
 Result<TopoMatrix> ReadTopoMatrix(const ClusterRaw& raw, const std::string& node);
 // The node's CUDA P2P report (cuda-p2p.txt): peer access and copy bandwidth of every pair.

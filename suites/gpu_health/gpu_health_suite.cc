@@ -1,7 +1,6 @@
 // GpuHealth suite glue: the node's nvidia-smi -q (the -x form, else the text form a snapshot
 // may hold instead) and kernel log, each parsed once, judged per node; and the registration.
 #include "facts/gpu_facts.h"
-#include "harness/probe_catalog.h"
 #include "harness/raw_text.h"
 #include "harness/suite_registry.h"
 #include "probes/kernel_log/kernel_log_parse.h"
@@ -18,9 +17,9 @@ std::string OriginOf(const RawOutput& out, const std::string& node, const ProbeS
 }
 
 Result<GpuInventory> ParseHealthInventory(const ClusterRaw& raw, const std::string& node) {
-  const RawOutput xml = raw.NodeOutput(node, probes::NvidiaSmiQueryXml().id);
+  const RawOutput xml = raw.NodeOutput(node, nvidia_smi::NvidiaSmiQueryXml().id);
   if (xml.ok()) return facts::ReadNvidiaSmiQuery(raw, node);
-  const ProbeSpec text_spec = probes::NvidiaSmiQueryText();
+  const ProbeSpec text_spec = nvidia_smi::NvidiaSmiQueryText();
   const RawOutput text = raw.NodeOutput(node, text_spec.id);
   if (text.ok()) return nvidia_smi::ParseNvidiaSmiQueryText(text.text, OriginOf(text, node, text_spec));
   // nvidia-smi exits non-zero when it cannot open a GPU; the GPU it names is still a fact.
@@ -94,7 +93,7 @@ SuiteDefinition Definition() {
                  return CheckNoHardwareXids(node, ReadKernelLog(c.raw, node), c.profile);
                }},
           },
-      .probes = JoinProbes({{probes::NvidiaSmiQueryXml(), probes::NvidiaSmiQueryText(), kernel_log::KernelLogProbe()}}),
+      .probes = JoinProbes({{nvidia_smi::NvidiaSmiQueryXml(), nvidia_smi::NvidiaSmiQueryText(), kernel_log::KernelLogProbe()}}),
   };
 }
 

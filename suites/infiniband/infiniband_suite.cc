@@ -1,5 +1,5 @@
 // InfiniBand suite glue: the checks, judged per node from the port facts (facts/ib_port_facts.h) and the topology matrix, and the registration.
-#include "harness/probe_catalog.h"
+#include "probes/nvidia_smi/nvidia_smi_probes.h"
 #include "harness/suite_registry.h"
 #include "harness/raw_text.h"
 #include "suites/infiniband/infiniband_checks.h"
@@ -37,7 +37,7 @@ SuiteDefinition Definition() {
            return CheckGpuHasLocalRailNic(node, ReadTopoMatrix(c.raw, node), ReadPorts(c.raw, node), c.profile);
          }},
     },
-    .probes = JoinProbes({PortProbes(), {probes::NvidiaSmiTopoMatrix()}}),
+    .probes = JoinProbes({PortProbes(), {NvidiaSmiTopoMatrix()}}),
   };
 }
 

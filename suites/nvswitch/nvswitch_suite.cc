@@ -1,7 +1,6 @@
 // NvSwitch suite glue: the checks, each judged per node from the GPU facts (facts/gpu_facts.h), and the registration.
 #include <algorithm>
 
-#include "harness/probe_catalog.h"
 #include "harness/suite_registry.h"
 #include "probes/cuda_p2p/cuda_p2p_probe.h"
 #include "facts/gpu_facts.h"
@@ -77,7 +76,7 @@ SuiteDefinition Definition() {
            return CheckP2pBandwidthUniform(node, ReadCudaP2p(c.raw, node), c.profile);
          }},
     },
-    .probes = JoinProbes({GpuFactProbes(), {probes::NvidiaSmiTopoMatrix(), CudaP2pProbe()}}),
+    .probes = JoinProbes({GpuFactProbes(), {NvidiaSmiTopoMatrix(), CudaP2pProbe()}}),
   };
 }
 

@@ -1,7 +1,8 @@
 // Software suite glue: which probes feed which component, and the suite's registration.
 #include "facts/gpu_facts.h"
 #include "harness/raw_text.h"
-#include "harness/probe_catalog.h"
+#include "probes/nvidia_smi/nvidia_smi_probes.h"
+#include "probes/versions/versions_probes.h"
 #include "harness/suite_registry.h"
 #include "suites/software/software_checks.h"
 #include "probes/versions/versions_parse.h"
@@ -40,27 +41,27 @@ const std::vector<ComponentSource>& Components() {
   static const std::vector<ComponentSource> kComponents = {
       {{"kernel", "kernel", "KernelVersionIdentical", false,
         "reimage the odd node, or roll the kernel update out to every node"},
-       probes::KernelRelease(), ParseKernelRelease},
+       KernelRelease(), ParseKernelRelease},
       {{"driver", "NVIDIA driver", "DriverVersionIdentical", true,
         "install the same driver on every node (a driver mismatch breaks NCCL and fabric manager)"},
-       probes::NvidiaSmiQueryXml(), nullptr, DriverField},
+       nvidia_smi::NvidiaSmiQueryXml(), nullptr, DriverField},
       {{"cuda", "CUDA version (driver API)", "CudaVersionIdentical", true,
         "install the same driver and CUDA on every node"},
-       probes::NvidiaSmiQueryXml(), nullptr, CudaField},
+       nvidia_smi::NvidiaSmiQueryXml(), nullptr, CudaField},
       {{"nccl", "NCCL", "NcclVersionIdentical", true,
         "install the same NCCL on every node (mixed NCCL versions can hang collectives)"},
-       probes::NcclVersion(), ParseDottedVersion},
+       NcclVersion(), ParseDottedVersion},
       {{"slurm", "Slurm (slurmd)", "SlurmVersionIdentical", false,
         "upgrade slurmd on every node to the controller's version"},
-       probes::SlurmdVersion(), ParseSlurmdVersion},
+       SlurmdVersion(), ParseSlurmdVersion},
       {{"munge", "MUNGE", "MungeVersionIdentical", false, "install the same munge package on every node"},
-       probes::MungedVersion(), ParseMungedVersion},
+       MungedVersion(), ParseMungedVersion},
       {{"mpi", "MPI library", "MpiVersionIdentical", false,
         "install the same MPI on every node (ranks of different MPI builds cannot talk)"},
-       probes::MpiLibraryVersion(), ParseMpiLibraryVersion},
+       MpiLibraryVersion(), ParseMpiLibraryVersion},
       {{"gpuconform", "gpuconform", "GpuconformVersionIdentical", false,
         "run the same gpuconform build on every node (put it on shared storage)"},
-       probes::GpuconformVersion(), ParseDottedVersion},
+       GpuconformVersion(), ParseDottedVersion},
   };
   return kComponents;
 }

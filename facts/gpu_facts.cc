@@ -2,21 +2,18 @@
 
 #include <optional>
 
-#include "harness/probe_catalog.h"
-#include "harness/raw_text.h"
+#include "facts/node_output.h"
 #include "probes/cuda_p2p/cuda_p2p_probe.h"
 #include "probes/nvml/nvml_parse.h"
 #include "probes/nvml/nvml_probe.h"
+#include "probes/nvidia_smi/query_text_parse.h"
+#include "probes/versions/versions_parse.h"
 
 namespace gpuconform::facts {
 
 using namespace gpuconform::nvml;
 
 namespace {
-
-std::string OriginOf(const RawOutput& out, const std::string& node, const ProbeSpec& spec) {
-  return out.origin.empty() ? node + "/" + spec.file : out.origin;
-}
 
 // Why NVML gave nothing, to add to the nvidia-smi error so that the message names both.
 std::string NvmlReason(const RawOutput& nvml, const std::string& node) {
@@ -37,16 +34,9 @@ Result<T> FromSmi(const ClusterRaw& raw, const std::string& node, const ProbeSpe
 
 }  // namespace
 
-const ProbeSpec& NvlinkStatusProbe() {
-  // nvidia-smi can take tens of seconds on a node with a wedged GPU.
-  static const ProbeSpec kSpec =
-      TalksToDevices(CommandProbe("nvidia-smi-nvlink-s", ProbeScope::kNode, "nvidia-smi-nvlink-s.txt",
-                                  {"nvidia-smi", "nvlink", "-s"}, 60000),
-                     kNvidiaDriverLoaded);
-  return kSpec;
-}
+std::vector<ProbeSpec> GpuFactProbes() { return {NvmlProbe(), NvidiaSmiQueryXml(), NvlinkStatusProbe()}; }
 
-std::vector<ProbeSpec> GpuFactProbes() { return {NvmlProbe(), probes::NvidiaSmiQueryXml(), NvlinkStatusProbe()}; }
+std::vector<ProbeSpec> GpuHealthProbes() { return {NvidiaSmiQueryXml(), NvidiaSmiQueryText()}; }
 
 namespace {
 
@@ -73,11 +63,37 @@ Result<nvidia_smi::GpuInventory> ParseGpuInventory(const ClusterRaw& raw, const 
 }
 
 Result<nvidia_smi::GpuInventory> ParseNvidiaSmiQueryFacts(const ClusterRaw& raw, const std::string& node) {
-  const ProbeSpec spec = probes::NvidiaSmiQueryXml();
-  const RawOutput out = raw.NodeOutput(node, spec.id);
-  auto text = UsableText(out, node, spec.file, kNoDriver);
-  if (!text) return Error{text.error()};
-  return nvidia_smi::ParseNvidiaSmiGpus(*text, OriginOf(out, node, spec));
+  return ParseNodeOutput(raw, node, NvidiaSmiQueryXml(), kNoDriver, nvidia_smi::ParseNvidiaSmiGpus);
+}
+
+Result<nvidia_smi::GpuInventory> ParseGpuHealth(const ClusterRaw& raw, const std::string& node) {
+  const RawOutput xml = raw.NodeOutput(node, NvidiaSmiQueryXml().id);
+  if (xml.ok()) return ReadNvidiaSmiQuery(raw, node);
+  const ProbeSpec text_spec = NvidiaSmiQueryText();
+  const RawOutput text = raw.NodeOutput(node, text_spec.id);
+  if (text.ok()) return nvidia_smi::ParseNvidiaSmiQueryText(text.text, OriginOf(text, node, text_spec));
+  // nvidia-smi exits non-zero when it cannot open a GPU; the GPU it names is still a fact.
+  const std::vector<std::string> lost = nvidia_smi::FindInaccessibleGpus(xml.text + "\n" + xml.detail);
+  if (!lost.empty() && !nvidia_smi::FindSmiFailure(xml.text)) {
+    nvidia_smi::GpuInventory inventory;
+    inventory.inaccessible_bus_ids = lost;
+    return inventory;
+  }
+  return ReadNvidiaSmiQuery(raw, node);  // its error names the node, the file and the cause
+}
+
+// One field of the driver's versions in nvidia-smi -q -x, read as a version of its probe.
+versions::VersionReading ReadDriverField(const ClusterRaw& raw, const std::string& node, const std::string& kind,
+                                         Result<std::string> (*field)(const versions::NvidiaSmiVersions&,
+                                                                      const std::string& origin)) {
+  return versions::ReadVersion(
+      raw, node, kind, NvidiaSmiQueryXml(), [&](const std::string&, const std::string& origin) -> Result<std::string> {
+        auto inventory = ReadNvidiaSmiQuery(raw, node);
+        if (!inventory) return Error{inventory.error()};
+        auto versions = versions::VersionsOf(*inventory, origin);
+        if (!versions) return Error{versions.error()};
+        return field(*versions, origin);
+      });
 }
 
 Result<NvlinkStatus> ParseNvlinkStatusFacts(const ClusterRaw& raw, const std::string& node) {
@@ -89,19 +105,12 @@ Result<NvlinkStatus> ParseNvlinkStatusFacts(const ClusterRaw& raw, const std::st
 }
 
 Result<TopoMatrix> ParseTopoMatrixFacts(const ClusterRaw& raw, const std::string& node) {
-  const ProbeSpec spec = probes::NvidiaSmiTopoMatrix();
-  const RawOutput out = raw.NodeOutput(node, spec.id);
-  auto text = UsableText(out, node, spec.file, kNoDriver);
-  if (!text) return Error{text.error()};
-  return ParseTopoMatrix(*text, OriginOf(out, node, spec));
+  return ParseNodeOutput(raw, node, NvidiaSmiTopoMatrix(), kNoDriver, ParseTopoMatrix);
 }
 
 Result<cuda_p2p::P2pReport> ParseCudaP2pFacts(const ClusterRaw& raw, const std::string& node) {
-  const ProbeSpec& spec = cuda_p2p::CudaP2pProbe();
-  const RawOutput out = raw.NodeOutput(node, spec.id);
-  auto text = UsableText(out, node, spec.file, "the CUDA P2P probe could not run");
-  if (!text) return Error{text.error()};
-  return cuda_p2p::ParseCudaP2p(*text, OriginOf(out, node, spec));
+  return ParseNodeOutput(raw, node, cuda_p2p::CudaP2pProbe(), "the CUDA P2P probe could not run",
+                         cuda_p2p::ParseCudaP2p);
 }
 
 }  // namespace
@@ -118,6 +127,26 @@ Result<NvlinkStatus> ReadNvlinkStatus(const ClusterRaw& raw, const std::string& 
 Result<nvidia_smi::GpuInventory> ReadNvidiaSmiQuery(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<nvidia_smi::GpuInventory>>("nvidia-smi-q", node,
                                                          [&] { return ParseNvidiaSmiQueryFacts(raw, node); });
+}
+
+Result<nvidia_smi::GpuInventory> ReadGpuHealth(const ClusterRaw& raw, const std::string& node) {
+  return raw.facts.Get<Result<nvidia_smi::GpuInventory>>("gpu-health", node, [&] { return ParseGpuHealth(raw, node); });
+}
+
+versions::VersionReading ReadDriverVersion(const ClusterRaw& raw, const std::string& node) {
+  return ReadDriverField(raw, node, "driver-version",
+                         [](const versions::NvidiaSmiVersions& versions, const std::string&) -> Result<std::string> {
+                           return versions.driver;
+                         });
+}
+
+versions::VersionReading ReadCudaVersion(const ClusterRaw& raw, const std::string& node) {
+  return ReadDriverField(
+      raw, node, "cuda-version",
+      [](const versions::NvidiaSmiVersions& versions, const std::string& origin) -> Result<std::string> {
+        if (versions.cuda.empty()) return Error{origin + ":1: <nvidia_smi_log> has no <cuda_version>"};
+        return versions.cuda;
+      });
 }
 
 Result<cuda_p2p::P2pReport> ReadCudaP2p(const ClusterRaw& raw, const std::string& node) {

@@ -6,7 +6,7 @@
 #include "probes/ibverbs/ibverbs_parse.h"
 #include "probes/ibverbs/ibverbs_probe.h"
 #include "probes/nvidia_smi/topo_nvlink_parse.h"
-#include "harness/raw_text.h"
+#include "facts/node_output.h"
 
 namespace gpuconform::facts {
 
@@ -32,10 +32,6 @@ const ProbeSpec& IbvDevinfoProbe() {
 
 bool Unavailable(const RawOutput& out) {
   return out.status == ProbeStatus::kAbsent || out.status == ProbeStatus::kToolMissing;
-}
-
-std::string OriginOf(const RawOutput& out, const std::string& node, const ProbeSpec& spec) {
-  return out.origin.empty() ? node + "/" + spec.file : out.origin;
 }
 
 Result<IbPortReport> FromIbverbs(const RawOutput& out, const std::string& node) {

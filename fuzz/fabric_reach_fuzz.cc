@@ -1,12 +1,12 @@
-// Fuzzes fabric-reach.txt, the fabric reachability probe's output (probes/fabric_reach),
-// read by suites/interfaces/reachability.h: ParseReach.
+// Fuzzes fabric-reach.txt, the fabric reachability probe's output
+// (probes/fabric_reach/fabric_reach_parse.h: ParseReach).
 #include "fuzz/fuzz_support.h"
-#include "suites/interfaces/reachability.h"
+#include "probes/fabric_reach/fabric_reach_parse.h"
 
 using namespace gpuconform;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  fuzz::Inspect(interfaces::ParseReach(fuzz::AsText(data, size), fuzz::kOrigin), [](const auto& reach) {
+  fuzz::Inspect(fabric_reach::ParseReach(fuzz::AsText(data, size), fuzz::kOrigin), [](const auto& reach) {
     for (const auto& attempt : reach.attempts) fuzz::Keep(attempt.ms);
   });
   return 0;

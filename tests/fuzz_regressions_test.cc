@@ -17,6 +17,7 @@
 #include "probes/ib_tools/ib_tools_parse.h"
 #include "probes/ibverbs/ibverbs_parse.h"
 #include "probes/iproute/iproute_parse.h"
+#include "probes/fabric_reach/fabric_reach_parse.h"
 #include "probes/kernel_log/kernel_log_parse.h"
 #include "probes/mpi_sweep/pair_results.h"
 #include "probes/munge/munge_parse.h"
@@ -32,7 +33,6 @@
 #include "probes/pci_devices/pci_devices.h"
 #include "probes/slurm/slurm_parse.h"
 #include "probes/versions/versions_parse.h"
-#include "suites/interfaces/reachability.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform {
@@ -50,7 +50,7 @@ const std::map<std::string, std::function<void(const std::string&)>>& Parsers() 
       {"checkpoint_writer_report", [](const std::string& t) { (void)checkpoint::ParseCheckpointReport(t, "n", kOrigin); }},
       {"checkpoint_writer_verify", [](const std::string& t) { (void)checkpoint::VerifyCheckpoint(t); }},
       {"cuda_p2p", [](const std::string& t) { (void)cuda_p2p::ParseCudaP2p(t, kOrigin); }},
-      {"fabric_reach", [](const std::string& t) { (void)interfaces::ParseReach(t, kOrigin); }},
+      {"fabric_reach", [](const std::string& t) { (void)fabric_reach::ParseReach(t, kOrigin); }},
       {"ib_tools", [](const std::string& t) { (void)ib_tools::ParseIbPorts(t, kOrigin); }},
       {"ibverbs", [](const std::string& t) { (void)ibverbs::ParseIbverbs(t, kOrigin); }},
       {"iproute", [](const std::string& t) { (void)iproute::ParseIpLink(t, kOrigin), (void)iproute::ParseIpAddr(t, kOrigin); }},

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "harness/cluster_raw.h"
-#include "harness/probe_catalog.h"
+#include "probes/versions/versions_probes.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform {
@@ -25,7 +25,7 @@ TEST(SnapshotSource, ListsNodesSortedAndReadsFiles) {
   auto snapshot = OpenSnapshot(kFixtures + "/h100-2node-healthy");
   ASSERT_TRUE(snapshot) << snapshot.error();
   EXPECT_EQ((*snapshot)->Nodes(), (std::vector<std::string>{"gpu-node-01", "gpu-node-02"}));
-  const auto out = (*snapshot)->Fetch(probes::KernelRelease(), "gpu-node-01");
+  const auto out = (*snapshot)->Fetch(versions::KernelRelease(), "gpu-node-01");
   EXPECT_TRUE(out.ok());
   EXPECT_EQ(out.text, "5.15.0-105-generic\n");
   EXPECT_NE(out.origin.find("nodes/gpu-node-01/uname-r.txt"), std::string::npos);
@@ -35,7 +35,7 @@ TEST(SnapshotSource, ListsNodesSortedAndReadsFiles) {
 TEST(SnapshotSource, AbsentFileIsAbsentNamingThePath) {
   auto snapshot = OpenSnapshot(kFixtures + "/h100-2node-healthy");
   ASSERT_TRUE(snapshot);
-  ProbeSpec spec = probes::KernelRelease();
+  ProbeSpec spec = versions::KernelRelease();
   spec.file = "no-such-output.txt";
   const auto out = (*snapshot)->Fetch(spec, "gpu-node-01");
   EXPECT_EQ(out.status, ProbeStatus::kAbsent);
@@ -67,12 +67,12 @@ TEST(SnapshotSource, CaptureThenReplayRoundTripsOutputsAndFailures) {
   raw.node["n1"]["slurmd-V"] = {ProbeStatus::kTimedOut, "", "n1: `slurmd -V`",
                                 "n1: `slurmd -V` did not finish within 15000 ms and was killed"};
   const std::string dir = TempDir("roundtrip");
-  auto written = WriteSnapshot(raw, {probes::KernelRelease(), probes::SlurmdVersion()}, dir, {{"cluster", "t"}});
+  auto written = WriteSnapshot(raw, {versions::KernelRelease(), versions::SlurmdVersion()}, dir, {{"cluster", "t"}});
   ASSERT_TRUE(written) << written.error();
 
   auto snapshot = OpenSnapshot(dir);
   ASSERT_TRUE(snapshot) << snapshot.error();
-  const ClusterRaw replay = FetchAll(**snapshot, {probes::KernelRelease(), probes::SlurmdVersion()});
+  const ClusterRaw replay = FetchAll(**snapshot, {versions::KernelRelease(), versions::SlurmdVersion()});
   EXPECT_EQ(replay.NodeOutput("n1", "uname-r").text, "6.1.0-18-amd64\n");
   const auto failed = replay.NodeOutput("n1", "slurmd-V");
   EXPECT_EQ(failed.status, ProbeStatus::kTimedOut);

@@ -1,7 +1,7 @@
 // The fabric reachability probe: a collective. The lowest rank on each node listens on its
 // fabric address (nccl.socket_ifname, any free port); the addresses are exchanged; each
 // node then connects to every other node's listener, with a deadline, and records what
-// happened. Output: reach.txt, described in reachability.h.
+// happened. Output: fabric-reach.txt, described in fabric_reach_parse.h.
 // The same measurement is the gate of every measurement that crosses the fabric (the MPI
 // sweep): it is taken once per run, by whichever asks first (all ranks ask in the same
 // order), and remembered.
@@ -36,5 +36,6 @@ const FabricMesh& SharedFabricMesh(const CollectiveContext& context);
 
 // The probe's collective: SharedFabricMesh's reach.txt.
 RawOutput ProbeFabricReach(const CollectiveContext& context);
+ProbeSpec FabricReachProbe();  // nodes/<h>/fabric-reach.txt, ProbeFabricReach
 
 }  // namespace gpuconform::fabric_reach

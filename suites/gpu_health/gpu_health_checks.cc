@@ -21,51 +21,33 @@ std::string Lead(const std::string& node, const GpuRecord& gpu) { return node + 
 
 std::string Count(std::optional<long long> value) { return value ? std::to_string(*value) : "N/A"; }
 
-// The skip every check gets without GPUs or without limits; nullopt when it applies.
-std::optional<CheckResult> NotApplicable(const char* check, const std::string& node, const Profile& profile) {
-  if (auto skip = SkipWithoutGpus(kSuite, check, node, profile)) return skip;
-  if (!profile.gpu_health) {
-    return Skipped(kSuite, check, node,
-                   "profile " + profile.name + " has no gpu_health section, so it states no GPU health limits");
-  }
-  return std::nullopt;
-}
-
-// What a GPU check does before judging GPUs: the skip, the error when nvidia-smi gave nothing
-// usable, or nullopt to go on.
-std::optional<CheckResult> Preamble(const char* check, const std::string& node, const Result<GpuInventory>& inventory,
-                                    const Profile& profile) {
-  if (auto skip = NotApplicable(check, node, profile)) return skip;
-  if (!inventory) return Errored(kSuite, check, node, "unavailable", inventory.error());
-  if (inventory->gpus.empty()) {
-    const std::string lost = inventory->inaccessible_bus_ids.empty()
-                                 ? ""
-                                 : " (it could not open " + Join(inventory->inaccessible_bus_ids, ", ") +
-                                       ": see GpuHealth.GpusAtExpectedPcieAddresses)";
-    return Errored(kSuite, check, node, "no-gpu-listed",
-                   node + ": nvidia-smi -q lists no GPU" + lost + ", so no GPU's health could be judged");
-  }
-  return std::nullopt;
+// The error of a check that judges each GPU where nvidia-smi lists none, or nullopt to go on.
+std::optional<CheckResult> NoGpuListed(const std::string& node, const GpuInventory& inventory) {
+  if (!inventory.gpus.empty()) return std::nullopt;
+  const std::string lost = inventory.inaccessible_bus_ids.empty()
+                               ? ""
+                               : " (it could not open " + Join(inventory.inaccessible_bus_ids, ", ") +
+                                     ": see GpuHealth.GpusAtExpectedPcieAddresses)";
+  return Errored("no-gpu-listed", node + ": nvidia-smi -q lists no GPU" + lost + ", so no GPU's health could be judged");
 }
 
 // Judges each GPU: `judge` adds its findings and returns false when the GPU does not report
 // the fields the check reads (`fields` names them for the message).
 using GpuJudge = std::function<bool(const GpuRecord&, std::vector<Finding>&)>;
 
-CheckResult JudgeGpus(const char* check, const std::string& node, const Result<GpuInventory>& inventory,
-                      const Profile& profile, const std::string& fields, const GpuJudge& judge) {
-  if (auto early = Preamble(check, node, inventory, profile)) return *early;
+CheckResult JudgeGpus(const std::string& node, const GpuInventory& inventory, const std::string& fields,
+                      const GpuJudge& judge) {
+  if (auto error = NoGpuListed(node, inventory)) return *error;
   std::vector<Finding> findings;
   std::vector<std::string> unreported;
-  for (const GpuRecord& gpu : inventory->gpus) {
+  for (const GpuRecord& gpu : inventory.gpus) {
     if (!judge(gpu, findings)) unreported.push_back(GpuDisplayName(gpu));
   }
   if (findings.empty() && !unreported.empty()) {
-    return Errored(kSuite, check, node, "not-reported",
-                   node + ": nvidia-smi -q reports no " + fields + " for " + Join(unreported, ", ") +
-                       " (N/A or missing), so it could not be judged");
+    return Errored("not-reported", node + ": nvidia-smi -q reports no " + fields + " for " + Join(unreported, ", ") +
+                                       " (N/A or missing), so it could not be judged");
   }
-  return FromFindings(kSuite, check, node, std::move(findings));
+  return FromFindings(std::move(findings));
 }
 
 bool Over(std::optional<long long> value, long long max) { return value && *value > max; }
@@ -78,12 +60,23 @@ void Add(std::vector<Finding>& findings, ReasonCode code, const std::string& nod
 
 }  // namespace
 
-CheckResult CheckEccEnabled(const std::string& node, const Result<GpuInventory>& inventory, const Profile& profile) {
-  if (profile.gpu_health && !profile.gpu_health->ecc_required && profile.ExpectsGpus()) {
-    return Skipped(kSuite, kEccEnabled, node,
-                   "profile " + profile.name + " does not require ECC (gpu_health.ecc_required: false)");
+std::optional<std::string> GpuHealthSkipReason(const Profile& profile) {
+  if (auto reason = GpuSkipReason(profile, "there is nothing to check")) return reason;
+  if (!profile.gpu_health) {
+    return "profile " + profile.name + " has no gpu_health section, so it states no GPU health limits";
   }
-  return JudgeGpus(kEccEnabled, node, inventory, profile, "ECC mode", [&](const GpuRecord& gpu, auto& findings) {
+  return std::nullopt;
+}
+
+std::optional<std::string> EccEnabledSkipReason(const Profile& profile) {
+  if (profile.gpu_health && !profile.gpu_health->ecc_required && profile.ExpectsGpus()) {
+    return "profile " + profile.name + " does not require ECC (gpu_health.ecc_required: false)";
+  }
+  return GpuHealthSkipReason(profile);
+}
+
+CheckResult CheckEccEnabled(const std::string& node, const GpuInventory& inventory, const Profile& profile) {
+  return JudgeGpus(node, inventory, "ECC mode", [&](const GpuRecord& gpu, auto& findings) {
     if (gpu.ecc_mode.empty() || gpu.ecc_mode == "N/A") return false;
     if (gpu.ecc_mode != "Enabled") {
       Add(findings, "ecc-disabled", node, gpu,
@@ -95,10 +88,9 @@ CheckResult CheckEccEnabled(const std::string& node, const Result<GpuInventory>&
   });
 }
 
-CheckResult CheckNoVolatileUncorrectableEcc(const std::string& node, const Result<GpuInventory>& inventory,
-                                            const Profile& profile) {
+CheckResult CheckNoVolatileUncorrectableEcc(const std::string& node, const GpuInventory& inventory, const Profile&) {
   return JudgeGpus(
-      kNoVolatileUncorrectableEcc, node, inventory, profile, "volatile ECC error counts",
+      node, inventory, "volatile ECC error counts",
       [&](const GpuRecord& gpu, auto& findings) {
         const auto total = gpu.volatile_ecc.Uncorrectable();
         if (!total) return false;
@@ -113,11 +105,11 @@ CheckResult CheckNoVolatileUncorrectableEcc(const std::string& node, const Resul
       });
 }
 
-CheckResult CheckSramEccHealthy(const std::string& node, const Result<GpuInventory>& inventory,
+CheckResult CheckSramEccHealthy(const std::string& node, const GpuInventory& inventory,
                                 const Profile& profile) {
   const long long max = profile.gpu_health ? profile.gpu_health->aggregate_sram_correctable_max : 0;
   return JudgeGpus(
-      kSramEccHealthy, node, inventory, profile, "SRAM ECC error counts", [&](const GpuRecord& gpu, auto& findings) {
+      node, inventory, "SRAM ECC error counts", [&](const GpuRecord& gpu, auto& findings) {
         const auto& vol = gpu.volatile_ecc;
         const auto& agg = gpu.aggregate_ecc;
         if (!vol.sram_uncorrectable && !agg.sram_uncorrectable && !vol.sram_correctable && !agg.sram_correctable) {
@@ -145,10 +137,10 @@ CheckResult CheckSramEccHealthy(const std::string& node, const Result<GpuInvento
       });
 }
 
-CheckResult CheckAggregateEccWithinLimits(const std::string& node, const Result<GpuInventory>& inventory,
+CheckResult CheckAggregateEccWithinLimits(const std::string& node, const GpuInventory& inventory,
                                           const Profile& profile) {
   const long long max = profile.gpu_health ? profile.gpu_health->aggregate_dram_errors_max : 0;
-  return JudgeGpus(kAggregateEccWithinLimits, node, inventory, profile, "DRAM ECC error counts",
+  return JudgeGpus(node, inventory, "DRAM ECC error counts",
                    [&](const GpuRecord& gpu, auto& findings) {
                      const std::vector<std::pair<std::string, std::optional<long long>>> counts = {
                          {"volatile correctable", gpu.volatile_ecc.dram_correctable},
@@ -173,11 +165,11 @@ CheckResult CheckAggregateEccWithinLimits(const std::string& node, const Result<
                    });
 }
 
-CheckResult CheckRowRemappingHealthy(const std::string& node, const Result<GpuInventory>& inventory,
+CheckResult CheckRowRemappingHealthy(const std::string& node, const GpuInventory& inventory,
                                      const Profile& profile) {
   const long long max = profile.gpu_health ? profile.gpu_health->remapped_rows_uncorrectable_max : 0;
   return JudgeGpus(
-      kRowRemappingHealthy, node, inventory, profile, "remapped rows (nor retired pages)",
+      node, inventory, "remapped rows (nor retired pages)",
       [&](const GpuRecord& gpu, auto& findings) {
         const auto& rows = gpu.remapped_rows;
         if (!rows.pending && !rows.failure && !rows.uncorrectable) {
@@ -205,10 +197,10 @@ CheckResult CheckRowRemappingHealthy(const std::string& node, const Result<GpuIn
       });
 }
 
-CheckResult CheckRetiredPagesHealthy(const std::string& node, const Result<GpuInventory>& inventory,
+CheckResult CheckRetiredPagesHealthy(const std::string& node, const GpuInventory& inventory,
                                      const Profile& profile) {
   const long long max = profile.gpu_health ? profile.gpu_health->retired_pages_max : 0;
-  return JudgeGpus(kRetiredPagesHealthy, node, inventory, profile, "retired pages (nor remapped rows)",
+  return JudgeGpus(node, inventory, "retired pages (nor remapped rows)",
                    [&](const GpuRecord& gpu, auto& findings) {
                      const auto& pages = gpu.retired_pages;
                      if (!pages.pending && !pages.single_bit_pages && !pages.double_bit_pages) {
@@ -234,9 +226,8 @@ CheckResult CheckRetiredPagesHealthy(const std::string& node, const Result<GpuIn
                    });
 }
 
-CheckResult CheckNoClockSlowdown(const std::string& node, const Result<GpuInventory>& inventory,
-                                 const Profile& profile) {
-  return JudgeGpus(kNoClockSlowdown, node, inventory, profile, "clock event (throttle) reasons",
+CheckResult CheckNoClockSlowdown(const std::string& node, const GpuInventory& inventory, const Profile&) {
+  return JudgeGpus(node, inventory, "clock event (throttle) reasons",
                    [&](const GpuRecord& gpu, auto& findings) {
                      const auto& events = gpu.clock_events;
                      const std::vector<std::pair<std::string, std::optional<bool>>> reasons = {
@@ -262,12 +253,12 @@ CheckResult CheckNoClockSlowdown(const std::string& node, const Result<GpuInvent
                    });
 }
 
-CheckResult CheckPersistenceMode(const std::string& node, const Result<GpuInventory>& inventory,
+CheckResult CheckPersistenceMode(const std::string& node, const GpuInventory& inventory,
                                  const Profile& profile) {
   const bool want_enabled = !profile.gpu_health || profile.gpu_health->persistence_mode_enabled;
   const std::string expected = want_enabled ? "Enabled" : "Disabled";
   return JudgeGpus(
-      kPersistenceMode, node, inventory, profile, "persistence mode", [&](const GpuRecord& gpu, auto& findings) {
+      node, inventory, "persistence mode", [&](const GpuRecord& gpu, auto& findings) {
         const auto enabled = nvidia_smi::FlagValue(gpu.persistence_mode);
         if (!enabled) return false;
         if (*enabled != want_enabled) {
@@ -280,14 +271,11 @@ CheckResult CheckPersistenceMode(const std::string& node, const Result<GpuInvent
       });
 }
 
-CheckResult CheckGpusAtExpectedPcieAddresses(const std::string& node, const Result<GpuInventory>& inventory,
-                                             const Result<kernel_log::KernelLog>& log, const Profile& profile) {
-  const char* check = kGpusAtExpectedPcieAddresses;
-  if (auto skip = NotApplicable(check, node, profile)) return *skip;
-  if (!inventory) return Errored(kSuite, check, node, "unavailable", inventory.error());
+CheckResult CheckGpusAtExpectedPcieAddresses(const std::string& node, const GpuInventory& inventory,
+                                             const kernel_log::KernelLog* log, const Profile& profile) {
   std::vector<Finding> findings;
   std::set<std::string> named;
-  for (const std::string& bus_id : inventory->inaccessible_bus_ids) {
+  for (const std::string& bus_id : inventory.inaccessible_bus_ids) {
     named.insert(bus_id);
     findings.push_back({"gpu-inaccessible", node + "/" + bus_id,
                         node + ": nvidia-smi cannot open the GPU at " + bus_id +
@@ -295,7 +283,7 @@ CheckResult CheckGpusAtExpectedPcieAddresses(const std::string& node, const Resu
                             "reboot it, check the GPU's power and seating; RMA it if it repeats"});
   }
   std::set<std::string> listed;
-  for (const GpuRecord& gpu : inventory->gpus) listed.insert(nvidia_smi::CanonicalBusId(gpu.bus_id));
+  for (const GpuRecord& gpu : inventory.gpus) listed.insert(nvidia_smi::CanonicalBusId(gpu.bus_id));
   // The kernel log names a GPU that fell off the bus even when nvidia-smi no longer lists it.
   if (log) {
     for (const auto& event : log->events) {
@@ -326,17 +314,14 @@ CheckResult CheckGpusAtExpectedPcieAddresses(const std::string& node, const Resu
                             "), and neither nvidia-smi nor the kernel log names the missing one: run lspci -d 10de: "
                             "and dmesg | grep -i xid; reseat or RMA the missing GPU"});
   }
-  CheckResult result = FromFindings(kSuite, check, node, std::move(findings));
+  CheckResult result = FromFindings(std::move(findings));
   result.measurements.push_back({node + ".gpus_listed", std::to_string(seen), "GPUs",
                                  ">= " + std::to_string(expected_count), profile.gpu->source});
   return result;
 }
 
-CheckResult CheckNoHardwareXids(const std::string& node, const Result<kernel_log::KernelLog>& log,
-                                const Profile& profile) {
+CheckResult CheckNoHardwareXids(const std::string& node, const kernel_log::KernelLog& log, const Profile&) {
   using kernel_log::XidClass;
-  if (auto skip = NotApplicable(kNoHardwareXids, node, profile)) return *skip;
-  if (!log) return Errored(kSuite, kNoHardwareXids, node, "unavailable", log.error());
   // One finding per GPU and XID, with the count and the last occurrence: a burst of a thousand
   // identical lines is one fault.
   struct Seen {
@@ -346,7 +331,7 @@ CheckResult CheckNoHardwareXids(const std::string& node, const Result<kernel_log
   std::map<std::pair<std::string, int>, Seen> seen;
   int application = 0;
   int unlisted = 0;
-  for (const auto& event : log->events) {
+  for (const auto& event : log.events) {
     const XidClass xid_class = kernel_log::LookUpXid(event.xid).xid_class;
     if (xid_class == XidClass::kApplication) ++application;
     if (xid_class == XidClass::kUnlisted) ++unlisted;
@@ -370,8 +355,8 @@ CheckResult CheckNoHardwareXids(const std::string& node, const Result<kernel_log
                             std::string(XidClassName(info.xid_class)) +
                             "); NVIDIA's action: " + std::string(info.action)});
   }
-  CheckResult result = FromFindings(kSuite, kNoHardwareXids, node, std::move(findings));
-  result.measurements.push_back({node + ".xid_events", std::to_string(log->events.size()), "events", "", ""});
+  CheckResult result = FromFindings(std::move(findings));
+  result.measurements.push_back({node + ".xid_events", std::to_string(log.events.size()), "events", "", ""});
   result.measurements.push_back({node + ".application_xid_events", std::to_string(application), "events", "", ""});
   result.measurements.push_back({node + ".unlisted_xid_events", std::to_string(unlisted), "events", "", ""});
   return result;

@@ -1,11 +1,13 @@
 // GpuHealth checks: each passes on the healthy fixture node, and each fails on an input made
 // faulty in the one field it judges; the suite judges the failing fixture snapshot end to end;
-// profiles without GPUs or without limits skip it.
+// profiles without GPUs or without limits skip it before reading anything; a node whose
+// nvidia-smi or kernel log cannot be read is an error quoting why.
 #include "suites/gpu_health/gpu_health_checks.h"
 
 #include <gtest/gtest.h>
 
 #include "probes/nvidia_smi/query_text_parse.h"
+#include "tests/support/registered_checks.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform::gpu_health {
@@ -33,16 +35,16 @@ std::string Faulty(const std::string& from, const std::string& to, int nth = 2) 
   return xml;
 }
 
-Result<GpuInventory> Inventory(const std::string& xml) { return nvidia_smi::ParseNvidiaSmiGpus(xml, "q.xml"); }
+GpuInventory Inventory(const std::string& xml) { return test_support::Parsed(nvidia_smi::ParseNvidiaSmiGpus(xml, "q.xml")); }
 
-Result<KernelLog> Log(const std::string& text) { return ParseKernelLog(text, "dmesg.txt"); }
+KernelLog Log(const std::string& text) { return test_support::Parsed(ParseKernelLog(text, "dmesg.txt")); }
 
 const Profile& H100() {
   static const Profile profile = BuiltinProfile("h100-sxm-8");
   return profile;
 }
 
-using InventoryCheck = CheckResult (*)(const std::string&, const Result<GpuInventory>&, const Profile&);
+using InventoryCheck = CheckResult (*)(const std::string&, const GpuInventory&, const Profile&);
 
 struct FailingCase {
   const char* check_name;
@@ -113,26 +115,56 @@ TEST(GpuHealth, SwPowerCapAloneIsNotASlowdown) {
 
 TEST(GpuHealth, FieldsTheDriverDoesNotReportAreAnErrorNotAPass) {
   const std::string xml = ReadFile(FixtureDir("gpu-h100-healthy") + "/nodes/hgx-node-01/nvidia-smi-q.xml");
-  for (InventoryCheck check :
-       {CheckEccEnabled, CheckNoVolatileUncorrectableEcc, CheckSramEccHealthy, CheckAggregateEccWithinLimits,
-        CheckRowRemappingHealthy, CheckRetiredPagesHealthy, CheckNoClockSlowdown, CheckPersistenceMode}) {
+  const std::vector<std::pair<const char*, InventoryCheck>> checks = {
+      {kEccEnabled, CheckEccEnabled},
+      {kNoVolatileUncorrectableEcc, CheckNoVolatileUncorrectableEcc},
+      {kSramEccHealthy, CheckSramEccHealthy},
+      {kAggregateEccWithinLimits, CheckAggregateEccWithinLimits},
+      {kRowRemappingHealthy, CheckRowRemappingHealthy},
+      {kRetiredPagesHealthy, CheckRetiredPagesHealthy},
+      {kNoClockSlowdown, CheckNoClockSlowdown},
+      {kPersistenceMode, CheckPersistenceMode}};
+  for (const auto& [name, check] : checks) {
     const CheckResult result = check(kNode, Inventory(xml), H100());
-    EXPECT_EQ(result.verdict, Verdict::kError) << result.check;
-    ASSERT_FALSE(result.findings.empty()) << result.check;
-    EXPECT_EQ(result.findings[0].code, "not-reported") << result.check;
+    EXPECT_EQ(result.verdict, Verdict::kError) << name;
+    ASSERT_FALSE(result.findings.empty()) << name;
+    EXPECT_EQ(result.findings[0].code, "not-reported") << name;
   }
 }
 
+// The suite reads nvidia-smi -q (the text form where a snapshot holds only it) before judging:
+// an output in which nvidia-smi says it failed is every inventory check's error, quoting it.
 TEST(GpuHealth, NvidiaSmiThatCannotReachTheDriverIsAToolingErrorQuotingIt) {
-  const auto inventory = nvidia_smi::ParseNvidiaSmiQueryText(
-      "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest "
-      "NVIDIA driver is installed and running.\n",
-      kNode + "/nvidia-smi-q.txt");
-  const CheckResult result = CheckEccEnabled(kNode, inventory, H100());
+  const ClusterRaw raw = test_support::RawOf(
+      {{kNode,
+        {{"nvidia-smi-q-text",
+          test_support::OkOutput("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+                                 "sure that the latest NVIDIA driver is installed and running.\n",
+                                 kNode + "/nvidia-smi-q.txt")}}}});
+  const CheckResult result = test_support::JudgeRegisteredOnce(kSuite, kEccEnabled, raw, H100());
+  EXPECT_EQ(result.TestName(), "GpuHealth.EccEnabled/" + kNode);
   ASSERT_EQ(result.verdict, Verdict::kError);
+  EXPECT_EQ(result.findings[0].code, "unavailable");
   EXPECT_EQ(result.findings[0].code.entry().fault_class, FaultClass::kTooling);
+  EXPECT_EQ(result.findings[0].entity, kNode);
   EXPECT_NE(result.findings[0].message.find("couldn't communicate with the NVIDIA driver"), std::string::npos);
   EXPECT_NE(result.findings[0].message.find(kNode), std::string::npos);
+}
+
+// A node with no nvidia-smi output at all: an error naming the file, unless the profile makes
+// the check inapplicable, which wins without reading anything.
+TEST(GpuHealth, NoOutputIsAnErrorNamingTheFileButASkipWinsOverIt) {
+  const ClusterRaw raw = test_support::RawOf({{kNode, {{"nvidia-smi-q", {ProbeStatus::kAbsent, "", "", ""}}}}});
+  const CheckResult missing = test_support::JudgeRegisteredOnce(kSuite, kPersistenceMode, raw, H100());
+  ASSERT_EQ(missing.verdict, Verdict::kError);
+  EXPECT_NE(missing.findings[0].message.find("nvidia-smi-q.xml"), std::string::npos) << missing.findings[0].message;
+  const CheckResult skipped = test_support::JudgeRegisteredOnce(kSuite, kPersistenceMode, raw, BuiltinProfile("local"));
+  EXPECT_EQ(skipped.verdict, Verdict::kSkip);
+  Profile no_ecc = H100();
+  no_ecc.gpu_health->ecc_required = false;
+  const CheckResult ecc = test_support::JudgeRegisteredOnce(kSuite, kEccEnabled, raw, no_ecc);
+  ASSERT_EQ(ecc.verdict, Verdict::kSkip);
+  EXPECT_NE(ecc.findings[0].message.find("does not require ECC (gpu_health.ecc_required: false)"), std::string::npos);
 }
 
 TEST(GpuHealth, AGpuMissingFromItsAddressIsNamedByBusId) {
@@ -143,25 +175,30 @@ TEST(GpuHealth, AGpuMissingFromItsAddressIsNamedByBusId) {
   const auto fell =
       Log("[Fri Apr  5 21:29:39 2024] NVRM: Xid (PCI:0000:db:00): 79, pid='<unknown>', "
           "name=<unknown>, GPU has fallen off the bus.\n");
-  CheckResult result = CheckGpusAtExpectedPcieAddresses(kNode, Inventory(without_db), fell, H100());
+  CheckResult result = CheckGpusAtExpectedPcieAddresses(kNode, Inventory(without_db), &fell, H100());
   test_support::ExpectOnlyFinding(result, kNode + "/00000000:DB:00.0",
                                   kNode + ": the kernel log says the GPU at 00000000:DB:00.0 has fallen off the bus");
   EXPECT_EQ(result.findings[0].code, "gpu-inaccessible");
   // Without a word in the log: the count, and with pcie_bus_ids in the profile, the address.
-  result = CheckGpusAtExpectedPcieAddresses(kNode, Inventory(without_db), Log(""), H100());
+  const KernelLog quiet = Log("");
+  result = CheckGpusAtExpectedPcieAddresses(kNode, Inventory(without_db), &quiet, H100());
   test_support::ExpectOnlyFinding(result, kNode, kNode + ": nvidia-smi lists 7 GPUs, expected 8");
   Profile with_ids = H100();
   with_ids.gpu_health->pcie_bus_ids = {"0000:18:00.0", "0000:db:00.0"};
-  result = CheckGpusAtExpectedPcieAddresses(kNode, Inventory(without_db), Log(""), with_ids);
+  result = CheckGpusAtExpectedPcieAddresses(kNode, Inventory(without_db), &quiet, with_ids);
   test_support::ExpectOnlyFinding(result, kNode + "/00000000:DB:00.0", kNode + ": no GPU at 00000000:DB:00.0");
-  EXPECT_EQ(CheckGpusAtExpectedPcieAddresses(kNode, Inventory(HealthyXml()), Log(""), with_ids).verdict,
+  EXPECT_EQ(CheckGpusAtExpectedPcieAddresses(kNode, Inventory(HealthyXml()), &quiet, with_ids).verdict,
             Verdict::kPass);
+  // A kernel log that could not be read adds nothing: the count still fails.
+  result = CheckGpusAtExpectedPcieAddresses(kNode, Inventory(without_db), nullptr, H100());
+  test_support::ExpectOnlyFinding(result, kNode, kNode + ": nvidia-smi lists 7 GPUs, expected 8");
 }
 
 TEST(GpuHealth, AGpuNvidiaSmiCannotOpenFailsTheAddressCheck) {
-  const auto inventory = nvidia_smi::ParseNvidiaSmiQueryText(
-      "Unable to determine the device handle for GPU0000:A1:00.0: Unknown Error\n", "q.txt");
-  const CheckResult result = CheckGpusAtExpectedPcieAddresses(kNode, inventory, Log(""), H100());
+  const auto inventory = test_support::Parsed(nvidia_smi::ParseNvidiaSmiQueryText(
+      "Unable to determine the device handle for GPU0000:A1:00.0: Unknown Error\n", "q.txt"));
+  const KernelLog quiet = Log("");
+  const CheckResult result = CheckGpusAtExpectedPcieAddresses(kNode, inventory, &quiet, H100());
   test_support::ExpectOnlyFinding(result, kNode + "/00000000:A1:00.0",
                                   kNode + ": nvidia-smi cannot open the GPU at 00000000:A1:00.0");
   // The other checks cannot judge a GPU nvidia-smi does not list: an error, naming the lost one.
@@ -194,8 +231,12 @@ TEST(GpuHealth, HardwareAndDriverXidsFailApplicationXidsDoNot) {
 }
 
 TEST(GpuHealth, AnUnreadableKernelLogIsAnError) {
-  const CheckResult result = CheckNoHardwareXids(kNode, Result<KernelLog>(Error{kNode + ": dmesg refused"}), H100());
+  const ClusterRaw raw =
+      test_support::RawOf({{kNode, {{"kernel-log", {ProbeStatus::kFailed, "", "", kNode + ": dmesg refused"}}}}});
+  const CheckResult result = test_support::JudgeRegisteredOnce(kSuite, kNoHardwareXids, raw, H100());
   EXPECT_EQ(result.verdict, Verdict::kError);
+  EXPECT_EQ(result.findings[0].code, "unavailable");
+  EXPECT_NE(result.findings[0].message.find("dmesg refused"), std::string::npos) << result.findings[0].message;
 }
 
 TEST(GpuHealth, ProfilesWithoutGpusOrWithoutLimitsSkipEveryCheck) {
@@ -208,9 +249,12 @@ TEST(GpuHealth, ProfilesWithoutGpusOrWithoutLimitsSkipEveryCheck) {
   }
   Profile no_limits = H100();
   no_limits.gpu_health.reset();
-  const CheckResult skipped = CheckPersistenceMode(kNode, Inventory(HealthyXml()), no_limits);
-  EXPECT_EQ(skipped.verdict, Verdict::kSkip);
-  EXPECT_NE(skipped.findings[0].message.find("no gpu_health section"), std::string::npos);
+  const auto unlimited = test_support::EvaluateSuiteOnSnapshot(kSuite, FixtureDir("gpu-health-h100-healthy"), no_limits);
+  ASSERT_EQ(unlimited.size(), 10u);
+  for (const auto& result : unlimited) {
+    EXPECT_EQ(result.verdict, Verdict::kSkip) << result.TestName();
+    EXPECT_NE(result.findings[0].message.find("no gpu_health section"), std::string::npos) << result.findings[0].message;
+  }
 }
 
 TEST(GpuHealth, SnapshotsAreJudgedEndToEnd) {

@@ -7,8 +7,8 @@
 #include <map>
 #include <set>
 
-#include "probes/nvidia_smi/query_text_parse.h"
 #include "suites/gpu_health/gpu_health_checks.h"
+#include "tests/support/registered_checks.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform::gpu_health {
@@ -53,23 +53,22 @@ const std::map<std::string, SmiExpectation>& SmiExpectations() {
   return kExpected;
 }
 
+// The suite's judgement of a node whose snapshot holds `text` as its nvidia-smi -q (the XML or
+// the text form) and an empty kernel log: every check but NoHardwareXids, in the suite's order.
 std::vector<CheckResult> JudgeSmi(const std::string& text, bool xml, int gpus) {
   Profile profile = test_support::BuiltinProfile("h100-sxm-8");
   profile.gpu->count_per_node = gpus;
-  const Result<GpuInventory> inventory =
-      xml ? nvidia_smi::ParseNvidiaSmiGpus(text, "q.xml") : nvidia_smi::ParseNvidiaSmiQueryText(text, "q.txt");
-  const Result<kernel_log::KernelLog> no_log = kernel_log::ParseKernelLog("", "dmesg.txt");
-  return {
-      CheckEccEnabled(kNode, inventory, profile),
-      CheckNoVolatileUncorrectableEcc(kNode, inventory, profile),
-      CheckSramEccHealthy(kNode, inventory, profile),
-      CheckAggregateEccWithinLimits(kNode, inventory, profile),
-      CheckRowRemappingHealthy(kNode, inventory, profile),
-      CheckRetiredPagesHealthy(kNode, inventory, profile),
-      CheckNoClockSlowdown(kNode, inventory, profile),
-      CheckPersistenceMode(kNode, inventory, profile),
-      CheckGpusAtExpectedPcieAddresses(kNode, inventory, no_log, profile),
-  };
+  const ClusterRaw raw = test_support::RawOf(
+      {{kNode,
+        {{xml ? "nvidia-smi-q" : "nvidia-smi-q-text", test_support::OkOutput(text, xml ? "q.xml" : "q.txt")},
+         {"kernel-log", test_support::OkOutput("", "dmesg.txt")}}}});
+  std::vector<CheckResult> results;
+  for (const auto& check : {kEccEnabled, kNoVolatileUncorrectableEcc, kSramEccHealthy, kAggregateEccWithinLimits,
+                            kRowRemappingHealthy, kRetiredPagesHealthy, kNoClockSlowdown, kPersistenceMode,
+                            kGpusAtExpectedPcieAddresses}) {
+    results.push_back(test_support::JudgeRegisteredOnce(kSuite, check, raw, profile));
+  }
+  return results;
 }
 
 TEST(GpuHealthRealdata, EveryNvidiaSmiOutputGetsTheVerdictsOfItsSource) {
@@ -142,8 +141,8 @@ TEST(GpuHealthRealdata, EveryKernelLogGetsTheVerdictOfItsSource) {
     SCOPED_TRACE(name);
     const auto expected = LogExpectations().find(name);
     ASSERT_NE(expected, LogExpectations().end()) << "no expected verdict for " << name << ": read its .source.txt";
-    const CheckResult result =
-        CheckNoHardwareXids(kNode, kernel_log::ParseKernelLog(test_support::ReadFile(path), name), profile);
+    const CheckResult result = CheckNoHardwareXids(
+        kNode, test_support::Parsed(kernel_log::ParseKernelLog(test_support::ReadFile(path), name)), profile);
     EXPECT_EQ(result.verdict, expected->second.fails ? Verdict::kFail : Verdict::kPass)
         << test_support::Describe({result});
     std::set<int> xids;

@@ -1,59 +1,34 @@
-// GpuHealth suite glue: the node's nvidia-smi -q (the -x form, else the text form a snapshot
-// may hold instead) and kernel log, each parsed once, judged per node; and the registration.
+// GpuHealth suite glue: the node's GPU health inventory (facts::ReadGpuHealth) and kernel log
+// (kernel_log::ReadKernelLog), each read once, judged per node; and the registration.
 #include "facts/gpu_facts.h"
-#include "harness/probe_catalog.h"
-#include "harness/raw_text.h"
 #include "harness/suite_registry.h"
-#include "probes/kernel_log/kernel_log_parse.h"
+#include "probes/kernel_log/kernel_log_facts.h"
 #include "probes/kernel_log/kernel_log_probe.h"
-#include "probes/nvidia_smi/query_text_parse.h"
 #include "suites/gpu_health/gpu_health_checks.h"
 
 namespace gpuconform::gpu_health {
 
 namespace {
 
-std::string OriginOf(const RawOutput& out, const std::string& node, const ProbeSpec& spec) {
-  return out.origin.empty() ? node + "/" + spec.file : out.origin;
+using InventoryCheck = CheckResult (*)(const std::string&, const GpuInventory&, const Profile&);
+using SkipReason = std::optional<std::string> (*)(const Profile&);
+
+Result<GpuInventory> ReadInventory(const SuiteContext& context, const std::string& node) {
+  return facts::ReadGpuHealth(context.raw, node);
 }
 
-Result<GpuInventory> ParseHealthInventory(const ClusterRaw& raw, const std::string& node) {
-  const RawOutput xml = raw.NodeOutput(node, probes::NvidiaSmiQueryXml().id);
-  if (xml.ok()) return facts::ReadNvidiaSmiQuery(raw, node);
-  const ProbeSpec text_spec = probes::NvidiaSmiQueryText();
-  const RawOutput text = raw.NodeOutput(node, text_spec.id);
-  if (text.ok()) return nvidia_smi::ParseNvidiaSmiQueryText(text.text, OriginOf(text, node, text_spec));
-  // nvidia-smi exits non-zero when it cannot open a GPU; the GPU it names is still a fact.
-  const std::vector<std::string> lost = nvidia_smi::FindInaccessibleGpus(xml.text + "\n" + xml.detail);
-  if (!lost.empty() && !nvidia_smi::FindSmiFailure(xml.text)) {
-    GpuInventory inventory;
-    inventory.inaccessible_bus_ids = lost;
-    return inventory;
-  }
-  return facts::ReadNvidiaSmiQuery(raw, node);  // its error names the node, the file and the cause
+CheckApplicability Unless(SkipReason reason) {
+  return [reason](const SuiteContext& context, const std::string&) { return reason(context.profile); };
 }
 
-Result<GpuInventory> ReadHealthInventory(const ClusterRaw& raw, const std::string& node) {
-  return raw.facts.Get<Result<GpuInventory>>("gpu-health-inventory", node,
-                                             [&] { return ParseHealthInventory(raw, node); });
-}
-
-Result<kernel_log::KernelLog> ReadKernelLog(const ClusterRaw& raw, const std::string& node) {
-  return raw.facts.Get<Result<kernel_log::KernelLog>>("kernel-log", node, [&]() -> Result<kernel_log::KernelLog> {
-    const ProbeSpec& spec = kernel_log::KernelLogProbe();
-    const RawOutput out = raw.NodeOutput(node, spec.id);
-    auto text = UsableText(out, node, spec.file, "neither dmesg nor journalctl is installed");
-    if (!text) return Error{text.error()};
-    return kernel_log::ParseKernelLog(*text, OriginOf(out, node, spec));
-  });
-}
-
-using InventoryCheck = CheckResult (*)(const std::string&, const Result<GpuInventory>&, const Profile&);
-
-CheckDefinition InventoryCheckDefinition(const char* name, const char* requirement, InventoryCheck check) {
-  return {name, requirement, true, [check](const SuiteContext& c, const std::string& node) {
-            return check(node, ReadHealthInventory(c.raw, node), c.profile);
-          }};
+CheckDefinition InventoryCheckDefinition(const char* name, const char* requirement, InventoryCheck check,
+                                         SkipReason skip = GpuHealthSkipReason) {
+  return {name, requirement, true,
+          ReadThenJudge(ReadInventory,
+                        [check](const GpuInventory& inventory, const SuiteContext& c, const std::string& node) {
+                          return check(node, inventory, c.profile);
+                        }),
+          Unless(skip)};
 }
 
 SuiteDefinition Definition() {
@@ -63,7 +38,7 @@ SuiteDefinition Definition() {
       .checks =
           {
               InventoryCheckDefinition(kEccEnabled, "ECC is enabled on every GPU where the profile requires it",
-                                       CheckEccEnabled),
+                                       CheckEccEnabled, EccEnabledSkipReason),
               InventoryCheckDefinition(kNoVolatileUncorrectableEcc,
                                        "no GPU has an uncorrectable ECC error since the driver loaded",
                                        CheckNoVolatileUncorrectableEcc),
@@ -84,17 +59,25 @@ SuiteDefinition Definition() {
                                        CheckNoClockSlowdown),
               InventoryCheckDefinition(kPersistenceMode, "every GPU's persistence mode is as the profile says",
                                        CheckPersistenceMode),
+              // The kernel log only adds to what the inventory says: one that cannot be read is no error here.
               {kGpusAtExpectedPcieAddresses, "every GPU answers at its PCIe address; none has fallen off the bus", true,
-               [](const SuiteContext& c, const std::string& node) {
-                 return CheckGpusAtExpectedPcieAddresses(node, ReadHealthInventory(c.raw, node),
-                                                         ReadKernelLog(c.raw, node), c.profile);
-               }},
+               ReadThenJudge(ReadInventory,
+                             [](const GpuInventory& inventory, const SuiteContext& c, const std::string& node) {
+                               const auto log = kernel_log::ReadKernelLog(c.raw, node);
+                               return CheckGpusAtExpectedPcieAddresses(node, inventory, log ? &*log : nullptr,
+                                                                       c.profile);
+                             }),
+               Unless(GpuHealthSkipReason)},
               {kNoHardwareXids, "the kernel log has no hardware or driver XID since boot", true,
-               [](const SuiteContext& c, const std::string& node) {
-                 return CheckNoHardwareXids(node, ReadKernelLog(c.raw, node), c.profile);
-               }},
+               ReadThenJudge([](const SuiteContext& c, const std::string& node) {
+                               return kernel_log::ReadKernelLog(c.raw, node);
+                             },
+                             [](const kernel_log::KernelLog& log, const SuiteContext& c, const std::string& node) {
+                               return CheckNoHardwareXids(node, log, c.profile);
+                             }),
+               Unless(GpuHealthSkipReason)},
           },
-      .probes = JoinProbes({{probes::NvidiaSmiQueryXml(), probes::NvidiaSmiQueryText(), kernel_log::KernelLogProbe()}}),
+      .probes = JoinProbes({facts::GpuHealthProbes(), {kernel_log::KernelLogProbe()}}),
   };
 }
 

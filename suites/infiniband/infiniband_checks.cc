@@ -13,18 +13,6 @@ namespace gpuconform::infiniband {
 
 namespace {
 
-std::optional<CheckResult> SkipWithoutInfiniband(const std::string& check, const std::string& node,
-                                                 const Profile& profile) {
-  if (!profile.infiniband) {
-    return Skipped(kSuite, check, node, "profile " + profile.name + " has no infiniband section, so it expects no rails");
-  }
-  if (!profile.infiniband->present) {
-    return Skipped(kSuite, check, node,
-                   "profile " + profile.name + " has no InfiniBand (infiniband.present: false), so there is nothing to check");
-  }
-  return std::nullopt;
-}
-
 std::string RateName(double rate_gbit_per_s) {
   static const std::map<int, std::string> kNames = {{800, "XDR"}, {400, "NDR"}, {200, "HDR"}, {100, "EDR"},
                                                     {56, "FDR"},  {40, "QDR"},  {20, "DDR"},  {10, "SDR"}};
@@ -64,26 +52,42 @@ int PathRank(const std::string& cell) {
 
 }  // namespace
 
-CheckResult CheckRailNicsPresent(const std::string& node, const Result<IbPortReport>& ports, const Profile& profile,
-                                 std::optional<int> topo_nic_count) {
-  if (auto skip = SkipWithoutInfiniband(kRailNicsPresent, node, profile)) return *skip;
+std::optional<std::string> InfinibandSkipReason(const Profile& profile) {
+  if (!profile.infiniband) return "profile " + profile.name + " has no infiniband section, so it expects no rails";
+  if (!profile.infiniband->present) {
+    return "profile " + profile.name + " has no InfiniBand (infiniband.present: false), so there is nothing to check";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> GpuLocalNicSkipReason(const Profile& profile) {
+  if (auto reason = InfinibandSkipReason(profile)) return reason;
+  if (auto reason = GpuSkipReason(profile, "there is nothing to check")) return reason;
+  if (!profile.infiniband->gpu_local_nic_required) {
+    return "profile " + profile.name +
+           " does not require a rail NIC per GPU under its PCIe switch (infiniband.gpu_local_nic_required is false)";
+  }
+  return std::nullopt;
+}
+
+CheckResult CheckRailNicsWithoutPortListing(const std::string& node, const std::string& unread, const Profile& profile,
+                                            std::optional<int> topo_nic_count) {
   const InfinibandExpectation& expected = *profile.infiniband;
-  if (!ports) {
-    // topo -m does not say which NICs are rails, so only too few NICs in all contradicts.
-    if (!topo_nic_count || *topo_nic_count >= expected.rail_nics_per_node) {
-      return Errored(kSuite, kRailNicsPresent, node, "unavailable", ports.error());
-    }
-    return Failed(kSuite, kRailNicsPresent, node,
-                  {{"rail-count", node,
+  // topo -m does not say which NICs are rails, so only too few NICs in all contradicts.
+  if (!topo_nic_count || *topo_nic_count >= expected.rail_nics_per_node) return Errored("unavailable", unread);
+  return Failed({{"rail-count", node,
                     fmt::format("{}: {} NIC(s) in all in nvidia-smi topo -m, expected {} {} rail NICs (profile {}): "
                                 "an HCA is missing or failed to probe (see `dmesg | grep mlx5`) (the port listing "
                                 "itself: {})",
                                 node, *topo_nic_count, expected.rail_nics_per_node, expected.link_layer, profile.name,
-                                ports.error())}});
-  }
-  const auto rails = facts::RailPorts(*ports, expected);
+                                unread)}});
+}
+
+CheckResult CheckRailNicsPresent(const std::string& node, const IbPortReport& ports, const Profile& profile) {
+  const InfinibandExpectation& expected = *profile.infiniband;
+  const auto rails = facts::RailPorts(ports, expected);
   std::vector<const IbPort*> others;
-  for (const auto& port : ports->ports) {
+  for (const auto& port : ports.ports) {
     if (std::find(rails.begin(), rails.end(), &port) == rails.end()) others.push_back(&port);
   }
   std::vector<Finding> findings;
@@ -110,25 +114,23 @@ CheckResult CheckRailNicsPresent(const std::string& node, const Result<IbPortRep
     }
     findings.push_back({"rail-count", node, message});
   }
-  CheckResult result = FromFindings(kSuite, kRailNicsPresent, node, std::move(findings));
+  CheckResult result = FromFindings(std::move(findings));
   result.measurements.push_back({node + ".rail_ports", std::to_string(count), "",
                                  "== " + std::to_string(expected.rail_nics_per_node), expected.source});
   return result;
 }
 
-CheckResult CheckPortsActiveAtRate(const std::string& node, const Result<IbPortReport>& ports, const Profile& profile) {
-  if (auto skip = SkipWithoutInfiniband(kPortsActiveAtRate, node, profile)) return *skip;
-  if (!ports) return Errored(kSuite, kPortsActiveAtRate, node, "unavailable", ports.error());
-  if (!ports->ShowsPortState()) {
-    return Errored(kSuite, kPortsActiveAtRate, node, "no-port-state",
-                   node + ": the port listing is " + PortListingFormatName(ports->format) +
+CheckResult CheckPortsActiveAtRate(const std::string& node, const IbPortReport& ports, const Profile& profile) {
+  if (!ports.ShowsPortState()) {
+    return Errored("no-port-state",
+                   node + ": the port listing is " + PortListingFormatName(ports.format) +
                        " output, which shows the state of each netdev (IPoIB), not of the port, and no rate: "
                        "'(Down)' there does not mean the port is down; capture `ibstat` to judge the ports");
   }
   const InfinibandExpectation& expected = *profile.infiniband;
-  const auto rails = facts::RailPorts(*ports, expected);
+  const auto rails = facts::RailPorts(ports, expected);
   if (rails.empty()) {
-    return Errored(kSuite, kPortsActiveAtRate, node, "no-rails",
+    return Errored("no-rails",
                    node + ": no port with link layer " + expected.link_layer +
                        " to judge (RailNicsPresent says what is there instead)");
   }
@@ -158,36 +160,27 @@ CheckResult CheckPortsActiveAtRate(const std::string& node, const Result<IbPortR
                                       port->ca)});
     }
   }
-  if (!ports->tool_error.empty()) {
+  if (!ports.tool_error.empty()) {
     if (findings.empty()) {
-      return Errored(kSuite, kPortsActiveAtRate, node, "tool-error",
+      return Errored("tool-error",
                      node + ": the listed rail ports conform, but the listing reported an error, so devices may be "
-                            "missing from it: " + ports->tool_error);
+                            "missing from it: " + ports.tool_error);
     }
-    findings.push_back({"tool-error", node, node + ": the listing also reported an error: " + ports->tool_error});
+    findings.push_back({"tool-error", node, node + ": the listing also reported an error: " + ports.tool_error});
   }
   if (findings.empty() && !rate_unknown.empty()) {
     std::string names;
     for (const auto& name : rate_unknown) names += (names.empty() ? "" : ", ") + name;
-    return Errored(kSuite, kPortsActiveAtRate, node, "rate-not-shown",
+    return Errored("rate-not-shown",
                    node + ": the listing shows no rate for " + names + "; capture `ibstat` or `ibv_devinfo -v`");
   }
-  return FromFindings(kSuite, kPortsActiveAtRate, node, std::move(findings));
+  return FromFindings(std::move(findings));
 }
 
-CheckResult CheckGpuHasLocalRailNic(const std::string& node, const Result<nvidia_smi::TopoMatrix>& matrix,
-                                    const Result<IbPortReport>& ports, const Profile& profile) {
-  if (auto skip = SkipWithoutInfiniband(kGpuHasLocalRailNic, node, profile)) return *skip;
-  if (auto skip = SkipWithoutGpus(kSuite, kGpuHasLocalRailNic, node, profile)) return *skip;
-  if (!profile.infiniband->gpu_local_nic_required) {
-    return Skipped(kSuite, kGpuHasLocalRailNic, node,
-                   "profile " + profile.name + " does not require a rail NIC per GPU under its PCIe switch "
-                                               "(infiniband.gpu_local_nic_required is false)");
-  }
-  if (!matrix) return Errored(kSuite, kGpuHasLocalRailNic, node, "unavailable", matrix.error());
-  if (matrix->nics.empty()) {
-    return Failed(kSuite, kGpuHasLocalRailNic, node,
-                  {{"no-nic", node,
+CheckResult CheckGpuHasLocalRailNic(const std::string& node, const nvidia_smi::TopoMatrix& matrix,
+                                    const IbPortReport* ports, const Profile& profile) {
+  if (matrix.nics.empty()) {
+    return Failed({{"no-nic", node,
                     node + ": nvidia-smi topo -m shows no NIC at all, expected a rail NIC at PIX/PXB for every GPU: "
                            "no RDMA NIC is visible next to the GPUs (mlx5 driver not loaded, or devices hidden from "
                            "this container), so GPUDirect RDMA cannot work"}});
@@ -195,22 +188,22 @@ CheckResult CheckGpuHasLocalRailNic(const std::string& node, const Result<nvidia
   // Where the legend names the NICs and the port listing is readable, only rail NICs count:
   // an Ethernet front-end NIC under the GPU's switch does not carry the GPU's traffic.
   std::set<std::string> rail_names;
-  if (ports && !matrix->nic_names.empty()) {
+  if (ports && !matrix.nic_names.empty()) {
     for (const auto* port : facts::RailPorts(*ports, *profile.infiniband)) rail_names.insert(port->ca);
   }
   auto is_rail = [&](const std::string& nic) {
     if (rail_names.empty()) return true;
-    const auto it = matrix->nic_names.find(nic);
-    return it == matrix->nic_names.end() || rail_names.count(it->second) > 0;
+    const auto it = matrix.nic_names.find(nic);
+    return it == matrix.nic_names.end() || rail_names.count(it->second) > 0;
   };
   std::vector<Finding> findings;
-  for (const auto& gpu : matrix->gpus) {
+  for (const auto& gpu : matrix.gpus) {
     std::string nearest_nic;
     std::string nearest_cell;
     bool local = false;
-    for (const auto& nic : matrix->nics) {
+    for (const auto& nic : matrix.nics) {
       if (!is_rail(nic)) continue;
-      const std::string cell = matrix->Between(gpu, nic);
+      const std::string cell = matrix.Between(gpu, nic);
       if (PathRank(cell) <= 1) {
         local = true;
         break;
@@ -223,14 +216,14 @@ CheckResult CheckGpuHasLocalRailNic(const std::string& node, const Result<nvidia
     if (local) continue;
     const std::string nearest = nearest_nic.empty()
                                     ? "no rail NIC appears in the matrix"
-                                    : "nearest rail NIC " + matrix->NicDisplayName(nearest_nic) + " at " +
+                                    : "nearest rail NIC " + matrix.NicDisplayName(nearest_nic) + " at " +
                                           (nearest_cell.empty() ? "an unknown path" : nearest_cell);
     findings.push_back({"no-local-nic", node + "/" + gpu,
                         node + ": " + gpu + " has no rail NIC at PIX/PXB (under its own PCIe switch); " + nearest +
                             ": its RDMA traffic crosses the CPU root complex, which slows GPUDirect RDMA; check that "
                             "every rail HCA is seated in the slot beside its GPU"});
   }
-  return FromFindings(kSuite, kGpuHasLocalRailNic, node, std::move(findings));
+  return FromFindings(std::move(findings));
 }
 
 }  // namespace gpuconform::infiniband

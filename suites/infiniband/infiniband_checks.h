@@ -1,8 +1,11 @@
 // InfiniBand suite checks: the node's rail NICs are there, each port Active / LinkUp at the
 // profile's rate, and (where the profile asks) each GPU has a rail NIC under its own PCIe
 // switch. Rails are the ports of the profile's link layer; management and front-end
-// Ethernet ports are not rails and are never judged as such. Pure: parsed port listings and
-// topology (or why there are none) + profile in, one CheckResult per node out.
+// Ethernet ports are not rails and are never judged as such. Pure: the node's port listing
+// (facts/ib_port_facts.h) and topology matrix, already read, + profile in, one judgement per
+// node out. A profile without InfiniBand (or, for GpuHasLocalRailNic, without GPUs or without
+// the requirement) makes a check inapplicable: the suite skips it before reading anything
+// (InfinibandSkipReason, GpuLocalNicSkipReason).
 #pragma once
 
 #include <optional>
@@ -10,7 +13,6 @@
 #include <vector>
 
 #include "harness/profile.h"
-#include "harness/result.h"
 #include "harness/verdict.h"
 #include "probes/ib_tools/ib_tools_parse.h"
 #include "probes/nvidia_smi/topo_nvlink_parse.h"
@@ -25,19 +27,28 @@ inline constexpr char kRailNicsPresent[] = "RailNicsPresent";
 inline constexpr char kPortsActiveAtRate[] = "PortsActiveAtRate";
 inline constexpr char kGpuHasLocalRailNic[] = "GpuHasLocalRailNic";
 
+// Why the checks do not apply: the profile has no InfiniBand. nullopt when they apply.
+std::optional<std::string> InfinibandSkipReason(const Profile& profile);
+// GpuHasLocalRailNic's: as InfinibandSkipReason, or the profile has no GPUs, or does not
+// require a rail NIC per GPU.
+std::optional<std::string> GpuLocalNicSkipReason(const Profile& profile);
+
 // The count of rail ports equals infiniband.rail_nics_per_node.
-// Where the port listing is unavailable, `topo_nic_count` (every NIC `nvidia-smi topo -m`
-// lists, of any link layer) still decides: fewer NICs in all than the profile's rails is a
-// failure naming that source, never an error.
-CheckResult CheckRailNicsPresent(const std::string& node, const Result<IbPortReport>& ports, const Profile& profile,
-                                 std::optional<int> topo_nic_count = std::nullopt);
+CheckResult CheckRailNicsPresent(const std::string& node, const IbPortReport& ports, const Profile& profile);
+// RailNicsPresent where the port listing could not be read (`unread` says why):
+// `topo_nic_count` (every NIC `nvidia-smi topo -m` lists, of any link layer, where it was read)
+// still decides: fewer NICs in all than the profile's rails is a failure naming that source;
+// otherwise the check is an error, unavailable, quoting `unread`.
+CheckResult CheckRailNicsWithoutPortListing(const std::string& node, const std::string& unread, const Profile& profile,
+                                            std::optional<int> topo_nic_count);
 
 // Every rail port is State Active, Physical state LinkUp, Rate == infiniband.rate_gbit_per_s.
-CheckResult CheckPortsActiveAtRate(const std::string& node, const Result<IbPortReport>& ports, const Profile& profile);
+CheckResult CheckPortsActiveAtRate(const std::string& node, const IbPortReport& ports, const Profile& profile);
 
 // Every GPU has a rail NIC at PIX or PXB in nvidia-smi topo -m (infiniband.gpu_local_nic_required).
-// `ports`, where readable, narrows the NICs to the rails named in the matrix's NIC Legend.
-CheckResult CheckGpuHasLocalRailNic(const std::string& node, const Result<nvidia_smi::TopoMatrix>& matrix,
-                                    const Result<IbPortReport>& ports, const Profile& profile);
+// `ports`, where the listing was read (else null), narrows the NICs to the rails named in the
+// matrix's NIC Legend.
+CheckResult CheckGpuHasLocalRailNic(const std::string& node, const nvidia_smi::TopoMatrix& matrix,
+                                    const IbPortReport* ports, const Profile& profile);
 
 }  // namespace gpuconform::infiniband

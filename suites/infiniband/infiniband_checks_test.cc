@@ -4,6 +4,7 @@
 
 #include "probes/ib_tools/ib_tools_parse.h"
 #include "suites/nvswitch/topo_test_support.h"
+#include "tests/support/registered_checks.h"
 
 namespace gpuconform::infiniband {
 
@@ -27,6 +28,12 @@ bool AnyMessageContains(const CheckResult& result, const std::string& needle) {
 Result<IbPortReport> Real(const std::filesystem::path& dir, const std::string& name) {
   return ParseIbPorts(ReadFile(dir / (name + ".txt")), name);
 }
+
+// The same, and a listing made here, parsed as the checks receive them.
+IbPortReport Ports(const std::filesystem::path& dir, const std::string& name) {
+  return test_support::Parsed(Real(dir, name));
+}
+IbPortReport Listing(const std::string& text) { return test_support::Parsed(ParseIbPorts(text, "o")); }
 
 // The RoCE twin of h100-sxm-8: eight 400 Gb/s rails with link layer Ethernet.
 Profile RoceProfile() {
@@ -169,7 +176,7 @@ TEST(InfinibandRealdata, VerdictsAgreeWithSources) {
       {"koordinator-node2-cx5-ibstat-all-down", &h100, Verdict::kFail, Verdict::kError, "0 InfiniBand rail ports"},
   };
   for (const auto& c : cases) {
-    const auto ports = Real(dir, c.file);
+    const auto ports = Ports(dir, c.file);
     const auto rails = CheckRailNicsPresent("n1", ports, *c.profile);
     const auto state = CheckPortsActiveAtRate("n1", ports, *c.profile);
     EXPECT_EQ(rails.verdict, c.rails) << c.file << " / " << c.profile->name << "\n" << Messages(rails);
@@ -180,12 +187,12 @@ TEST(InfinibandRealdata, VerdictsAgreeWithSources) {
     }
   }
   // 2 of 8 RoCE rails down: both named, and the ConnectX-6 Dx front-end ports are not judged.
-  const auto two_down = CheckPortsActiveAtRate("n1", Real(dir, "gpud-h100-cx7-roce-2-ports-down"), roce);
+  const auto two_down = CheckPortsActiveAtRate("n1", Ports(dir, "gpud-h100-cx7-roce-2-ports-down"), roce);
   ASSERT_EQ(two_down.findings.size(), 2u) << Messages(two_down);
   EXPECT_EQ(two_down.findings[0].entity, "n1/mlx5_11/port1");
   EXPECT_EQ(two_down.findings[1].entity, "n1/mlx5_5/port1");
   // The three Down Ethernet ports beside 8 healthy NDR rails are not counted, and say so.
-  const auto eth = CheckRailNicsPresent("n1", Real(dir, "gpud-h100-cx7-ib-ndr-8up-eth-3down"), h100);
+  const auto eth = CheckRailNicsPresent("n1", Ports(dir, "gpud-h100-cx7-ib-ndr-8up-eth-3down"), h100);
   EXPECT_EQ(eth.measurements[0].value, "8");
 }
 
@@ -193,8 +200,10 @@ TEST(InfinibandRealdata, GpuLocalRailNicVerdictsAgreeWithTopologySources) {
   GPUCONFORM_REALDATA_OR_SKIP(dir, "nvidia-smi-topo");
   const Profile h100 = BuiltinProfile("h100-sxm-8");
   const Profile a100 = BuiltinProfile("a100-sxm-8");
-  const Result<IbPortReport> no_ports = Error{"no ibstat"};
-  auto topo = [&](const std::string& name) { return nvidia_smi::ParseTopoMatrix(ReadFile(dir / (name + ".txt")), name); };
+  const IbPortReport* no_ports = nullptr;
+  auto topo = [&](const std::string& name) {
+    return test_support::Parsed(nvidia_smi::ParseTopoMatrix(ReadFile(dir / (name + ".txt")), name));
+  };
 
   const auto no_nic = CheckGpuHasLocalRailNic("n1", topo("gcp-a3-h100-8gpu-nv18-no-nic"), no_ports, h100);
   ASSERT_EQ(no_nic.verdict, Verdict::kFail);
@@ -222,10 +231,10 @@ TEST(InfinibandRealdata, GpuLocalRailNicVerdictsAgreeWithTopologySources) {
 
 TEST(InfinibandRailNicsPresent, MissingRailFailsAndEthernetIsNotCounted) {
   const Profile h100 = BuiltinProfile("h100-sxm-8");
-  EXPECT_EQ(CheckRailNicsPresent("n1", ParseIbPorts(EightRails(), "o"), h100).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckRailNicsPresent("n1", Listing(EightRails()), h100).verdict, Verdict::kPass);
   std::string seven = EightRails();
   seven = seven.substr(seven.find("CA 'mlx5_1'"));
-  const auto result = CheckRailNicsPresent("n1", ParseIbPorts(seven, "o"), h100);
+  const auto result = CheckRailNicsPresent("n1", Listing(seven), h100);
   ASSERT_EQ(result.verdict, Verdict::kFail);
   EXPECT_EQ(result.findings[0].message.rfind("n1: 7 InfiniBand rail ports (mlx5_1", 0), 0u) << result.findings[0].message;
   EXPECT_NE(result.findings[0].message.find("not counted: 1 port(s) with link layer Ethernet (mlx5_8)"),
@@ -234,11 +243,14 @@ TEST(InfinibandRailNicsPresent, MissingRailFailsAndEthernetIsNotCounted) {
 
 TEST(InfinibandRailNicsPresent, TooFewNicsInTopoMatrixFailWithoutAPortListing) {
   const Profile h100 = BuiltinProfile("h100-sxm-8");
-  const Result<IbPortReport> missing = Error("n1/ibstat.txt: ibstat: command not found");
-  EXPECT_EQ(CheckRailNicsPresent("n1", missing, h100).verdict, Verdict::kError);
-  EXPECT_EQ(CheckRailNicsPresent("n1", missing, h100, 9).verdict, Verdict::kError)
+  const std::string missing = "n1/ibstat.txt: ibstat: command not found";
+  const auto error = CheckRailNicsWithoutPortListing("n1", missing, h100, std::nullopt);
+  EXPECT_EQ(error.verdict, Verdict::kError);
+  EXPECT_EQ(error.findings[0].code, "unavailable");
+  EXPECT_EQ(error.findings[0].message, missing);
+  EXPECT_EQ(CheckRailNicsWithoutPortListing("n1", missing, h100, 9).verdict, Verdict::kError)
       << "topo -m does not say which NICs are rails: enough NICs in all proves nothing";
-  const auto result = CheckRailNicsPresent("n1", missing, h100, 6);
+  const auto result = CheckRailNicsWithoutPortListing("n1", missing, h100, 6);
   test_support::ExpectOnlyFinding(result, "n1", "n1: 6 NIC(s) in all in nvidia-smi topo -m, expected 8 InfiniBand");
   EXPECT_EQ(result.findings[0].code, ReasonCode("rail-count"));
   EXPECT_NE(result.findings[0].message.find("ibstat: command not found"), std::string::npos);
@@ -246,15 +258,15 @@ TEST(InfinibandRailNicsPresent, TooFewNicsInTopoMatrixFailWithoutAPortListing) {
 
 TEST(InfinibandPortsActiveAtRate, DownPollingAndSlowPortsFailNamingNicAndPort) {
   const Profile h100 = BuiltinProfile("h100-sxm-8");
-  EXPECT_EQ(CheckPortsActiveAtRate("n1", ParseIbPorts(EightRails(), "o"), h100).verdict, Verdict::kPass);
-  const auto polling = CheckPortsActiveAtRate("n1", ParseIbPorts(EightRails("Down", "Polling", 40), "o"), h100);
+  EXPECT_EQ(CheckPortsActiveAtRate("n1", Listing(EightRails()), h100).verdict, Verdict::kPass);
+  const auto polling = CheckPortsActiveAtRate("n1", Listing(EightRails("Down", "Polling", 40)), h100);
   ASSERT_EQ(polling.verdict, Verdict::kFail);
   ASSERT_EQ(polling.findings.size(), 1u);
   EXPECT_EQ(polling.findings[0].entity, "n1/mlx5_5/port1");
   EXPECT_NE(polling.findings[0].message.find("sees no peer"), std::string::npos);
-  const auto armed = CheckPortsActiveAtRate("n1", ParseIbPorts(EightRails("Armed", "LinkUp"), "o"), h100);
+  const auto armed = CheckPortsActiveAtRate("n1", Listing(EightRails("Armed", "LinkUp")), h100);
   EXPECT_NE(armed.findings[0].message.find("subnet manager"), std::string::npos);
-  const auto slow = CheckPortsActiveAtRate("n1", ParseIbPorts(EightRails("Active", "LinkUp", 200), "o"), h100);
+  const auto slow = CheckPortsActiveAtRate("n1", Listing(EightRails("Active", "LinkUp", 200)), h100);
   ASSERT_EQ(slow.verdict, Verdict::kFail);
   EXPECT_EQ(slow.findings[0].message.rfind("n1: mlx5_5 port 1 Rate 200 Gb/s HDR, expected 400 Gb/s NDR", 0), 0u)
       << slow.findings[0].message;
@@ -267,35 +279,51 @@ TEST(InfinibandGpuHasLocalRailNic, OnlyRailNicsCountWhereTheLegendNamesThem) {
       "\tGPU0\tNIC0\tNIC1\tCPU Affinity\nGPU0\t X \tNODE\tPIX\t0-1\nNIC0\tNODE\t X \tNODE\nNIC1\tPIX\tNODE\t X \n\n"
       "NIC Legend:\n\n  NIC0: mlx5_0\n  NIC1: mlx5_8\n";
   const auto matrix = test_support::Parsed(nvidia_smi::ParseTopoMatrix(topo, "o"));
-  const auto result = CheckGpuHasLocalRailNic("n1", matrix, ParseIbPorts(EightRails(), "o"), h100);
+  const auto rails = Listing(EightRails());
+  const auto result = CheckGpuHasLocalRailNic("n1", matrix, &rails, h100);
   ASSERT_EQ(result.verdict, Verdict::kFail);
   EXPECT_NE(result.findings[0].message.find("nearest rail NIC NIC0 (mlx5_0) at NODE"), std::string::npos)
       << result.findings[0].message;
   // Without a port listing every NIC counts, so the same matrix passes.
-  EXPECT_EQ(CheckGpuHasLocalRailNic("n1", matrix, Error{"no ibstat"}, h100).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckGpuHasLocalRailNic("n1", matrix, nullptr, h100).verdict, Verdict::kPass);
 }
 
+// The suite skips every check before reading anything where the profile has no rails, and
+// GpuHasLocalRailNic where it does not ask for a rail NIC per GPU.
 TEST(InfinibandChecks, SkipWhereTheProfileHasNoRailsOrDoesNotAsk) {
   const Profile local = BuiltinProfile("local");
-  for (const auto& result : {CheckRailNicsPresent("n1", Error{"x"}, local), CheckPortsActiveAtRate("n1", Error{"x"}, local),
-                             CheckGpuHasLocalRailNic("n1", Error{"x"}, Error{"x"}, local)}) {
-    EXPECT_EQ(result.verdict, Verdict::kSkip) << result.check;
+  const ClusterRaw nothing = test_support::RawOf({{"n1", {}}});
+  for (const char* check : {kRailNicsPresent, kPortsActiveAtRate, kGpuHasLocalRailNic}) {
+    const auto result = test_support::JudgeRegisteredOnce(kSuite, check, nothing, local);
+    EXPECT_EQ(result.verdict, Verdict::kSkip) << check;
     EXPECT_NE(result.findings[0].message.find("infiniband.present: false"), std::string::npos);
   }
   Profile relaxed = BuiltinProfile("h100-sxm-8");
   relaxed.infiniband->gpu_local_nic_required = false;
-  const auto skipped = CheckGpuHasLocalRailNic("n1", Error{"x"}, Error{"x"}, relaxed);
+  const auto skipped = test_support::JudgeRegisteredOnce(kSuite, kGpuHasLocalRailNic, nothing, relaxed);
   EXPECT_EQ(skipped.verdict, Verdict::kSkip);
   EXPECT_NE(skipped.findings[0].message.find("gpu_local_nic_required is false"), std::string::npos);
 }
 
+// A node without any port listing: each check that needs it errs, naming the file; the rail
+// count is judged from the topology matrix where that has too few NICs.
 TEST(InfinibandChecks, UnreadableListingIsAnError) {
   const Profile h100 = BuiltinProfile("h100-sxm-8");
-  const Result<IbPortReport> missing = Error{"n1: the snapshot has no ibstat.txt"};
-  EXPECT_EQ(CheckRailNicsPresent("n1", missing, h100).verdict, Verdict::kError);
-  const auto result = CheckPortsActiveAtRate("n1", missing, h100);
+  const ClusterRaw nothing = test_support::RawOf({{"n1", {{"ibstat", {ProbeStatus::kAbsent, "", "", ""}}}}});
+  const auto rails = test_support::JudgeRegisteredOnce(kSuite, kRailNicsPresent, nothing, h100);
+  EXPECT_EQ(rails.verdict, Verdict::kError);
+  EXPECT_EQ(rails.findings[0].code, "unavailable");
+  const auto result = test_support::JudgeRegisteredOnce(kSuite, kPortsActiveAtRate, nothing, h100);
+  EXPECT_EQ(result.TestName(), "InfiniBand.PortsActiveAtRate/n1");
   EXPECT_EQ(result.verdict, Verdict::kError);
-  EXPECT_NE(result.findings[0].message.find("ibstat.txt"), std::string::npos);
+  EXPECT_NE(result.findings[0].message.find("ibstat.txt"), std::string::npos) << result.findings[0].message;
+  const ClusterRaw topo_only = test_support::RawOf(
+      {{"n1",
+        {{"nvidia-smi-topo-m",
+          test_support::OkOutput("\tGPU0\tNIC0\tCPU Affinity\nGPU0\t X \tPIX\t0-1\nNIC0\tPIX\t X \n",
+                                 "n1/nvidia-smi-topo-m.txt")}}}});
+  const auto few = test_support::JudgeRegisteredOnce(kSuite, kRailNicsPresent, topo_only, h100);
+  test_support::ExpectOnlyFinding(few, "n1", "n1: 1 NIC(s) in all in nvidia-smi topo -m, expected 8 InfiniBand");
 }
 
 }  // namespace

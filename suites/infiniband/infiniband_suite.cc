@@ -1,20 +1,36 @@
-// InfiniBand suite glue: the checks, judged per node from the port facts (facts/ib_port_facts.h) and the topology matrix, and the registration.
-#include "harness/probe_catalog.h"
-#include "harness/suite_registry.h"
-#include "harness/raw_text.h"
-#include "suites/infiniband/infiniband_checks.h"
-#include "probes/ib_tools/ib_tools_parse.h"
+// InfiniBand suite glue: the checks, judged per node from the port facts
+// (facts/ib_port_facts.h) and the topology matrix (facts/gpu_facts.h), each read before the
+// check and skipped before any read where the profile makes the check inapplicable; and the
+// registration.
 #include "facts/gpu_facts.h"
 #include "facts/ib_port_facts.h"
-#include "probes/nvidia_smi/topo_nvlink_parse.h"
+#include "harness/suite_registry.h"
+#include "suites/infiniband/infiniband_checks.h"
 
 namespace gpuconform::infiniband {
 
 using namespace gpuconform::facts;
-using namespace gpuconform::ib_tools;
-using namespace gpuconform::nvidia_smi;
 
 namespace {
+
+std::optional<std::string> WithoutInfiniband(const SuiteContext& context, const std::string&) {
+  return InfinibandSkipReason(context.profile);
+}
+
+// RailNicsPresent: where the port listing could not be read, the count of NICs in the topology
+// matrix still decides.
+CheckResult JudgeRailNics(const SuiteContext& context, const std::string& node) {
+  const auto ports = ReadPorts(context.raw, node);
+  if (ports) return CheckRailNicsPresent(node, *ports, context.profile);
+  const auto matrix = ReadTopoMatrix(context.raw, node);
+  const std::optional<int> topo_nics =
+      matrix ? std::optional<int>(static_cast<int>(matrix->nics.size())) : std::nullopt;
+  return CheckRailNicsWithoutPortListing(node, ports.error(), context.profile, topo_nics);
+}
+
+Result<IbPortReport> Ports(const SuiteContext& context, const std::string& node) {
+  return ReadPorts(context.raw, node);
+}
 
 SuiteDefinition Definition() {
   return {
@@ -22,22 +38,23 @@ SuiteDefinition Definition() {
     .summary = "rail NICs present, every rail port Active/LinkUp at the profile's rate, a rail NIC beside each GPU",
     .checks = {
         {kRailNicsPresent, "the node has infiniband.rail_nics_per_node ports of the profile's link layer", true,
-         [](const SuiteContext& c, const std::string& node) {
-           const auto matrix = ReadTopoMatrix(c.raw, node);
-           const std::optional<int> topo_nics =
-               matrix ? std::optional<int>(static_cast<int>(matrix->nics.size())) : std::nullopt;
-           return CheckRailNicsPresent(node, ReadPorts(c.raw, node), c.profile, topo_nics);
-         }},
+         JudgeRailNics, WithoutInfiniband},
         {kPortsActiveAtRate, "every rail port is Active / LinkUp at infiniband.rate_gbit_per_s", true,
-         [](const SuiteContext& c, const std::string& node) {
-           return CheckPortsActiveAtRate(node, ReadPorts(c.raw, node), c.profile);
-         }},
+         ReadThenJudge(Ports,
+                       [](const IbPortReport& ports, const SuiteContext& c, const std::string& node) {
+                         return CheckPortsActiveAtRate(node, ports, c.profile);
+                       }),
+         WithoutInfiniband},
+        // The port listing only narrows the NICs to the rails: one that cannot be read is no error here.
         {kGpuHasLocalRailNic, "every GPU has a rail NIC at PIX/PXB (where infiniband.gpu_local_nic_required)", true,
-         [](const SuiteContext& c, const std::string& node) {
-           return CheckGpuHasLocalRailNic(node, ReadTopoMatrix(c.raw, node), ReadPorts(c.raw, node), c.profile);
-         }},
+         ReadThenJudge([](const SuiteContext& c, const std::string& node) { return ReadTopoMatrix(c.raw, node); },
+                       [](const TopoMatrix& matrix, const SuiteContext& c, const std::string& node) {
+                         const auto ports = ReadPorts(c.raw, node);
+                         return CheckGpuHasLocalRailNic(node, matrix, ports ? &*ports : nullptr, c.profile);
+                       }),
+         [](const SuiteContext& c, const std::string&) { return GpuLocalNicSkipReason(c.profile); }},
     },
-    .probes = JoinProbes({PortProbes(), {probes::NvidiaSmiTopoMatrix()}}),
+    .probes = JoinProbes({PortProbes(), {NvidiaSmiTopoMatrix()}}),
   };
 }
 

@@ -8,8 +8,6 @@
 
 namespace gpuconform::interfaces {
 
-namespace {
-
 std::optional<std::string> FabricSkipReason(const Profile& profile) {
   if (!profile.nccl || profile.nccl->socket_ifname.empty()) {
     return "profile " + profile.name + " names no fabric socket interface (nccl.socket_ifname)";
@@ -23,6 +21,8 @@ std::optional<std::string> ForbiddenSkipReason(const Profile& profile) {
   }
   return std::nullopt;
 }
+
+namespace {
 
 const Interface* Named(const std::vector<Interface>& interfaces, const std::string& name) {
   for (const auto& interface : interfaces) {
@@ -43,6 +43,13 @@ std::string Addresses(const Interface& interface) {
   return texts.empty() ? "no IPv4 address" : Join(texts, ", ");
 }
 
+// Why each unread node's interfaces could not be read, in node order.
+std::vector<std::string> Problems(const NodeFacts<std::vector<Interface>>& nodes) {
+  std::vector<std::string> problems;
+  for (const auto& [node, why] : nodes.unread) problems.push_back(why);
+  return problems;
+}
+
 bool SameSubnet(const Ipv4Address& a, const Ipv4Address& b) {
   const int prefix = std::min(a.prefix_length, b.prefix_length);
   const Ipv4Address widened_a{a.address, prefix, ""};
@@ -54,13 +61,11 @@ bool SameSubnet(const Ipv4Address& a, const Ipv4Address& b) {
 
 CheckResult CheckFabricInterfaceUp(const std::string& node, const std::vector<Interface>& interfaces,
                                    const Profile& profile) {
-  if (auto reason = FabricSkipReason(profile)) return Skipped(kSuite, kFabricInterfaceUp, node, *reason);
   const std::string& fabric = profile.nccl->socket_ifname;
   const std::string note = " (profile " + profile.name + " nccl.socket_ifname)";
   const Interface* interface = Named(interfaces, fabric);
   if (interface == nullptr) {
-    return Failed(kSuite, kFabricInterfaceUp, node,
-                  {{"fabric-interface-missing", node + "/" + fabric,
+    return Failed({{"fabric-interface-missing", node + "/" + fabric,
                     node + ": no interface " + fabric + note + "; the node has " + Join(Names(interfaces), ", ") +
                         "; NCCL and MPI would pick another interface, often the management network: check the "
                         "cabling, the driver and the network configuration of the node"}});
@@ -77,7 +82,7 @@ CheckResult CheckFabricInterfaceUp(const std::string& node, const std::vector<In
                         node + "/" + fabric + ": no IPv4 address, expected one" + note +
                             "; NCCL's socket transport and MPI's TCP BTL need an address on the fabric interface"});
   }
-  CheckResult result = FromFindings(kSuite, kFabricInterfaceUp, node, std::move(findings));
+  CheckResult result = FromFindings(std::move(findings));
   result.measurements.push_back({node + "." + fabric + ".state", interface->state, "", "UP", ""});
   result.measurements.push_back({node + "." + fabric + ".ipv4", Addresses(*interface), "", "", ""});
   return result;
@@ -85,11 +90,10 @@ CheckResult CheckFabricInterfaceUp(const std::string& node, const std::vector<In
 
 CheckResult CheckForbiddenInterfacesNotFabric(const std::string& node, const std::vector<Interface>& interfaces,
                                               const Profile& profile) {
-  if (auto reason = ForbiddenSkipReason(profile)) return Skipped(kSuite, kForbiddenInterfacesNotFabric, node, *reason);
   const auto& nccl = *profile.nccl;
   const Interface* fabric = nccl.socket_ifname.empty() ? nullptr : Named(interfaces, nccl.socket_ifname);
   std::vector<Finding> findings;
-  CheckResult result = Passed(kSuite, kForbiddenInterfacesNotFabric, node);
+  CheckResult result = Passed();
   for (const auto& name : nccl.forbidden_ifnames) {
     const Interface* forbidden = Named(interfaces, name);
     result.measurements.push_back(
@@ -113,26 +117,19 @@ CheckResult CheckForbiddenInterfacesNotFabric(const std::string& node, const std
     }
   }
   if (findings.empty()) return result;
-  CheckResult failed = Failed(kSuite, kForbiddenInterfacesNotFabric, node, std::move(findings));
+  CheckResult failed = Failed(std::move(findings));
   failed.measurements = std::move(result.measurements);
   return failed;
 }
 
-CheckResult CheckFabricSubnetShared(const std::map<std::string, Result<std::vector<Interface>>>& nodes,
-                                    const Profile& profile) {
-  if (auto reason = FabricSkipReason(profile)) return Skipped(kSuite, kFabricSubnetShared, "", *reason);
+CheckResult CheckFabricSubnetShared(const NodeFacts<std::vector<Interface>>& nodes, const Profile& profile) {
   const std::string& fabric = profile.nccl->socket_ifname;
   std::map<std::string, std::vector<std::string>> nodes_by_subnet;
   std::map<std::uint32_t, std::vector<std::string>> nodes_by_address;
-  std::vector<std::string> unreadable;
   std::vector<std::string> without_address;
-  CheckResult result = Passed(kSuite, kFabricSubnetShared, "");
-  for (const auto& [node, interfaces] : nodes) {
-    if (!interfaces) {
-      unreadable.push_back(interfaces.error());
-      continue;
-    }
-    const Interface* interface = Named(*interfaces, fabric);
+  CheckResult result = Passed();
+  for (const auto& [node, interfaces] : nodes.read) {
+    const Interface* interface = Named(interfaces, fabric);
     if (interface == nullptr || interface->ipv4.empty()) {
       without_address.push_back(node);
       continue;
@@ -163,16 +160,16 @@ CheckResult CheckFabricSubnetShared(const std::map<std::string, Result<std::vect
                         node + ": no IPv4 address on " + fabric + " to compare (see Interfaces.FabricInterfaceUp)"});
   }
   if (!findings.empty()) {
-    CheckResult failed = Failed(kSuite, kFabricSubnetShared, "", std::move(findings));
+    CheckResult failed = Failed(std::move(findings));
     failed.measurements = std::move(result.measurements);
     return failed;
   }
-  if (!unreadable.empty()) {
-    CheckResult errored = ErroredEach(kSuite, kFabricSubnetShared, "", "unparseable", unreadable);
+  if (!nodes.unread.empty()) {
+    CheckResult errored = ErroredEach("unparseable", Problems(nodes));
     errored.measurements = std::move(result.measurements);
     return errored;
   }
-  if (nodes.empty()) return Errored(kSuite, kFabricSubnetShared, "", "no-nodes", "no node reported its interfaces");
+  if (nodes.read.empty()) return Errored("no-nodes", "no node reported its interfaces");
   return result;
 }
 
@@ -183,12 +180,11 @@ using MtuByNode = std::map<std::string, int>;
 
 // The interfaces whose MTU must agree across nodes, with each node's MTU: the fabric
 // interface, and every IPoIB interface (link/infiniband) by name.
-std::map<std::string, MtuByNode> ComparedMtus(const std::map<std::string, Result<std::vector<Interface>>>& nodes,
+std::map<std::string, MtuByNode> ComparedMtus(const NodeFacts<std::vector<Interface>>& nodes,
                                               const std::string& fabric) {
   std::map<std::string, MtuByNode> mtus;
-  for (const auto& [node, interfaces] : nodes) {
-    if (!interfaces) continue;
-    for (const auto& interface : *interfaces) {
+  for (const auto& [node, interfaces] : nodes.read) {
+    for (const auto& interface : interfaces) {
       if (!interface.mtu || (interface.name != fabric && interface.link_type != "infiniband")) continue;
       mtus[interface.name][node] = *interface.mtu;
     }
@@ -213,15 +209,9 @@ int MostCommon(const MtuByNode& by_node) {
 
 }  // namespace
 
-CheckResult CheckFabricMtuConsistent(const std::map<std::string, Result<std::vector<Interface>>>& nodes,
-                                     const Profile& profile) {
-  if (auto reason = FabricSkipReason(profile)) return Skipped(kSuite, kFabricMtuConsistent, "", *reason);
+CheckResult CheckFabricMtuConsistent(const NodeFacts<std::vector<Interface>>& nodes, const Profile& profile) {
   const std::string& fabric = profile.nccl->socket_ifname;
   const int profile_mtu = profile.nccl->mtu;
-  std::vector<std::string> unreadable;
-  for (const auto& [node, interfaces] : nodes) {
-    if (!interfaces) unreadable.push_back(interfaces.error());
-  }
   const auto mtus = ComparedMtus(nodes, fabric);
   std::vector<Finding> findings;
   std::vector<Measurement> measurements;
@@ -248,41 +238,24 @@ CheckResult CheckFabricMtuConsistent(const std::map<std::string, Result<std::vec
     }
   }
   if (!findings.empty()) {
-    CheckResult failed = Failed(kSuite, kFabricMtuConsistent, "", std::move(findings));
+    CheckResult failed = Failed(std::move(findings));
     failed.measurements = std::move(measurements);
     return failed;
   }
-  if (!unreadable.empty()) {
-    CheckResult errored = ErroredEach(kSuite, kFabricMtuConsistent, "", "unparseable", unreadable);
+  if (!nodes.unread.empty()) {
+    CheckResult errored = ErroredEach("unparseable", Problems(nodes));
     errored.measurements = std::move(measurements);
     return errored;
   }
-  if (nodes.empty()) return Errored(kSuite, kFabricMtuConsistent, "", "no-nodes", "no node reported its interfaces");
+  if (nodes.read.empty()) return Errored("no-nodes", "no node reported its interfaces");
   if (mtus.count(fabric) == 0) {
-    return Skipped(kSuite, kFabricMtuConsistent, "",
-                   "no node reports an MTU for " + fabric +
+    return Skipped("no node reports an MTU for " + fabric +
                        ": nothing to compare (Interfaces.FabricInterfaceUp "
                        "fails for each node without it)");
   }
-  CheckResult result = Passed(kSuite, kFabricMtuConsistent, "");
+  CheckResult result = Passed();
   result.measurements = std::move(measurements);
   return result;
-}
-
-std::vector<CheckResult> InterfacesUnavailable(const std::string& node, ReasonCode code,
-                                               const std::string& problem, const Profile& profile) {
-  std::vector<CheckResult> results;
-  if (auto reason = FabricSkipReason(profile)) {
-    results.push_back(Skipped(kSuite, kFabricInterfaceUp, node, *reason));
-  } else {
-    results.push_back(Errored(kSuite, kFabricInterfaceUp, node, code, problem));
-  }
-  if (auto reason = ForbiddenSkipReason(profile)) {
-    results.push_back(Skipped(kSuite, kForbiddenInterfacesNotFabric, node, *reason));
-  } else {
-    results.push_back(Errored(kSuite, kForbiddenInterfacesNotFabric, node, code, problem));
-  }
-  return results;
 }
 
 }  // namespace gpuconform::interfaces

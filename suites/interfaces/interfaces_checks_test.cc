@@ -9,6 +9,7 @@
 #include "harness/snapshot_source.h"
 #include "harness/suite_registry.h"
 #include "probes/iproute/iproute_parse.h"
+#include "tests/support/registered_checks.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform::interfaces {
@@ -142,10 +143,10 @@ TEST(InterfacesChecks, ForbiddenInterfaceInTheFabricSubnetFails) {
 }
 
 TEST(InterfacesChecks, SubnetSplitAndDuplicateAddressFailTheClusterCase) {
-  std::map<std::string, Result<std::vector<Interface>>> nodes;
-  nodes.emplace("node1", Parse(kLink, kAddr));
-  nodes.emplace("node2", Parse(kLink, Replace(kAddr, "10.20.0.1/24", "10.21.0.2/24")));
-  nodes.emplace("node3", Parse(kLink, kAddr));
+  NodeFacts<std::vector<Interface>> nodes;
+  nodes.read.emplace("node1", Parse(kLink, kAddr));
+  nodes.read.emplace("node2", Parse(kLink, Replace(kAddr, "10.20.0.1/24", "10.21.0.2/24")));
+  nodes.read.emplace("node3", Parse(kLink, kAddr));
   const auto r = CheckFabricSubnetShared(nodes, Local());
   ASSERT_EQ(r.verdict, Verdict::kFail);
   ASSERT_EQ(r.findings.size(), 2u);
@@ -155,11 +156,11 @@ TEST(InterfacesChecks, SubnetSplitAndDuplicateAddressFailTheClusterCase) {
   EXPECT_EQ(r.findings[1].message.rfind("node1, node3 share one ens1 address", 0), 0u);
 }
 
-std::map<std::string, Result<std::vector<Interface>>> ThreeNodes(const std::string& node2_link) {
-  std::map<std::string, Result<std::vector<Interface>>> nodes;
-  nodes.emplace("node1", Parse(kLink, kAddr));
-  nodes.emplace("node2", Parse(node2_link, Replace(kAddr, "10.20.0.1/24", "10.20.0.2/24")));
-  nodes.emplace("node3", Parse(kLink, Replace(kAddr, "10.20.0.1/24", "10.20.0.3/24")));
+NodeFacts<std::vector<Interface>> ThreeNodes(const std::string& node2_link) {
+  NodeFacts<std::vector<Interface>> nodes;
+  nodes.read.emplace("node1", Parse(kLink, kAddr));
+  nodes.read.emplace("node2", Parse(node2_link, Replace(kAddr, "10.20.0.1/24", "10.20.0.2/24")));
+  nodes.read.emplace("node3", Parse(kLink, Replace(kAddr, "10.20.0.1/24", "10.20.0.3/24")));
   return nodes;
 }
 
@@ -181,8 +182,8 @@ TEST(InterfacesFabricMtuConsistent, WithoutAProfileMtuTheMajorityDecides) {
   const auto r = CheckFabricMtuConsistent(ThreeNodes(jumbo), profile);
   test_support::ExpectOnlyFinding(r, "node2/ens1", "node2: ens1 MTU 9000, expected 1500 (the MTU of node1, node3)");
   // All nodes at 9000 agree: without nccl.mtu that conforms; with nccl.mtu: 1500 all three fail.
-  std::map<std::string, Result<std::vector<Interface>>> all_jumbo;
-  for (const std::string node : {"node1", "node2", "node3"}) all_jumbo.emplace(node, Parse(jumbo, kAddr));
+  NodeFacts<std::vector<Interface>> all_jumbo;
+  for (const std::string node : {"node1", "node2", "node3"}) all_jumbo.read.emplace(node, Parse(jumbo, kAddr));
   EXPECT_EQ(CheckFabricMtuConsistent(all_jumbo, profile).verdict, Verdict::kPass);
   EXPECT_EQ(CheckFabricMtuConsistent(all_jumbo, Local()).findings.size(), 3u);
 }
@@ -192,36 +193,54 @@ TEST(InterfacesFabricMtuConsistent, IpoibInterfacesAgreeAmongThemselves) {
       "4: ib0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 4092 qdisc mq state UP mode DEFAULT group "
       "default qlen 256\\    link/infiniband 00:00:10:29:fe:80:00:00:00:00:00:00 brd "
       "00:ff:ff:ff:ff:12:40:1b:ff:ff:00:00:00:00:00:00:ff:ff:ff:ff\n";
-  std::map<std::string, Result<std::vector<Interface>>> nodes;
-  nodes.emplace("node1", Parse(kLink + ib0, kAddr));
-  nodes.emplace("node2",
+  NodeFacts<std::vector<Interface>> nodes;
+  nodes.read.emplace("node1", Parse(kLink + ib0, kAddr));
+  nodes.read.emplace("node2",
                 Parse(kLink + Replace(ib0, "mtu 4092", "mtu 2044"), Replace(kAddr, "10.20.0.1/24", "10.20.0.2/24")));
-  nodes.emplace("node3", Parse(kLink + ib0, Replace(kAddr, "10.20.0.1/24", "10.20.0.3/24")));
-  EXPECT_EQ(nodes.at("node1")->back().link_type, "infiniband");
+  nodes.read.emplace("node3", Parse(kLink + ib0, Replace(kAddr, "10.20.0.1/24", "10.20.0.3/24")));
+  EXPECT_EQ(nodes.read.at("node1").back().link_type, "infiniband");
   const auto r = CheckFabricMtuConsistent(nodes, Local());
   test_support::ExpectOnlyFinding(r, "node2/ib0", "node2: ib0 MTU 2044, expected 4092 (the MTU of node1, node3)");
 }
 
 TEST(InterfacesFabricMtuConsistent, UnreadableNodeIsAnErrorAndNoFabricAnywhereSkips) {
   auto nodes = ThreeNodes(kLink);
-  nodes.erase("node3");
-  nodes.emplace("node3", Error("node3/ip-link.txt:1: expected `ip -o link show` output"));
+  nodes.read.erase("node3");
+  nodes.unread.emplace("node3", "node3/ip-link.txt:1: expected `ip -o link show` output");
   const auto r = CheckFabricMtuConsistent(nodes, Local());
   ASSERT_EQ(r.verdict, Verdict::kError);
   EXPECT_NE(r.findings[0].message.find("node3/ip-link.txt:1"), std::string::npos) << r.findings[0].message;
-  std::map<std::string, Result<std::vector<Interface>>> no_fabric;
-  no_fabric.emplace("node1", Parse(Replace(kLink, "ens1@if192", "ens9@if192"), kAddr));
+  NodeFacts<std::vector<Interface>> no_fabric;
+  no_fabric.read.emplace("node1", Parse(Replace(kLink, "ens1@if192", "ens9@if192"), kAddr));
   EXPECT_EQ(CheckFabricMtuConsistent(no_fabric, Local()).verdict, Verdict::kSkip);
 }
 
-TEST(InterfacesChecks, ProfileWithoutFabricInterfaceSkips) {
+// The suite skips the fabric checks before reading anything where the profile names no fabric
+// interface; where it does, a node whose `ip` could not run is each per-node check's error with
+// the probe's own status, and the cluster checks' error naming the node.
+TEST(InterfacesChecks, ProfileWithoutFabricInterfaceSkipsAndUnreadInterfacesAreErrors) {
   auto h100 = LoadProfile("h100-sxm-8");
   ASSERT_TRUE(h100);
-  EXPECT_EQ(CheckFabricInterfaceUp("n", Parse(kLink, kAddr), *h100).verdict, Verdict::kSkip);
-  EXPECT_EQ(CheckFabricSubnetShared({}, *h100).verdict, Verdict::kSkip);
-  for (const auto& r : InterfacesUnavailable("n", "tool-missing", "n: `ip` is not installed", Local())) {
-    EXPECT_EQ(r.verdict, Verdict::kError);
+  const ClusterRaw raw = test_support::RawOf(
+      {{"n", {{"ip-link", {ProbeStatus::kToolMissing, "", "", "n: `ip` is not installed"}}}}});
+  for (const char* check : {kFabricInterfaceUp, kFabricSubnetShared}) {
+    const auto skipped = test_support::JudgeRegisteredOnce(kSuite, check, raw, *h100);
+    EXPECT_EQ(skipped.verdict, Verdict::kSkip) << check;
+    EXPECT_EQ(skipped.findings[0].message, "profile h100-sxm-8 names no fabric socket interface (nccl.socket_ifname)");
   }
+  for (const char* check : {kFabricInterfaceUp, kForbiddenInterfacesNotFabric}) {
+    const auto r = test_support::JudgeRegisteredOnce(kSuite, check, raw, Local());
+    EXPECT_EQ(r.TestName(), std::string("Interfaces.") + check + "/n");
+    EXPECT_EQ(r.verdict, Verdict::kError) << check;
+    EXPECT_EQ(r.findings[0].code, ReasonCode("tool-missing")) << check;
+    EXPECT_EQ(r.findings[0].entity, "n");
+    EXPECT_EQ(r.findings[0].message, "n: `ip` is not installed");
+  }
+  const auto subnet = test_support::JudgeRegisteredOnce(kSuite, kFabricSubnetShared, raw, Local());
+  EXPECT_EQ(subnet.verdict, Verdict::kError);
+  EXPECT_EQ(subnet.findings[0].code, ReasonCode("unparseable"));
+  EXPECT_EQ(subnet.findings[0].entity, "cluster");
+  EXPECT_EQ(subnet.findings[0].message, "n: `ip` is not installed");
 }
 
 std::map<std::string, Verdict> JudgeSnapshot(const std::string& name) {

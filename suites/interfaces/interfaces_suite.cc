@@ -1,10 +1,13 @@
-// Interfaces suite glue: the `ip -o` probes and the suite's registration.
+// Interfaces suite glue: each node's interfaces (probes/iproute/iproute_facts.h) and fabric
+// reachability (probes/fabric_reach/fabric_reach_facts.h), read before the checks and skipped
+// before any read where the profile makes a check inapplicable; and the registration.
 #include "harness/suite_registry.h"
-#include "suites/interfaces/interfaces_checks.h"
-#include "probes/iproute/iproute_parse.h"
-#include "probes/iproute/iproute_probes.h"
-#include "suites/interfaces/reachability.h"
+#include "probes/fabric_reach/fabric_reach_facts.h"
 #include "probes/fabric_reach/reachability_probe.h"
+#include "probes/iproute/iproute_facts.h"
+#include "probes/iproute/iproute_probes.h"
+#include "suites/interfaces/interfaces_checks.h"
+#include "suites/interfaces/reachability_checks.h"
 
 namespace gpuconform::interfaces {
 
@@ -13,58 +16,37 @@ using namespace gpuconform::iproute;
 
 namespace {
 
-ProbeSpec ReachProbe() { return CollectiveProbe("fabric-reach", "fabric-reach.txt", ProbeFabricReach); }
+using SkipReason = std::optional<std::string> (*)(const Profile&);
+using NodeCheck = CheckResult (*)(const std::string&, const std::vector<Interface>&, const Profile&);
+using ClusterCheck = CheckResult (*)(const NodeFacts<std::vector<Interface>>&, const Profile&);
 
-Result<NodeReach> ReadReach(const ClusterRaw& raw, const std::string& node) {
-  const RawOutput out = raw.NodeOutput(node, ReachProbe().id);
-  if (out.status == ProbeStatus::kAbsent) return Error{node + ": no fabric-reach.txt in the snapshot"};
-  if (!out.ok()) return Error{out.detail.empty() ? node + ": fabric-reach.txt " + ProbeStatusName(out.status) : out.detail};
-  return ParseReach(out.text, node + "/fabric-reach.txt");
+CheckApplicability Unless(SkipReason reason) {
+  return [reason](const SuiteContext& context, const std::string&) { return reason(context.profile); };
 }
 
-Result<std::vector<Interface>> ReadNode(const ClusterRaw& raw, const std::string& node) {
-  const RawOutput link = raw.NodeOutput(node, IpLinkProbe().id);
-  const RawOutput addr = raw.NodeOutput(node, IpAddrProbe().id);
-  if (!link.ok()) return Error{link.detail};
-  if (!addr.ok()) return Error{addr.detail};
-  auto links = ParseIpLink(link.text, link.origin);
-  if (!links) return Error{links.error()};
-  auto addresses = ParseIpAddr(addr.text, addr.origin);
-  if (!addresses) return Error{addresses.error()};
-  return MergeLinksAndAddresses(std::move(*links), *addresses);
+// A per-node check of the node's interfaces: where they could not be read, an error with the
+// probe's own status (missing, hung, failed), or unparseable where `ip` answered.
+CheckJudge OnNode(NodeCheck check) {
+  return [check](const SuiteContext& context, const std::string& node) {
+    const auto interfaces = ReadInterfaces(context.raw, node);
+    if (!interfaces) return Errored(InterfacesUnreadCode(context.raw, node), interfaces.error());
+    return check(node, *interfaces, context.profile);
+  };
 }
 
-std::vector<CheckResult> Evaluate(const SuiteContext& context) {
-  std::map<std::string, Result<std::vector<Interface>>> nodes;
-  std::vector<CheckResult> up;
-  std::vector<CheckResult> forbidden;
-  for (const auto& node : context.raw.nodes) {
-    auto interfaces = ReadNode(context.raw, node);
-    if (interfaces) {
-      up.push_back(CheckFabricInterfaceUp(node, *interfaces, context.profile));
-      forbidden.push_back(CheckForbiddenInterfacesNotFabric(node, *interfaces, context.profile));
-    } else {
-      // The probe's own status when `ip` did not give its output (missing, hung, failed);
-      // unparseable when it did and the output could not be read.
-      const RawOutput link = context.raw.NodeOutput(node, IpLinkProbe().id);
-      const RawOutput addr = context.raw.NodeOutput(node, IpAddrProbe().id);
-      const ReasonCode code = !link.ok()   ? ProbeStatusReason(link.status)
-                              : !addr.ok() ? ProbeStatusReason(addr.status)
-                                           : ReasonCode("unparseable");
-      auto unavailable = InterfacesUnavailable(node, code, interfaces.error(), context.profile);
-      up.push_back(unavailable[0]);
-      forbidden.push_back(unavailable[1]);
-    }
-    nodes.emplace(node, std::move(interfaces));
-  }
-  std::vector<CheckResult> results = std::move(up);
-  results.push_back(CheckFabricSubnetShared(nodes, context.profile));
-  results.push_back(CheckFabricMtuConsistent(nodes, context.profile));
-  std::map<std::string, Result<NodeReach>> reach;
-  for (const auto& node : context.raw.nodes) reach.emplace(node, ReadReach(context.raw, node));
-  results.push_back(CheckFabricReachable(reach, context.profile));
-  results.insert(results.end(), forbidden.begin(), forbidden.end());
-  return results;
+// A cluster check of every node's interfaces.
+CheckJudge OnCluster(ClusterCheck check) {
+  return [check](const SuiteContext& context, const std::string&) {
+    NodeFacts<std::vector<Interface>> nodes;
+    for (const auto& node : context.raw.nodes) nodes.Add(node, ReadInterfaces(context.raw, node));
+    return check(nodes, context.profile);
+  };
+}
+
+CheckResult JudgeReachability(const SuiteContext& context, const std::string&) {
+  NodeFacts<NodeReach> nodes;
+  for (const auto& node : context.raw.nodes) nodes.Add(node, ReadReach(context.raw, node));
+  return CheckFabricReachable(nodes, context.profile);
 }
 
 SuiteDefinition Definition() {
@@ -72,16 +54,19 @@ SuiteDefinition Definition() {
     .name = kSuite,
     .summary = "the fabric interface (nccl.socket_ifname) is up, addressed, on one subnet with one MTU; eth0 is kept apart",
     .checks = {
-        {kFabricInterfaceUp, "nccl.socket_ifname exists, is up and has an IPv4 address on every node", true},
-        {kFabricSubnetShared, "every node's fabric address is in one subnet, none shared", false},
+        {kFabricInterfaceUp, "nccl.socket_ifname exists, is up and has an IPv4 address on every node", true,
+         OnNode(CheckFabricInterfaceUp), Unless(FabricSkipReason)},
+        {kFabricSubnetShared, "every node's fabric address is in one subnet, none shared", false,
+         OnCluster(CheckFabricSubnetShared), Unless(FabricSkipReason)},
         {kFabricMtuConsistent,
-         "the fabric interface and every IPoIB interface have one MTU on all nodes (nccl.mtu if set)", false},
-        {kFabricReachable, "every node opens a TCP connection to every other node's fabric address", false},
+         "the fabric interface and every IPoIB interface have one MTU on all nodes (nccl.mtu if set)", false,
+         OnCluster(CheckFabricMtuConsistent), Unless(FabricSkipReason)},
+        {kFabricReachable, "every node opens a TCP connection to every other node's fabric address", false,
+         JudgeReachability, Unless(ReachabilitySkipReason)},
         {kForbiddenInterfacesNotFabric, "the forbidden interfaces (eth0) are not the fabric and share no subnet with it",
-         true},
+         true, OnNode(CheckForbiddenInterfacesNotFabric), Unless(ForbiddenSkipReason)},
     },
-    .probes = {IpAddrProbe(), IpLinkProbe(), ReachProbe()},
-    .evaluate = Evaluate,
+    .probes = {IpAddrProbe(), IpLinkProbe(), FabricReachProbe()},
   };
 }
 

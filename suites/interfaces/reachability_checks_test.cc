@@ -1,11 +1,11 @@
-// Fabric reachability: the parse, the check made to fail, and the probe run for real on
-// the loopback interface in one process.
+// Fabric reachability: the check made to fail, and where it does not apply. (The parse and the
+// probe run for real are tested beside them, in probes/fabric_reach.)
+#include "suites/interfaces/reachability_checks.h"
+
 #include <gtest/gtest.h>
 
-#include "harness/gather.h"
-#include "harness/world.h"
-#include "suites/interfaces/reachability.h"
-#include "probes/fabric_reach/reachability_probe.h"
+#include "suites/interfaces/interfaces_checks.h"
+#include "tests/support/registered_checks.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform::interfaces {
@@ -24,15 +24,15 @@ std::string NodeText(const std::string& node, const std::vector<std::string>& ot
   return text;
 }
 
-std::map<std::string, Result<NodeReach>> Cluster(const std::string& broken_from = "", const std::string& broken_to = "") {
-  std::map<std::string, Result<NodeReach>> nodes;
+NodeFacts<NodeReach> Cluster(const std::string& broken_from = "", const std::string& broken_to = "") {
+  NodeFacts<NodeReach> nodes;
   const std::vector<std::string> all = {"node1", "node2", "node3"};
   for (const auto& node : all) {
     std::vector<std::string> others;
     for (const auto& other : all) {
       if (other != node) others.push_back(other);
     }
-    nodes.emplace(node, ParseReach(NodeText(node, others, node == broken_from ? broken_to : ""), node + "/fabric-reach.txt"));
+    nodes.Add(node, ParseReach(NodeText(node, others, node == broken_from ? broken_to : ""), node + "/fabric-reach.txt"));
   }
   return nodes;
 }
@@ -54,51 +54,55 @@ TEST(FabricReachable, OnePairCutOffFailsNamingBothNodesAndTheAddress) {
 
 TEST(FabricReachable, NodeWithoutAFabricAddressIsNotAPass) {
   auto nodes = Cluster();
-  nodes.erase("node3");
-  nodes.emplace("node3", ParseReach("fabric-reach version=1 node=node3 ifname=ens1 addr=none "
-                                    "problem=\"ens1 has no IPv4 address on node3\"\n",
-                                    "node3/fabric-reach.txt"));
+  nodes.read.erase("node3");
+  nodes.Add("node3", ParseReach("fabric-reach version=1 node=node3 ifname=ens1 addr=none "
+                                "problem=\"ens1 has no IPv4 address on node3\"\n",
+                                "node3/fabric-reach.txt"));
   const CheckResult result = CheckFabricReachable(nodes, FabricProfile());
   EXPECT_NE(result.verdict, Verdict::kPass);
   EXPECT_NE(test_support::Describe({result}).find("ens1 has no IPv4 address on node3"), std::string::npos)
       << test_support::Describe({result});
 }
 
+// A node whose view could not be read is untested, in its place among the nodes; where another
+// pair failed, the untested nodes follow the failure.
+TEST(FabricReachable, AnUnreadNodeIsUntestedInNodeOrder) {
+  auto nodes = Cluster("node3", "node1");
+  nodes.read.erase("node2");
+  nodes.unread.emplace("node2", "node2: no fabric-reach.txt in the snapshot");
+  const CheckResult result = CheckFabricReachable(nodes, FabricProfile());
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  ASSERT_EQ(result.findings.size(), 2u) << test_support::Describe({result});
+  EXPECT_EQ(result.findings[0].entity, "node3->node1");
+  EXPECT_EQ(result.findings[1].code, "untested");
+  EXPECT_EQ(result.findings[1].message, "node2: no fabric-reach.txt in the snapshot");
+  nodes = Cluster();
+  nodes.read.erase("node2");
+  nodes.unread.emplace("node2", "node2: no fabric-reach.txt in the snapshot");
+  nodes.read.at("node3").skipped = "no fabric interface";
+  const CheckResult untested = CheckFabricReachable(nodes, FabricProfile());
+  ASSERT_EQ(untested.verdict, Verdict::kError);
+  ASSERT_EQ(untested.findings.size(), 2u);
+  EXPECT_EQ(untested.findings[0].message, "node2: no fabric-reach.txt in the snapshot");
+  EXPECT_EQ(untested.findings[1].message, "node3: not tested: no fabric interface");
+}
+
 TEST(FabricReachable, OneNodeOrNoFabricInterfaceSkipsSayingWhy) {
   auto one = Cluster();
-  one.erase("node2");
-  one.erase("node3");
+  one.read.erase("node2");
+  one.read.erase("node3");
   EXPECT_EQ(CheckFabricReachable(one, FabricProfile()).verdict, Verdict::kSkip);
+  // Without a fabric interface the suite skips the check before reading any node's view.
   Profile bare;
   bare.name = "bare";
-  EXPECT_EQ(CheckFabricReachable(Cluster(), bare).verdict, Verdict::kSkip);
-}
-
-TEST(FabricReachable, GarbageIsAnErrorWithTheLineAndNeverCrashes) {
-  auto wrong = ParseReach("hello\n", "n/fabric-reach.txt");
-  ASSERT_FALSE(wrong);
-  EXPECT_NE(wrong.error().find("n/fabric-reach.txt:1:"), std::string::npos);
-  test_support::ExpectErrorContaining(ParseReach("fabric-reach version=1 node=a\nbogus x=1\n", "n/f.txt"),
-                                      "n/f.txt:2:");
-  test_support::SurvivesTruncationAndNoise(NodeText("node1", {"node2", "node3"}, "node3"), ParseReach);
-}
-
-TEST(FabricReachProbe, ListensOnTheFabricInterfaceForReal) {
-  Profile profile = FabricProfile();
-  profile.nccl->socket_ifname = "lo";
-  const World world = World::Single();
-  const CollectiveContext context{world, &profile, "node1", true, {"node1"}};
-  const RawOutput out = MeasureFabricMesh(context).output;
-  ASSERT_TRUE(out.ok());
-  auto reach = ParseReach(out.text, "probe");
-  ASSERT_TRUE(reach) << reach.error() << "\n" << out.text;
-  EXPECT_EQ(reach->address, "127.0.0.1") << out.text;
-  EXPECT_TRUE(reach->problem.empty()) << reach->problem;
-  EXPECT_TRUE(reach->attempts.empty()) << "one node: no one else to reach";
-  profile.nccl->socket_ifname = "no-such-if0";
-  auto missing = ParseReach(MeasureFabricMesh(context).output.text, "probe");
-  ASSERT_TRUE(missing);
-  EXPECT_NE(missing->problem.find("no-such-if0 has no IPv4 address on node1"), std::string::npos) << missing->problem;
+  const ClusterRaw raw = test_support::RawOf({{"node1", {}}, {"node2", {}}});
+  const CheckResult skipped = test_support::JudgeRegisteredOnce(kSuite, kFabricReachable, raw, bare);
+  EXPECT_EQ(skipped.TestName(), "Interfaces.FabricReachable");
+  EXPECT_EQ(skipped.verdict, Verdict::kSkip);
+  EXPECT_EQ(skipped.findings[0].message, "the profile names no fabric interface (nccl.socket_ifname)");
+  const CheckResult unread = test_support::JudgeRegisteredOnce(kSuite, kFabricReachable, raw, FabricProfile());
+  ASSERT_EQ(unread.verdict, Verdict::kError);
+  EXPECT_EQ(unread.findings[0].message, "node1: no fabric-reach.txt in the snapshot");
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // device probes (from the catalog), and the suite's registration.
 #include <algorithm>
 
-#include "harness/probe_catalog.h"
+#include "probes/nccl_topo/nccl_topo_file_probe.h"
+#include "probes/pci_devices/pci_devices_probe.h"
 #include "harness/suite_registry.h"
 #include "probes/nccl_topo/nccl_topo_parse.h"
 #include "probes/nccl_topo/nccl_topo_probe.h"
@@ -36,8 +37,8 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   std::stable_sort(results.begin(), results.end(),
                    [&](const CheckResult& a, const CheckResult& b) { return position(a) < position(b); });
   for (const auto& node : context.raw.nodes) {
-    results.push_back(JudgeTopoFile(node, context.raw.NodeOutput(node, probes::NcclTopoFile().id),
-                                    context.raw.NodeOutput(node, probes::PciDevices().id)));
+    results.push_back(JudgeTopoFile(node, context.raw.NodeOutput(node, nccl_topo::NcclTopoFile().id),
+                                    context.raw.NodeOutput(node, pci_devices::PciDevices().id)));
   }
   return results;
 }
@@ -55,7 +56,7 @@ SuiteDefinition Definition() {
         {kTopoFileMatchesNode,
          "every PCI device of the NCCL_TOPO_FILE the environment sets exists on the node with the same class", true},
     },
-    .probes = {TopologyProbe(), probes::NcclTopoFile(), probes::PciDevices()},
+    .probes = {TopologyProbe(), nccl_topo::NcclTopoFile(), pci_devices::PciDevices()},
     .evaluate = Evaluate,
   };
 }

@@ -8,6 +8,7 @@
 #include "suites/nvswitch/nvswitch_checks.h"
 #include "harness/record_lines.h"
 #include "suites/nvswitch/topo_test_support.h"
+#include "tests/support/registered_checks.h"
 
 namespace gpuconform::nvswitch {
 
@@ -164,11 +165,20 @@ TEST(NvSwitchFabricRegistered, SkipsWhereNoGpuReportsAFabricStateAndErrorsWithou
   const auto skipped = CheckFabricRegistered("n1", ToGpuInventory(a100), H100());
   EXPECT_EQ(skipped.verdict, Verdict::kSkip);
   EXPECT_NE(skipped.findings[0].message.find("n1: no GPU reports an NVLink fabric state"), std::string::npos);
-  const auto errored = CheckFabricRegistered("n1", Error{"n1: no NVIDIA driver was found"}, H100());
+  // Without NVML or nvidia-smi the suite errs, naming both, before the check judges anything;
+  // under a profile without GPUs it skips without reading.
+  const ClusterRaw raw = test_support::RawOf(
+      {{"n1",
+        {{NvmlProbe().id, {ProbeStatus::kToolMissing, "", "", "n1: no NVIDIA driver (libnvidia-ml.so.1 not found)"}},
+         {"nvidia-smi-q", {ProbeStatus::kToolMissing, "", "", "n1: `nvidia-smi` is not installed"}}}}});
+  const auto errored = test_support::JudgeRegisteredOnce(kSuite, kFabricRegistered, raw, H100());
   EXPECT_EQ(errored.verdict, Verdict::kError);
+  EXPECT_EQ(errored.findings[0].message.rfind("n1: no NVIDIA driver was found on the node", 0), 0u)
+      << errored.findings[0].message;
+  EXPECT_NE(errored.findings[0].message.find("NVML: no NVIDIA driver"), std::string::npos);
   Profile local = H100();
   local.gpu->present = false;
-  EXPECT_EQ(CheckFabricRegistered("n1", Error{"x"}, local).verdict, Verdict::kSkip);
+  EXPECT_EQ(test_support::JudgeRegisteredOnce(kSuite, kFabricRegistered, raw, local).verdict, Verdict::kSkip);
 }
 
 }  // namespace

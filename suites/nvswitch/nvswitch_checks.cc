@@ -30,11 +30,19 @@ std::string RemoteMeaning(const std::string& remote) {
   return "a device NVML cannot name";
 }
 
-std::string NvlinkSkipReason(const Profile& profile) {
-  return "profile " + profile.name + " has no nvlink section, so it does not say how GPUs are linked";
+}  // namespace
+
+std::optional<std::string> GpuCountSkipReason(const Profile& profile) {
+  return GpuSkipReason(profile, "there is nothing to check");
 }
 
-}  // namespace
+std::optional<std::string> LinkChecksSkipReason(const Profile& profile) {
+  if (auto reason = GpuCountSkipReason(profile)) return reason;
+  if (!profile.nvlink) {
+    return "profile " + profile.name + " has no nvlink section, so it does not say how GPUs are linked";
+  }
+  return std::nullopt;
+}
 
 std::optional<Finding> GpuCountContradiction(const std::string& node, const std::string& source, int count,
                                              const Profile& profile) {
@@ -49,33 +57,46 @@ std::optional<Finding> GpuCountContradiction(const std::string& node, const std:
                      " (profile " + profile.name + "): " + cause};
 }
 
-CheckResult CheckGpuCountAndModel(const std::string& node, const Result<nvidia_smi::GpuInventory>& inventory,
-                                  const Profile& profile, const std::vector<GpuCountEvidence>& other_counts) {
-  if (auto skip = SkipWithoutGpus(kSuite, kGpuCountAndModel, node, profile)) return *skip;
-  // A source that agrees with the inventory adds nothing the inventory's own finding does not
-  // say; one that shows another count than both the profile and the inventory does.
+namespace {
+
+// The other sources' counts that contradict the profile, leaving out those that agree with the
+// inventory's own count (`inventory_count`; none where the inventory is missing): those add
+// nothing the inventory's own finding does not say.
+std::vector<Finding> Contradictions(const std::string& node, std::optional<int> inventory_count,
+                                    const Profile& profile, const std::vector<GpuCountEvidence>& other_counts) {
   std::vector<Finding> contradictions;
   for (const auto& evidence : other_counts) {
-    if (inventory && evidence.count == static_cast<int>(inventory->gpus.size())) continue;
+    if (inventory_count && evidence.count == *inventory_count) continue;
     if (auto finding = GpuCountContradiction(node, "in " + evidence.source, evidence.count, profile)) {
       contradictions.push_back(*finding);
     }
   }
-  if (!inventory) {
-    if (contradictions.empty()) return Errored(kSuite, kGpuCountAndModel, node, "unavailable", inventory.error());
-    // Another source already contradicts the profile: that is a failure, whatever the
-    // inventory's own problem (which the message keeps).
-    contradictions.back().message += " (the GPU inventory itself: " + inventory.error() + ")";
-    return Failed(kSuite, kGpuCountAndModel, node, std::move(contradictions));
-  }
+  return contradictions;
+}
+
+}  // namespace
+
+CheckResult CheckGpuCountWithoutInventory(const std::string& node, const std::string& unread, const Profile& profile,
+                                          const std::vector<GpuCountEvidence>& other_counts) {
+  std::vector<Finding> contradictions = Contradictions(node, std::nullopt, profile, other_counts);
+  if (contradictions.empty()) return Errored("unavailable", unread);
+  // Another source already contradicts the profile: that is a failure, whatever the
+  // inventory's own problem (which the message keeps).
+  contradictions.back().message += " (the GPU inventory itself: " + unread + ")";
+  return Failed(std::move(contradictions));
+}
+
+CheckResult CheckGpuCountAndModel(const std::string& node, const nvidia_smi::GpuInventory& inventory,
+                                  const Profile& profile, const std::vector<GpuCountEvidence>& other_counts) {
+  const int count = static_cast<int>(inventory.gpus.size());
+  std::vector<Finding> contradictions = Contradictions(node, count, profile, other_counts);
   const GpuExpectation& expected = *profile.gpu;
   std::vector<Finding> findings;
-  const int count = static_cast<int>(inventory->gpus.size());
   if (auto finding = GpuCountContradiction(node, "visible to the driver", count, profile)) {
     findings.push_back(*finding);
   }
   if (!expected.model_contains.empty()) {
-    for (const auto& gpu : inventory->gpus) {
+    for (const auto& gpu : inventory.gpus) {
       if (gpu.product_name.find(expected.model_contains) != std::string::npos) continue;
       findings.push_back({"gpu-model", node + "/gpu" + std::to_string(gpu.index),
                           node + ": " + nvidia_smi::GpuDisplayName(gpu) + " is '" + gpu.product_name +
@@ -84,26 +105,21 @@ CheckResult CheckGpuCountAndModel(const std::string& node, const Result<nvidia_s
     }
   }
   for (auto& contradiction : contradictions) findings.push_back(std::move(contradiction));
-  CheckResult result = FromFindings(kSuite, kGpuCountAndModel, node, std::move(findings));
+  CheckResult result = FromFindings(std::move(findings));
   result.measurements.push_back({node + ".gpu_count", std::to_string(count), "",
                                  "== " + std::to_string(expected.count_per_node), expected.source});
   return result;
 }
 
-CheckResult CheckAllPairsNvlinkConnected(const std::string& node, const Result<TopoMatrix>& matrix,
-                                         const Profile& profile) {
-  if (auto skip = SkipWithoutGpus(kSuite, kAllPairsNvlinkConnected, node, profile)) return *skip;
-  if (!profile.nvlink) return Skipped(kSuite, kAllPairsNvlinkConnected, node, NvlinkSkipReason(profile));
-  if (!matrix) return Errored(kSuite, kAllPairsNvlinkConnected, node, "unavailable", matrix.error());
-  const auto& gpus = matrix->gpus;
+CheckResult CheckAllPairsNvlinkConnected(const std::string& node, const TopoMatrix& matrix, const Profile& profile) {
+  const auto& gpus = matrix.gpus;
   // Fewer GPUs than the profile's count is a contradiction, not "no pairs to judge".
   if (auto finding = GpuCountContradiction(node, "in nvidia-smi topo -m", static_cast<int>(gpus.size()), profile);
       finding && gpus.size() < 2) {
-    return Failed(kSuite, kAllPairsNvlinkConnected, node, {*finding});
+    return Failed({*finding});
   }
   if (gpus.size() < 2) {
-    return Skipped(kSuite, kAllPairsNvlinkConnected, node,
-                   node + " has " + std::to_string(gpus.size()) +
+    return Skipped(node + " has " + std::to_string(gpus.size()) +
                        " GPU in nvidia-smi topo -m: there are no GPU pairs, so all-to-all NVLink does not apply "
                        "(GpuCountAndModel judges the count)");
   }
@@ -116,7 +132,7 @@ CheckResult CheckAllPairsNvlinkConnected(const std::string& node, const Result<T
   for (std::size_t a = 0; a < gpus.size(); ++a) {
     for (std::size_t b = a + 1; b < gpus.size(); ++b) {
       ++pair_count;
-      const std::string cell = matrix->Between(gpus[a], gpus[b]);
+      const std::string cell = matrix.Between(gpus[a], gpus[b]);
       if (cell != expected) pairs_by_cell[cell].emplace_back(gpus[a], gpus[b]);
     }
   }
@@ -155,18 +171,15 @@ CheckResult CheckAllPairsNvlinkConnected(const std::string& node, const Result<T
                                       expected, profile.name, pairs.size() == pair_count && pair_count > 1 ? std::string("all") : pair_list)});
     }
   }
-  return FromFindings(kSuite, kAllPairsNvlinkConnected, node, std::move(findings));
+  return FromFindings(std::move(findings));
 }
 
-CheckResult CheckAllLinksActive(const std::string& node, const Result<NvlinkStatus>& status, const Profile& profile) {
-  if (auto skip = SkipWithoutGpus(kSuite, kAllLinksActive, node, profile)) return *skip;
-  if (!profile.nvlink) return Skipped(kSuite, kAllLinksActive, node, NvlinkSkipReason(profile));
-  if (!status) return Errored(kSuite, kAllLinksActive, node, "unavailable", status.error());
+CheckResult CheckAllLinksActive(const std::string& node, const NvlinkStatus& status, const Profile& profile) {
   const int expected_links = profile.nvlink->links_per_gpu;
   const double floor_gb_per_s = profile.nvlink->link_bandwidth_gb_per_s;
   std::vector<Finding> findings;
   int active_links = 0;
-  for (const auto& gpu : status->gpus) {
+  for (const auto& gpu : status.gpus) {
     const std::string gpu_name = "GPU " + std::to_string(gpu.index);
     const std::string gpu_entity = node + "/gpu" + std::to_string(gpu.index);
     if (gpu.links.empty()) {
@@ -228,26 +241,22 @@ CheckResult CheckAllLinksActive(const std::string& node, const Result<NvlinkStat
                                           : "wrong profile for this GPU?")});
     }
   }
-  CheckResult result = FromFindings(kSuite, kAllLinksActive, node, std::move(findings));
-  if (result.verdict == Verdict::kPass && status->elided_at_line) {
-    result = Errored(kSuite, kAllLinksActive, node, "elided",
+  CheckResult result = FromFindings(std::move(findings));
+  if (result.verdict == Verdict::kPass && status.elided_at_line) {
+    result = Errored("elided",
                      fmt::format("{}: the nvidia-smi nvlink -s output leaves GPUs out (\"...\" at line {}), so their "
                                  "links could not be judged; capture the full output",
-                                 node, status->elided_at_line));
+                                 node, status.elided_at_line));
   }
   result.measurements.push_back({node + ".nvlinks_active", std::to_string(active_links), "",
                                  fmt::format(">= {} GB/s each", floor_gb_per_s), profile.nvlink->source});
   return result;
 }
 
-CheckResult CheckFabricRegistered(const std::string& node, const Result<nvidia_smi::GpuInventory>& inventory,
-                                  const Profile& profile) {
-  if (auto skip = SkipWithoutGpus(kSuite, kFabricRegistered, node, profile)) return *skip;
-  if (!profile.nvlink) return Skipped(kSuite, kFabricRegistered, node, NvlinkSkipReason(profile));
-  if (!inventory) return Errored(kSuite, kFabricRegistered, node, "unavailable", inventory.error());
+CheckResult CheckFabricRegistered(const std::string& node, const nvidia_smi::GpuInventory& inventory, const Profile&) {
   std::vector<Finding> findings;
   int reporting = 0;
-  for (const auto& gpu : inventory->gpus) {
+  for (const auto& gpu : inventory.gpus) {
     // GPUs before Hopper, and drivers before r530, have no fabric state: "N/A" or absent.
     if (gpu.fabric_state.empty() || gpu.fabric_state == "N/A" || gpu.fabric_state == "Not Supported") continue;
     ++reporting;
@@ -269,11 +278,10 @@ CheckResult CheckFabricRegistered(const std::string& node, const Result<nvidia_s
     }
   }
   if (reporting == 0) {
-    return Skipped(kSuite, kFabricRegistered, node,
-                   node + ": no GPU reports an NVLink fabric state (GPUs before Hopper, or a driver before r530, "
+    return Skipped(node + ": no GPU reports an NVLink fabric state (GPUs before Hopper, or a driver before r530, "
                           "have none), so fabric registration cannot be judged here");
   }
-  CheckResult result = FromFindings(kSuite, kFabricRegistered, node, std::move(findings));
+  CheckResult result = FromFindings(std::move(findings));
   result.measurements.push_back({node + ".gpus_fabric_completed", std::to_string(reporting - static_cast<int>(result.findings.size())), "",
                                  "== " + std::to_string(reporting), ""});
   return result;

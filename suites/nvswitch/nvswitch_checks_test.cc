@@ -6,7 +6,7 @@
 
 #include "probes/nvidia_smi/topo_nvlink_parse.h"
 #include "suites/nvswitch/topo_test_support.h"
-#include "harness/raw_text.h"
+#include "tests/support/registered_checks.h"
 
 namespace gpuconform::nvswitch {
 
@@ -34,6 +34,16 @@ Result<TopoMatrix> RealTopo(const std::filesystem::path& dir, const std::string&
 Result<NvlinkStatus> RealNvlink(const std::filesystem::path& dir, const std::string& name) {
   return ParseNvlinkStatus(ReadFile(dir / (name + ".txt")), name);
 }
+
+// The same, parsed as the checks receive them.
+TopoMatrix Topo(const std::filesystem::path& dir, const std::string& name) {
+  return test_support::Parsed(RealTopo(dir, name));
+}
+NvlinkStatus Nvlink(const std::filesystem::path& dir, const std::string& name) {
+  return test_support::Parsed(RealNvlink(dir, name));
+}
+TopoMatrix ParsedMatrix(const std::string& text) { return test_support::Parsed(ParseTopoMatrix(text, "o")); }
+NvlinkStatus ParsedLinks(const std::string& text) { return test_support::Parsed(ParseNvlinkStatus(text, "o")); }
 
 // --- nvidia-smi topo -m ------------------------------------------------------------------
 
@@ -166,7 +176,7 @@ TEST(NvSwitchRealdata, AllPairsVerdictsAgreeWithSources) {
       {"xuesongtap-8x-a100-nv12-17nic", &a100, Verdict::kPass, ""},
   };
   for (const auto& c : cases) {
-    const auto result = CheckAllPairsNvlinkConnected("node1", RealTopo(dir, c.file), *c.profile);
+    const auto result = CheckAllPairsNvlinkConnected("node1", Topo(dir, c.file), *c.profile);
     EXPECT_EQ(result.verdict, c.verdict) << c.file << "\n" << Messages(result);
     if (!c.needle.empty()) {
       EXPECT_TRUE(AnyMessageContains(result, c.needle)) << c.file << "\n" << Messages(result);
@@ -175,17 +185,17 @@ TEST(NvSwitchRealdata, AllPairsVerdictsAgreeWithSources) {
   // The two-GPU bridge passes where a profile asks for exactly that (the .source.txt's "pass").
   Profile bridge = h100;
   bridge.nvlink->links_per_gpu = 2;
-  EXPECT_EQ(CheckAllPairsNvlinkConnected("node1", RealTopo(dir, "stas00-mle-2gpu-nv2"), bridge).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckAllPairsNvlinkConnected("node1", Topo(dir, "stas00-mle-2gpu-nv2"), bridge).verdict, Verdict::kPass);
 }
 
 TEST(NvSwitchRealdata, AllLinksVerdictsAgreeWithSources) {
   GPUCONFORM_REALDATA_OR_SKIP(dir, "nvidia-smi-nvlink");
   const Profile h100 = BuiltinProfile("h100-sxm-8");
   const Profile a100 = BuiltinProfile("a100-sxm-8");
-  EXPECT_EQ(CheckAllLinksActive("n", RealNvlink(dir, "azure-nhc-a100-good-nvlink-status"), a100).verdict, Verdict::kPass);
-  EXPECT_EQ(CheckAllLinksActive("n", RealNvlink(dir, "gcp-a3-h100-gpu0-18-links"), h100).verdict, Verdict::kPass);
-  EXPECT_EQ(CheckAllLinksActive("n", RealNvlink(dir, "gpud-a100-8gpu-nvlink-status"), a100).verdict, Verdict::kPass);
-  EXPECT_EQ(CheckAllLinksActive("n", RealNvlink(dir, "nvidia-smi-nvlink-s-a100-sxm4-80gb-p4de-gpu0-healthy"), a100).verdict,
+  EXPECT_EQ(CheckAllLinksActive("n", Nvlink(dir, "azure-nhc-a100-good-nvlink-status"), a100).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckAllLinksActive("n", Nvlink(dir, "gcp-a3-h100-gpu0-18-links"), h100).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckAllLinksActive("n", Nvlink(dir, "gpud-a100-8gpu-nvlink-status"), a100).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckAllLinksActive("n", Nvlink(dir, "nvidia-smi-nvlink-s-a100-sxm4-80gb-p4de-gpu0-healthy"), a100).verdict,
             Verdict::kPass);
 
   // H100 NVL, a pair bridged with three NVLink bridges: 12 of its 18 ports in use, the rest
@@ -194,30 +204,30 @@ TEST(NvSwitchRealdata, AllLinksVerdictsAgreeWithSources) {
   const std::string nvl = "nvidia-smi-nvlink-s-h100-nvl-gpu0-bridged-12-of-18-active";
   Profile bridged = h100;
   bridged.nvlink->links_per_gpu = 12;
-  const auto nvl_bridged = CheckAllLinksActive("n", RealNvlink(dir, nvl), bridged);
+  const auto nvl_bridged = CheckAllLinksActive("n", Nvlink(dir, nvl), bridged);
   EXPECT_EQ(nvl_bridged.verdict, Verdict::kPass) << Messages(nvl_bridged);
-  const auto nvl_sxm = CheckAllLinksActive("n", RealNvlink(dir, nvl), h100);
+  const auto nvl_sxm = CheckAllLinksActive("n", Nvlink(dir, nvl), h100);
   ASSERT_EQ(nvl_sxm.verdict, Verdict::kFail);
   EXPECT_EQ(nvl_sxm.findings.size(), 6u) << Messages(nvl_sxm);
   EXPECT_TRUE(AnyMessageContains(nvl_sxm, "n: GPU 0 link 4 is inactive")) << Messages(nvl_sxm);
   // Under a 16-link profile the spare ports do not cover the shortfall: the inactive ones are named.
   Profile sixteen = h100;
   sixteen.nvlink->links_per_gpu = 16;
-  EXPECT_EQ(CheckAllLinksActive("n", RealNvlink(dir, nvl), sixteen).verdict, Verdict::kFail);
+  EXPECT_EQ(CheckAllLinksActive("n", Nvlink(dir, nvl), sixteen).verdict, Verdict::kFail);
   // And under an 8-link profile, 12 active is more than the profile says: the profile is wrong.
   Profile eight = h100;
   eight.nvlink->links_per_gpu = 8;
-  const auto nvl_eight = CheckAllLinksActive("n", RealNvlink(dir, nvl), eight);
+  const auto nvl_eight = CheckAllLinksActive("n", Nvlink(dir, nvl), eight);
   ASSERT_EQ(nvl_eight.verdict, Verdict::kFail);
   EXPECT_TRUE(AnyMessageContains(nvl_eight, "has 12 NVLinks, expected 8")) << Messages(nvl_eight);
 
-  const auto inactive = CheckAllLinksActive("n", RealNvlink(dir, "azure-nhc-a100-all-links-inactive"), a100);
+  const auto inactive = CheckAllLinksActive("n", Nvlink(dir, "azure-nhc-a100-all-links-inactive"), a100);
   ASSERT_EQ(inactive.verdict, Verdict::kFail);
   EXPECT_EQ(inactive.findings[0].entity, "n/gpu6");
   EXPECT_TRUE(AnyMessageContains(inactive, "n: GPU 6 (NVIDIA A100-SXM4-80GB) has no active NVLink")) << Messages(inactive);
 
   // H800: the links it has are all up (no link-inactive finding), but 8 < 18 per GPU.
-  const auto h800 = CheckAllLinksActive("n", RealNvlink(dir, "llm-action-h800-8-links-elided"), h100);
+  const auto h800 = CheckAllLinksActive("n", Nvlink(dir, "llm-action-h800-8-links-elided"), h100);
   ASSERT_EQ(h800.verdict, Verdict::kFail);
   ASSERT_EQ(h800.findings.size(), 3u);
   for (const auto& finding : h800.findings) EXPECT_EQ(finding.code, "nvlink-count") << finding.message;
@@ -262,7 +272,6 @@ std::string Links(int gpus, int links, const std::string& value = "26.562 GB/s")
 TEST(NvSwitchGpuCountAndModel, ConformingNodePassesAndMeasuresTheCount) {
   const auto result = CheckGpuCountAndModel("n1", Inventory(8), H100());
   EXPECT_EQ(result.verdict, Verdict::kPass);
-  EXPECT_EQ(result.TestName(), "NvSwitch.GpuCountAndModel/n1");
   ASSERT_EQ(result.measurements.size(), 1u);
   EXPECT_EQ(result.measurements[0].value, "8");
 }
@@ -282,8 +291,8 @@ TEST(NvSwitchGpuCountAndModel, MissingGpuAndWrongModelFailNamingTheNode) {
 // Contradictions fail: another source that counts fewer GPUs than the profile fails the
 // check and names itself, even where the inventory (nvidia-smi -q -x, NVML) is missing.
 TEST(NvSwitchGpuCountAndModel, AnotherSourceWithFewerGpusFailsEvenWithoutTheInventory) {
-  const Result<nvidia_smi::GpuInventory> missing = Error{"n1: the snapshot has no nvidia-smi-q.xml"};
-  const auto result = CheckGpuCountAndModel("n1", missing, H100(), {{"nvidia-smi topo -m", 1}});
+  const std::string missing = "n1: the snapshot has no nvidia-smi-q.xml";
+  const auto result = CheckGpuCountWithoutInventory("n1", missing, H100(), {{"nvidia-smi topo -m", 1}});
   ASSERT_EQ(result.verdict, Verdict::kFail);
   ASSERT_EQ(result.findings.size(), 1u);
   EXPECT_EQ(result.findings[0].code, "gpu-count");
@@ -291,7 +300,10 @@ TEST(NvSwitchGpuCountAndModel, AnotherSourceWithFewerGpusFailsEvenWithoutTheInve
       << result.findings[0].message;
   EXPECT_NE(result.findings[0].message.find("the snapshot has no nvidia-smi-q.xml"), std::string::npos);
   // Sources that agree change nothing: the missing inventory is still an error.
-  EXPECT_EQ(CheckGpuCountAndModel("n1", missing, H100(), {{"nvidia-smi topo -m", 8}}).verdict, Verdict::kError);
+  const auto error = CheckGpuCountWithoutInventory("n1", missing, H100(), {{"nvidia-smi topo -m", 8}});
+  EXPECT_EQ(error.verdict, Verdict::kError);
+  EXPECT_EQ(error.findings[0].code, "unavailable");
+  EXPECT_EQ(error.findings[0].message, missing);
 }
 
 TEST(NvSwitchGpuCountAndModel, AnInventoryOfEightFailsWhenCudaSeesSeven) {
@@ -305,52 +317,68 @@ TEST(NvSwitchGpuCountAndModel, AnInventoryOfEightFailsWhenCudaSeesSeven) {
 TEST(NvSwitchAllPairsNvlinkConnected, AOneGpuMatrixUnderAnEightGpuProfileFailsInsteadOfSkipping) {
   const auto matrix = ParseTopoMatrix("\tGPU0\tCPU Affinity\nGPU0\t X \t0-55\n", "n1/nvidia-smi-topo-m.txt");
   ASSERT_TRUE(matrix.ok()) << matrix.error();
-  const auto result = CheckAllPairsNvlinkConnected("n1", matrix, H100());
+  const auto result = CheckAllPairsNvlinkConnected("n1", *matrix, H100());
   ASSERT_EQ(result.verdict, Verdict::kFail);
   EXPECT_EQ(result.findings[0].code, "gpu-count");
   EXPECT_NE(result.findings[0].message.find("1 GPUs in nvidia-smi topo -m, expected 8"), std::string::npos);
 }
 
+// A profile without GPUs makes every check inapplicable, and without an nvlink section every
+// check of the links: the suite skips them before reading anything, saying why.
 TEST(NvSwitchGpuChecks, NoGpuProfileSkipsAndSaysWhy) {
   Profile local = H100();
   local.name = "local";
   local.gpu->present = false;
-  const Result<nvidia_smi::GpuInventory> none = Error{"n1: no NVIDIA driver was found on the node (nvidia-smi not installed)"};
-  for (const auto& result : {CheckGpuCountAndModel("n1", none, local),
-                             CheckAllPairsNvlinkConnected("n1", Error{"x"}, local),
-                             CheckAllLinksActive("n1", Error{"x"}, local)}) {
-    EXPECT_EQ(result.verdict, Verdict::kSkip) << result.check;
+  const ClusterRaw nothing = test_support::RawOf({{"n1", {}}});
+  for (const char* check : {kGpuCountAndModel, kAllPairsNvlinkConnected, kAllLinksActive}) {
+    const CheckResult result = test_support::JudgeRegisteredOnce(kSuite, check, nothing, local);
+    EXPECT_EQ(result.verdict, Verdict::kSkip) << check;
     EXPECT_NE(result.findings[0].message.find("has no GPUs (gpu.present: false)"), std::string::npos);
   }
+  Profile no_nvlink = H100();
+  no_nvlink.nvlink.reset();
+  EXPECT_FALSE(GpuCountSkipReason(no_nvlink));
+  const auto reason = LinkChecksSkipReason(no_nvlink);
+  ASSERT_TRUE(reason);
+  EXPECT_EQ(*reason, "profile h100-sxm-8 has no nvlink section, so it does not say how GPUs are linked");
 }
 
 TEST(NvSwitchGpuChecks, MissingDriverIsAnErrorSayingSo) {
-  RawOutput out;
-  out.status = ProbeStatus::kToolMissing;
-  out.detail = "n1: `nvidia-smi` is not installed (not found on PATH)";
-  const auto text = UsableText(out, "n1", "nvidia-smi-q.xml",
-                               "no NVIDIA driver was found on the node (nvidia-smi not installed)");
-  ASSERT_FALSE(text);
-  const auto result = CheckGpuCountAndModel("n1", Error{text.error()}, H100());
+  const ClusterRaw raw = test_support::RawOf(
+      {{"n1",
+        {{"nvidia-smi-q", {ProbeStatus::kToolMissing, "", "", "n1: `nvidia-smi` is not installed (not found on PATH)"}}}}});
+  const auto result = test_support::JudgeRegisteredOnce(kSuite, kGpuCountAndModel, raw, H100());
+  EXPECT_EQ(result.TestName(), "NvSwitch.GpuCountAndModel/n1");
   EXPECT_EQ(result.verdict, Verdict::kError);
+  EXPECT_EQ(result.findings[0].code, "unavailable");
   EXPECT_EQ(result.findings[0].message.rfind("n1: no NVIDIA driver was found on the node (nvidia-smi not installed)", 0), 0u)
       << result.findings[0].message;
 }
 
 TEST(NvSwitchGpuChecks, AbsentSnapshotFileIsAnErrorNamingIt) {
-  RawOutput out;
-  out.status = ProbeStatus::kAbsent;
-  out.detail = "snap/nodes/n1/nvidia-smi-topo-m.txt does not exist";
-  const auto text = UsableText(out, "n1", "nvidia-smi-topo-m.txt", "no driver");
-  ASSERT_FALSE(text);
-  const auto result = CheckAllPairsNvlinkConnected("n1", Error{text.error()}, H100());
+  const ClusterRaw raw = test_support::RawOf(
+      {{"n1", {{"nvidia-smi-topo-m", {ProbeStatus::kAbsent, "", "", "snap/nodes/n1/nvidia-smi-topo-m.txt does not exist"}}}}});
+  const auto result = test_support::JudgeRegisteredOnce(kSuite, kAllPairsNvlinkConnected, raw, H100());
   EXPECT_EQ(result.verdict, Verdict::kError);
   EXPECT_NE(result.findings[0].message.find("nvidia-smi-topo-m.txt"), std::string::npos);
 }
 
+// The inventory missing while another source counts fewer GPUs than the profile: the suite
+// judges the count from that source, a failure rather than an error.
+TEST(NvSwitchGpuChecks, TheSuiteJudgesTheCountFromAnotherSourceWhenTheInventoryIsMissing) {
+  const ClusterRaw raw = test_support::RawOf(
+      {{"n1", {{"nvidia-smi-topo-m", test_support::OkOutput(Matrix(7, "NV18"), "n1/nvidia-smi-topo-m.txt")}}}});
+  const auto result = test_support::JudgeRegisteredOnce(kSuite, kGpuCountAndModel, raw, H100());
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  EXPECT_EQ(result.findings[0].entity, "n1");
+  EXPECT_EQ(result.findings[0].message.rfind("n1: 7 GPUs in nvidia-smi topo -m, expected 8 (profile", 0), 0u)
+      << result.findings[0].message;
+  EXPECT_NE(result.findings[0].message.find("(the GPU inventory itself: n1: "), std::string::npos);
+}
+
 TEST(NvSwitchAllPairsNvlinkConnected, FewerLinksOrPciePathsFailNamingThePairs) {
-  EXPECT_EQ(CheckAllPairsNvlinkConnected("n1", ParseTopoMatrix(Matrix(8, "NV18"), "o"), H100()).verdict, Verdict::kPass);
-  const auto sys = CheckAllPairsNvlinkConnected("n1", ParseTopoMatrix(Matrix(4, "SYS"), "o"), H100());
+  EXPECT_EQ(CheckAllPairsNvlinkConnected("n1", ParsedMatrix(Matrix(8, "NV18")), H100()).verdict, Verdict::kPass);
+  const auto sys = CheckAllPairsNvlinkConnected("n1", ParsedMatrix(Matrix(4, "SYS")), H100());
   ASSERT_EQ(sys.verdict, Verdict::kFail);
   EXPECT_EQ(sys.findings[0].code, "pcie-path");
   EXPECT_NE(sys.findings[0].message.find("expected NV18 through NVSwitch"), std::string::npos);
@@ -364,7 +392,7 @@ TEST(NvSwitchAllPairsNvlinkConnected, FewerLinksOrPciePathsFailNamingThePairs) {
       if ((row == "GPU3") != (matrix->columns[c] == "GPU3") && cells[c] != "X") cells[c] = "NV17";
     }
   }
-  const auto one = CheckAllPairsNvlinkConnected("n1", matrix, H100());
+  const auto one = CheckAllPairsNvlinkConnected("n1", *matrix, H100());
   ASSERT_EQ(one.verdict, Verdict::kFail);
   ASSERT_EQ(one.findings.size(), 1u);
   EXPECT_NE(one.findings[0].message.find("n1: 7 of 28 GPU pairs (all involve GPU3) connected by NV17"), std::string::npos)
@@ -374,31 +402,34 @@ TEST(NvSwitchAllPairsNvlinkConnected, FewerLinksOrPciePathsFailNamingThePairs) {
 TEST(NvSwitchAllPairsNvlinkConnected, OneGpuNodeOfAOneGpuProfileSkipsSayingAllToAllDoesNotApply) {
   Profile one_gpu = H100();
   one_gpu.gpu->count_per_node = 1;
-  const auto result = CheckAllPairsNvlinkConnected("n1", ParseTopoMatrix(Matrix(1, "NV18"), "o"), one_gpu);
+  const auto result = CheckAllPairsNvlinkConnected("n1", ParsedMatrix(Matrix(1, "NV18")), one_gpu);
   EXPECT_EQ(result.verdict, Verdict::kSkip);
   EXPECT_NE(result.findings[0].message.find("all-to-all NVLink does not apply"), std::string::npos);
   Profile no_nvlink = H100();
   no_nvlink.nvlink.reset();
-  EXPECT_EQ(CheckAllPairsNvlinkConnected("n1", ParseTopoMatrix(Matrix(8, "NV18"), "o"), no_nvlink).verdict,
+  const ClusterRaw raw = test_support::RawOf(
+      {{"n1", {{"nvidia-smi-topo-m", test_support::OkOutput(Matrix(8, "NV18"), "n1/nvidia-smi-topo-m.txt")}}}});
+  EXPECT_EQ(test_support::JudgeRegisteredOnce(kSuite, kAllPairsNvlinkConnected, raw, no_nvlink).verdict,
             Verdict::kSkip);
+  EXPECT_EQ(test_support::JudgeRegisteredOnce(kSuite, kAllPairsNvlinkConnected, raw, H100()).verdict, Verdict::kPass);
 }
 
 TEST(NvSwitchAllLinksActive, InactiveSlowAndMissingLinksFailNamingGpuAndLink) {
-  EXPECT_EQ(CheckAllLinksActive("n1", ParseNvlinkStatus(Links(8, 18), "o"), H100()).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckAllLinksActive("n1", ParsedLinks(Links(8, 18)), H100()).verdict, Verdict::kPass);
   std::string text = Links(2, 18);
   text.replace(text.find("Link 11: 26.562 GB/s", text.find("GPU 1")), 20, "Link 11: <inactive>");
-  const auto inactive = CheckAllLinksActive("n1", ParseNvlinkStatus(text, "o"), H100());
+  const auto inactive = CheckAllLinksActive("n1", ParsedLinks(text), H100());
   ASSERT_EQ(inactive.verdict, Verdict::kFail);
   ASSERT_EQ(inactive.findings.size(), 1u);
   EXPECT_EQ(inactive.findings[0].entity, "n1/gpu1/link11");
   EXPECT_EQ(inactive.findings[0].message.rfind("n1: GPU 1 link 11 is inactive", 0), 0u);
 
-  const auto slow = CheckAllLinksActive("n1", ParseNvlinkStatus(Links(1, 18, "13.281 GB/s"), "o"), H100());
+  const auto slow = CheckAllLinksActive("n1", ParsedLinks(Links(1, 18, "13.281 GB/s")), H100());
   ASSERT_EQ(slow.verdict, Verdict::kFail);
   EXPECT_EQ(slow.findings[0].code, "link-slow");
   EXPECT_NE(slow.findings[0].message.find("runs at 13.281 GB/s, expected >= 25 GB/s"), std::string::npos);
 
-  const auto few = CheckAllLinksActive("n1", ParseNvlinkStatus(Links(1, 12), "o"), H100());
+  const auto few = CheckAllLinksActive("n1", ParsedLinks(Links(1, 12)), H100());
   ASSERT_EQ(few.verdict, Verdict::kFail);
   EXPECT_EQ(few.findings[0].code, "nvlink-count");
 }
@@ -406,7 +437,7 @@ TEST(NvSwitchAllLinksActive, InactiveSlowAndMissingLinksFailNamingGpuAndLink) {
 TEST(NvSwitchAllLinksActive, ElidedOutputThatLooksCleanIsAnError) {
   std::string text = Links(2, 18);
   text.insert(text.find("GPU 1"), "...\n");
-  const auto result = CheckAllLinksActive("n1", ParseNvlinkStatus(text, "o"), H100());
+  const auto result = CheckAllLinksActive("n1", ParsedLinks(text), H100());
   EXPECT_EQ(result.verdict, Verdict::kError);
   EXPECT_NE(result.findings[0].message.find("leaves GPUs out"), std::string::npos);
 }

@@ -1,12 +1,12 @@
-// NvSwitch suite glue: the checks, each judged per node from the GPU facts (facts/gpu_facts.h), and the registration.
+// NvSwitch suite glue: the checks, each judged per node from the GPU facts (facts/gpu_facts.h),
+// read before the check and skipped before any read where the profile makes the check
+// inapplicable; and the registration.
 #include <algorithm>
 
-#include "harness/probe_catalog.h"
+#include "facts/gpu_facts.h"
 #include "harness/suite_registry.h"
 #include "probes/cuda_p2p/cuda_p2p_probe.h"
-#include "facts/gpu_facts.h"
 #include "suites/nvswitch/nvswitch_checks.h"
-#include "probes/nvidia_smi/topo_nvlink_parse.h"
 #include "suites/nvswitch/p2p_checks.h"
 
 namespace gpuconform::nvswitch {
@@ -41,43 +41,53 @@ std::vector<GpuCountEvidence> OtherGpuCounts(const SuiteContext& context, const 
                         ReadCudaP2p(context.raw, node));
 }
 
+// GpuCountAndModel reads the inventory and every other source's count: where the inventory
+// could not be read, the other sources still decide.
+CheckResult JudgeGpuCount(const SuiteContext& context, const std::string& node) {
+  const auto inventory = ReadGpuInventory(context.raw, node);
+  if (!inventory) {
+    return CheckGpuCountWithoutInventory(node, inventory.error(), context.profile, OtherGpuCounts(context, node));
+  }
+  return CheckGpuCountAndModel(node, *inventory, context.profile, OtherGpuCounts(context, node));
+}
+
+// A check of how the GPUs are linked: applicable where the profile has GPUs and an nvlink
+// section, judged from one fact the reader gives.
+template <typename Fact>
+CheckDefinition LinkCheck(const char* name, const char* requirement,
+                          Result<Fact> (*read)(const ClusterRaw&, const std::string&),
+                          CheckResult (*check)(const std::string&, const Fact&, const Profile&)) {
+  return {name, requirement, true,
+          ReadThenJudge([read](const SuiteContext& c, const std::string& node) { return read(c.raw, node); },
+                        [check](const Fact& fact, const SuiteContext& c, const std::string& node) {
+                          return check(node, fact, c.profile);
+                        }),
+          [](const SuiteContext& c, const std::string&) { return LinkChecksSkipReason(c.profile); }};
+}
+
 SuiteDefinition Definition() {
   return {
     .name = kSuite,
     .summary = "GPU count and model, NVLink all-to-all through NVSwitch, every NVLink active at speed, fabric registered, P2P access and bandwidth",
     .checks = {
         {kGpuCountAndModel, "the node has the profile's GPU count, each of the profile's model (every source agrees)",
-         true,
-         [](const SuiteContext& c, const std::string& node) {
-           return CheckGpuCountAndModel(node, ReadGpuInventory(c.raw, node), c.profile, OtherGpuCounts(c, node));
-         }},
-        {kAllPairsNvlinkConnected, "every GPU pair is NV<k> (k = nvlink.links_per_gpu) in nvidia-smi topo -m", true,
-         [](const SuiteContext& c, const std::string& node) {
-           return CheckAllPairsNvlinkConnected(node, ReadTopoMatrix(c.raw, node), c.profile);
-         }},
-        {kAllLinksActive,
-         "every GPU has nvlink.links_per_gpu links, each active at >= link_bandwidth_gb_per_s, to an NVSwitch", true,
-         [](const SuiteContext& c, const std::string& node) {
-           return CheckAllLinksActive(node, ReadNvlinkStatus(c.raw, node), c.profile);
-         }},
-        {kFabricRegistered, "every GPU that reports a fabric state is Completed / Success", true,
-         [](const SuiteContext& c, const std::string& node) {
-           return CheckFabricRegistered(node, ReadGpuInventory(c.raw, node), c.profile);
-         }},
-        {kPeerAccessAllPairs, "cudaDeviceCanAccessPeer is 1 for every ordered GPU pair", true,
-         [](const SuiteContext& c, const std::string& node) {
-           return CheckPeerAccessAllPairs(node, ReadCudaP2p(c.raw, node), c.profile);
-         }},
-        {kP2pBandwidthAtFloor, "every GPU pair copies at >= nvlink.p2p_bandwidth_floor_gb_per_s one way", true,
-         [](const SuiteContext& c, const std::string& node) {
-           return CheckP2pBandwidthAtFloor(node, ReadCudaP2p(c.raw, node), c.profile);
-         }},
-        {kP2pBandwidthUniform, "no GPU pair copies below 0.8x the node's median, one way or both ways", true,
-         [](const SuiteContext& c, const std::string& node) {
-           return CheckP2pBandwidthUniform(node, ReadCudaP2p(c.raw, node), c.profile);
-         }},
+         true, JudgeGpuCount,
+         [](const SuiteContext& c, const std::string&) { return GpuCountSkipReason(c.profile); }},
+        LinkCheck(kAllPairsNvlinkConnected, "every GPU pair is NV<k> (k = nvlink.links_per_gpu) in nvidia-smi topo -m",
+                  ReadTopoMatrix, CheckAllPairsNvlinkConnected),
+        LinkCheck(kAllLinksActive,
+                  "every GPU has nvlink.links_per_gpu links, each active at >= link_bandwidth_gb_per_s, to an NVSwitch",
+                  ReadNvlinkStatus, CheckAllLinksActive),
+        LinkCheck(kFabricRegistered, "every GPU that reports a fabric state is Completed / Success", ReadGpuInventory,
+                  CheckFabricRegistered),
+        LinkCheck(kPeerAccessAllPairs, "cudaDeviceCanAccessPeer is 1 for every ordered GPU pair", ReadCudaP2p,
+                  CheckPeerAccessAllPairs),
+        LinkCheck(kP2pBandwidthAtFloor, "every GPU pair copies at >= nvlink.p2p_bandwidth_floor_gb_per_s one way",
+                  ReadCudaP2p, CheckP2pBandwidthAtFloor),
+        LinkCheck(kP2pBandwidthUniform, "no GPU pair copies below 0.8x the node's median, one way or both ways",
+                  ReadCudaP2p, CheckP2pBandwidthUniform),
     },
-    .probes = JoinProbes({GpuFactProbes(), {probes::NvidiaSmiTopoMatrix(), CudaP2pProbe()}}),
+    .probes = JoinProbes({GpuFactProbes(), {NvidiaSmiTopoMatrix(), CudaP2pProbe()}}),
   };
 }
 

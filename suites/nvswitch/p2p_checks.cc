@@ -9,30 +9,21 @@
 
 #include "harness/text_util.h"
 #include "suites/nvswitch/nvswitch_checks.h"
-#include "harness/gpu_applicability.h"
 
 namespace gpuconform::nvswitch {
 
 namespace {
 
-// The skip or error every P2P check shares, or nullopt when the report can be judged.
-std::optional<CheckResult> NotJudgeable(const std::string& check, const std::string& node,
-                                        const Result<P2pReport>& report, const Profile& profile) {
-  if (auto skip = SkipWithoutGpus(kSuite, check, node, profile)) return skip;
-  if (!profile.nvlink) {
-    return Skipped(kSuite, check, node,
-                   "profile " + profile.name + " has no nvlink section, so it does not say how GPUs are linked");
+// The error, failure or skip every P2P check shares where the report has no GPU pair, or
+// nullopt when it can be judged.
+std::optional<CheckResult> NoPairs(const std::string& node, const P2pReport& report, const Profile& profile) {
+  if (report.device_count == 0) {
+    return Errored("no-gpus", node + ": the CUDA runtime sees no GPU, so no pair could be judged");
   }
-  if (!report) return Errored(kSuite, check, node, "unavailable", report.error());
-  if (report->device_count == 0) {
-    return Errored(kSuite, check, node, "no-gpus", node + ": the CUDA runtime sees no GPU, so no pair could be judged");
-  }
-  if (report->device_count == 1) {
+  if (report.device_count == 1) {
     // One GPU where the profile expects more is a contradiction, not "no pairs to judge".
-    if (auto finding = GpuCountContradiction(node, "seen by the CUDA runtime", 1, profile)) {
-      return Failed(kSuite, check, node, {*finding});
-    }
-    return Skipped(kSuite, check, node, "one GPU on node " + node + ": no pairs");
+    if (auto finding = GpuCountContradiction(node, "seen by the CUDA runtime", 1, profile)) return Failed({*finding});
+    return Skipped("one GPU on node " + node + ": no pairs");
   }
   return std::nullopt;
 }
@@ -60,7 +51,7 @@ std::vector<std::string> Unmeasured(const P2pReport& report) {
 }
 
 // The error a check gives when it found nothing wrong but could not see every pair.
-std::optional<CheckResult> IncompleteError(const std::string& check, const std::string& node, const P2pReport& report) {
+std::optional<CheckResult> IncompleteError(const std::string& node, const P2pReport& report) {
   const auto missing = Unmeasured(report);
   if (missing.empty() && report.stopped.empty()) return std::nullopt;
   std::string message = node + ": the P2P bandwidth of " + std::to_string(missing.size()) +
@@ -70,7 +61,7 @@ std::optional<CheckResult> IncompleteError(const std::string& check, const std::
     std::vector<std::string> shown(missing.begin(), missing.begin() + std::min<std::size_t>(missing.size(), 8));
     message += ": " + Join(shown, ", ") + (missing.size() > shown.size() ? ", ..." : "");
   }
-  return Errored(kSuite, check, node, "not-measured", message + "; capture again on an idle node");
+  return Errored("not-measured", message + "; capture again on an idle node");
 }
 
 double Median(std::vector<double> values) {
@@ -81,23 +72,23 @@ double Median(std::vector<double> values) {
 
 }  // namespace
 
-CheckResult CheckPeerAccessAllPairs(const std::string& node, const Result<P2pReport>& report, const Profile& profile) {
-  if (auto result = NotJudgeable(kPeerAccessAllPairs, node, report, profile)) return *result;
+CheckResult CheckPeerAccessAllPairs(const std::string& node, const P2pReport& report, const Profile& profile) {
+  if (auto result = NoPairs(node, report, profile)) return *result;
   std::vector<Finding> findings;
   std::vector<std::string> not_asked;
   int with_access = 0;
-  const int n = report->device_count;
+  const int n = report.device_count;
   for (int a = 0; a < n; ++a) {
     for (int b = a + 1; b < n; ++b) {
-      const auto forward = report->peer_access.find({a, b});
-      const auto backward = report->peer_access.find({b, a});
-      if (forward == report->peer_access.end()) not_asked.push_back(PairName(*report, {a, b}, "->"));
-      if (backward == report->peer_access.end()) not_asked.push_back(PairName(*report, {b, a}, "->"));
-      const bool ab = forward != report->peer_access.end() && forward->second;
-      const bool ba = backward != report->peer_access.end() && backward->second;
+      const auto forward = report.peer_access.find({a, b});
+      const auto backward = report.peer_access.find({b, a});
+      if (forward == report.peer_access.end()) not_asked.push_back(PairName(report, {a, b}, "->"));
+      if (backward == report.peer_access.end()) not_asked.push_back(PairName(report, {b, a}, "->"));
+      const bool ab = forward != report.peer_access.end() && forward->second;
+      const bool ba = backward != report.peer_access.end() && backward->second;
       with_access += (ab ? 1 : 0) + (ba ? 1 : 0);
-      const bool ab_denied = forward != report->peer_access.end() && !forward->second;
-      const bool ba_denied = backward != report->peer_access.end() && !backward->second;
+      const bool ab_denied = forward != report.peer_access.end() && !forward->second;
+      const bool ba_denied = backward != report.peer_access.end() && !backward->second;
       if (!ab_denied && !ba_denied) continue;
       const std::string which = ab_denied && ba_denied ? "in either direction"
                                 : ab_denied ? "from GPU " + std::to_string(a) + " to GPU " + std::to_string(b)
@@ -107,33 +98,33 @@ CheckResult CheckPeerAccessAllPairs(const std::string& node, const Result<P2pRep
                                       "every pair to map the other's memory: CUDA and NCCL copy between them "
                                       "through host memory; check FabricRegistered and `nvidia-smi topo -p2p r`, "
                                       "then the fabric manager, or for PCIe peers ACS and the IOMMU setting",
-                                      node, report->GpuName(a), report->GpuName(b), which)});
+                                      node, report.GpuName(a), report.GpuName(b), which)});
     }
   }
   if (findings.empty() && !not_asked.empty()) {
-    return Errored(kSuite, kPeerAccessAllPairs, node, "not-asked",
+    return Errored("not-asked",
                    node + ": cuda-p2p.txt has no peer-access answer for " + std::to_string(not_asked.size()) +
                        " ordered pair(s), e.g. " + not_asked.front() + ": the file is truncated");
   }
-  CheckResult result = FromFindings(kSuite, kPeerAccessAllPairs, node, std::move(findings));
+  CheckResult result = FromFindings(std::move(findings));
   result.measurements.push_back(
       {node + ".p2p_pairs_with_peer_access", std::to_string(with_access), "", "== " + std::to_string(n * (n - 1)), ""});
   return result;
 }
 
-CheckResult CheckP2pBandwidthAtFloor(const std::string& node, const Result<P2pReport>& report, const Profile& profile) {
-  if (auto result = NotJudgeable(kP2pBandwidthAtFloor, node, report, profile)) return *result;
+CheckResult CheckP2pBandwidthAtFloor(const std::string& node, const P2pReport& report, const Profile& profile) {
+  if (auto result = NoPairs(node, report, profile)) return *result;
   const double floor_gb_per_s = profile.nvlink->p2p_bandwidth_floor_gb_per_s;
   std::vector<Finding> findings;
   std::vector<double> values;
   // One finding per GPU pair, naming each direction under the floor: a slow pair is usually
   // slow both ways, and one line says so.
   std::map<GpuPair, std::vector<std::string>> slow_directions;
-  for (const auto& [pair, gb_per_s] : report->unidirectional_gb_per_s) {
+  for (const auto& [pair, gb_per_s] : report.unidirectional_gb_per_s) {
     values.push_back(gb_per_s);
     if (gb_per_s >= floor_gb_per_s) continue;
     slow_directions[std::minmax(pair.first, pair.second)].push_back(
-        fmt::format("{} copies at {:.1f} GB/s", PairName(*report, pair, "->"), gb_per_s));
+        fmt::format("{} copies at {:.1f} GB/s", PairName(report, pair, "->"), gb_per_s));
   }
   for (const auto& [pair, directions] : slow_directions) {
     findings.push_back({"p2p-below-floor", PairEntity(node, pair),
@@ -141,15 +132,15 @@ CheckResult CheckP2pBandwidthAtFloor(const std::string& node, const Result<P2pRe
                                     "expected >= {} GB/s (profile {}): NVLinks between them are down or trained "
                                     "slow, or the copy goes over PCIe; see AllLinksActive and `nvidia-smi nvlink -s`, "
                                     "then reset the GPUs",
-                                    node, Join(directions, " and "), report->buffer_bytes / (1024 * 1024),
+                                    node, Join(directions, " and "), report.buffer_bytes / (1024 * 1024),
                                     floor_gb_per_s, profile.name)});
   }
-  CheckResult result = FromFindings(kSuite, kP2pBandwidthAtFloor, node, std::move(findings));
+  CheckResult result = FromFindings(std::move(findings));
   if (result.verdict == Verdict::kPass) {
-    if (auto incomplete = IncompleteError(kP2pBandwidthAtFloor, node, *report))
+    if (auto incomplete = IncompleteError(node, report))
       result = *incomplete;
     else if (values.empty()) {
-      result = Errored(kSuite, kP2pBandwidthAtFloor, node, "not-measured",
+      result = Errored("not-measured",
                        node +
                            ": no GPU pair has peer access, so no P2P bandwidth was measured (PeerAccessAllPairs "
                            "says which)");
@@ -163,17 +154,17 @@ CheckResult CheckP2pBandwidthAtFloor(const std::string& node, const Result<P2pRe
   return result;
 }
 
-CheckResult CheckP2pBandwidthUniform(const std::string& node, const Result<P2pReport>& report, const Profile& profile) {
-  if (auto result = NotJudgeable(kP2pBandwidthUniform, node, report, profile)) return *result;
+CheckResult CheckP2pBandwidthUniform(const std::string& node, const P2pReport& report, const Profile& profile) {
+  if (auto result = NoPairs(node, report, profile)) return *result;
   const double floor_gb_per_s = profile.nvlink->p2p_bandwidth_floor_gb_per_s;
   std::set<GpuPair> below_floor;  // unordered, smaller index first
-  for (const auto& [pair, gb_per_s] : report->unidirectional_gb_per_s) {
+  for (const auto& [pair, gb_per_s] : report.unidirectional_gb_per_s) {
     if (gb_per_s < floor_gb_per_s) below_floor.insert(std::minmax(pair.first, pair.second));
   }
   std::vector<Finding> findings;
   int judged = 0;
   const std::vector<std::pair<const char*, const std::map<GpuPair, double>*>> modes = {
-      {"one way", &report->unidirectional_gb_per_s}, {"both ways", &report->bidirectional_gb_per_s}};
+      {"one way", &report.unidirectional_gb_per_s}, {"both ways", &report.bidirectional_gb_per_s}};
   std::vector<Measurement> measurements;
   for (const auto& [mode, values] : modes) {
     std::vector<double> kept;
@@ -194,16 +185,16 @@ CheckResult CheckP2pBandwidthUniform(const std::string& node, const Result<P2pRe
                                       "expected >= {}x: this pair is slower than its siblings (one NVLink or "
                                       "NVSwitch port degraded, or a GPU clocked down); compare `nvidia-smi nvlink "
                                       "-s` and `nvidia-smi -q -d PERFORMANCE` of both GPUs",
-                                      node, PairName(*report, pair, both ? "<->" : "->"), gb_per_s, mode,
+                                      node, PairName(report, pair, both ? "<->" : "->"), gb_per_s, mode,
                                       gb_per_s / median, median, kUniformMinFractionOfMedian)});
     }
   }
-  CheckResult result = FromFindings(kSuite, kP2pBandwidthUniform, node, std::move(findings));
+  CheckResult result = FromFindings(std::move(findings));
   if (result.verdict == Verdict::kPass) {
-    if (auto incomplete = IncompleteError(kP2pBandwidthUniform, node, *report))
+    if (auto incomplete = IncompleteError(node, report))
       result = *incomplete;
     else if (judged == 0) {
-      result = Errored(kSuite, kP2pBandwidthUniform, node, "not-measured",
+      result = Errored("not-measured",
                        node + ": no P2P bandwidth above the floor was measured, so there is nothing to compare");
     }
   }

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "probes/cuda_p2p/cuda_p2p_parse.h"
+#include "suites/nvswitch/nvswitch_checks.h"
 #include "suites/nvswitch/topo_test_support.h"
+#include "tests/support/registered_checks.h"
 
 namespace gpuconform::nvswitch {
 
@@ -47,18 +49,17 @@ void Replace(std::string& text, const std::string& from, const std::string& to) 
   text.replace(at, from.size(), to);
 }
 
-Result<P2pReport> Parsed(const std::string& text) { return ParseCudaP2p(text, "cuda-p2p.txt"); }
+P2pReport Parsed(const std::string& text) { return test_support::Parsed(ParseCudaP2p(text, "cuda-p2p.txt")); }
 
 // The report of `gpus` GPUs with one line edited: how each fault is made.
-Result<P2pReport> ParsedWith(int gpus, const std::string& from, const std::string& to) {
+P2pReport ParsedWith(int gpus, const std::string& from, const std::string& to) {
   std::string text = Report(gpus);
   Replace(text, from, to);
   return Parsed(text);
 }
 
 TEST(CudaP2pParse, ReadsTheFixtureAndNamesGpusByBusId) {
-  const auto report =
-      test_support::Parsed(Parsed(ReadFile(FixtureDir("gpu-h100-healthy") + "/nodes/hgx-node-01/cuda-p2p.txt")));
+  const auto report = Parsed(ReadFile(FixtureDir("gpu-h100-healthy") + "/nodes/hgx-node-01/cuda-p2p.txt"));
   EXPECT_EQ(report.device_count, 8);
   EXPECT_EQ(report.peer_access.size(), 56u);
   EXPECT_EQ(report.unidirectional_gb_per_s.size(), 56u);
@@ -170,20 +171,26 @@ TEST(NvSwitchP2pChecks, OneGpuNodeOfAOneGpuProfileSkipsSayingThereAreNoPairs) {
   }
 }
 
+// The suite reads cuda-p2p.txt before judging: a probe that could not run is each P2P check's
+// error, quoting why, unless the profile has no GPUs, which skips them before any read.
 TEST(NvSwitchP2pChecks, NoGpuProfileSkipsAndMissingDriverIsAnError) {
   Profile local = H100();
   local.name = "local";
   local.gpu->present = false;
-  const Result<P2pReport> none =
-      Error{"n1: the CUDA P2P probe could not run: no NVIDIA driver (libcuda.so.1 not found)"};
-  for (const auto& result : {CheckPeerAccessAllPairs("n1", none, local), CheckP2pBandwidthAtFloor("n1", none, local),
-                             CheckP2pBandwidthUniform("n1", none, local)}) {
-    EXPECT_EQ(result.verdict, Verdict::kSkip) << result.check;
-    EXPECT_NE(result.findings[0].message.find("has no GPUs (gpu.present: false)"), std::string::npos);
+  const ClusterRaw raw = test_support::RawOf(
+      {{"n1",
+        {{"cuda-p2p",
+          {ProbeStatus::kToolMissing, "", "", "n1: no NVIDIA driver (libcuda.so.1 not found)"}}}}});
+  for (const char* check : {kPeerAccessAllPairs, kP2pBandwidthAtFloor, kP2pBandwidthUniform}) {
+    const CheckResult skipped = test_support::JudgeRegisteredOnce(kSuite, check, raw, local);
+    EXPECT_EQ(skipped.verdict, Verdict::kSkip) << check;
+    EXPECT_NE(skipped.findings[0].message.find("has no GPUs (gpu.present: false)"), std::string::npos);
+    const CheckResult error = test_support::JudgeRegisteredOnce(kSuite, check, raw, H100());
+    EXPECT_EQ(error.TestName(), std::string("NvSwitch.") + check + "/n1");
+    EXPECT_EQ(error.verdict, Verdict::kError) << check;
+    EXPECT_EQ(error.findings[0].code, "unavailable");
+    EXPECT_NE(error.findings[0].message.find("no NVIDIA driver"), std::string::npos) << error.findings[0].message;
   }
-  const auto error = CheckPeerAccessAllPairs("n1", none, H100());
-  EXPECT_EQ(error.verdict, Verdict::kError);
-  EXPECT_NE(error.findings[0].message.find("no NVIDIA driver"), std::string::npos);
 }
 
 }  // namespace

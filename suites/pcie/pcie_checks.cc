@@ -19,17 +19,27 @@ std::string IdleHint(const GpuRecord& gpu) {
 
 }  // namespace
 
-CheckResult CheckLinksAtMaxGenAndWidth(const std::string& node, const Result<GpuInventory>& inventory,
-                                       const Profile& profile) {
-  if (auto skip = SkipWithoutGpus(kSuite, kLinksAtMaxGenAndWidth, node, profile)) return *skip;
-  if (!inventory) return Errored(kSuite, kLinksAtMaxGenAndWidth, node, "unavailable", inventory.error());
-  if (inventory->gpus.empty()) {
-    return Errored(kSuite, kLinksAtMaxGenAndWidth, node, "no-gpus",
+std::optional<std::string> GpuLinksSkipReason(const Profile& profile) {
+  return GpuSkipReason(profile, "there is nothing to check");
+}
+
+std::optional<std::string> NicLinksSkipReason(const Profile& profile) {
+  if (!profile.infiniband) return "profile " + profile.name + " has no infiniband section, so it expects no rail NICs";
+  if (!profile.infiniband->present) {
+    return "profile " + profile.name +
+           " has no InfiniBand (infiniband.present: false), so there is no rail NIC to check";
+  }
+  return std::nullopt;
+}
+
+CheckResult CheckLinksAtMaxGenAndWidth(const std::string& node, const GpuInventory& inventory, const Profile&) {
+  if (inventory.gpus.empty()) {
+    return Errored("no-gpus",
                    node + ": neither NVML nor nvidia-smi -q -x lists a GPU, so no PCIe link could be judged");
   }
   std::vector<Finding> findings;
   std::vector<std::string> unreported;
-  for (const auto& gpu : inventory->gpus) {
+  for (const auto& gpu : inventory.gpus) {
     const PcieLink& link = gpu.pcie;
     const std::string entity = node + "/gpu" + std::to_string(gpu.index);
     if (!link.max_gen || !link.current_gen || !link.max_width || !link.current_width) {
@@ -55,27 +65,18 @@ CheckResult CheckLinksAtMaxGenAndWidth(const std::string& node, const Result<Gpu
   if (findings.empty() && !unreported.empty()) {
     std::string names;
     for (const auto& name : unreported) names += (names.empty() ? "" : ", ") + name;
-    return Errored(kSuite, kLinksAtMaxGenAndWidth, node, "not-reported",
+    return Errored("not-reported",
                    node + ": the GPU listing (NVML or nvidia-smi -q -x) reports no PCIe generation/width for " + names +
                        " (N/A or missing <pci_gpu_link_info>), so the link could not be judged");
   }
-  return FromFindings(kSuite, kLinksAtMaxGenAndWidth, node, std::move(findings));
+  return FromFindings(std::move(findings));
 }
 
-CheckResult CheckNicLinksAtMaxGenAndWidth(const std::string& node, const Result<NicPcieReport>& nics,
-                                          const Result<ib_tools::IbPortReport>& ports, const Profile& profile) {
-  const char* check = kNicLinksAtMaxGenAndWidth;
-  if (!profile.infiniband) {
-    return Skipped(kSuite, check, node, "profile " + profile.name + " has no infiniband section, so it expects no rail NICs");
-  }
-  if (!profile.infiniband->present) {
-    return Skipped(kSuite, check, node,
-                   "profile " + profile.name + " has no InfiniBand (infiniband.present: false), so there is no rail NIC to check");
-  }
-  if (!nics) return Errored(kSuite, check, node, "unavailable", nics.error());
-  if (nics->nics.empty()) {
-    return Errored(kSuite, check, node, "no-nics",
-                   node + ": sysfs lists no RDMA NIC (" + nics->sysfs_root +
+CheckResult CheckNicLinksAtMaxGenAndWidth(const std::string& node, const NicPcieReport& nics,
+                                          const ib_tools::IbPortReport* ports, const Profile& profile) {
+  if (nics.nics.empty()) {
+    return Errored("no-nics",
+                   node + ": sysfs lists no RDMA NIC (" + nics.sysfs_root +
                        "/class/infiniband is empty or absent), so no NIC PCIe link could be judged; RailNicsPresent "
                        "says which rails are missing");
   }
@@ -86,7 +87,7 @@ CheckResult CheckNicLinksAtMaxGenAndWidth(const std::string& node, const Result<
   std::vector<Finding> findings;
   std::vector<std::string> unreported;
   int judged = 0;
-  for (const auto& nic : nics->nics) {
+  for (const auto& nic : nics.nics) {
     if (!rails.empty() && !rails.count(nic.name)) continue;
     ++judged;
     const std::string entity = node + "/" + nic.name;
@@ -111,18 +112,18 @@ CheckResult CheckNicLinksAtMaxGenAndWidth(const std::string& node, const Result<
     }
   }
   if (judged == 0) {
-    return Errored(kSuite, check, node, "no-rails",
+    return Errored("no-rails",
                    node + ": none of the rail NICs of the port listing appears in sysfs, so no NIC PCIe link could "
                           "be judged");
   }
   if (findings.empty() && !unreported.empty()) {
     std::string names;
     for (const auto& name : unreported) names += (names.empty() ? "" : ", ") + name;
-    return Errored(kSuite, check, node, "not-reported",
+    return Errored("not-reported",
                    node + ": sysfs reports no PCIe generation/width for " + names +
                        " (unreadable or \"Unknown\" link attributes), so the link could not be judged");
   }
-  CheckResult result = FromFindings(kSuite, check, node, std::move(findings));
+  CheckResult result = FromFindings(std::move(findings));
   result.measurements.push_back({node + ".rail_nics_judged", std::to_string(judged), "", "", ""});
   return result;
 }

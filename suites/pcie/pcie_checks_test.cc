@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
-#include "suites/nvswitch/topo_test_support.h"
+#include "probes/nic_pcie/nic_pcie_parse.h"
 #include "probes/nvidia_smi/query_xml_parse.h"
+#include "suites/nvswitch/topo_test_support.h"
+#include "tests/support/registered_checks.h"
 
 namespace gpuconform::pcie {
 
@@ -32,6 +34,9 @@ std::string Log(const std::string& gpus) {
   return "<?xml version=\"1.0\" ?>\n<nvidia_smi_log><driver_version>550.54.15</driver_version>" + gpus +
          "</nvidia_smi_log>\n";
 }
+
+// An nvidia-smi -q -x output, parsed as the check receives it.
+GpuInventory Inventory(const std::string& xml) { return test_support::Parsed(ParseNvidiaSmiGpus(xml, "o")); }
 
 const std::string kFixtureXml = "topo-h100-healthy/nodes/hgx-node-01/nvidia-smi-q.xml";
 
@@ -64,48 +69,76 @@ TEST(PcieParse, SurvivesEveryTruncationAndRandomBytes) {
 }
 
 TEST(PcieLinksAtMaxGenAndWidth, FullLinksConform) {
-  const auto result = CheckLinksAtMaxGenAndWidth("n1", ParseNvidiaSmiGpus(Log(Gpu("b0", "5", "16x")), "o"), H100());
+  const auto result = CheckLinksAtMaxGenAndWidth("n1", Inventory(Log(Gpu("b0", "5", "16x"))), H100());
   EXPECT_EQ(result.verdict, Verdict::kPass);
-  EXPECT_EQ(result.TestName(), "Pcie.LinksAtMaxGenAndWidth/n1");
 }
 
 TEST(PcieLinksAtMaxGenAndWidth, DowntrainedWidthOrGenerationFailsNamingTheBusId) {
-  const auto x8 = CheckLinksAtMaxGenAndWidth(
-      "n1", ParseNvidiaSmiGpus(Log(Gpu("00000000:18:00.0", "5", "16x") + Gpu("00000000:9A:00.0", "5", "8x")), "o"),
+  const auto x8 = CheckLinksAtMaxGenAndWidth("n1", Inventory(Log(Gpu("00000000:18:00.0", "5", "16x") + Gpu("00000000:9A:00.0", "5", "8x"))),
       H100());
   ExpectOnlyFinding(x8, "n1/gpu1", "n1: GPU 1 (00000000:9A:00.0) PCIe link is x8, expected x16");
 
-  const auto gen3 = CheckLinksAtMaxGenAndWidth("n1", ParseNvidiaSmiGpus(Log(Gpu("00000000:18:00.0", "3", "16x")), "o"),
+  const auto gen3 = CheckLinksAtMaxGenAndWidth("n1", Inventory(Log(Gpu("00000000:18:00.0", "3", "16x"))),
                                                H100());
   ASSERT_EQ(gen3.verdict, Verdict::kFail);
   EXPECT_EQ(gen3.findings[0].code, "pcie-gen");
   EXPECT_NE(gen3.findings[0].message.find("PCIe link is Gen3, expected Gen5"), std::string::npos);
   EXPECT_EQ(gen3.findings[0].message.find("idle"), std::string::npos);
 
-  const auto idle = CheckLinksAtMaxGenAndWidth(
-      "n1", ParseNvidiaSmiGpus(Log(Gpu("00000000:18:00.0", "1", "16x", "P8")), "o"), H100());
+  const auto idle = CheckLinksAtMaxGenAndWidth("n1", Inventory(Log(Gpu("00000000:18:00.0", "1", "16x", "P8"))), H100());
   ASSERT_EQ(idle.verdict, Verdict::kFail);
   EXPECT_NE(idle.findings[0].message.find("in P8: an idle GPU may lower its link generation"), std::string::npos);
 }
 
 TEST(PcieLinksAtMaxGenAndWidth, UnreportedLinksAndNoGpusAreErrors) {
-  const auto na = CheckLinksAtMaxGenAndWidth("n1", ParseNvidiaSmiGpus(Log(Gpu("b0", "N/A", "N/A")), "o"), H100());
+  const auto na = CheckLinksAtMaxGenAndWidth("n1", Inventory(Log(Gpu("b0", "N/A", "N/A"))), H100());
   EXPECT_EQ(na.verdict, Verdict::kError);
   EXPECT_NE(na.findings[0].message.find("GPU 0 (b0)"), std::string::npos);
-  EXPECT_EQ(CheckLinksAtMaxGenAndWidth("n1", ParseNvidiaSmiGpus(Log(""), "o"), H100()).verdict, Verdict::kError);
-  const auto no_driver = CheckLinksAtMaxGenAndWidth(
-      "n1", Error{"n1: no NVIDIA driver was found on the node (nvidia-smi not installed)"}, H100());
-  EXPECT_EQ(no_driver.verdict, Verdict::kError);
-  EXPECT_NE(no_driver.findings[0].message.find("no NVIDIA driver"), std::string::npos);
+  EXPECT_EQ(CheckLinksAtMaxGenAndWidth("n1", Inventory(Log("")), H100()).verdict, Verdict::kError);
 }
 
-TEST(PcieLinksAtMaxGenAndWidth, NoGpuProfileSkips) {
+// The suite reads the GPU listing before judging: without NVML or nvidia-smi the check errs,
+// naming the missing driver; a profile without GPUs skips it before any read.
+TEST(PcieLinksAtMaxGenAndWidth, MissingDriverIsAnErrorAndANoGpuProfileSkips) {
+  const ClusterRaw raw = test_support::RawOf(
+      {{"n1", {{"nvidia-smi-q", {ProbeStatus::kToolMissing, "", "", "n1: `nvidia-smi` is not installed"}}}}});
+  const auto no_driver = test_support::JudgeRegisteredOnce(kSuite, kLinksAtMaxGenAndWidth, raw, H100());
+  EXPECT_EQ(no_driver.TestName(), "Pcie.LinksAtMaxGenAndWidth/n1");
+  EXPECT_EQ(no_driver.verdict, Verdict::kError);
+  EXPECT_EQ(no_driver.findings[0].code, "unavailable");
+  EXPECT_NE(no_driver.findings[0].message.find("no NVIDIA driver"), std::string::npos);
   Profile local = H100();
   local.name = "local";
   local.gpu->present = false;
-  const auto result = CheckLinksAtMaxGenAndWidth("n1", Error{"nvidia-smi missing"}, local);
+  const auto result = test_support::JudgeRegisteredOnce(kSuite, kLinksAtMaxGenAndWidth, raw, local);
   EXPECT_EQ(result.verdict, Verdict::kSkip);
   EXPECT_NE(result.findings[0].message.find("has no GPUs"), std::string::npos);
+}
+
+// Rail NICs: a downtrained rail fails, a NIC that is not a rail (per the port listing) is not
+// judged, and without a port listing every NIC is.
+TEST(PcieNicLinksAtMaxGenAndWidth, ADowntrainedRailFailsAndOnlyRailsAreJudged) {
+  Profile ib = H100();
+  ib.infiniband = InfinibandExpectation{};
+  ib.infiniband->present = true;
+  ib.infiniband->link_layer = "InfiniBand";
+  ib.infiniband->rail_nics_per_node = 1;
+  const std::string kNics =
+      "nic-pcie sysfs_root=/sys device_count=2\n"
+      "nic name=mlx5_0 bus_id=0000:18:00.0 current_link_speed=\"32.0 GT/s PCIe\" current_link_width=16 "
+      "max_link_speed=\"32.0 GT/s PCIe\" max_link_width=16\n"
+      "nic name=mlx5_1 bus_id=0000:5e:00.0 current_link_speed=\"32.0 GT/s PCIe\" current_link_width=8 "
+      "max_link_speed=\"32.0 GT/s PCIe\" max_link_width=16\n";
+  const auto nics = test_support::Parsed(nic_pcie::ParseNicPcie(kNics, "nic-pcie.txt"));
+  ASSERT_EQ(nics.nics.size(), 2u);
+  const auto all = CheckNicLinksAtMaxGenAndWidth("n1", nics, nullptr, ib);
+  ExpectOnlyFinding(all, "n1/mlx5_1", "n1: rail NIC mlx5_1 (0000:5e:00.0) PCIe link is x8, expected x16");
+  ib_tools::IbPortReport ports;
+  ports.ports.push_back(ib_tools::IbPort{});
+  ports.ports[0].ca = "mlx5_0";
+  ports.ports[0].link_layer = "InfiniBand";
+  EXPECT_EQ(CheckNicLinksAtMaxGenAndWidth("n1", nics, &ports, ib).verdict, Verdict::kPass);
+  EXPECT_EQ(NicLinksSkipReason(H100()), "profile h100-sxm-8 has no infiniband section, so it expects no rail NICs");
 }
 
 }  // namespace

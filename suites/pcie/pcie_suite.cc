@@ -1,13 +1,12 @@
-// Pcie suite glue: the checks, judged per node from the GPU facts (NVML or nvidia-smi -q -x) and NIC links (sysfs), and the registration.
-#include "harness/suite_registry.h"
-#include "harness/raw_text.h"
-#include "facts/ib_port_facts.h"
+// Pcie suite glue: the checks, judged per node from the GPU facts (NVML or nvidia-smi -q -x),
+// and from the NIC links (sysfs) and the port listing, each read before the check and skipped
+// before any read where the profile makes the check inapplicable; and the registration.
 #include "facts/gpu_facts.h"
-#include "probes/nvidia_smi/topo_nvlink_parse.h"
-#include "probes/nic_pcie/nic_pcie_parse.h"
+#include "facts/ib_port_facts.h"
+#include "harness/suite_registry.h"
+#include "probes/nic_pcie/nic_pcie_facts.h"
 #include "probes/nic_pcie/nic_pcie_probe.h"
 #include "suites/pcie/pcie_checks.h"
-#include "probes/nvidia_smi/query_xml_parse.h"
 
 namespace gpuconform::pcie {
 
@@ -17,29 +16,27 @@ using namespace gpuconform::nvidia_smi;
 
 namespace {
 
-Result<NicPcieReport> ReadNics(const SuiteContext& context, const std::string& node) {
-  const ProbeSpec& spec = NicPcieProbe();
-  const RawOutput out = context.raw.NodeOutput(node, spec.id);
-  auto text = UsableText(out, node, spec.file, "the NIC PCIe probe could not read sysfs");
-  if (!text) return Error{text.error()};
-  return ParseNicPcie(*text, out.origin.empty() ? node + "/" + spec.file : out.origin);
-}
-
 SuiteDefinition Definition() {
   return {
     .name = kSuite,
     .summary = "every GPU's and rail NIC's PCIe link at its maximum generation and width",
     .checks = {
         {kLinksAtMaxGenAndWidth, "each GPU's current PCIe generation and width equal its maximum", true,
-         [](const SuiteContext& c, const std::string& node) {
-           return CheckLinksAtMaxGenAndWidth(node, ReadGpuInventory(c.raw, node), c.profile);
-         }},
+         ReadThenJudge([](const SuiteContext& c, const std::string& node) { return ReadGpuInventory(c.raw, node); },
+                       [](const GpuInventory& inventory, const SuiteContext& c, const std::string& node) {
+                         return CheckLinksAtMaxGenAndWidth(node, inventory, c.profile);
+                       }),
+         [](const SuiteContext& c, const std::string&) { return GpuLinksSkipReason(c.profile); }},
+        // The port listing only narrows the NICs to the rails: one that cannot be read is no error here.
         {kNicLinksAtMaxGenAndWidth, "each rail NIC's current PCIe generation and width equal its maximum (sysfs)", true,
-         [](const SuiteContext& c, const std::string& node) {
-           return CheckNicLinksAtMaxGenAndWidth(node, ReadNics(c, node), ReadPorts(c.raw, node), c.profile);
-         }},
+         ReadThenJudge([](const SuiteContext& c, const std::string& node) { return ReadNicPcie(c.raw, node); },
+                       [](const NicPcieReport& nics, const SuiteContext& c, const std::string& node) {
+                         const auto ports = ReadPorts(c.raw, node);
+                         return CheckNicLinksAtMaxGenAndWidth(node, nics, ports ? &*ports : nullptr, c.profile);
+                       }),
+         [](const SuiteContext& c, const std::string&) { return NicLinksSkipReason(c.profile); }},
     },
-    .probes = JoinProbes({facts::GpuFactProbes(), facts::PortProbes(), {NicPcieProbe()}}),
+    .probes = JoinProbes({GpuFactProbes(), PortProbes(), {NicPcieProbe()}}),
   };
 }
 

@@ -4,7 +4,8 @@
 // named in the report.
 
 #include "facts/gpu_facts.h"
-#include "harness/probe_catalog.h"
+#include "probes/gpu_devices/gpu_devices_probe.h"
+#include "probes/nvidia_smi/nvidia_smi_probes.h"
 #include "harness/suite_registry.h"
 #include "harness/text_util.h"
 #include "probes/slurm/slurm_probes.h"
@@ -47,8 +48,8 @@ std::vector<CheckResult> AllErrored(const SuiteDefinition& suite, const std::str
 
 HardwareGpus CountHardwareGpus(const SuiteContext& context, const std::string& node) {
   HardwareGpus hardware;
-  const RawOutput smi = context.raw.NodeOutput(node, probes::NvidiaSmiQueryXml().id);
-  const RawOutput devices = context.raw.NodeOutput(node, probes::GpuDevices().id);
+  const RawOutput smi = context.raw.NodeOutput(node, nvidia_smi::NvidiaSmiQueryXml().id);
+  const RawOutput devices = context.raw.NodeOutput(node, gpu_devices::GpuDevices().id);
   if (smi.status == ProbeStatus::kAbsent && devices.status == ProbeStatus::kAbsent) {
     hardware.problem = node + ": no gpuconform task ran on " + node +
                        " (not in this allocation, or down), so its GPUs could not be counted";
@@ -203,7 +204,7 @@ SuiteDefinition GresDefinition() {
               {"AllocationGivesGpus", "srun --gpus-per-node=N gives every node N entries in CUDA_VISIBLE_DEVICES",
                false},
           },
-      .probes = {ScontrolShowNodes(), GresConfFile(), probes::NvidiaSmiQueryXml(), probes::GpuDevices(),
+      .probes = {ScontrolShowNodes(), GresConfFile(), nvidia_smi::NvidiaSmiQueryXml(), gpu_devices::GpuDevices(),
                  GpuAllocation()},
   };
 }

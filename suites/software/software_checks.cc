@@ -55,21 +55,20 @@ CheckResult CheckVersionsIdentical(const Component& component, const std::map<st
 
   if (component.needs_gpu) {
     if (auto reason = GpuSkipReason(profile, component.label + " is not expected on these nodes")) {
-      return with_measurements(Skipped(kSuite, component.check, "", *reason));
+      return with_measurements(Skipped(*reason));
     }
   }
   if (!Required(profile, component.key)) {
-    return with_measurements(Skipped(kSuite, component.check, "",
-                                     "recorded only: profile " + profile.name + " does not list '" + component.key +
+    return with_measurements(Skipped("recorded only: profile " + profile.name + " does not list '" + component.key +
                                          "' in software.identical_across_nodes"));
   }
   if (readings.empty()) {
-    return Errored(kSuite, component.check, "", "no-nodes", "no node reported a " + component.label + " version");
+    return Errored("no-nodes", "no node reported a " + component.label + " version");
   }
 
   if (nodes_by_version.empty() && unreadable.empty()) {
     // Installed nowhere: not skew, but the profile requires the component.
-    return with_measurements(Errored(kSuite, component.check, "", "not-installed",
+    return with_measurements(Errored("not-installed",
                                      component.label + " is not installed on any node (" + Join(not_installed, ", ") +
                                          "): " + readings.begin()->second.problem));
   }
@@ -94,17 +93,17 @@ CheckResult CheckVersionsIdentical(const Component& component, const std::map<st
                         node + ": " + component.label + " is not installed, while " + Join(majority_nodes, ", ") +
                             " run " + expected + ": " + component.fix + " (" + readings.at(node).problem + ")"});
   }
-  if (!findings.empty()) return with_measurements(Failed(kSuite, component.check, "", std::move(findings)));
+  if (!findings.empty()) return with_measurements(Failed(std::move(findings)));
 
   if (!unreadable.empty()) {
     const VersionReading& first = unreadable.front()->second;
-    CheckResult result = Errored(kSuite, component.check, "", first.reason, first.problem);
+    CheckResult result = Errored(first.reason, first.problem);
     for (std::size_t i = 1; i < unreadable.size(); ++i) {
       result.findings.push_back({unreadable[i]->second.reason, unreadable[i]->first, unreadable[i]->second.problem});
     }
     return with_measurements(std::move(result));
   }
-  return with_measurements(Passed(kSuite, component.check, ""));
+  return with_measurements(Passed());
 }
 
 }  // namespace gpuconform::software

@@ -1,33 +1,30 @@
 // Software suite checks: version skew across nodes. After an image change, a node that
 // kept the old kernel, driver, NCCL or Slurm is a classic cause of hangs and slow jobs that
-// no single-node test sees. Pure: readings + profile in, CheckResult out.
+// no single-node test sees. Pure: every node's reading of a component (a version, not
+// installed, or why it could not be read; probes/versions/versions_facts.h) + profile in, one
+// cluster-wide judgement out. The readings are taken even where the check does not apply, so
+// that a skipped check still records each node's version.
 #pragma once
 
 #include <map>
-#include <optional>
 #include <string>
 
 #include "harness/profile.h"
 #include "harness/verdict.h"
+#include "probes/versions/versions_facts.h"
 
 namespace gpuconform::software {
 
 inline constexpr char kSuite[] = "Software";
 
+using versions::VersionReading;
+
 struct Component {
   std::string key;        // profile name: "kernel", "driver", "cuda", "nccl", "slurm", "munge", "mpi", "gpuconform"
   std::string label;      // in messages: "kernel", "NVIDIA driver", ...
-  std::string check;      // test name: "KernelVersionIdentical"
+  std::string check;      // the check's name: "KernelVersionIdentical"
   bool needs_gpu = false;  // not applicable where the profile has no GPUs
   std::string fix;        // what an operator does about skew
-};
-
-// A node's version of one component, or why it could not be read.
-struct VersionReading {
-  std::optional<std::string> version;
-  bool not_installed = false;  // the tool or library is absent (a fact, not an error)
-  std::string problem;         // why there is no version, naming node and command or file
-  ReasonCode reason{"unparseable"};  // the catalogue code of `problem`: the probe's status, or a parse failure
 };
 
 // One cluster-wide case: every node runs the same version. Missing on some nodes while

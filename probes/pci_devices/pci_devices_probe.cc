@@ -1,0 +1,9 @@
+#include "probes/pci_devices/pci_devices_probe.h"
+
+#include "harness/builtin_probes.h"
+
+namespace gpuconform::pci_devices {
+
+ProbeSpec PciDevices() { return BuiltinProbe("pci-devices", ProbeScope::kNode, "pci-devices.txt", PciDevicesOutput); }
+
+}  // namespace gpuconform::pci_devices

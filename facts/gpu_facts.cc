@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "facts/node_output.h"
+#include "harness/fact_reading.h"
 #include "probes/cuda_p2p/cuda_p2p_probe.h"
 #include "probes/nvml/nvml_parse.h"
 #include "probes/nvml/nvml_probe.h"

@@ -6,7 +6,7 @@
 #include "probes/ibverbs/ibverbs_parse.h"
 #include "probes/ibverbs/ibverbs_probe.h"
 #include "probes/nvidia_smi/topo_nvlink_parse.h"
-#include "facts/node_output.h"
+#include "harness/fact_reading.h"
 
 namespace gpuconform::facts {
 

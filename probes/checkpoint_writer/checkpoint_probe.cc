@@ -748,4 +748,9 @@ RawOutput ProbeCheckpoint(const CollectiveContext& context) {
   return RawOutput{ProbeStatus::kOk, text, context.host + ": Checkpoint probe", ""};
 }
 
+const ProbeSpec& CheckpointProbe() {
+  static const ProbeSpec kSpec = CollectiveProbe("checkpoint", "checkpoint.txt", ProbeCheckpoint);
+  return kSpec;
+}
+
 }  // namespace gpuconform::checkpoint

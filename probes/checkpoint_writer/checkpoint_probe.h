@@ -50,4 +50,7 @@ std::string RunCheckpointProbe(const CollectiveContext& context, const ProbeOpti
 // The ProbeSpec's collective: RunCheckpointProbe with LiveProbeOptions.
 RawOutput ProbeCheckpoint(const CollectiveContext& context);
 
+// nodes/<h>/checkpoint.txt: ProbeCheckpoint's output (checkpoint_writer_facts.h reads it).
+const ProbeSpec& CheckpointProbe();
+
 }  // namespace gpuconform::checkpoint

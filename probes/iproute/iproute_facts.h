@@ -1,6 +1,7 @@
-// A node's network interfaces: `ip -o link show` with the addresses of `ip -o addr show`
-// merged in (iproute_parse.h), parsed once per run, or why they could not be read. Pure: raw
-// outputs in.
+// Typed readers of a node's `ip` outputs, each parsed once per run (cached in the run's facts),
+// or why they could not be read: its addresses (`ip -o addr show` alone, what Launch compares
+// MASTER_ADDR with) and its interfaces (`ip -o link show` with those addresses merged in, what
+// Interfaces judges). Pure: raw outputs in.
 #pragma once
 
 #include <string>
@@ -12,6 +13,10 @@
 #include "probes/iproute/iproute_parse.h"
 
 namespace gpuconform::iproute {
+
+// The node's interfaces with their addresses from `ip -o addr show` alone; the error is the
+// probe's own detail where `ip` gave no output, else the parser's naming file and line.
+const Result<std::vector<Interface>>& ReadIpAddr(const ClusterRaw& raw, const std::string& node);
 
 // The node's interfaces; the error is the probe's detail where `ip` gave no output, else the
 // parser's (naming the file and line).

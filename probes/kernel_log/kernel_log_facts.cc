@@ -1,6 +1,6 @@
 #include "probes/kernel_log/kernel_log_facts.h"
 
-#include "facts/node_output.h"
+#include "harness/fact_reading.h"
 #include "probes/kernel_log/kernel_log_probe.h"
 
 namespace gpuconform::kernel_log {

@@ -286,4 +286,25 @@ RawOutput ProbeClock(const CollectiveContext& context) {
                 "epoch_ns " + std::to_string(epoch_ns) + "\n", "");
 }
 
+const ProbeSpec& KeyDigestProbe() {
+  static const ProbeSpec kSpec = CollectiveProbe("munge-key-digest", "munge-key.digest", ProbeKeyDigest);
+  return kSpec;
+}
+
+const ProbeSpec& KeyStatProbe() {
+  static const ProbeSpec kSpec =
+      BuiltinProbe("munge-key-stat", ProbeScope::kNode, "munge-key-stat.txt", ProbeKeyStat);
+  return kSpec;
+}
+
+const ProbeSpec& CrossDecodeProbe() {
+  static const ProbeSpec kSpec = CollectiveProbe("munge-cross-decode", "munge-decode.txt", ProbeCrossDecode);
+  return kSpec;
+}
+
+const ProbeSpec& ClockProbe() {
+  static const ProbeSpec kSpec = CollectiveProbe("clock", "clock.txt", ProbeClock);
+  return kSpec;
+}
+
 }  // namespace gpuconform::munge

@@ -19,6 +19,12 @@ namespace gpuconform::munge {
 
 inline constexpr int kMungeCommandTimeoutMs = 5000;
 
+// The Munge suite's probe specs, one per file (munge_facts.h reads their outputs).
+const ProbeSpec& KeyDigestProbe();   // munge-key.digest (collective)
+const ProbeSpec& KeyStatProbe();     // munge-key-stat.txt (node, in-process)
+const ProbeSpec& CrossDecodeProbe();  // munge-decode.txt (collective)
+const ProbeSpec& ClockProbe();       // clock.txt (collective)
+
 // munge-key.digest: rank 0's random nonce, shared with every rank; each node owner outputs
 // "nonce <hex>\nhmac-sha256 <hex>\n" for its key file.
 RawOutput ProbeKeyDigest(const CollectiveContext& context);

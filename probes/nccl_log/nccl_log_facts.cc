@@ -4,8 +4,26 @@
 #include <set>
 
 #include "harness/text_util.h"
+#include "probes/nccl_log/nccl_debug_log_probe.h"
 
 namespace gpuconform::nccl_log {
+
+namespace {
+
+int parse_count = 0;
+
+}  // namespace
+
+const Result<NcclLog>& ReadNcclLog(const ClusterRaw& raw) {
+  return raw.facts.Get<Result<NcclLog>>("nccl-log", "", [&]() -> Result<NcclLog> {
+    const RawOutput out = raw.ClusterOutput(DebugLogProbe().id);
+    if (!out.ok()) return Error{out.detail};
+    ++parse_count;
+    return ParseNcclLog(out.text, out.origin);
+  });
+}
+
+int NcclLogParseCount() { return parse_count; }
 
 std::string HostOr(const std::string& host) { return host.empty() ? "(host not in the line)" : host; }
 

@@ -1,16 +1,25 @@
-// Facts derived from a parsed NCCL_DEBUG=INFO log that more than one suite reads: which
-// channels crossed nodes, how the inter-node traffic ran, and the likely fix when it ran
+// The run's NCCL_DEBUG=INFO log, and facts derived from it that more than one suite reads:
+// which channels crossed nodes, how the inter-node traffic ran, and the likely fix when it ran
 // on the wrong network (NcclTransport judges it; AllreduceBandwidth cites it when a floor
-// fails). Pure: a parsed log and the profile in.
+// fails). Pure: the run's raw outputs, or a parsed log and the profile, in.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "harness/cluster_raw.h"
 #include "harness/profile.h"
+#include "harness/result.h"
 #include "probes/nccl_log/nccl_log_parse.h"
 
 namespace gpuconform::nccl_log {
+
+// The run's log (cluster/nccl-debug.log, DebugLogProbe), parsed once per run however many
+// suites read it. An error is the probe's own detail where the log was not obtained (the
+// probe's RawOutput says how), else the parser's error naming origin and line.
+const Result<NcclLog>& ReadNcclLog(const ClusterRaw& raw);
+// How many logs ReadNcclLog has parsed in this process (for tests: one per run's log).
+int NcclLogParseCount();
 
 std::string HostOr(const std::string& host);  // the host, or "(host not in the line)"
 std::string LineText(const Source& source);    // "line 12"

@@ -241,7 +241,7 @@ TEST(NcclRun, ReplayedRunBecomesAJudgedTableWithItsLogAndTopology) {
   EXPECT_NEAR(table->rows[0].algbw_gb_per_s, 8.389, 0.001);  // 8 MiB in 1000 us
   EXPECT_NEAR(table->rows[0].busbw_gb_per_s, 8.389, 0.001);  // 2 ranks: factor 1
   // The wrong elements the worker found fail the correctness check, naming the size.
-  const auto correct = allreduce::CheckResultsCorrect(*table, "NcclResultsCorrect");
+  const auto correct = allreduce::CheckResultsCorrect(*table);
   ASSERT_EQ(correct.verdict, Verdict::kFail);
   EXPECT_NE(correct.findings[0].message.find("16 MiB"), std::string::npos) << correct.findings[0].message;
 

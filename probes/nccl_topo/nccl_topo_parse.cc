@@ -244,6 +244,7 @@ Result<Topology> ParseTopologyXml(const std::string& xml, const std::string& ori
   }
   Topology topology;
   topology.version = Attr(root, "version");
+  topology.origin = origin;
   TopologyBuilder(topology, lines).Walk(root);
   return topology;
 }

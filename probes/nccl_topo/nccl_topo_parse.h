@@ -65,6 +65,7 @@ struct Topology {
   std::vector<Gpu> gpus;
   std::vector<Net> nets;
   bool any_pci_class = false;  // false for a bare skeleton (bus ids only): classes unknown
+  std::string origin;          // where it was read, as the parse was given it, for messages
 };
 
 // Largest file accepted; NCCL's own dumps are tens of KiB, so anything near this is not one.

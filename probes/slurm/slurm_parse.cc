@@ -373,4 +373,25 @@ Result<std::vector<PendingJob>> ParsePendingJobs(const std::string& text, const 
   return jobs;
 }
 
+std::vector<SlurmdProbeResult> ParseSlurmdReachability(const std::string& text) {
+  std::vector<SlurmdProbeResult> probes;
+  for (auto line : SplitLines(text)) {
+    const auto words = SplitWords(line);
+    if (words.size() < 3) continue;
+    SlurmdProbeResult probe{std::string(words[0]), std::string(words[1]), words[2] == "ok", ""};
+    for (std::size_t i = 3; i < words.size(); ++i) probe.error += (i > 3 ? " " : "") + std::string(words[i]);
+    probes.push_back(probe);
+  }
+  return probes;
+}
+
+std::vector<AllocationTask> ParseAllocationReport(const std::string& text) {
+  std::vector<AllocationTask> tasks;
+  for (auto line : SplitLines(text)) {
+    const auto words = SplitWords(line);
+    if (words.size() == 2) tasks.push_back({std::string(words[0]), std::string(words[1])});
+  }
+  return tasks;
+}
+
 }  // namespace gpuconform::slurm

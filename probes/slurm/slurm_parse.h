@@ -1,5 +1,6 @@
 // Parsers for Slurm's outputs and configuration: `scontrol show node`, GRES strings,
-// hostlists, gres.conf and `squeue` pending-job lines. Pure: text in, typed records out,
+// hostlists, gres.conf, `squeue` pending-job lines, and gpuconform's slurmd reachability and
+// GPU allocation probes. Pure: text in, typed records out,
 // or an error naming origin:line. They accept what operators paste: shell prompts and
 // other tables around the output, tabs, mixed-case keys.
 #pragma once
@@ -80,5 +81,24 @@ struct PendingJob {
 };
 // Lines of `squeue -h -t PD -o "%i|%P|%u|%r"`.
 Result<std::vector<PendingJob>> ParsePendingJobs(const std::string& text, const std::string& origin);
+
+// One line "node addr:port ok|failed <error>" of the slurmd-reachable probe: whether the
+// node's slurmd accepts connections from rank 0.
+struct SlurmdProbeResult {
+  std::string node;
+  std::string endpoint;  // "10.10.0.2:6818"
+  bool reachable = false;
+  std::string error;     // "Connection refused"
+};
+// Every line of three or more words; others are skipped.
+std::vector<SlurmdProbeResult> ParseSlurmdReachability(const std::string& text);
+
+// One task of `srun --gpus-per-node=N`: "host devices", as the allocation probe prints it.
+struct AllocationTask {
+  std::string host;
+  std::string visible_devices;  // "0,1,2,3" or "unset"
+};
+// Every line of two words; others are skipped.
+std::vector<AllocationTask> ParseAllocationReport(const std::string& text);
 
 }  // namespace gpuconform::slurm

@@ -72,10 +72,10 @@ struct FloorChoice {
   std::optional<CheckResult> verdict;  // set when the check ends here (skip or error)
 };
 
-FloorChoice ChooseFloors(const BandwidthTable& table, const Profile& profile, const std::string& check) {
+FloorChoice ChooseFloors(const BandwidthTable& table, const Profile& profile) {
   FloorChoice choice;
   if (profile.allreduce.empty()) {
-    choice.verdict = Skipped(kSuite, check, "", "profile " + profile.name + " states no allreduce busbw floor");
+    choice.verdict = Skipped("profile " + profile.name + " states no allreduce busbw floor");
     return choice;
   }
   if (table.nodes <= 0) {
@@ -86,8 +86,7 @@ FloorChoice ChooseFloors(const BandwidthTable& table, const Profile& profile, co
       return choice;
     }
     const int implied_ranks = RanksImpliedByBusbw(table);
-    choice.verdict = Errored(
-        kSuite, check, "", "node-count-unknown",
+    choice.verdict = Errored("node-count-unknown",
         table.origin + ": the table does not say how many nodes took part (no '#  Rank N ... on HOST' lines" +
             (implied_ranks > 0 ? "; busbw/algbw implies " + Plural(implied_ranks, "rank") : std::string()) +
             ") and profile " + profile.name + " has floors for " + FloorNodeCounts(profile) +
@@ -98,8 +97,7 @@ FloorChoice ChooseFloors(const BandwidthTable& table, const Profile& profile, co
     if (floor.nodes == table.nodes) choice.floors.push_back(floor);
   }
   if (choice.floors.empty()) {
-    choice.verdict = Skipped(kSuite, check, "",
-                             "profile " + profile.name + " states no allreduce busbw floor for " +
+    choice.verdict = Skipped("profile " + profile.name + " states no allreduce busbw floor for " +
                                  Plural(table.nodes, "node") + " (it has floors for " + FloorNodeCounts(profile) +
                                  " nodes)");
   }
@@ -164,12 +162,12 @@ std::string HumanSize(long long size_bytes) {
   return std::to_string(value) + " " + kUnits[unit];
 }
 
-CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profile, const std::string& check_name,
+CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profile,
                                const nccl_log::InterNodeTransport* transport) {
   if (table.rows.empty()) {
-    return Errored(kSuite, check_name, "", "not-measured", table.origin + ": the allreduce sweep has no rows");
+    return Errored("not-measured", table.origin + ": the allreduce sweep has no rows");
   }
-  FloorChoice choice = ChooseFloors(table, profile, check_name);
+  FloorChoice choice = ChooseFloors(table, profile);
   if (choice.verdict) {
     choice.verdict->measurements = BusbwMeasurements(table, {});
     return *choice.verdict;
@@ -193,31 +191,30 @@ CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profi
     message += TransportDiagnosis(transport);
     below.push_back({"busbw-below-floor", "cluster", message});
   }
-  CheckResult result = Passed(kSuite, check_name);
+  CheckResult result = Passed();
   if (!below.empty()) {
     for (const auto& gap : missing) below.push_back({"size-not-measured", "cluster", table.origin + ": " + gap});
-    result = Failed(kSuite, check_name, "", std::move(below));
+    result = Failed(std::move(below));
   } else if (!missing.empty()) {
-    result = Errored(kSuite, check_name, "", "size-not-measured", table.origin + ": " + Join(missing, "; "));
+    result = Errored("size-not-measured", table.origin + ": " + Join(missing, "; "));
   }
   result.measurements = BusbwMeasurements(table, choice.floors);
   return result;
 }
 
 CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Profile& profile,
-                                         const std::string& check_name,
                                          const nccl_log::InterNodeTransport* transport) {
   if (!profile.fabric) {
-    return Skipped(kSuite, check_name, "", "profile " + profile.name + " declares no fabric bandwidth (fabric section)");
+    return Skipped("profile " + profile.name + " declares no fabric bandwidth (fabric section)");
   }
   if (table.rows.empty()) {
-    return Errored(kSuite, check_name, "", "not-measured", table.origin + ": the allreduce sweep has no rows");
+    return Errored("not-measured", table.origin + ": the allreduce sweep has no rows");
   }
   const BandwidthRow& row = table.rows.back();
   if (table.nodes <= 0) {
     // Guessing would move the bound by the factor N/(N-1) and pass or fail on the guess.
     const int ranks_implied = RanksImpliedByBusbw(table);
-    return Errored(kSuite, check_name, "", "node-count-unknown",
+    return Errored("node-count-unknown",
                    table.origin + ": the table does not say how many nodes took part (no '#  Rank N ... on HOST' "
                                   "lines" +
                        (ranks_implied > 0 ? "; busbw/algbw implies " + Plural(ranks_implied, "rank") : std::string()) +
@@ -229,7 +226,7 @@ CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Prof
   const int implied_ranks = RanksImpliedByBusbw(table);
   const int ranks = table.ranks > 0 ? table.ranks : implied_ranks > 0 ? implied_ranks : nodes;
   if (nodes < 2) {
-    return Skipped(kSuite, check_name, "", "one node: the sweep did not cross the fabric");
+    return Skipped("one node: the sweep did not cross the fabric");
   }
   const double node_gb_per_s = profile.fabric->node_bandwidth_gbit_per_s / 8;
   // Each node moves 2(N-1)/N x bytes over its fabric (N nodes), so the fabric needs
@@ -240,7 +237,7 @@ CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Prof
       AllreduceBusBandwidth(static_cast<double>(row.size_bytes) / bound_time_s / 1e9, ranks);
   const double efficiency = row.busbw_gb_per_s / bound_gb_per_s;
   const double floor = profile.fabric->allreduce_efficiency_floor_fraction;
-  CheckResult result = Passed(kSuite, check_name, "");
+  CheckResult result = Passed();
   result.measurements.push_back({MeasurementName(row.size_bytes, "efficiency"), fmt::format("{:.3f}", efficiency), "",
                                  floor > 0 ? fmt::format(">= {:.3f}", floor) : "", profile.fabric->source});
   result.measurements.push_back({MeasurementName(row.size_bytes, "fabric_bound_time_ms"),
@@ -266,10 +263,9 @@ CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Prof
   return result;
 }
 
-CheckResult CheckResultsCorrect(const BandwidthTable& table, const std::string& check_name) {
-  const std::string& check = check_name;
+CheckResult CheckResultsCorrect(const BandwidthTable& table) {
   if (table.rows.empty()) {
-    return Errored(kSuite, check, "", "not-measured", table.origin + ": the allreduce sweep has no rows");
+    return Errored("not-measured", table.origin + ": the allreduce sweep has no rows");
   }
   std::vector<std::string> wrong;
   long long verified = 0;
@@ -279,14 +275,12 @@ CheckResult CheckResultsCorrect(const BandwidthTable& table, const std::string& 
     if (!row.correct) wrong.push_back(HumanSize(row.size_bytes) + " (" + Plural(row.wrong_elements, "wrong element") + ")");
   }
   if (verified == 0) {
-    return Skipped(kSuite, check, "",
-                   table.origin + ": results were not verified (#wrong is N/A: nccl-tests ran with -c 0); rerun "
+    return Skipped(table.origin + ": results were not verified (#wrong is N/A: nccl-tests ran with -c 0); rerun "
                    "with -c 1 to check them");
   }
-  CheckResult result = Passed(kSuite, check);
+  CheckResult result = Passed();
   if (!wrong.empty()) {
-    result = Failed(kSuite, check, "",
-                    {{"allreduce-results-wrong", "cluster",
+    result = Failed({{"allreduce-results-wrong", "cluster",
                       table.origin + ": allreduce results are wrong at " + Join(wrong, ", ") +
                           ": a GPU, NVLink or NIC corrupts data; look for Xid errors (dmesg, nvidia-smi -q), run "
                           "dcgmi diag -r 3 on each node, and find the node with pairwise runs"}});

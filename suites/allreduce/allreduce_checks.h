@@ -1,5 +1,7 @@
-// AllreduceBandwidth judgement. Pure: a measured sweep (BandwidthTable, from our MPI backend
-// or an nccl-tests log) + profile in, one cluster-wide CheckResult out.
+// AllreduceBandwidth judgement. Pure: a measured sweep already read (BandwidthTable, from our
+// MPI backend or an nccl-tests log: probes/nccl_tests/nccl_tests_facts.h) + profile in, one
+// cluster-wide judgement out; the suite's glue names it after the table's check (Mpi*, Nccl*,
+// NcclTests*) and errs or skips where the table could not be read.
 // Bandwidth is judged only at the profile's named sizes for the table's node count, never on
 // "Avg bus bandwidth" (which averages latency-bound small sizes). A size the sweep did not
 // reach is an <error> (rerun with a larger -e), not a pass. A failure near the management
@@ -27,7 +29,7 @@ inline constexpr char kSuite[] = "AllreduceBandwidth";
 // node count, the profile's only floor, if it has exactly one). Measurements: busbw at
 // every size, with threshold and source at the judged ones.
 // `transport`: what the NCCL log says about the inter-node network; null when there is no log.
-CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profile, const std::string& check_name,
+CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profile,
                                const nccl_log::InterNodeTransport* transport = nullptr);
 
 // Every row's result was verified and had no wrong elements (nccl-tests #wrong, -c 1).
@@ -36,10 +38,9 @@ CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profi
 // Recorded always; judged against allreduce_efficiency_floor_fraction when the profile sets one.
 // A table that does not say how many nodes took part is an error: the bound depends on it.
 CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Profile& profile,
-                                         const std::string& check_name,
                                          const nccl_log::InterNodeTransport* transport = nullptr);
 
-CheckResult CheckResultsCorrect(const BandwidthTable& table, const std::string& check_name = "ResultsCorrect");
+CheckResult CheckResultsCorrect(const BandwidthTable& table);
 
 // "16 GiB", "64 MiB", "8 B"; sizes that are not a whole number of a binary unit in bytes.
 std::string HumanSize(long long size_bytes);

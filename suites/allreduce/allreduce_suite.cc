@@ -1,14 +1,17 @@
 // AllreduceBandwidth glue: gpuconform's own NCCL run, the MPI backend's live sweep and an
-// operator's nccl-tests output, each parsed into one BandwidthTable and judged by the same floors. The nccl-tests
-// judgements cite the NCCL_DEBUG=INFO log of the run when the snapshot has one.
-#include <cstdlib>
+// operator's nccl-tests output, each read once into one BandwidthTable
+// (probes/nccl_tests/nccl_tests_facts.h) and judged by the same floors. The NCCL judgements
+// cite the run's NCCL_DEBUG=INFO log when the snapshot has one (read once per run, shared with
+// NcclTransport: probes/nccl_log/nccl_log_facts.h).
 #include <optional>
 
 #include "harness/suite_registry.h"
 #include "suites/allreduce/allreduce_checks.h"
 #include "suites/allreduce/blame.h"
 #include "probes/mpi_sweep/mpi_allreduce_probe.h"
-#include "probes/nccl_tests/nccl_tests_parse.h"
+#include "probes/mpi_sweep/mpi_sweep_facts.h"
+#include "probes/nccl_tests/nccl_tests_facts.h"
+#include "probes/nccl_tests/nccl_tests_probe.h"
 #include "probes/nccl_run/nccl_run_probe.h"
 #include "probes/nccl_log/nccl_debug_log_probe.h"
 #include "probes/nccl_log/nccl_log_facts.h"
@@ -33,109 +36,132 @@ constexpr char kNcclTestsFloors[] = "NcclTestsBusbwAtFloors";
 constexpr char kNcclTestsCorrect[] = "NcclTestsResultsCorrect";
 constexpr char kNcclTestsEfficiency[] = "NcclTestsEfficiencyAgainstFabric";
 
-// cluster/all_reduce_perf.txt: nccl-tests output the operator already has. Live, it is the
-// file named by RunOptions::nccl_tests_output (GPUCONFORM_NCCL_TESTS_OUTPUT), read when the
-// probe runs: the spec is registered before the options exist.
-ProbeSpec NcclTestsOutputProbe() {
-  return BuiltinProbe("all_reduce_perf", ProbeScope::kCluster, "all_reduce_perf.txt", [](const LiveContext& context) {
-    if (!context.options.nccl_tests_output.empty()) return ReadFileOutput(context.host, context.options.nccl_tests_output);
-    return RawOutput{ProbeStatus::kToolMissing, "", context.host + ": nccl-tests output",
-                     "no nccl-tests output given: set GPUCONFORM_NCCL_TESTS_OUTPUT=FILE (all_reduce_perf's output), "
-                     "or put it in the snapshot as cluster/all_reduce_perf.txt"};
-  });
-}
+// The cluster-wide case of `check`.
+CheckResult Cluster(const std::string& check, CheckResult judgement) { return Judged(check, "", std::move(judgement)); }
 
 // A judgement that does not apply to this profile is kept as a skip carrying its
 // measurements, so the report still records what was measured.
 CheckResult JudgedOrRecorded(CheckResult judged, bool applies, const std::string& not_applicable) {
   if (applies) return judged;
-  CheckResult recorded = Skipped(kSuite, judged.check, "", not_applicable);
+  CheckResult recorded = Skipped(not_applicable);
   recorded.measurements = std::move(judged.measurements);
   return recorded;
 }
 
 // A table that was not given is skipped (saying how to give it); one that failed is an error.
-CheckResult NotMeasured(const RawOutput& out, const std::string& check) {
+CheckResult NotMeasured(const RawOutput& out) {
   const bool not_given = out.status == ProbeStatus::kToolMissing || out.status == ProbeStatus::kAbsent;
-  return not_given ? Skipped(kSuite, check, "", out.detail)
-                   : Errored(kSuite, check, "", "not-measured", out.detail);
+  return not_given ? Skipped(out.detail) : Errored("not-measured", out.detail);
 }
 
 // What the run's NCCL log says about the inter-node transport; nullopt without a usable log
 // (NcclTransport reports why).
 std::optional<nccl_log::InterNodeTransport> TransportFromLog(const SuiteContext& context) {
-  const RawOutput out = context.raw.ClusterOutput(nccl_log::DebugLogProbe().id);
-  if (!out.ok()) return std::nullopt;
-  auto log = nccl_log::ParseNcclLog(out.text, out.origin);
+  const Result<NcclLog>& log = ReadNcclLog(context.raw);
   if (!log) return std::nullopt;
   return nccl_log::SummarizeInterNodeTransport(*log, context.profile);
 }
 
 // Judges one table with both checks; a missing or unreadable table makes both say why.
-void JudgeTable(const RawOutput& out, const std::string& floors_check, const std::string& correct_check,
-                const Profile& profile, bool floors_apply, const std::string& not_applicable,
+void JudgeTable(const SuiteContext& context, const std::string& probe_id, const std::string& floors_check,
+                const std::string& correct_check, bool floors_apply, const std::string& not_applicable,
                 std::vector<CheckResult>& results, const nccl_log::InterNodeTransport* transport = nullptr) {
+  const RawOutput out = context.raw.ClusterOutput(probe_id);
   if (!out.ok()) {
-    for (const auto& check : {floors_check, correct_check}) results.push_back(NotMeasured(out, check));
+    for (const auto& check : {floors_check, correct_check}) results.push_back(Cluster(check, NotMeasured(out)));
     return;
   }
-  auto table = ParseNcclTestsOutput(out.text, out.origin);
+  const Result<BandwidthTable>& table = ReadBandwidthTable(context.raw, probe_id);
   if (!table) {
-    results.push_back(Errored(kSuite, floors_check, "", "unparseable", table.error()));
-    results.push_back(Errored(kSuite, correct_check, "", "unparseable", table.error()));
+    for (const auto& check : {floors_check, correct_check}) {
+      results.push_back(Cluster(check, Errored("unparseable", table.error())));
+    }
     return;
   }
-  results.push_back(
-      JudgedOrRecorded(CheckBusbwAtFloors(*table, profile, floors_check, transport), floors_apply, not_applicable));
-  results.push_back(CheckResultsCorrect(*table, correct_check));
+  results.push_back(Cluster(floors_check, JudgedOrRecorded(CheckBusbwAtFloors(*table, context.profile, transport),
+                                                           floors_apply, not_applicable)));
+  results.push_back(Cluster(correct_check, CheckResultsCorrect(*table)));
 }
 
 // The operator's nccl-tests output: floors and correctness, and efficiency against the
 // declared fabric, each failure citing the run's NCCL log where there is one.
 void JudgeNcclTests(const SuiteContext& context, std::vector<CheckResult>& results) {
-  const RawOutput out = context.raw.ClusterOutput(NcclTestsOutputProbe().id);
+  const std::string probe_id = NcclTestsOutputProbe().id;
   const auto transport = TransportFromLog(context);
   const nccl_log::InterNodeTransport* evidence = transport ? &*transport : nullptr;
-  JudgeTable(out, kNcclTestsFloors, kNcclTestsCorrect, context.profile, true, "", results, evidence);
+  JudgeTable(context, probe_id, kNcclTestsFloors, kNcclTestsCorrect, true, "", results, evidence);
+  const RawOutput out = context.raw.ClusterOutput(probe_id);
   if (!out.ok()) {
-    results.push_back(NotMeasured(out, kNcclTestsEfficiency));
+    results.push_back(Cluster(kNcclTestsEfficiency, NotMeasured(out)));
     return;
   }
-  auto table = ParseNcclTestsOutput(out.text, out.origin);
-  if (!table) {
-    results.push_back(Errored(kSuite, kNcclTestsEfficiency, "", "unparseable", table.error()));
-    return;
-  }
-  results.push_back(CheckEfficiencyAgainstFabric(*table, context.profile, kNcclTestsEfficiency, evidence));
+  const Result<BandwidthTable>& table = ReadBandwidthTable(context.raw, probe_id);
+  results.push_back(Cluster(kNcclTestsEfficiency, table ? CheckEfficiencyAgainstFabric(*table, context.profile, evidence)
+                                                        : Errored("unparseable", table.error())));
 }
 
 // gpuconform's own NCCL run (nccl_run_probe.h): judged under a profile that expects GPUs,
 // where NCCL missing is an error; under one that expects none, skipped saying why.
 void JudgeOwnNcclRun(const SuiteContext& context, std::vector<CheckResult>& results) {
-  const RawOutput out = context.raw.ClusterOutput(nccl_run::NcclAllreduceProbe().id);
+  const std::string probe_id = nccl_run::NcclAllreduceProbe().id;
+  const RawOutput out = context.raw.ClusterOutput(probe_id);
   const char* checks[] = {kNcclFloors, kNcclCorrect, kNcclEfficiency};
   if (!context.profile.ExpectsGpus()) {
     const std::string why = "profile " + context.profile.name + " expects no GPUs" +
                             (out.ok() ? std::string() : " (" + out.detail + ")");
-    for (const char* check : checks) results.push_back(Skipped(kSuite, check, "", why));
+    for (const char* check : checks) results.push_back(Cluster(check, Skipped(why)));
     return;
   }
   if (!out.ok()) {
     const bool not_there = out.status == ProbeStatus::kAbsent || out.status == ProbeStatus::kToolMissing;
     const ReasonCode kind = not_there ? ProbeStatusReason(out.status) : ReasonCode("not-measured");
-    for (const char* check : checks) results.push_back(Errored(kSuite, check, "", kind, out.detail));
+    for (const char* check : checks) results.push_back(Cluster(check, Errored(kind, out.detail)));
     return;
   }
-  auto table = ParseNcclTestsOutput(out.text, out.origin);
+  const Result<BandwidthTable>& table = ReadBandwidthTable(context.raw, probe_id);
   if (!table) {
-    for (const char* check : checks) results.push_back(Errored(kSuite, check, "", "unparseable", table.error()));
+    for (const char* check : checks) results.push_back(Cluster(check, Errored("unparseable", table.error())));
     return;
   }
   const auto transport = TransportFromLog(context);
   const nccl_log::InterNodeTransport* evidence = transport ? &*transport : nullptr;
-  results.push_back(CheckBusbwAtFloors(*table, context.profile, kNcclFloors, evidence));
-  results.push_back(CheckResultsCorrect(*table, kNcclCorrect));
-  results.push_back(CheckEfficiencyAgainstFabric(*table, context.profile, kNcclEfficiency, evidence));
+  results.push_back(Cluster(kNcclFloors, CheckBusbwAtFloors(*table, context.profile, evidence)));
+  results.push_back(Cluster(kNcclCorrect, CheckResultsCorrect(*table)));
+  results.push_back(Cluster(kNcclEfficiency, CheckEfficiencyAgainstFabric(*table, context.profile, evidence)));
+}
+
+// The MPI sweep's blame and efficiency: from its pairs and table where it completed; where it
+// did not, the nodes its gate or blame pass named are still the blame verdict.
+void JudgeMpiSweep(const SuiteContext& context, std::vector<CheckResult>& results) {
+  const std::string probe_id = MpiAllreduceProbe().id;
+  const RawOutput mpi = context.raw.ClusterOutput(probe_id);
+  const auto& pairs = ReadPairResults(context.raw);
+  const auto& excluded = ReadExcludedNodes(context.raw);
+  if (mpi.ok()) {
+    results.push_back(Cluster(kMpiBlame, CheckNoSlowNode(pairs, excluded)));
+    const Result<BandwidthTable>& table = ReadBandwidthTable(context.raw, probe_id);
+    if (!table) {
+      results.push_back(Cluster(kMpiEfficiency, Errored("unparseable", table.error())));
+    } else {
+      results.push_back(Cluster(kMpiEfficiency, JudgedOrRecorded(CheckEfficiencyAgainstFabric(*table, context.profile),
+                                                                 !context.profile.ExpectsGpus(),
+                                                                 "the fabric bound is for NCCL on GPUs; the MPI host "
+                                                                 "path is recorded only")));
+    }
+  } else if (mpi.status == ProbeStatus::kToolMissing || mpi.status == ProbeStatus::kAbsent) {
+    results.push_back(Cluster(kMpiBlame, Skipped("no pairwise measurement: " + mpi.detail)));
+    results.push_back(Cluster(kMpiEfficiency, Skipped("no measurement: " + mpi.detail)));
+  } else if (!excluded.empty() || pairs.size() >= 3) {
+    // The sweep did not complete, but the gate or the blame pass that followed it named nodes:
+    // those are the verdict, and the sweep's own failure stays on the other checks.
+    CheckResult blame = CheckNoSlowNode(pairs, excluded);
+    if (blame.verdict != Verdict::kFail) blame = Errored("not-measured", mpi.detail);
+    results.push_back(Cluster(kMpiBlame, std::move(blame)));
+    results.push_back(Cluster(kMpiEfficiency, Errored("not-measured", mpi.detail)));
+  } else {
+    results.push_back(Cluster(kMpiBlame, Errored("not-measured", mpi.detail)));
+    results.push_back(Cluster(kMpiEfficiency, Errored("not-measured", mpi.detail)));
+  }
 }
 
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
@@ -144,43 +170,17 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   if (!context.world_problem.empty()) {
     // The ranks stalled (in MPI_Init or inside the measurement): that is the MPI verdict.
     for (const char* check : {kMpiFloors, kMpiCorrect, kMpiBlame, kMpiEfficiency}) {
-      results.push_back(Errored(kSuite, check, "", "world-stalled", context.world_problem));
+      results.push_back(Cluster(check, Errored("world-stalled", context.world_problem)));
     }
     JudgeNcclTests(context, results);
     return results;
   }
   // The profile's floors are NCCL figures on GPU clusters; there the MPI host path is
   // recorded, not judged against them.
-  const RawOutput mpi = context.raw.ClusterOutput(MpiAllreduceProbe().id);
-  JudgeTable(mpi, kMpiFloors, kMpiCorrect, context.profile, !context.profile.ExpectsGpus(),
+  JudgeTable(context, MpiAllreduceProbe().id, kMpiFloors, kMpiCorrect, !context.profile.ExpectsGpus(),
              "profile " + context.profile.name + " states NCCL floors for GPUs; the MPI host path is recorded only",
              results);
-  if (mpi.ok()) {
-    results.push_back(CheckNoSlowNode(ParsePairResults(mpi.text), ParseExcludedLines(mpi.text), kMpiBlame));
-    auto table = ParseNcclTestsOutput(mpi.text, mpi.origin);
-    if (!table) {
-      results.push_back(Errored(kSuite, kMpiEfficiency, "", "unparseable", table.error()));
-    } else {
-      results.push_back(JudgedOrRecorded(CheckEfficiencyAgainstFabric(*table, context.profile, kMpiEfficiency),
-                                         !context.profile.ExpectsGpus(),
-                                         "the fabric bound is for NCCL on GPUs; the MPI host path is recorded only"));
-    }
-  } else if (mpi.status == ProbeStatus::kToolMissing || mpi.status == ProbeStatus::kAbsent) {
-    results.push_back(Skipped(kSuite, kMpiBlame, "", "no pairwise measurement: " + mpi.detail));
-    results.push_back(Skipped(kSuite, kMpiEfficiency, "", "no measurement: " + mpi.detail));
-  } else if (!ParseExcludedLines(mpi.text).empty() || ParsePairResults(mpi.text).size() >= 3) {
-    const auto pairs = ParsePairResults(mpi.text);
-    const auto excluded = ParseExcludedLines(mpi.text);
-    // The sweep did not complete, but the gate or the blame pass that followed it named nodes:
-    // those are the verdict, and the sweep's own failure stays on the other checks.
-    CheckResult blame = CheckNoSlowNode(pairs, excluded, kMpiBlame);
-    if (blame.verdict != Verdict::kFail) blame = Errored(kSuite, kMpiBlame, "", "not-measured", mpi.detail);
-    results.push_back(std::move(blame));
-    results.push_back(Errored(kSuite, kMpiEfficiency, "", "not-measured", mpi.detail));
-  } else {
-    results.push_back(Errored(kSuite, kMpiBlame, "", "not-measured", mpi.detail));
-    results.push_back(Errored(kSuite, kMpiEfficiency, "", "not-measured", mpi.detail));
-  }
+  JudgeMpiSweep(context, results);
   JudgeNcclTests(context, results);
   return results;
 }

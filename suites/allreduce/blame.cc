@@ -24,10 +24,9 @@ Finding ExcludedFinding(const ExcludedNode& excluded) {
 
 }  // namespace
 
-CheckResult CheckNoSlowNode(const std::vector<PairResult>& pairs, const std::vector<ExcludedNode>& excluded,
-                            const std::string& check_name) {
+CheckResult CheckNoSlowNode(const std::vector<PairResult>& pairs, const std::vector<ExcludedNode>& excluded) {
   if (!excluded.empty()) {
-    CheckResult result = CheckNoSlowNode(pairs, {}, check_name);
+    CheckResult result = CheckNoSlowNode(pairs, {});
     std::vector<Finding> findings;
     for (const auto& node : excluded) findings.push_back(ExcludedFinding(node));
     if (result.verdict == Verdict::kFail) findings.insert(findings.end(), result.findings.begin(), result.findings.end());
@@ -36,10 +35,10 @@ CheckResult CheckNoSlowNode(const std::vector<PairResult>& pairs, const std::vec
     return result;
   }
   if (pairs.size() < 3) {
-    return Skipped(kSuite, check_name, "", "blame needs three or more nodes (pairs to compare)");
+    return Skipped("blame needs three or more nodes (pairs to compare)");
   }
   const double fastest = Fastest(pairs);
-  CheckResult result = Passed(kSuite, check_name, "");
+  CheckResult result = Passed();
   for (const auto& pair : pairs) {
     if (!pair.failure.empty()) continue;  // nothing measured; its finding says why
     result.measurements.push_back({"pair_busbw@" + pair.node_a + "+" + pair.node_b,

@@ -1,6 +1,7 @@
 // Blame: which node drags the allreduce down. The MPI probe measures every neighbour pair of
 // nodes alone (probes/mpi_sweep/pair_results.h); a node whose link is slow is in every slow
-// pair. Pure: the pairs in, a verdict naming the node (or link) out. A node the sweep could
+// pair. Pure: the pairs, already read (probes/mpi_sweep/mpi_sweep_facts.h), in; a judgement
+// naming the node (or link) out. A node the sweep could
 // not include at all (unreachable over the fabric) fails here too, with the pairs named.
 #pragma once
 
@@ -18,6 +19,6 @@ using namespace gpuconform::mpi_sweep;
 // `excluded`: nodes the sweep's reachability gate left out (sweep_gate.h); each is a failure
 // naming the pairs that could not connect, whatever the pairs measured say.
 CheckResult CheckNoSlowNode(const std::vector<mpi_sweep::PairResult>& pairs,
-                            const std::vector<mpi_sweep::ExcludedNode>& excluded, const std::string& check_name);
+                            const std::vector<mpi_sweep::ExcludedNode>& excluded);
 
 }  // namespace gpuconform::allreduce

@@ -20,14 +20,14 @@ TEST(Blame, ParsesThePairLinesOfTheProbe) {
 
 TEST(Blame, EvenPairsConform) {
   const auto result = CheckNoSlowNode({{"node1", "node2", 8, 0.8}, {"node2", "node3", 8, 0.6}, {"node3", "node1", 8, 0.7}},
-                                      {}, "MpiNoSlowNode");
+                                      {});
   EXPECT_EQ(result.verdict, Verdict::kPass);
   EXPECT_EQ(result.measurements.size(), 3u);
 }
 
 TEST(Blame, TheNodeInEverySlowPairIsNamed) {
   const auto result = CheckNoSlowNode(
-      {{"node1", "node2", 8, 0.8}, {"node2", "node3", 8, 0.03}, {"node3", "node1", 8, 0.02}}, {}, "MpiNoSlowNode");
+      {{"node1", "node2", 8, 0.8}, {"node2", "node3", 8, 0.03}, {"node3", "node1", 8, 0.02}}, {});
   ExpectOnlyFinding(result, "node3",
                     "node3: every pair it is in is slow (node2+node3 0.030 GB/s, "
                     "node3+node1 0.020 GB/s) against 0.800 GB/s");
@@ -35,7 +35,7 @@ TEST(Blame, TheNodeInEverySlowPairIsNamed) {
 
 TEST(Blame, SlowPairsWithoutACommonNodeAreNamedAsLinks) {
   const auto result = CheckNoSlowNode({{"n1", "n2", 8, 0.01}, {"n2", "n3", 8, 0.8}, {"n3", "n4", 8, 0.01}, {"n4", "n1", 8, 0.8}},
-                                      {}, "MpiNoSlowNode");
+                                      {});
   ASSERT_EQ(result.verdict, Verdict::kFail);
   ASSERT_EQ(result.findings.size(), 2u);
   EXPECT_EQ(result.findings[0].code, "slow-link");
@@ -56,11 +56,11 @@ TEST(Blame, SecondPassPairsEverySuspectWithAKnownGoodNode) {
 
 TEST(Blame, SecondPassClearsTheHealthyNodeBetweenTwoSlowOnes) {
   auto pairs = RingWithTwoSlowNodes();
-  EXPECT_EQ(CheckNoSlowNode(pairs, {}, "MpiNoSlowNode").findings.size(), 3u) << "the ring alone blames n2, n3 and n4";
+  EXPECT_EQ(CheckNoSlowNode(pairs, {}).findings.size(), 3u) << "the ring alone blames n2, n3 and n4";
   pairs.push_back({"n2", "n5", 8, 0.02});
   pairs.push_back({"n3", "n1", 8, 0.8});  // n3 is fine with a good partner
   pairs.push_back({"n4", "n1", 8, 0.02});
-  const auto result = CheckNoSlowNode(pairs, {}, "MpiNoSlowNode");
+  const auto result = CheckNoSlowNode(pairs, {});
   ASSERT_EQ(result.verdict, Verdict::kFail);
   std::vector<std::string> named;
   for (const auto& finding : result.findings) named.push_back(finding.code.str() + ":" + finding.entity);
@@ -68,7 +68,7 @@ TEST(Blame, SecondPassClearsTheHealthyNodeBetweenTwoSlowOnes) {
 }
 
 TEST(Blame, TwoNodesCannotBeCompared) {
-  EXPECT_EQ(CheckNoSlowNode({{"a", "b", 8, 0.1}}, {}, "MpiNoSlowNode").verdict, Verdict::kSkip);
+  EXPECT_EQ(CheckNoSlowNode({{"a", "b", 8, 0.1}}, {}).verdict, Verdict::kSkip);
 }
 
 // The reachability gate left node3 out: a failure that names it and the pair, even though the
@@ -77,7 +77,7 @@ TEST(Blame, ANodeTheGateLeftOutFailsNamingThePair) {
   const auto excluded = ParseExcludedLines(
       "# gpuconform MPI_Allreduce\n# excluded node3 node1 cannot connect to node3 at 10.20.0.3:4000 (No route to host)\n");
   ASSERT_EQ(excluded.size(), 1u);
-  const auto result = CheckNoSlowNode({}, excluded, "MpiNoSlowNode");
+  const auto result = CheckNoSlowNode({}, excluded);
   ExpectOnlyFinding(result, "node3",
                     "node3: left out of the MPI sweep, which ran on the other nodes: node1 cannot connect to node3 at "
                     "10.20.0.3:4000 (No route to host)");
@@ -86,7 +86,7 @@ TEST(Blame, ANodeTheGateLeftOutFailsNamingThePair) {
 
 TEST(Blame, ALeftOutNodeAndASlowNodeAreBothNamed) {
   const auto result = CheckNoSlowNode({{"n1", "n2", 8, 0.8}, {"n2", "n3", 8, 0.03}, {"n3", "n1", 8, 0.02}},
-                                      {{"n4", "n1 cannot connect to n4"}}, "MpiNoSlowNode");
+                                      {{"n4", "n1 cannot connect to n4"}});
   ASSERT_EQ(result.verdict, Verdict::kFail);
   ASSERT_EQ(result.findings.size(), 2u);
   EXPECT_EQ(result.findings[0].entity, "n4");
@@ -103,7 +103,7 @@ TEST(Blame, ANodeInEveryFailedPairIsNamed) {
   ASSERT_EQ(pairs.size(), 3u);
   EXPECT_EQ(pairs[0].failure, "its step ended with exit status 3; it said: node1: MPI_Allreduce stalled");
   EXPECT_TRUE(pairs[2].failure.empty());
-  const auto result = CheckNoSlowNode(pairs, {}, "MpiNoSlowNode");
+  const auto result = CheckNoSlowNode(pairs, {});
   ExpectOnlyFinding(result, "node2",
                     "node2: every pair it is in is slow (node1+node2 did not complete (its step ended with exit status 3");
   EXPECT_EQ(result.findings[0].code, "slow-node");

@@ -161,7 +161,7 @@ TEST(NcclTestsVerdict, Aws2xP5H100PassesTwoNodeFloor) {
   table.nodes = 2;  // the .source.txt: 2x p5.48xlarge; the excerpt has no device lines
   // The .source.txt's criterion "busbw > ~400 GB/s at large sizes", at 16 GiB.
   const Profile profile = TestProfile("p5-efa-2node", {{2, 16 * kGiB, 400, "aws-2x-p5-h100 .source.txt"}});
-  const CheckResult result = CheckBusbwAtFloors(table, profile, "BusbwAtFloors");
+  const CheckResult result = CheckBusbwAtFloors(table, profile);
   EXPECT_EQ(result.verdict, Verdict::kPass) << Messages(result);
   const Measurement* judged = FindMeasurement(result, "busbw@16GiB");
   ASSERT_NE(judged, nullptr);
@@ -169,7 +169,7 @@ TEST(NcclTestsVerdict, Aws2xP5H100PassesTwoNodeFloor) {
   EXPECT_EQ(judged->threshold, ">= 400");
   EXPECT_EQ(CheckResultsCorrect(table).verdict, Verdict::kPass);
   // h100-sxm-8 has a 1-node floor only: a 2-node run is not judged against it.
-  EXPECT_EQ(CheckBusbwAtFloors(table, Builtin("h100-sxm-8"), "BusbwAtFloors").verdict, Verdict::kSkip);
+  EXPECT_EQ(CheckBusbwAtFloors(table, Builtin("h100-sxm-8")).verdict, Verdict::kSkip);
 }
 
 TEST(NcclTestsVerdict, AwsBatchP5SingleNodePassesH100Floor) {
@@ -177,10 +177,10 @@ TEST(NcclTestsVerdict, AwsBatchP5SingleNodePassesH100Floor) {
   BandwidthTable table = ParseRealdata("aws-batch-p5-8gpu-allreduce.txt");
   // No device lines, but h100-sxm-8 has exactly one floor (1 node, 16 GiB, 460) and the
   // sweep reaches 16 GiB: 483.05 >= 460.
-  const CheckResult unknown_nodes = CheckBusbwAtFloors(table, Builtin("h100-sxm-8"), "BusbwAtFloors");
+  const CheckResult unknown_nodes = CheckBusbwAtFloors(table, Builtin("h100-sxm-8"));
   EXPECT_EQ(unknown_nodes.verdict, Verdict::kPass) << Messages(unknown_nodes);
   table.nodes = 1;
-  const CheckResult result = CheckBusbwAtFloors(table, Builtin("h100-sxm-8"), "BusbwAtFloors");
+  const CheckResult result = CheckBusbwAtFloors(table, Builtin("h100-sxm-8"));
   EXPECT_EQ(result.verdict, Verdict::kPass) << Messages(result);
   ASSERT_NE(FindMeasurement(result, "busbw@16GiB"), nullptr);
   EXPECT_EQ(FindMeasurement(result, "busbw@16GiB")->threshold, ">= 460");
@@ -194,12 +194,12 @@ TEST(NcclTestsVerdict, EksExcerptJudgedOnLargeSizesNotOnAverage) {
   // Peak-busbw criterion of the .source.txt at the largest size printed (2 GiB); the average
   // (52.98 GB/s) would fail it, and is not looked at.
   const Profile profile = TestProfile("p5-efa-2node", {{2, 2 * kGiB, 400, "aws-eks .source.txt, peak busbw"}});
-  const CheckResult result = CheckBusbwAtFloors(table, profile, "BusbwAtFloors");
+  const CheckResult result = CheckBusbwAtFloors(table, profile);
   EXPECT_EQ(result.verdict, Verdict::kPass) << Messages(result);
   EXPECT_LT(table.reported_avg_busbw_gb_per_s, 400);
   // Against h100-sxm-8's only floor (16 GiB) the excerpt lacks the size: an error, not a pass.
   table.nodes = 0;
-  const CheckResult missing = CheckBusbwAtFloors(table, Builtin("h100-sxm-8"), "BusbwAtFloors");
+  const CheckResult missing = CheckBusbwAtFloors(table, Builtin("h100-sxm-8"));
   EXPECT_EQ(missing.verdict, Verdict::kError);
   EXPECT_NE(Messages(missing).find("no row at 16 GiB (17179869184 B); run up to that size (-e 16G)"),
             std::string::npos)
@@ -210,9 +210,9 @@ TEST(NcclTestsVerdict, AzureNdv4PassesA100TwoNodeFloorUnverified) {
   REQUIRE_REALDATA();
   BandwidthTable table = ParseRealdata("azure-aks-ndv4-2node-allreduce-sriov.txt");
   // The two a100-sxm-8 floors (1 and 2 nodes) cannot be chosen without the node count.
-  EXPECT_EQ(CheckBusbwAtFloors(table, Builtin("a100-sxm-8"), "BusbwAtFloors").verdict, Verdict::kError);
+  EXPECT_EQ(CheckBusbwAtFloors(table, Builtin("a100-sxm-8")).verdict, Verdict::kError);
   table.nodes = 2;  // the .source.txt: 2 AKS nodes
-  const CheckResult result = CheckBusbwAtFloors(table, Builtin("a100-sxm-8"), "BusbwAtFloors");
+  const CheckResult result = CheckBusbwAtFloors(table, Builtin("a100-sxm-8"));
   EXPECT_EQ(result.verdict, Verdict::kPass) << Messages(result);  // 187.22 >= 180 at 8 GiB
   ASSERT_NE(FindMeasurement(result, "busbw@8GiB"), nullptr);
   EXPECT_EQ(FindMeasurement(result, "busbw@8GiB")->threshold, ">= 180");
@@ -227,17 +227,17 @@ TEST(NcclTestsVerdict, GcpA3MegaFailsInfinibandH100ExpectationPassesA3Mega) {
   ASSERT_EQ(table.nodes, 2);
   // The .source.txt: "below an 8x400G InfiniBand H100 expectation (~450+ GB/s)".
   const Profile infiniband = TestProfile("h100-ib-2node", {{2, 8 * kGiB, 450, "gcp-a3mega .source.txt"}});
-  const CheckResult result = CheckBusbwAtFloors(table, infiniband, "BusbwAtFloors");
+  const CheckResult result = CheckBusbwAtFloors(table, infiniband);
   EXPECT_EQ(result.verdict, Verdict::kFail);
   EXPECT_NE(Messages(result).find("338.82 GB/s at 8 GiB (2 nodes, 16 ranks) is below the floor of 450 GB/s"),
             std::string::npos)
       << Messages(result);
   // "reasonable GPUDirect-TCPXO multi-node bandwidth: pass for an A3-Mega profile".
   const Profile a3mega = TestProfile("a3-mega", {{2, 8 * kGiB, 300, "gcp-a3mega .source.txt"}});
-  EXPECT_EQ(CheckBusbwAtFloors(table, a3mega, "BusbwAtFloors").verdict, Verdict::kPass);
+  EXPECT_EQ(CheckBusbwAtFloors(table, a3mega).verdict, Verdict::kPass);
   EXPECT_EQ(CheckResultsCorrect(table).verdict, Verdict::kPass);
   // h100-sxm-8 states no 2-node floor: skipped, saying so.
-  const CheckResult builtin = CheckBusbwAtFloors(table, Builtin("h100-sxm-8"), "BusbwAtFloors");
+  const CheckResult builtin = CheckBusbwAtFloors(table, Builtin("h100-sxm-8"));
   EXPECT_EQ(builtin.verdict, Verdict::kSkip);
   EXPECT_NE(Messages(builtin).find("2 nodes"), std::string::npos) << Messages(builtin);
 }
@@ -248,12 +248,12 @@ TEST(NcclTestsVerdict, AwsP4deA100PassesEfaFailsInfinibandThreshold) {
   table.nodes = 2;  // the .source.txt: 2x p4de.24xlarge
   // "~78 GB/s busbw is near the EFA cap: pass for a p4de/EFA profile" (largest size 2 GiB).
   const Profile efa = TestProfile("p4de-efa", {{2, 2 * kGiB, 70, "aws-2x-p4de .source.txt"}});
-  EXPECT_EQ(CheckBusbwAtFloors(table, efa, "BusbwAtFloors").verdict, Verdict::kPass);
+  EXPECT_EQ(CheckBusbwAtFloors(table, efa).verdict, Verdict::kPass);
   // "would fail an IB 8x200G A100 threshold": a100-sxm-8's 2-node 180 GB/s, at 2 GiB.
   const Profile infiniband = TestProfile("a100-ib-2node", {{2, 2 * kGiB, 180, "a100-sxm-8 2-node floor"}});
-  EXPECT_EQ(CheckBusbwAtFloors(table, infiniband, "BusbwAtFloors").verdict, Verdict::kFail);
+  EXPECT_EQ(CheckBusbwAtFloors(table, infiniband).verdict, Verdict::kFail);
   // The built-in floor sits at 8 GiB, which this sweep (up to 2 GiB) never reached.
-  EXPECT_EQ(CheckBusbwAtFloors(table, Builtin("a100-sxm-8"), "BusbwAtFloors").verdict, Verdict::kError);
+  EXPECT_EQ(CheckBusbwAtFloors(table, Builtin("a100-sxm-8")).verdict, Verdict::kError);
 }
 
 // ---- parsing: shapes the real files do not show ----
@@ -392,7 +392,7 @@ TEST(NcclTestsFuzz, EveryTruncationOfRealFilesParsesOrErrors) {
         EXPECT_EQ(table.error().rfind(name + ":", 0), 0u) << table.error();
         continue;
       }
-      CheckBusbwAtFloors(*table, profile, "BusbwAtFloors");
+      CheckBusbwAtFloors(*table, profile);
       CheckResultsCorrect(*table);
     }
   }
@@ -402,7 +402,7 @@ TEST(NcclTestsFuzz, EveryTruncationOfRealFilesParsesOrErrors) {
 
 TEST(BusbwAtFloors, FailsBelowFloorNamingSizeObservedFloorAndSource) {
   const Profile profile = TestProfile("h100", {{1, 16 * kGiB, 460, "azurehpc-health-checks"}});
-  const CheckResult result = CheckBusbwAtFloors(SyntheticTable(1, {{8 * kGiB, 470}, {16 * kGiB, 300}}), profile, "X");
+  const CheckResult result = CheckBusbwAtFloors(SyntheticTable(1, {{8 * kGiB, 470}, {16 * kGiB, 300}}), profile);
   ASSERT_EQ(result.verdict, Verdict::kFail);
   EXPECT_NE(Messages(result).find("300.00 GB/s at 16 GiB"), std::string::npos) << Messages(result);
   EXPECT_NE(Messages(result).find("floor of 460 GB/s (source: azurehpc-health-checks)"), std::string::npos);
@@ -415,7 +415,7 @@ TEST(BusbwAtFloors, FailsBelowFloorNamingSizeObservedFloorAndSource) {
 
 TEST(BusbwAtFloors, ErrorsWhenNodeCountUnknownAndSeveralFloors) {
   const Profile profile = TestProfile("a100", {{1, 16 * kGiB, 228, "a"}, {2, 8 * kGiB, 180, "b"}});
-  const CheckResult result = CheckBusbwAtFloors(SyntheticTable(0, {{8 * kGiB, 187}}), profile, "X");
+  const CheckResult result = CheckBusbwAtFloors(SyntheticTable(0, {{8 * kGiB, 187}}), profile);
   ASSERT_EQ(result.verdict, Verdict::kError);
   EXPECT_EQ(result.findings[0].code, "node-count-unknown");
   EXPECT_NE(Messages(result).find("how many nodes"), std::string::npos);
@@ -423,14 +423,14 @@ TEST(BusbwAtFloors, ErrorsWhenNodeCountUnknownAndSeveralFloors) {
 
 TEST(BusbwAtFloors, SkipsWithoutFloorForTheNodeCountOrAnyFloor) {
   const Profile profile = TestProfile("h100", {{1, 16 * kGiB, 460, "a"}});
-  EXPECT_EQ(CheckBusbwAtFloors(SyntheticTable(4, {{16 * kGiB, 100}}), profile, "X").verdict, Verdict::kSkip);
-  EXPECT_EQ(CheckBusbwAtFloors(SyntheticTable(1, {{16 * kGiB, 100}}), TestProfile("none", {}), "X").verdict,
+  EXPECT_EQ(CheckBusbwAtFloors(SyntheticTable(4, {{16 * kGiB, 100}}), profile).verdict, Verdict::kSkip);
+  EXPECT_EQ(CheckBusbwAtFloors(SyntheticTable(1, {{16 * kGiB, 100}}), TestProfile("none", {})).verdict,
             Verdict::kSkip);
 }
 
 TEST(BusbwAtFloors, ErrorsOnEmptySweep) {
   const Profile profile = TestProfile("h100", {{1, 16 * kGiB, 460, "a"}});
-  EXPECT_EQ(CheckBusbwAtFloors(SyntheticTable(1, {}), profile, "X").verdict, Verdict::kError);
+  EXPECT_EQ(CheckBusbwAtFloors(SyntheticTable(1, {}), profile).verdict, Verdict::kError);
 }
 
 TEST(BusbwAtFloors, DiagnosesCollectivesOnTheManagementNetwork) {
@@ -438,20 +438,20 @@ TEST(BusbwAtFloors, DiagnosesCollectivesOnTheManagementNetwork) {
   ASSERT_TRUE(local.nccl);
   EXPECT_DOUBLE_EQ(local.nccl->management_rate_gbit_per_s, 0.1);
   // The local cluster over eth0: 64 MiB in 7.7 s across 3 ranks, busbw 0.012 GB/s.
-  const CheckResult result = CheckBusbwAtFloors(SyntheticTable(3, {{64 * kMiB, 0.012}}), local, "X");
+  const CheckResult result = CheckBusbwAtFloors(SyntheticTable(3, {{64 * kMiB, 0.012}}), local);
   ASSERT_EQ(result.verdict, Verdict::kFail);
   EXPECT_NE(Messages(result).find("busbw 0.012 GB/s is at most the eth0 rate (0.0125 GB/s): collectives are probably on "
                                   "eth0; set NCCL_SOCKET_IFNAME=ens1 / OMPI_MCA_btl_tcp_if_include=ens1"),
             std::string::npos)
       << Messages(result);
   // Over ens1 it conforms, and a slow-but-not-eth0 failure carries no eth0 diagnosis.
-  EXPECT_EQ(CheckBusbwAtFloors(SyntheticTable(3, {{64 * kMiB, 0.25}}), local, "X").verdict, Verdict::kPass);
+  EXPECT_EQ(CheckBusbwAtFloors(SyntheticTable(3, {{64 * kMiB, 0.25}}), local).verdict, Verdict::kPass);
   local.nccl->socket_ifname.clear();
   local.allreduce[0].busbw_floor_gb_per_s = 1;
-  const CheckResult slow = CheckBusbwAtFloors(SyntheticTable(3, {{64 * kMiB, 0.25}}), local, "X");
+  const CheckResult slow = CheckBusbwAtFloors(SyntheticTable(3, {{64 * kMiB, 0.25}}), local);
   ASSERT_EQ(slow.verdict, Verdict::kFail);
   EXPECT_EQ(Messages(slow).find("collectives are probably on"), std::string::npos) << Messages(slow);
-  const CheckResult unpinned = CheckBusbwAtFloors(SyntheticTable(3, {{64 * kMiB, 0.008}}), local, "X");
+  const CheckResult unpinned = CheckBusbwAtFloors(SyntheticTable(3, {{64 * kMiB, 0.008}}), local);
   EXPECT_NE(Messages(unpinned).find("NCCL_SOCKET_IFNAME=the fabric interface"), std::string::npos)
       << Messages(unpinned);
 }
@@ -494,12 +494,12 @@ TEST(EfficiencyAgainstFabric, RecordsTheBoundAndFailsBelowTheFloor) {
   Profile local = test_support::BuiltinProfile("local");
   ASSERT_TRUE(local.fabric);
   EXPECT_DOUBLE_EQ(local.fabric->node_bandwidth_gbit_per_s, 13.5);
-  const auto ok = CheckEfficiencyAgainstFabric(OneRowTable(3, 64LL << 20, 0.3), local, "E");
+  const auto ok = CheckEfficiencyAgainstFabric(OneRowTable(3, 64LL << 20, 0.3), local);
   EXPECT_EQ(ok.verdict, Verdict::kPass);
   ASSERT_EQ(ok.measurements.size(), 2u);
   EXPECT_EQ(ok.measurements[0].name, "efficiency@64MiB");
   EXPECT_EQ(ok.measurements[0].value, "0.178");  // 0.3 / (13.5 / 8)
-  const auto slow = CheckEfficiencyAgainstFabric(OneRowTable(3, 64LL << 20, 0.01), local, "E");
+  const auto slow = CheckEfficiencyAgainstFabric(OneRowTable(3, 64LL << 20, 0.01), local);
   ASSERT_EQ(slow.verdict, Verdict::kFail);
   EXPECT_NE(slow.findings[0].message.find("is 0.6% of the 1.69 GB/s the fabric allows (3 nodes at 13.5 Gbit/s"),
             std::string::npos)
@@ -514,12 +514,12 @@ TEST(EfficiencyAgainstFabric, WithoutAFloorItIsRecordedAndSkipped) {
   // 1x bytes at 400 GB/s, and busbw's factor for 16 ranks is 1.875: the bound is 750 GB/s.
   BandwidthTable two_nodes = OneRowTable(16, 16LL << 30, 487.0);
   two_nodes.nodes = 2;
-  const auto result = CheckEfficiencyAgainstFabric(two_nodes, h100, "E");
+  const auto result = CheckEfficiencyAgainstFabric(two_nodes, h100);
   EXPECT_EQ(result.verdict, Verdict::kSkip);
   EXPECT_EQ(result.measurements[0].value, "0.649");
   Profile none = h100;
   none.fabric.reset();
-  EXPECT_EQ(CheckEfficiencyAgainstFabric(OneRowTable(16, 16LL << 30, 487.0), none, "E").verdict, Verdict::kSkip);
+  EXPECT_EQ(CheckEfficiencyAgainstFabric(OneRowTable(16, 16LL << 30, 487.0), none).verdict, Verdict::kSkip);
 }
 
 TEST(EfficiencyAgainstFabric, SourcedFloorsOfTheGpuProfilesPassNvidiasFigureAndFailBelowIt) {
@@ -531,9 +531,9 @@ TEST(EfficiencyAgainstFabric, SourcedFloorsOfTheGpuProfilesPassNvidiasFigureAndF
     EXPECT_DOUBLE_EQ(profile.fabric->allreduce_efficiency_floor_fraction, 0.49) << name;
     BandwidthTable table = OneRowTable(16, 16LL << 30, 368.0);
     table.nodes = 2;
-    EXPECT_EQ(CheckEfficiencyAgainstFabric(table, profile, "E").verdict, Verdict::kPass) << name;
+    EXPECT_EQ(CheckEfficiencyAgainstFabric(table, profile).verdict, Verdict::kPass) << name;
     table.rows[0].busbw_gb_per_s = 352.0;
-    const auto slow = CheckEfficiencyAgainstFabric(table, profile, "E");
+    const auto slow = CheckEfficiencyAgainstFabric(table, profile);
     ASSERT_EQ(slow.verdict, Verdict::kFail) << name;
     EXPECT_NE(slow.findings[0].message.find("is 46.9% of the 750.00 GB/s the fabric allows (2 nodes at 3200 Gbit/s"),
               std::string::npos)
@@ -543,15 +543,15 @@ TEST(EfficiencyAgainstFabric, SourcedFloorsOfTheGpuProfilesPassNvidiasFigureAndF
   const Profile a100 = test_support::BuiltinProfile("a100-sxm-8");
   BandwidthTable table = OneRowTable(16, 8LL << 30, 180.0);
   table.nodes = 2;
-  EXPECT_EQ(CheckEfficiencyAgainstFabric(table, a100, "E").verdict, Verdict::kPass);
+  EXPECT_EQ(CheckEfficiencyAgainstFabric(table, a100).verdict, Verdict::kPass);
   table.rows[0].busbw_gb_per_s = 170.0;
-  EXPECT_EQ(CheckEfficiencyAgainstFabric(table, a100, "E").verdict, Verdict::kFail);
+  EXPECT_EQ(CheckEfficiencyAgainstFabric(table, a100).verdict, Verdict::kFail);
 }
 
 TEST(EfficiencyAgainstFabric, UnknownNodeCountIsAnErrorNotAGuess) {
   BandwidthTable table = OneRowTable(16, 16LL << 30, 368.0);
   table.nodes = 0;
-  const auto result = CheckEfficiencyAgainstFabric(table, test_support::BuiltinProfile("h100-sxm-8"), "E");
+  const auto result = CheckEfficiencyAgainstFabric(table, test_support::BuiltinProfile("h100-sxm-8"));
   ASSERT_EQ(result.verdict, Verdict::kError);
   EXPECT_NE(result.findings[0].message.find("does not say how many nodes took part"), std::string::npos)
       << result.findings[0].message;
@@ -584,7 +584,7 @@ TEST(NcclTestsEfficiencyVerdict, RealOutputsJudgedAsTheirSourcesSay) {
     ASSERT_TRUE(parsed) << c.file << ": " << parsed.error();
     BandwidthTable table = *parsed;
     if (c.nodes > 0) table.nodes = c.nodes;
-    const auto result = CheckEfficiencyAgainstFabric(table, test_support::BuiltinProfile(c.profile), "E");
+    const auto result = CheckEfficiencyAgainstFabric(table, test_support::BuiltinProfile(c.profile));
     EXPECT_EQ(result.verdict, c.expected) << c.file << " on " << c.profile << " (" << c.why << ")\n"
                                           << test_support::Describe({result});
   }
@@ -606,7 +606,7 @@ std::string FloorFailureWithLog(const std::string& fixture, nccl_log::InterNodeT
   EXPECT_EQ(transport.kind, kind) << fixture;
   BandwidthTable table = OneRowTable(16, 8LL << 30, 120.0);
   table.nodes = 2;
-  const auto result = CheckBusbwAtFloors(table, a100, "F", &transport);
+  const auto result = CheckBusbwAtFloors(table, a100, &transport);
   EXPECT_EQ(result.verdict, Verdict::kFail) << fixture;
   return result.findings.empty() ? "" : result.findings[0].message;
 }
@@ -635,9 +635,9 @@ TEST(BusbwAtFloors, PassingRunsAndRunsWithoutALogCarryNoLogDiagnosis) {
   const auto transport = TransportOfFixture("nccl-h100-2node-healthy", a100);
   BandwidthTable table = OneRowTable(16, 8LL << 30, 190.0);
   table.nodes = 2;
-  EXPECT_EQ(CheckBusbwAtFloors(table, a100, "F", &transport).verdict, Verdict::kPass);
+  EXPECT_EQ(CheckBusbwAtFloors(table, a100, &transport).verdict, Verdict::kPass);
   table.rows[0].busbw_gb_per_s = 120.0;
-  const auto without_log = CheckBusbwAtFloors(table, a100, "F");
+  const auto without_log = CheckBusbwAtFloors(table, a100);
   ASSERT_EQ(without_log.verdict, Verdict::kFail);
   EXPECT_EQ(without_log.findings[0].message.find("NCCL log"), std::string::npos);
 }

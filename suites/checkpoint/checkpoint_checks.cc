@@ -5,6 +5,7 @@
 #include <set>
 
 #include "harness/os_error.h"
+#include "harness/suite_registry.h"
 #include "harness/text_util.h"
 
 namespace gpuconform::checkpoint {
@@ -12,13 +13,6 @@ namespace gpuconform::checkpoint {
 namespace {
 
 using Nodes = std::vector<const NodeCheckpointReport*>;
-
-const std::vector<const char*>& AllChecks() {
-  static const std::vector<const char*> kAll = {kTargetShared, kSameFilesystem, kAtomicPublish, kCrashTorture,
-                                                kNegativeControl, kVisibility,   kSingleWriter,  kCapacity,
-                                                kReadThroughput,  kCleanedUp};
-  return kAll;
-}
 
 std::string Gb(double bytes) {
   char text[32];
@@ -70,14 +64,14 @@ std::vector<Finding> StorageFaults(const std::vector<std::string>& problems) {
 // one line with a hostlist, not 10,000 problems joined into one 200 KB message. A problem
 // that is the node's storage refusing (an OS error StorageFault classifies) is a failure of
 // that class instead: a fact about the node, not one that could not be obtained.
-CheckResult ErroredWith(const char* check, ReasonCode code, const std::vector<std::string>& problems) {
-  if (auto faults = StorageFaults(problems); !faults.empty()) return Failed(kSuite, check, "", std::move(faults));
-  return ErroredEach(kSuite, check, "", code, problems);
+CheckResult ErroredWith(ReasonCode code, const std::vector<std::string>& problems) {
+  if (auto faults = StorageFaults(problems); !faults.empty()) return Failed(std::move(faults));
+  return ErroredEach(code, problems);
 }
 
 // Fails with the findings, passes without; the measurements are kept either way.
-CheckResult Judged(const char* check, std::vector<Finding> findings, std::vector<Measurement> measurements) {
-  CheckResult result = FromFindings(kSuite, check, "", std::move(findings));
+CheckResult WithFindings(std::vector<Finding> findings, std::vector<Measurement> measurements) {
+  CheckResult result = FromFindings(std::move(findings));
   result.measurements = std::move(measurements);
   return result;
 }
@@ -107,7 +101,7 @@ CheckResult CheckTargetShared(const Nodes& nodes) {
                "node (a node-local directory of the same name?); mount the shared volume at the same path everywhere"});
     }
   }
-  result = FromFindings(kSuite, kTargetShared, "", findings);
+  result = FromFindings(findings);
   for (const auto* node : nodes) {
     if (const RecordLine* target = node->First("target")) {
       result.measurements.push_back({node->node + ".target", target->Get("path") + " (" + target->Get("fs") + ")",
@@ -144,12 +138,12 @@ CheckResult CheckSameFilesystem(const Nodes& nodes) {
                               temp->Get("problem")});
     }
   }
-  return Judged(kSameFilesystem, findings, measurements);
+  return WithFindings(findings, measurements);
 }
 
 CheckResult CheckAtomicPublish(const Nodes& nodes) {
   if (auto problems = StageErrors(nodes, "publish"); !problems.empty()) {
-    return ErroredWith(kAtomicPublish, "publish-failed", problems);
+    return ErroredWith("publish-failed", problems);
   }
   std::vector<Finding> findings;
   std::vector<Measurement> measurements;
@@ -188,7 +182,7 @@ CheckResult CheckAtomicPublish(const Nodes& nodes) {
                               "(attribute caching on NFS: see actimeo / lookupcache)"});
     }
   }
-  return Judged(kAtomicPublish, findings, measurements);
+  return WithFindings(findings, measurements);
 }
 
 std::vector<const RecordLine*> Records(const NodeCheckpointReport& node, const std::string& name,
@@ -202,11 +196,11 @@ std::vector<const RecordLine*> Records(const NodeCheckpointReport& node, const s
 
 CheckResult CheckCrashTorture(const Nodes& nodes) {
   if (auto problems = StageErrors(nodes, "torture atomic"); !problems.empty()) {
-    return ErroredWith(kCrashTorture, "torture-failed", problems);
+    return ErroredWith("torture-failed", problems);
   }
   const NodeCheckpointReport* writer = WriterNode(nodes, "kill");
   if (writer == nullptr) {
-    return Errored(kSuite, kCrashTorture, "", "no-kills", "no writer kills recorded in any node's Checkpoint output");
+    return Errored("no-kills", "no writer kills recorded in any node's Checkpoint output");
   }
   const auto kills = Records(*writer, "kill", "atomic");
   std::map<long long, std::string> phase_of;
@@ -217,8 +211,8 @@ CheckResult CheckCrashTorture(const Nodes& nodes) {
     ++phase_counts[kill->Get("phase")];
     if (kill->Has("problem")) kill_problems.push_back(writer->node + ": kill " + kill->Get("index") + ": " + kill->Get("problem"));
   }
-  if (!kill_problems.empty()) return ErroredWith(kCrashTorture, "writer-failed", kill_problems);
-  if (kills.empty()) return Errored(kSuite, kCrashTorture, "", "no-kills", writer->node + ": no atomic writer kills recorded");
+  if (!kill_problems.empty()) return ErroredWith("writer-failed", kill_problems);
+  if (kills.empty()) return Errored("no-kills", writer->node + ": no atomic writer kills recorded");
   std::vector<Finding> findings;
   for (const auto* node : nodes) {
     const auto verifies = Records(*node, "verify", "atomic");
@@ -254,7 +248,7 @@ CheckResult CheckCrashTorture(const Nodes& nodes) {
       previous = std::max(previous, version);
     }
   }
-  CheckResult result = FromFindings(kSuite, kCrashTorture, "", findings);
+  CheckResult result = FromFindings(findings);
   std::string phases;
   for (const auto& [phase, count] : phase_counts) phases += (phases.empty() ? "" : ", ") + phase + " " + std::to_string(count);
   result.measurements.push_back({"writer_kills", std::to_string(kills.size()), "", "", ""});
@@ -273,12 +267,12 @@ CheckResult CheckCrashTorture(const Nodes& nodes) {
 
 CheckResult CheckNegativeControl(const Nodes& nodes) {
   if (auto problems = StageErrors(nodes, "torture in-place"); !problems.empty()) {
-    return ErroredWith(kNegativeControl, "torture-failed", problems);
+    return ErroredWith("torture-failed", problems);
   }
   const NodeCheckpointReport* writer = WriterNode(nodes, "kill");
   const auto kills = writer ? Records(*writer, "kill", "in-place") : std::vector<const RecordLine*>{};
   if (kills.empty()) {
-    return Errored(kSuite, kNegativeControl, "", "no-kills", "no in-place writer kills recorded in any node's output");
+    return Errored("no-kills", "no in-place writer kills recorded in any node's output");
   }
   long long observations = 0;
   long long torn = 0;
@@ -298,11 +292,10 @@ CheckResult CheckNegativeControl(const Nodes& nodes) {
       }
     }
   }
-  if (!incomplete.empty()) return ErroredWith(kNegativeControl, "missing-verification", incomplete);
+  if (!incomplete.empty()) return ErroredWith("missing-verification", incomplete);
   CheckResult result =
-      torn > 0 ? Passed(kSuite, kNegativeControl)
-               : Failed(kSuite, kNegativeControl, "",
-                        {{"control-not-detected", "",
+      torn > 0 ? Passed()
+               : Failed({{"control-not-detected", "",
                           "the in-place writer was killed " + std::to_string(kills.size()) +
                               " times (mid-write included) and no node saw a torn file in " +
                               std::to_string(observations) +
@@ -348,14 +341,14 @@ CheckResult CheckVisibility(const Nodes& nodes, const CheckpointExpectation& exp
                             "<= " + std::to_string(expect.visibility_deadline_s * 1000), ""});
   }
   if (!any_reader) {
-    return Skipped(kSuite, kVisibility, "", "one node in this run: cross-node visibility needs at least two");
+    return Skipped("one node in this run: cross-node visibility needs at least two");
   }
-  return Judged(kVisibility, findings, measurements);
+  return WithFindings(findings, measurements);
 }
 
 CheckResult CheckSingleWriter(const Nodes& nodes) {
   if (auto problems = StageErrors(nodes, "writers"); !problems.empty()) {
-    return ErroredWith(kSingleWriter, "write-failed", problems);
+    return ErroredWith("write-failed", problems);
   }
   std::vector<Finding> findings;
   std::vector<std::string> detected, whole;
@@ -385,13 +378,13 @@ CheckResult CheckSingleWriter(const Nodes& nodes) {
       whole.push_back(node->node);
     }
   }
-  if (!findings.empty()) return FromFindings(kSuite, kSingleWriter, "", findings);
-  CheckResult result = Passed(kSuite, kSingleWriter);
+  if (!findings.empty()) return FromFindings(findings);
+  CheckResult result = Passed();
   std::string demonstration;
   if (ranks < 2) {
     demonstration = "one rank in this run: the unguarded demonstration needs at least two";
   } else if (!whole.empty()) {
-    return Errored(kSuite, kSingleWriter, "", "demonstration-inconclusive",
+    return Errored("demonstration-inconclusive",
                    std::to_string(ranks) + " ranks wrote one path at once without the rank-0 guard, yet rank 0's "
                    "whole file was left on " + Join(whole, ", ") + ": the writers did not overlap, so detection was not "
                    "shown; rerun (slow storage or an idle node can serialise the writers)");
@@ -409,7 +402,7 @@ CheckResult CheckCapacity(const Nodes& nodes, const CheckpointExpectation& expec
   for (const auto* node : nodes) {
     const RecordLine* capacity = node->First("capacity");
     if (capacity == nullptr || !Number(*capacity, "avail_bytes")) {
-      return Errored(kSuite, kCapacity, "", "no-capacity",
+      return Errored("no-capacity",
                      node->node + ": free space not measured: " + (capacity ? capacity->Get("problem") : "no capacity record"));
     }
     if (tightest == nullptr || *Number(*capacity, "avail_bytes") < avail) {
@@ -417,20 +410,19 @@ CheckResult CheckCapacity(const Nodes& nodes, const CheckpointExpectation& expec
       avail = *Number(*capacity, "avail_bytes");
     }
   }
-  if (tightest == nullptr) return Errored(kSuite, kCapacity, "", "no-capacity", "no node reported free space");
+  if (tightest == nullptr) return Errored("no-capacity", "no node reported free space");
   const double required = static_cast<double>(expect.size_bytes) * (expect.copies_kept + 1);
   Measurement measured{"free_bytes", Fixed(avail, 0), "B", expect.size_bytes > 0 ? ">= " + Fixed(required, 0) : "",
                        expect.source};
   if (expect.size_bytes <= 0) {
-    CheckResult skipped = Skipped(kSuite, kCapacity, "", "the profile sets no checkpoint.size_bytes: free space is recorded, not judged");
+    CheckResult skipped = Skipped("the profile sets no checkpoint.size_bytes: free space is recorded, not judged");
     skipped.measurements.push_back(measured);
     return skipped;
   }
   CheckResult result =
       avail >= required
-          ? Passed(kSuite, kCapacity)
-          : Failed(kSuite, kCapacity, "",
-                   {{"not-enough-space", tightest->node,
+          ? Passed()
+          : Failed({{"not-enough-space", tightest->node,
                      tightest->node + ": the checkpoint directory has " + Gb(avail) + " free; a checkpoint of " +
                          Gb(static_cast<double>(expect.size_bytes)) + " with " + std::to_string(expect.copies_kept) +
                          " kept needs " + Gb(required) +
@@ -442,7 +434,7 @@ CheckResult CheckCapacity(const Nodes& nodes, const CheckpointExpectation& expec
 
 CheckResult CheckReadThroughput(const Nodes& nodes, const CheckpointExpectation& expect) {
   if (auto problems = StageErrors(nodes, "read"); !problems.empty()) {
-    return ErroredWith(kReadThroughput, "read-failed", problems);
+    return ErroredWith("read-failed", problems);
   }
   const int k = std::max(1, expect.parallel_readers);
   std::map<int, double> bytes, slowest_ms;
@@ -455,7 +447,7 @@ CheckResult CheckReadThroughput(const Nodes& nodes, const CheckpointExpectation&
       slowest_ms[readers] = std::max(slowest_ms[readers], Number(*read, "elapsed_ms").value_or(0));
     }
     if (!seen.count(1) || !seen.count(k)) {
-      return Errored(kSuite, kReadThroughput, "", "not-measured",
+      return Errored("not-measured",
                      node->node + ": no read measurement with 1 and " + std::to_string(k) + " readers in " + node->origin);
     }
   }
@@ -470,15 +462,14 @@ CheckResult CheckReadThroughput(const Nodes& nodes, const CheckpointExpectation&
       {"parallel_read_speedup", Fixed(one > 0 ? many / one : 0, 2), "x", "", ""},
       {"read_nodes", std::to_string(nodes.size()), "", "", ""}};
   if (expect.read_floor_gb_per_s <= 0) {
-    CheckResult recorded = Skipped(kSuite, kReadThroughput, "", "the profile sets no checkpoint.read_floor_gb_per_s: read bandwidth is recorded, not judged");
+    CheckResult recorded = Skipped("the profile sets no checkpoint.read_floor_gb_per_s: read bandwidth is recorded, not judged");
     recorded.measurements = measurements;
     return recorded;
   }
   CheckResult result =
       many >= expect.read_floor_gb_per_s
-          ? Passed(kSuite, kReadThroughput)
-          : Failed(kSuite, kReadThroughput, "",
-                   {{"read-below-floor", "",
+          ? Passed()
+          : Failed({{"read-below-floor", "",
                      "aggregate read bandwidth with " + std::to_string(k) + " readers per node is " + Fixed(many) +
                          " GB/s, below the floor of " + Fixed(expect.read_floor_gb_per_s) + " GB/s (1 reader: " +
                          Fixed(one) + " GB/s): data loading will starve the GPUs; check the storage's client mount "
@@ -489,12 +480,11 @@ CheckResult CheckReadThroughput(const Nodes& nodes, const CheckpointExpectation&
 
 CheckResult CheckCleanedUp(const Nodes& nodes) {
   const NodeCheckpointReport* root = WriterNode(nodes, "cleanup");
-  if (root == nullptr) return Errored(kSuite, kCleanedUp, "", "no-cleanup", "no node reported removing the run directory");
+  if (root == nullptr) return Errored("no-cleanup", "no node reported removing the run directory");
   const RecordLine* cleanup = root->First("cleanup");
   CheckResult result = cleanup->Get("removed") == "yes"
-                           ? Passed(kSuite, kCleanedUp)
-                           : Failed(kSuite, kCleanedUp, "",
-                                    {{"run-directory-left", root->node,
+                           ? Passed()
+                           : Failed({{"run-directory-left", root->node,
                                       root->node + ": the run directory could not be removed: " + cleanup->Get("problem")}});
   std::vector<std::string> swept;
   for (const auto* record : root->All("swept")) swept.push_back(record->Get("dir"));
@@ -505,58 +495,58 @@ CheckResult CheckCleanedUp(const Nodes& nodes) {
 
 }  // namespace
 
-std::vector<CheckResult> CheckCheckpoint(const NodeReports& reports, const Profile& profile) {
+const std::vector<const char*>& CheckNames() {
+  static const std::vector<const char*> kAll = {kTargetShared, kSameFilesystem, kAtomicPublish, kCrashTorture,
+                                                kNegativeControl, kVisibility,   kSingleWriter,  kCapacity,
+                                                kReadThroughput,  kCleanedUp};
+  return kAll;
+}
+
+std::optional<std::string> NotApplicable(const Profile& profile) {
+  if (profile.checkpoint) return std::nullopt;
+  return "profile " + profile.name + " has no checkpoint section, so it does not say which storage the jobs use; "
+         "add one or pass --checkpoint-dir DIR";
+}
+
+std::vector<CheckResult> CheckCheckpoint(const NodeFacts<NodeCheckpointReport>& reports, const Profile& profile) {
   std::vector<CheckResult> results;
   auto all = [&](auto make) {
-    for (const char* check : AllChecks()) results.push_back(make(check));
+    for (const char* check : CheckNames()) results.push_back(Judged(check, "", make(check)));
     return results;
   };
-  if (!profile.checkpoint) {
-    return all([&](const char* check) {
-      return Skipped(kSuite, check, "", "profile " + profile.name + " has no checkpoint section, so it does not say "
-                                        "which storage the jobs use; add one or pass --checkpoint-dir DIR");
-    });
-  }
   Nodes nodes;
+  for (const auto& [node, report] : reports.read) nodes.push_back(&report);
   std::vector<std::string> unusable;
-  for (const auto& [node, report] : reports) {
-    if (report) {
-      nodes.push_back(&*report);
-    } else {
-      unusable.push_back(report.error());
-    }
-  }
+  for (const auto& [node, problem] : reports.unread) unusable.push_back(problem);
   if (!unusable.empty() || nodes.empty()) {
     if (nodes.empty() && unusable.empty()) unusable.push_back("no node's Checkpoint output in this run");
-    return all([&](const char* check) { return ErroredWith(check, "no-observation", unusable); });
+    return all([&](const char*) { return ErroredWith("no-observation", unusable); });
   }
   if (auto setup = StageErrors(nodes, "setup"); !setup.empty()) {
     if (HasStorageFault(setup.front())) {
-      return all([&](const char* check) { return ErroredWith(check, "no-target", {setup.front()}); });
+      return all([&](const char*) { return ErroredWith("no-target", {setup.front()}); });
     }
-    return all([&](const char* check) { return Errored(kSuite, check, "", "no-target", setup.front()); });
+    return all([&](const char*) { return Errored("no-target", setup.front()); });
   }
   CheckResult shared = CheckTargetShared(nodes);
   if (shared.verdict != Verdict::kPass) {
-    results.push_back(shared);
-    for (const char* check : AllChecks()) {
-      if (std::string(check) == kTargetShared) continue;
-      results.push_back(Errored(kSuite, check, "", "target-not-shared",
-                                "not run: the checkpoint directory is not shared by every node (see TargetShared)"));
-    }
-    return results;
+    return all([&](const char* check) {
+      if (std::string(check) == kTargetShared) return shared;
+      return Errored("target-not-shared",
+                     "not run: the checkpoint directory is not shared by every node (see TargetShared)");
+    });
   }
   const CheckpointExpectation& expect = *profile.checkpoint;
-  results.push_back(shared);
-  results.push_back(CheckSameFilesystem(nodes));
-  results.push_back(CheckAtomicPublish(nodes));
-  results.push_back(CheckCrashTorture(nodes));
-  results.push_back(CheckNegativeControl(nodes));
-  results.push_back(CheckVisibility(nodes, expect));
-  results.push_back(CheckSingleWriter(nodes));
-  results.push_back(CheckCapacity(nodes, expect));
-  results.push_back(CheckReadThroughput(nodes, expect));
-  results.push_back(CheckCleanedUp(nodes));
+  results = {Judged(kTargetShared, "", shared),
+             Judged(kSameFilesystem, "", CheckSameFilesystem(nodes)),
+             Judged(kAtomicPublish, "", CheckAtomicPublish(nodes)),
+             Judged(kCrashTorture, "", CheckCrashTorture(nodes)),
+             Judged(kNegativeControl, "", CheckNegativeControl(nodes)),
+             Judged(kVisibility, "", CheckVisibility(nodes, expect)),
+             Judged(kSingleWriter, "", CheckSingleWriter(nodes)),
+             Judged(kCapacity, "", CheckCapacity(nodes, expect)),
+             Judged(kReadThroughput, "", CheckReadThroughput(nodes, expect)),
+             Judged(kCleanedUp, "", CheckCleanedUp(nodes))};
   return results;
 }
 

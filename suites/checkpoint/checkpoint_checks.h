@@ -1,14 +1,17 @@
-// Checkpoint checks: pure judgements of every node's Checkpoint probe output against the
-// profile's checkpoint section. Cluster-wide checks; each finding names the node, and the
-// kill, trial or file it concerns, with observed vs expected and the fix.
+// Checkpoint checks: pure judgements of every node's Checkpoint probe output, already read
+// (probes/checkpoint_writer/checkpoint_writer_facts.h), against the profile's checkpoint
+// section. Cluster-wide checks, judged together from the nodes' reports (the suite's
+// evaluate): each judgement named by its check; a node whose report could not be read makes
+// every check an error naming it. Each finding names the node, and the kill, trial or file it
+// concerns, with observed vs expected and the fix.
 #pragma once
 
-#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "harness/node_facts.h"
 #include "harness/profile.h"
-#include "harness/result.h"
 #include "harness/verdict.h"
 #include "probes/checkpoint_writer/checkpoint_parse.h"
 
@@ -26,10 +29,13 @@ inline constexpr char kCapacity[] = "Capacity";
 inline constexpr char kReadThroughput[] = "ReadThroughput";
 inline constexpr char kCleanedUp[] = "RunDirectoryRemoved";
 
-// Each node's parsed report, or why there is none.
-using NodeReports = std::map<std::string, Result<NodeCheckpointReport>>;
+// Every check's name, in declared order.
+const std::vector<const char*>& CheckNames();
 
-// Every check, in declared order. A profile without a checkpoint section skips them all.
-std::vector<CheckResult> CheckCheckpoint(const NodeReports& reports, const Profile& profile);
+// Why the profile makes every check not apply (no checkpoint section), or nullopt.
+std::optional<std::string> NotApplicable(const Profile& profile);
+
+// Every check, in declared order, each named; `profile` has a checkpoint section.
+std::vector<CheckResult> CheckCheckpoint(const NodeFacts<NodeCheckpointReport>& reports, const Profile& profile);
 
 }  // namespace gpuconform::checkpoint

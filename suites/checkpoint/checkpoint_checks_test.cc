@@ -23,6 +23,8 @@
 #include "probes/checkpoint_writer/checkpoint_parse.h"
 #include "probes/checkpoint_writer/checkpoint_probe.h"
 #include "probes/checkpoint_writer/checkpoint_writer.h"
+#include "probes/checkpoint_writer/checkpoint_writer_facts.h"
+#include "tests/support/registered_checks.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform::checkpoint {
@@ -147,10 +149,14 @@ Profile ProfileWith(const CheckpointExpectation& expect) {
   return profile;
 }
 
+// Every node's checkpoint.txt judged by the registered suite, as a replayed snapshot is.
 std::vector<CheckResult> Judge(const std::map<std::string, std::string>& texts, const Profile& profile) {
-  NodeReports reports;
-  for (const auto& [node, text] : texts) reports.emplace(node, ParseCheckpointReport(text, node, node + "/checkpoint.txt"));
-  return CheckCheckpoint(reports, profile);
+  ClusterRaw raw;
+  for (const auto& [node, text] : texts) {
+    raw.nodes.push_back(node);
+    raw.node[node]["checkpoint"] = {ProbeStatus::kOk, text, node + ": Checkpoint probe", ""};
+  }
+  return test_support::JudgeRegistered(kSuite, raw, profile);
 }
 
 std::string RunProbe(const ProbeOptions& options) {
@@ -518,11 +524,34 @@ TEST(CheckpointChecks, RunDirectoryLeftBehindFails) {
 TEST(CheckpointChecks, ProfileWithoutCheckpointSectionSkipsEveryCheckSayingWhy) {
   Profile profile;
   profile.name = "bare";
-  const auto results = Judge(HealthyCluster(), profile);
+  for (const auto& texts : {HealthyCluster(), std::map<std::string, std::string>{}}) {
+    const auto results = Judge(texts, profile);
+    ASSERT_EQ(results.size(), 10u);
+    for (const auto& result : results) {
+      EXPECT_EQ(result.verdict, Verdict::kSkip);
+      EXPECT_NE(result.findings.at(0).message.find("no checkpoint section"), std::string::npos);
+      EXPECT_EQ(result.findings.at(0).entity, "cluster");
+    }
+    EXPECT_EQ(results[9].TestName(), "Checkpoint.RunDirectoryRemoved");
+  }
+}
+
+// A node whose output could not be obtained is named first in every check's error, and each
+// node's output is parsed once however many checks read it.
+TEST(CheckpointSuite, ANodeWithoutOutputIsEveryChecksErrorAndEachOutputIsParsedOnce) {
+  ClusterRaw raw;
+  raw.nodes = {"node1", "node2"};
+  raw.node["node1"]["checkpoint"] = {ProbeStatus::kOk, HealthyCluster()["node1"], "node1: Checkpoint probe", ""};
+  const Result<NodeCheckpointReport>& report = ReadCheckpointReport(raw, "node1");
+  ASSERT_TRUE(report) << report.error();
+  EXPECT_EQ(report->origin, "node1/checkpoint.txt");
+  EXPECT_EQ(&ReadCheckpointReport(raw, "node1"), &report);
+  const auto results = test_support::JudgeRegistered(kSuite, raw, ProfileWith(ClusterExpectation()));
   ASSERT_EQ(results.size(), 10u);
   for (const auto& result : results) {
-    EXPECT_EQ(result.verdict, Verdict::kSkip);
-    EXPECT_NE(result.findings.at(0).message.find("no checkpoint section"), std::string::npos);
+    EXPECT_EQ(result.verdict, Verdict::kError) << result.TestName();
+    EXPECT_EQ(result.findings.at(0).code, "no-observation");
+    EXPECT_EQ(result.findings.at(0).message, "node2: no checkpoint output was collected") << result.TestName();
   }
 }
 
@@ -534,8 +563,8 @@ TEST(CheckpointParse, MalformedOutputIsAnErrorWithTheLine) {
       "n/c.txt:2: unterminated");
   const std::string healthy = HealthyCluster()["node1"];
   test_support::SurvivesTruncationAndNoise(healthy.substr(0, 1500), [](const std::string& text, const std::string&) {
-    NodeReports reports;
-    reports.emplace("node1", ParseCheckpointReport(text, "node1", "fuzz"));
+    NodeFacts<NodeCheckpointReport> reports;
+    reports.Add("node1", ParseCheckpointReport(text, "node1", "fuzz"));
     return CheckCheckpoint(reports, ProfileWith(ClusterExpectation()));
   });
 }
@@ -554,12 +583,13 @@ TEST(CheckpointParse, TruncatedOutputGivesErrorsOrFailuresNeverPasses) {
 // A fleet without checkpoint outputs: one finding per node, led by the node, which the reports
 // group into one line with a hostlist instead of one message growing with the fleet.
 TEST(CheckpointChecks, MissingOutputsAreOneFindingPerNodeThatGroupIntoOneLine) {
-  NodeReports reports;
+  NodeFacts<NodeCheckpointReport> reports;
   for (const char* node : {"gpu001", "gpu002", "gpu003"}) {
-    reports.emplace(node, Error{std::string(node) + ": the snapshot has no /s/nodes/" + node + "/checkpoint.txt"});
+    reports.Add(node, Error{std::string(node) + ": the snapshot has no /s/nodes/" + node + "/checkpoint.txt"});
   }
   const std::vector<CheckResult> results = CheckCheckpoint(reports, ProfileWith(SmallExpectation()));
-  ASSERT_FALSE(results.empty());
+  ASSERT_EQ(results.size(), CheckNames().size());
+  EXPECT_EQ(results[0].check, kTargetShared);
   for (const CheckResult& result : results) {
     EXPECT_EQ(result.verdict, Verdict::kError) << result.TestName();
     ASSERT_EQ(result.findings.size(), 3u) << result.TestName();

@@ -1,37 +1,25 @@
-// Checkpoint suite glue: the collective probe, the parse of each node's output and the
-// registration. The probe is an active measurement (writes, kills, reads) whose raw results
-// a snapshot keeps, so a run can be judged again later without touching the storage.
+// Checkpoint suite glue: every node's report (probes/checkpoint_writer/checkpoint_writer_facts.h)
+// judged together, the collective probe and the registration. The probe is an active
+// measurement (writes, kills, reads) whose raw results a snapshot keeps, so a run can be judged
+// again later without touching the storage.
+#include "harness/fact_reading.h"
 #include "harness/suite_registry.h"
-#include "probes/checkpoint_writer/checkpoint_parse.h"
 #include "probes/checkpoint_writer/checkpoint_probe.h"
+#include "probes/checkpoint_writer/checkpoint_writer_facts.h"
 #include "suites/checkpoint/checkpoint_checks.h"
 
 namespace gpuconform::checkpoint {
 
 namespace {
 
-const ProbeSpec& CheckpointProbe() {
-  static const ProbeSpec kSpec = CollectiveProbe("checkpoint", "checkpoint.txt", ProbeCheckpoint);
-  return kSpec;
-}
-
+// A profile without a checkpoint section skips every check, before any report is read.
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
-  NodeReports reports;
-  const ProbeSpec& spec = CheckpointProbe();
-  for (const auto& node : context.raw.nodes) {
-    const RawOutput out = context.raw.NodeOutput(node, spec.id);
-    const std::string origin = out.origin.empty() ? node + "/" + spec.file : out.origin;
-    if (!out.ok()) {
-      // Each problem leads with its node, so the report can group the nodes that share it.
-      std::string problem =
-          out.detail.empty() ? "no " + spec.file + " (" + ProbeStatusName(out.status) + ")" : out.detail;
-      if (!problem.starts_with(node + ":")) problem = node + ": " + problem;
-      reports.emplace(node, Error{problem});
-      continue;
-    }
-    reports.emplace(node, ParseCheckpointReport(out.text, node, node + "/" + spec.file));
+  if (auto reason = NotApplicable(context.profile)) {
+    std::vector<CheckResult> results;
+    for (const char* check : CheckNames()) results.push_back(Judged(check, "", Skipped(*reason)));
+    return results;
   }
-  return CheckCheckpoint(reports, context.profile);
+  return CheckCheckpoint(facts::ReadEveryNode(context.raw, ReadCheckpointReport), context.profile);
 }
 
 SuiteDefinition Definition() {

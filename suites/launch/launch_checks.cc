@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <set>
 
+#include "harness/suite_registry.h"
 #include "harness/text_util.h"
 
 namespace gpuconform::launch {
@@ -21,28 +22,8 @@ bool SlurmLaunched(const std::vector<RankLaunch>& ranks) {
 
 }  // namespace
 
-std::string RankLaunch::Env(const std::string& name) const {
-  auto it = env.find(name);
-  return it == env.end() ? "" : it->second;
-}
-
-std::vector<RankLaunch> ParseRanks(const std::vector<RankInfo>& ranks) {
-  std::vector<RankLaunch> parsed;
-  for (const auto& info : ranks) {
-    RankLaunch rank{info.rank, info.host, {}};
-    for (auto line : SplitLines(info.env_text)) {
-      const auto eq = line.find('=');
-      if (eq != std::string_view::npos) rank.env[std::string(line.substr(0, eq))] = std::string(line.substr(eq + 1));
-    }
-    parsed.push_back(std::move(rank));
-  }
-  std::sort(parsed.begin(), parsed.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
-  return parsed;
-}
-
 CheckResult CheckSlurmIdsConsistent(const std::vector<RankLaunch>& ranks) {
-  const char* check = "SlurmIdsConsistent";
-  if (!SlurmLaunched(ranks)) return Skipped(kSuite, check, "", "not started by srun (no SLURM_PROCID)");
+  if (!SlurmLaunched(ranks)) return Skipped("not started by srun (no SLURM_PROCID)");
   std::vector<Finding> findings;
   std::map<std::string, std::set<std::string>> node_ids_by_host;
   std::map<std::string, std::set<std::string>> hosts_by_node_id;
@@ -76,11 +57,10 @@ CheckResult CheckSlurmIdsConsistent(const std::vector<RankLaunch>& ranks) {
                                                         "): host names do not identify nodes (check hostname)"});
     }
   }
-  return FromFindings(kSuite, check, "", std::move(findings));
+  return FromFindings(std::move(findings));
 }
 
 CheckResult CheckTasksPerNodeAsRequested(const std::vector<RankLaunch>& ranks) {
-  const char* check = "TasksPerNodeAsRequested";
   std::map<std::string, int> tasks_by_host;
   for (const auto& rank : ranks) ++tasks_by_host[rank.host];
   std::string requested_text;
@@ -99,7 +79,7 @@ CheckResult CheckTasksPerNodeAsRequested(const std::vector<RankLaunch>& ranks) {
                             ": ranks share GPUs and NICs; launch with srun --ntasks-per-node=" +
                             std::to_string(requested)});
   }
-  CheckResult result = FromFindings(kSuite, check, "", std::move(findings));
+  CheckResult result = FromFindings(std::move(findings));
   for (const auto& [host, tasks] : tasks_by_host) {
     result.measurements.push_back({host + ".tasks", std::to_string(tasks), "tasks", "<= " + std::to_string(requested), ""});
   }
@@ -107,7 +87,6 @@ CheckResult CheckTasksPerNodeAsRequested(const std::vector<RankLaunch>& ranks) {
 }
 
 CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks, const NodeInterfaceAddresses& interfaces) {
-  const char* check = "MasterAddrInAllocation";
   std::set<std::string> addrs;
   std::set<std::string> ports;
   std::set<std::string> hosts;
@@ -117,7 +96,7 @@ CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks, co
     hosts.insert(rank.host);
   }
   if (addrs.size() == 1 && addrs.begin()->empty()) {
-    return Skipped(kSuite, check, "", "MASTER_ADDR is not set (only frameworks like torch.distributed use it)");
+    return Skipped("MASTER_ADDR is not set (only frameworks like torch.distributed use it)");
   }
   std::vector<Finding> findings;
   if (addrs.size() > 1) {
@@ -140,7 +119,7 @@ CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks, co
         }
       }
       if (interfaces.empty()) {
-        return Errored(kSuite, check, "", "unavailable",
+        return Errored("unavailable",
                        "MASTER_ADDR=" + addr + " is an address, and no node's addresses are known (ip -o addr show), "
                        "so it cannot be compared with the allocation");
       }
@@ -167,7 +146,7 @@ CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks, co
                           "MASTER_PORT='" + port + "' is not a TCP port (1-65535): set MASTER_PORT, e.g. 29500"});
     }
   }
-  return FromFindings(kSuite, check, "", std::move(findings));
+  return FromFindings(std::move(findings));
 }
 
 namespace {
@@ -231,8 +210,7 @@ bool NcclWouldUse(const std::string& setting, const std::string& ifname) {
 
 CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks, const Profile& profile,
                                            const NodeInterfaceAddresses& interfaces) {
-  const char* check = "FabricPinnedInEnvironment";
-  if (!profile.nccl) return Skipped(kSuite, check, "", "profile " + profile.name + " has no nccl section");
+  if (!profile.nccl) return Skipped("profile " + profile.name + " has no nccl section");
   const auto& forbidden = profile.nccl->forbidden_ifnames;
   const std::string& fabric = profile.nccl->socket_ifname;
   std::vector<Finding> findings;
@@ -285,30 +263,30 @@ CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks,
     }
   }
   if (findings.empty() && !unresolved_hosts.empty()) {
-    return Errored(kSuite, check, "", "unavailable",
+    return Errored("unavailable",
                    "Open MPI's btl_tcp_if_include or btl_tcp_if_exclude names a subnet, and the interface addresses of " +
                        Join({unresolved_hosts.begin(), unresolved_hosts.end()}, ", ") +
                        " are unknown (ip -o addr show), so which interfaces it selects cannot be judged");
   }
-  return FromFindings(kSuite, check, "", std::move(findings));
+  return FromFindings(std::move(findings));
 }
 
 std::vector<CheckResult> CheckTaskStarted(const std::vector<std::string>& nodes, bool launched,
                                           const std::vector<RefusedNode>& refused) {
   // One case, not one per node: a fleet snapshot would otherwise carry thousands of skips.
   if (!launched) {
-    return {Skipped(kSuite, kTaskStarted, "",
-                    "only `gpuconform launch` knows which nodes Slurm could not start a task on")};
+    return {Judged(kTaskStarted, "", Skipped("only `gpuconform launch` knows which nodes Slurm could not start a task on"))};
   }
   std::vector<CheckResult> results;
-  for (const auto& node : nodes) results.push_back(Passed(kSuite, kTaskStarted, node));
+  for (const auto& node : nodes) results.push_back(Judged(kTaskStarted, node, Passed()));
   for (const auto& node : refused) {
-    results.push_back(Failed(
-        kSuite, kTaskStarted, node.node,
-        {{"slurm-launch-refused", node.node,
-          node.node + ": Slurm could not start the run's task (\"" + node.slurm_error +
-              "\"), so the run went on without it: its slurmd or munged does not answer; check `systemctl status "
-              "munge slurmd` on " + node.node + ", then `scontrol update nodename=" + node.node + " state=resume`"}}));
+    results.push_back(Judged(
+        kTaskStarted, node.node,
+        Failed({{"slurm-launch-refused", node.node,
+                 node.node + ": Slurm could not start the run's task (\"" + node.slurm_error +
+                     "\"), so the run went on without it: its slurmd or munged does not answer; check `systemctl "
+                     "status munge slurmd` on " + node.node + ", then `scontrol update nodename=" + node.node +
+                     " state=resume`"}})));
   }
   return results;
 }

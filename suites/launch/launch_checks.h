@@ -1,7 +1,9 @@
 // Launch suite: the job's ranks were started the way the job asked. Pure: the per-rank
-// launch facts (rank, host, environment) in, CheckResults out. The classic trap it catches
-// is oversubscription — a node running more tasks than requested, so ranks fight over
-// GPUs and NICs while every single-node test still passes.
+// launch facts (rank, host, environment: facts/launch_facts.h) and the nodes' addresses in,
+// judgements out; the suite's evaluate names each one by its check (CheckTaskStarted, which
+// gives one case per node, names its own). The classic trap it catches is oversubscription —
+// a node running more tasks than requested, so ranks fight over GPUs and NICs while every
+// single-node test still passes.
 #pragma once
 
 #include <map>
@@ -9,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "facts/launch_facts.h"
 #include "harness/gather.h"
 #include "harness/profile.h"
 #include "harness/run_options.h"
@@ -18,15 +21,8 @@ namespace gpuconform::launch {
 
 inline constexpr char kSuite[] = "Launch";
 
-struct RankLaunch {
-  int rank = 0;
-  std::string host;
-  std::map<std::string, std::string> env;  // parsed from RankInfo::env_text
-
-  std::string Env(const std::string& name) const;
-};
-
-std::vector<RankLaunch> ParseRanks(const std::vector<RankInfo>& ranks);
+using facts::ParseRanks;
+using facts::RankLaunch;
 
 // SLURM_PROCID is the MPI rank, SLURM_NTASKS the world size, SLURM_NODEID one per host.
 CheckResult CheckSlurmIdsConsistent(const std::vector<RankLaunch>& ranks);
@@ -56,7 +52,8 @@ CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks,
 
 // Per node: Slurm started the run's task there. Only `gpuconform launch` knows the nodes
 // Slurm refused (`launched`); elsewhere one cluster case is skipped, saying so. `nodes` are
-// those whose task ran; each refused node fails, quoting Slurm's error.
+// those whose task ran; each refused node fails, quoting Slurm's error. Each case is named
+// (TaskStarted/<node>), refused nodes being outside the run's nodes.
 inline constexpr char kTaskStarted[] = "TaskStarted";
 std::vector<CheckResult> CheckTaskStarted(const std::vector<std::string>& nodes, bool launched,
                                           const std::vector<RefusedNode>& refused);

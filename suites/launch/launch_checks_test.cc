@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "probes/iproute/iproute_facts.h"
+#include "tests/support/registered_checks.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform::launch {
@@ -20,8 +22,9 @@ TEST(LaunchTaskStarted, RefusedNodeFailsQuotingSlurmAndStartedNodesPass) {
       {"node1", "srun: error: Task launch for StepId=6.0 failed on node node1: Socket timed out on send/recv operation"}};
   const auto results = CheckTaskStarted({"node2", "node3"}, true, refused);
   ASSERT_EQ(results.size(), 3u);
-  EXPECT_EQ(results[0].TestName(), "Launch.TaskStarted/node2");
+  EXPECT_EQ(results[0].CaseName(), "TaskStarted/node2");
   EXPECT_EQ(results[0].verdict, Verdict::kPass);
+  EXPECT_EQ(results[2].CaseName(), "TaskStarted/node1") << "a refused node is named though it ran no task";
   test_support::ExpectOnlyFinding(results[2], "node1", "node1: Slurm could not start the run's task (\"srun: error:");
   EXPECT_EQ(results[2].findings[0].code, ReasonCode("slurm-launch-refused"));
   EXPECT_NE(results[2].findings[0].message.find("Socket timed out"), std::string::npos);
@@ -104,6 +107,38 @@ TEST(Launch, MasterAddrMustAgreeAndBeAnAllocatedNode) {
   EXPECT_NE(some_only.findings[0].message.find("unset on some ranks"), std::string::npos);
   EXPECT_EQ(judged("node1", "node1", "99999").findings[0].code, "master-port");
   EXPECT_EQ(judged("node1", "node1", "").findings[0].code, "master-port");
+}
+
+// Through the registered suite: every case named, the ranks read once per run, and a
+// MASTER_ADDR given as an IP judged against the nodes' `ip -o addr show`.
+TEST(LaunchSuite, NamesEveryCaseAndJudgesTheRanksAgainstTheNodesAddresses) {
+  ClusterRaw raw;
+  raw.nodes = {"node1", "node2"};
+  for (const auto& [node, address] : {std::pair<std::string, std::string>{"node1", "10.20.0.1"}, {"node2", "10.20.0.2"}}) {
+    raw.node[node]["ip-addr"] = {ProbeStatus::kOk, "2: ens1    inet " + address + "/24 brd 10.20.0.255 scope global ens1\n",
+                                 node + "/ip-addr.txt", ""};
+  }
+  const std::vector<RankInfo> ranks = {Rank(1, "node2", "MASTER_ADDR=10.20.0.2\nMASTER_PORT=29500\n"),
+                                       Rank(0, "node1", "MASTER_ADDR=10.20.0.2\nMASTER_PORT=29500\n")};
+  RunOptions options;
+  options.launched = true;
+  const Profile profile;
+  const SuiteContext context{raw, profile, ranks, false, "", options};
+  const auto results = EvaluateSuite(test_support::RegisteredSuite(kSuite), context);
+  std::map<std::string, const CheckResult*> by_name;
+  for (const auto& result : results) by_name[result.TestName()] = &result;
+  EXPECT_EQ(by_name.at("Launch.TaskStarted/node1")->verdict, Verdict::kPass);
+  EXPECT_EQ(by_name.at("Launch.WorldFormed")->verdict, Verdict::kPass);
+  EXPECT_EQ(by_name.at("Launch.MasterAddrInAllocation")->verdict, Verdict::kPass);
+  EXPECT_EQ(by_name.at("Launch.SlurmIdsConsistent")->verdict, Verdict::kSkip);
+  EXPECT_EQ(by_name.at("Launch.SlurmIdsConsistent")->findings[0].entity, "cluster");
+  const auto& launches = facts::ReadRankLaunches(raw, ranks);
+  EXPECT_EQ(&facts::ReadRankLaunches(raw, ranks), &launches) << "read once per run";
+  ASSERT_EQ(launches.size(), 2u);
+  EXPECT_EQ(launches[0].host, "node1") << "in rank order";
+  const auto& addresses = iproute::ReadIpAddr(raw, "node2");
+  ASSERT_TRUE(addresses) << addresses.error();
+  EXPECT_EQ(&iproute::ReadIpAddr(raw, "node2"), &addresses);
 }
 
 TEST(Launch, PlainRunWithoutSrunSkipsSlurmIds) {

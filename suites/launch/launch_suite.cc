@@ -1,7 +1,9 @@
 // Launch suite glue: the per-rank facts come from the live gather, or from a snapshot that
-// kept them; the nodes' addresses (for a MASTER_ADDR given as an IP) from `ip -o addr show`.
+// kept them (facts/launch_facts.h); the nodes' addresses (for a MASTER_ADDR given as an IP)
+// from `ip -o addr show` (probes/iproute/iproute_facts.h).
+#include "facts/launch_facts.h"
 #include "harness/suite_registry.h"
-#include "probes/iproute/iproute_parse.h"
+#include "probes/iproute/iproute_facts.h"
 #include "probes/iproute/iproute_probes.h"
 #include "suites/launch/launch_checks.h"
 
@@ -10,9 +12,9 @@ namespace gpuconform::launch {
 namespace {
 
 std::vector<CheckResult> SkipRankChecks(CheckResult world, const std::string& reason) {
-  return {std::move(world), Skipped(kSuite, "SlurmIdsConsistent", "", reason),
-          Skipped(kSuite, "TasksPerNodeAsRequested", "", reason), Skipped(kSuite, "MasterAddrInAllocation", "", reason),
-          Skipped(kSuite, "FabricPinnedInEnvironment", "", reason)};
+  return {Judged("WorldFormed", "", std::move(world)), Judged("SlurmIdsConsistent", "", Skipped(reason)),
+          Judged("TasksPerNodeAsRequested", "", Skipped(reason)), Judged("MasterAddrInAllocation", "", Skipped(reason)),
+          Judged("FabricPinnedInEnvironment", "", Skipped(reason))};
 }
 
 // Each node's interfaces and addresses (ip -o addr show): a MASTER_ADDR given as an IP, and
@@ -20,9 +22,7 @@ std::vector<CheckResult> SkipRankChecks(CheckResult world, const std::string& re
 NodeInterfaceAddresses NodeAddresses(const SuiteContext& context) {
   NodeInterfaceAddresses addresses;
   for (const auto& node : context.raw.nodes) {
-    const RawOutput out = context.raw.NodeOutput(node, iproute::IpAddrProbe().id);
-    if (!out.ok()) continue;
-    auto interfaces = iproute::ParseIpAddr(out.text, out.origin);
+    const auto& interfaces = iproute::ReadIpAddr(context.raw, node);
     if (!interfaces) continue;
     auto& mine = addresses[node];
     for (const auto& interface : *interfaces) {
@@ -35,23 +35,25 @@ NodeInterfaceAddresses NodeAddresses(const SuiteContext& context) {
 
 std::vector<CheckResult> JudgeRanks(const SuiteContext& context) {
   if (!context.world_problem.empty()) {
-    return SkipRankChecks(Errored(kSuite, "WorldFormed", "", "world-not-formed", context.world_problem),
+    return SkipRankChecks(Errored("world-not-formed", context.world_problem),
                           "the ranks did not form a world; see WorldFormed");
   }
   if (context.options.launch_no_task) {
     const std::string reason = "Slurm started no task on any node (see TaskStarted), so no rank was launched";
-    return SkipRankChecks(Skipped(kSuite, "WorldFormed", "", reason), reason);
+    return SkipRankChecks(Skipped(reason), reason);
   }
   if (context.ranks.empty()) {
     const std::string reason =
         "launch facts exist only in a live run under srun or mpirun, or in a snapshot it captured "
         "(cluster/launch-ranks.txt)";
-    return SkipRankChecks(Skipped(kSuite, "WorldFormed", "", reason), reason);
+    return SkipRankChecks(Skipped(reason), reason);
   }
-  const auto ranks = ParseRanks(context.ranks);
+  const auto& ranks = facts::ReadRankLaunches(context.raw, context.ranks);
   const NodeInterfaceAddresses addresses = NodeAddresses(context);
-  return {Passed(kSuite, "WorldFormed"), CheckSlurmIdsConsistent(ranks), CheckTasksPerNodeAsRequested(ranks),
-          CheckMasterAddrInAllocation(ranks, addresses), CheckFabricPinnedInEnvironment(ranks, context.profile, addresses)};
+  return {Judged("WorldFormed", "", Passed()), Judged("SlurmIdsConsistent", "", CheckSlurmIdsConsistent(ranks)),
+          Judged("TasksPerNodeAsRequested", "", CheckTasksPerNodeAsRequested(ranks)),
+          Judged("MasterAddrInAllocation", "", CheckMasterAddrInAllocation(ranks, addresses)),
+          Judged("FabricPinnedInEnvironment", "", CheckFabricPinnedInEnvironment(ranks, context.profile, addresses))};
 }
 
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {

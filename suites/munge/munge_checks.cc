@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <utility>
 #include <vector>
@@ -17,24 +18,28 @@ constexpr char kKeyFix[] = "copy /etc/munge/munge.key from a good node (0400 mun
 constexpr char kClockFix[] = "run chrony or NTP on every node";
 constexpr std::size_t kDigestPrefixHexDigits = 8;
 
-std::optional<CheckResult> SkipIfNotApplicable(const char* check, const std::string& node, const Profile& profile) {
-  if (auto reason = NotApplicable(profile)) return Skipped(kSuite, check, node, *reason);
-  return std::nullopt;
+// Every node of the run, read or not, in order.
+template <typename T>
+std::vector<std::string> AllNodes(const NodeFacts<T>& facts) {
+  std::set<std::string> nodes;
+  for (const auto& [node, fact] : facts.read) nodes.insert(node);
+  for (const auto& [node, problem] : facts.unread) nodes.insert(node);
+  return {nodes.begin(), nodes.end()};
 }
 
 template <typename T>
-std::vector<std::pair<std::string, std::string>> Problems(const std::map<std::string, Result<T>>& readings) {
-  std::vector<std::pair<std::string, std::string>> problems;
-  for (const auto& [node, reading] : readings) {
-    if (!reading) problems.emplace_back(node, reading.error());
-  }
-  return problems;
+std::size_t NodeCount(const NodeFacts<T>& facts) {
+  return facts.read.size() + facts.unread.size();
+}
+
+template <typename T>
+std::vector<std::pair<std::string, std::string>> Problems(const NodeFacts<T>& readings) {
+  return {readings.unread.begin(), readings.unread.end()};
 }
 
 // An <error> carrying every unreadable node's reason, the first as the headline.
-CheckResult ErroredWithAll(const char* check, const std::string& node, ReasonCode code,
-                           const std::vector<std::pair<std::string, std::string>>& problems) {
-  CheckResult result = Errored(kSuite, check, node, code, problems.front().second);
+CheckResult ErroredWithAll(ReasonCode code, const std::vector<std::pair<std::string, std::string>>& problems) {
+  CheckResult result = Errored(code, problems.front().second);
   for (std::size_t i = 1; i < problems.size(); ++i) result.findings.push_back({code, problems[i].first, problems[i].second});
   return result;
 }
@@ -44,8 +49,8 @@ CheckResult WithMeasurements(CheckResult result, std::vector<Measurement> measur
   return result;
 }
 
-CheckResult OnlyOneNode(const char* check, const std::string& node, const std::string& what) {
-  return Skipped(kSuite, check, "", "only one node (" + node + ") in this run; " + what + " needs at least two");
+CheckResult OnlyOneNode(const std::string& node, const std::string& what) {
+  return Skipped("only one node (" + node + ") in this run; " + what + " needs at least two");
 }
 
 // Groups of nodes that share something (a key), and the group that most nodes are in.
@@ -120,12 +125,12 @@ PairOutcome OutcomeOf(const DecodeAttempt& attempt, MungeFailure failure) {
   return PairOutcome::kRejected;
 }
 
-std::vector<DecodePair> CrossPairs(const std::map<std::string, Result<DecodeReport>>& reports) {
+std::vector<DecodePair> CrossPairs(const NodeFacts<DecodeReport>& reports) {
   std::vector<DecodePair> pairs;
-  for (const auto& [decoder, report] : reports) {
-    if (!report) continue;
+  const std::vector<std::string> nodes = AllNodes(reports);
+  for (const auto& [decoder, report] : reports.read) {
     std::set<std::string> decoded;
-    for (const auto& attempt : report->attempts) {
+    for (const auto& attempt : report.attempts) {
       if (attempt.from_node == decoder || !decoded.insert(attempt.from_node).second) continue;
       DecodePair pair{decoder, attempt.from_node, attempt};
       pair.failure = ClassifyMungeStatus(attempt.exit_code, attempt.status);
@@ -133,7 +138,7 @@ std::vector<DecodePair> CrossPairs(const std::map<std::string, Result<DecodeRepo
       pairs.push_back(std::move(pair));
     }
     // A node of the run whose credential this node never tried leaves a hole in the matrix.
-    for (const auto& [encoder, unused] : reports) {
+    for (const auto& encoder : nodes) {
       if (encoder == decoder || decoded.count(encoder)) continue;
       pairs.push_back({decoder, encoder, {encoder, "not decoded", -1, "no 'from " + encoder + ":' line"}});
     }
@@ -258,8 +263,7 @@ std::vector<Measurement> DecodeMeasurements(const std::vector<DecodePair>& pairs
 
 // Nodes none of whose pairs could be tested: named beside a failure, so that a reader sees
 // why they are missing from it (and why a majority may be lacking).
-std::vector<Finding> UntestedNodeNotes(const std::map<std::string, Result<DecodeReport>>& reports,
-                                       const std::vector<DecodePair>& pairs) {
+std::vector<Finding> UntestedNodeNotes(const NodeFacts<DecodeReport>& reports, const std::vector<DecodePair>& pairs) {
   std::set<std::string> judged;
   for (const auto& pair : pairs) {
     if (pair.outcome == PairOutcome::kUntested) continue;
@@ -267,7 +271,7 @@ std::vector<Finding> UntestedNodeNotes(const std::map<std::string, Result<Decode
     judged.insert(pair.encoder);
   }
   std::vector<Finding> notes;
-  for (const auto& [node, report] : reports) {
+  for (const auto& node : AllNodes(reports)) {
     if (judged.count(node)) continue;
     notes.push_back({"untested", node,
                      node + ": no credential to or from " + node + " could be tested, so " + node +
@@ -288,7 +292,7 @@ CheckResult UntestedPairsError(const std::vector<DecodePair>& pairs) {
                                " node pairs could not be tested, so key agreement is unknown (see "
                                "Munge.DaemonReachable); first: " + problems.front().second;
   problems.front().second = headline;
-  return ErroredWithAll(kCredentialsDecodeAcrossNodes, "", "untested", problems);
+  return ErroredWithAll("untested", problems);
 }
 
 // ---- KeyIdenticalOnAllNodes ----
@@ -316,14 +320,18 @@ std::optional<std::string> NotApplicable(const Profile& profile) {
   return std::nullopt;
 }
 
-CheckResult CheckCredentialsDecodeAcrossNodes(const std::map<std::string, Result<DecodeReport>>& reports,
-                                              const Profile& profile) {
-  if (auto skip = SkipIfNotApplicable(kCredentialsDecodeAcrossNodes, "", profile)) return *skip;
-  if (reports.empty()) {
-    return Errored(kSuite, kCredentialsDecodeAcrossNodes, "", "no-nodes", "no node reported a munge-decode.txt");
+std::optional<std::string> ClockSkewNotApplicable(const Profile& profile) {
+  if (auto reason = NotApplicable(profile)) return reason;
+  if (profile.munge->max_clock_skew_s <= 0) {
+    return "profile " + profile.name + " sets no munge.max_clock_skew_s, so there is no limit to judge against";
   }
-  if (reports.size() == 1 && reports.begin()->second) {
-    return OnlyOneNode(kCredentialsDecodeAcrossNodes, reports.begin()->first, "decoding across nodes");
+  return std::nullopt;
+}
+
+CheckResult CheckCredentialsDecodeAcrossNodes(const NodeFacts<DecodeReport>& reports) {
+  if (NodeCount(reports) == 0) return Errored("no-nodes", "no node reported a munge-decode.txt");
+  if (NodeCount(reports) == 1 && reports.read.size() == 1) {
+    return OnlyOneNode(reports.read.begin()->first, "decoding across nodes");
   }
   std::vector<DecodePair> pairs = CrossPairs(reports);
   const auto measurements = DecodeMeasurements(pairs);
@@ -345,41 +353,34 @@ CheckResult CheckCredentialsDecodeAcrossNodes(const std::map<std::string, Result
   }
   if (!findings.empty()) {
     for (auto& note : UntestedNodeNotes(reports, pairs)) findings.push_back(std::move(note));
-    return WithMeasurements(Failed(kSuite, kCredentialsDecodeAcrossNodes, "", std::move(findings)), measurements);
+    return WithMeasurements(Failed(std::move(findings)), measurements);
   }
   if (auto problems = Problems(reports); !problems.empty()) {
-    return WithMeasurements(ErroredWithAll(kCredentialsDecodeAcrossNodes, "", "unparseable", problems), measurements);
+    return WithMeasurements(ErroredWithAll("unparseable", problems), measurements);
   }
   const bool any_untested = std::any_of(pairs.begin(), pairs.end(), [](const DecodePair& p) {
     return p.outcome == PairOutcome::kUntested;
   });
   if (any_untested) return WithMeasurements(UntestedPairsError(pairs), measurements);
-  return WithMeasurements(Passed(kSuite, kCredentialsDecodeAcrossNodes, ""), measurements);
+  return WithMeasurements(Passed(), measurements);
 }
 
-CheckResult CheckKeyIdenticalOnAllNodes(const std::map<std::string, Result<KeyDigest>>& digests,
-                                        const Profile& profile) {
-  if (auto skip = SkipIfNotApplicable(kKeyIdenticalOnAllNodes, "", profile)) return *skip;
-  if (digests.empty()) {
-    return Errored(kSuite, kKeyIdenticalOnAllNodes, "", "no-nodes", "no node reported a munge-key.digest");
-  }
+CheckResult CheckKeyIdenticalOnAllNodes(const NodeFacts<KeyDigest>& digests) {
+  if (NodeCount(digests) == 0) return Errored("no-nodes", "no node reported a munge-key.digest");
   const auto problems = Problems(digests);
   std::vector<Measurement> measurements;
   std::map<std::string, std::vector<std::string>> nodes_by_nonce;
   std::map<std::string, std::vector<std::string>> nodes_by_digest;
-  for (const auto& [node, digest] : digests) {
-    if (!digest) continue;
-    measurements.push_back({node + ".key_digest_prefix", DigestPrefix(digest->hmac_hex), "", "", ""});
-    nodes_by_nonce[digest->nonce_hex].push_back(node);
-    nodes_by_digest[digest->hmac_hex].push_back(node);
+  for (const auto& [node, digest] : digests.read) {
+    measurements.push_back({node + ".key_digest_prefix", DigestPrefix(digest.hmac_hex), "", "", ""});
+    nodes_by_nonce[digest.nonce_hex].push_back(node);
+    nodes_by_digest[digest.hmac_hex].push_back(node);
   }
-  if (nodes_by_digest.empty()) return ErroredWithAll(kKeyIdenticalOnAllNodes, "", "unparseable", problems);
+  if (nodes_by_digest.empty()) return ErroredWithAll("unparseable", problems);
   if (nodes_by_nonce.size() > 1) {
-    return WithMeasurements(
-        Errored(kSuite, kKeyIdenticalOnAllNodes, "", "nonce-mismatch", NonceMismatchMessage(nodes_by_nonce)),
-        measurements);
+    return WithMeasurements(Errored("nonce-mismatch", NonceMismatchMessage(nodes_by_nonce)), measurements);
   }
-  if (digests.size() == 1) return OnlyOneNode(kKeyIdenticalOnAllNodes, digests.begin()->first, "comparing keys");
+  if (NodeCount(digests) == 1) return OnlyOneNode(digests.read.begin()->first, "comparing keys");
   measurements.push_back({"distinct_keys", std::to_string(nodes_by_digest.size()), "keys", "1", ""});
 
   std::vector<std::vector<std::string>> groups;
@@ -411,34 +412,30 @@ CheckResult CheckKeyIdenticalOnAllNodes(const std::map<std::string, Result<KeyDi
     }
   }
   if (!findings.empty()) {
-    return WithMeasurements(Failed(kSuite, kKeyIdenticalOnAllNodes, "", std::move(findings)), measurements);
+    return WithMeasurements(Failed(std::move(findings)), measurements);
   }
-  if (!problems.empty()) {
-    return WithMeasurements(ErroredWithAll(kKeyIdenticalOnAllNodes, "", "unparseable", problems), measurements);
-  }
-  return WithMeasurements(Passed(kSuite, kKeyIdenticalOnAllNodes, ""), measurements);
+  if (!problems.empty()) return WithMeasurements(ErroredWithAll("unparseable", problems), measurements);
+  return WithMeasurements(Passed(), measurements);
 }
 
-CheckResult CheckKeyFileProtected(const std::string& node, const Result<KeyStat>& stat, const Profile& profile) {
-  if (auto skip = SkipIfNotApplicable(kKeyFileProtected, node, profile)) return *skip;
-  if (!stat) return Errored(kSuite, kKeyFileProtected, node, "unparseable", stat.error());
-  const std::string mode = fmt::format("{:04o}", stat->mode);
+CheckResult CheckKeyFileProtected(const std::string& node, const KeyStat& stat) {
+  const std::string mode = fmt::format("{:04o}", stat.mode);
   std::vector<Measurement> measurements = {{node + ".key_mode", mode, "", "0600 or 0400", ""},
-                                           {node + ".key_owner", stat->owner + ":" + stat->group, "", "munge or root", ""}};
+                                           {node + ".key_owner", stat.owner + ":" + stat.group, "", "munge or root", ""}};
   std::vector<Finding> findings;
-  if ((stat->mode & 077) != 0) {
+  if ((stat.mode & 077) != 0) {
     findings.push_back({"key-permissions", node,
-                        node + ": " + stat->path + " has mode " + mode +
+                        node + ": " + stat.path + " has mode " + mode +
                             " (group or others may read or write it), expected 0600 or 0400: whoever can read the "
-                            "key can forge credentials for any user, root included; chmod 0400 " + stat->path});
+                            "key can forge credentials for any user, root included; chmod 0400 " + stat.path});
   }
-  if (stat->owner != "munge" && stat->owner != "root") {
+  if (stat.owner != "munge" && stat.owner != "root") {
     findings.push_back({"key-owner", node,
-                        node + ": " + stat->path + " is owned by " + stat->owner + ":" + stat->group +
+                        node + ": " + stat.path + " is owned by " + stat.owner + ":" + stat.group +
                             ", expected munge (or root): its owner can read or replace the key; chown munge:munge " +
-                            stat->path});
+                            stat.path});
   }
-  return WithMeasurements(FromFindings(kSuite, kKeyFileProtected, node, std::move(findings)), measurements);
+  return WithMeasurements(FromFindings(std::move(findings)), measurements);
 }
 
 namespace {
@@ -460,31 +457,27 @@ std::string EncodeFailureCause(const std::string& node, const DecodeReport& repo
 
 }  // namespace
 
-CheckResult CheckDaemonReachable(const std::string& node, const Result<DecodeReport>& report, const Profile& profile) {
-  if (auto skip = SkipIfNotApplicable(kDaemonReachable, node, profile)) return *skip;
-  if (!report) return Errored(kSuite, kDaemonReachable, node, "unparseable", report.error());
+CheckResult CheckDaemonReachable(const std::string& node, const DecodeReport& report) {
   std::vector<Measurement> measurements;
-  if (!report->socket_path.empty()) measurements.push_back({node + ".munge_socket", report->socket_path, "", "", ""});
-  if (!report->encode_ok) {
-    const std::string quoted = report->encode_failure.empty() ? "no reason given" : report->encode_failure;
-    return WithMeasurements(
-        Failed(kSuite, kDaemonReachable, node,
-               {{"daemon-unreachable", node,
-                 node + ": munge -n failed: " + quoted + ": " + EncodeFailureCause(node, *report)}}),
-        measurements);
-  }
-  const auto self = std::find_if(report->attempts.begin(), report->attempts.end(),
-                                 [&](const DecodeAttempt& attempt) { return attempt.from_node == node; });
-  if (self == report->attempts.end()) {
-    return WithMeasurements(Errored(kSuite, kDaemonReachable, node, "self-decode-not-run",
-                                    node + ": munge-decode.txt has no decode of " + node + "'s own credential"),
+  if (!report.socket_path.empty()) measurements.push_back({node + ".munge_socket", report.socket_path, "", "", ""});
+  if (!report.encode_ok) {
+    const std::string quoted = report.encode_failure.empty() ? "no reason given" : report.encode_failure;
+    return WithMeasurements(Failed({{"daemon-unreachable", node,
+                                     node + ": munge -n failed: " + quoted + ": " + EncodeFailureCause(node, report)}}),
                             measurements);
   }
+  const auto self = std::find_if(report.attempts.begin(), report.attempts.end(),
+                                 [&](const DecodeAttempt& attempt) { return attempt.from_node == node; });
+  if (self == report.attempts.end()) {
+    return WithMeasurements(
+        Errored("self-decode-not-run", node + ": munge-decode.txt has no decode of " + node + "'s own credential"),
+        measurements);
+  }
   const std::string said = self->message.empty() ? "" : " (" + self->message + ")";
-  if (self->exit_code == 0) return WithMeasurements(Passed(kSuite, kDaemonReachable, node), measurements);
+  if (self->exit_code == 0) return WithMeasurements(Passed(), measurements);
   if (self->exit_code < 0) {
-    return WithMeasurements(Errored(kSuite, kDaemonReachable, node, "self-decode-not-run",
-                                    node + ": munge -n worked but its credential was not decoded: " + self->status + said),
+    return WithMeasurements(Errored("self-decode-not-run", node + ": munge -n worked but its credential was not decoded: " +
+                                                               self->status + said),
                             measurements);
   }
   const MungeFailure failure = ClassifyMungeStatus(self->exit_code, self->status);
@@ -492,29 +485,18 @@ CheckResult CheckDaemonReachable(const std::string& node, const Result<DecodeRep
                                 ? "munged on " + node + " stopped answering between encode and decode; restart munged"
                                 : MungeFixFor(failure, node, node);
   return WithMeasurements(
-      Failed(kSuite, kDaemonReachable, node,
-             {{"self-decode-failed", node,
+      Failed({{"self-decode-failed", node,
                node + ": munged encoded a credential but could not decode it on the same node: '" + self->status +
                    "' (unmunge exit " + std::to_string(self->exit_code) + ")" + said + ": " + cause}}),
       measurements);
 }
 
-CheckResult CheckClockSkewWithinTtl(const std::map<std::string, Result<long long>>& epoch_ns, const Profile& profile) {
-  if (auto skip = SkipIfNotApplicable(kClockSkewWithinTtl, "", profile)) return *skip;
-  if (profile.munge->max_clock_skew_s <= 0) {
-    return Skipped(kSuite, kClockSkewWithinTtl, "",
-                   "profile " + profile.name + " sets no munge.max_clock_skew_s, so there is no limit to judge against");
-  }
-  if (epoch_ns.empty()) return Errored(kSuite, kClockSkewWithinTtl, "", "no-nodes", "no node reported a clock.txt");
+CheckResult CheckClockSkewWithinTtl(const NodeFacts<long long>& epoch_ns, const Profile& profile) {
+  if (NodeCount(epoch_ns) == 0) return Errored("no-nodes", "no node reported a clock.txt");
   const auto problems = Problems(epoch_ns);
-  if (epoch_ns.size() == 1 && problems.empty()) {
-    return OnlyOneNode(kClockSkewWithinTtl, epoch_ns.begin()->first, "measuring clock skew");
-  }
-  std::vector<std::pair<std::string, long long>> readings;
-  for (const auto& [node, ns] : epoch_ns) {
-    if (ns) readings.emplace_back(node, *ns);
-  }
-  if (readings.size() < 2) return ErroredWithAll(kClockSkewWithinTtl, "", "unparseable", problems);
+  if (NodeCount(epoch_ns) == 1 && problems.empty()) return OnlyOneNode(epoch_ns.read.begin()->first, "measuring clock skew");
+  const std::vector<std::pair<std::string, long long>> readings(epoch_ns.read.begin(), epoch_ns.read.end());
+  if (readings.size() < 2) return ErroredWithAll("unparseable", problems);
 
   const auto by_time = [](const auto& a, const auto& b) { return a.second < b.second; };
   const auto slowest = *std::min_element(readings.begin(), readings.end(), by_time);
@@ -529,18 +511,15 @@ CheckResult CheckClockSkewWithinTtl(const std::map<std::string, Result<long long
   }
   if (skew_s > limit_s) {
     return WithMeasurements(
-        Failed(kSuite, kClockSkewWithinTtl, "",
-               {{"clock-skew", fastest.first,
+        Failed({{"clock-skew", fastest.first,
                  fastest.first + " (fastest) and " + slowest.first + " (slowest): clocks differ by " + Seconds(skew_s) +
                      " s, limit " + std::to_string(limit_s) + " s (profile " + profile.name +
                      "): MUNGE rejects credentials from a node whose clock is off by more than the credential TTL "
                      "('Expired credential' or 'Rewound credential'); " + kClockFix}}),
         measurements);
   }
-  if (!problems.empty()) {
-    return WithMeasurements(ErroredWithAll(kClockSkewWithinTtl, "", "unparseable", problems), measurements);
-  }
-  return WithMeasurements(Passed(kSuite, kClockSkewWithinTtl, ""), measurements);
+  if (!problems.empty()) return WithMeasurements(ErroredWithAll("unparseable", problems), measurements);
+  return WithMeasurements(Passed(), measurements);
 }
 
 }  // namespace gpuconform::munge

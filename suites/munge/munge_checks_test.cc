@@ -17,6 +17,7 @@
 #include "harness/suite_registry.h"
 #include "harness/text_util.h"
 #include "harness/world.h"
+#include "probes/munge/munge_facts.h"
 #include "probes/munge/munge_parse.h"
 #include "probes/munge/munge_probes.h"
 
@@ -96,6 +97,14 @@ DecodeReport EncodeFailed(const std::string& why, std::vector<DecodeAttempt> att
 }
 
 using Reports = std::map<std::string, Result<DecodeReport>>;
+
+// Per-node readings as the suite's glue files them for a cluster check.
+template <typename T>
+NodeFacts<T> Facts(const std::map<std::string, Result<T>>& readings) {
+  NodeFacts<T> facts;
+  for (const auto& [node, reading] : readings) facts.Add(node, reading);
+  return facts;
+}
 
 // Every node decodes every node; `key_of` says which key each node holds.
 Reports MatrixWithKeys(const std::map<std::string, int>& key_of) {
@@ -318,7 +327,7 @@ TEST(MungeParse, SurvivesArbitraryBytesAndMutations) {
     (void)ParseKeyDigest(bytes, "fuzz");
     (void)ParseKeyStat(bytes, "fuzz");
     auto report = ParseDecodeReport(bytes, "fuzz");
-    if (report) (void)CheckDaemonReachable("n1", report, LocalProfile());
+    if (report) (void)CheckDaemonReachable("n1", *report);
     (void)ParseClockReading(bytes, "fuzz");
     (void)ParseAuthInfoSocket(bytes);
     (void)FindMungeFailure(bytes);
@@ -330,15 +339,14 @@ TEST(MungeParse, SurvivesArbitraryBytesAndMutations) {
 // ---- CredentialsDecodeAcrossNodes ----
 
 TEST(MungeCredentialsDecodeAcrossNodes, EveryPairDecodesConforms) {
-  auto r = CheckCredentialsDecodeAcrossNodes(MatrixWithKeys({{"node1", 1}, {"node2", 1}, {"node3", 1}}), LocalProfile());
+  auto r = CheckCredentialsDecodeAcrossNodes(Facts(MatrixWithKeys({{"node1", 1}, {"node2", 1}, {"node3", 1}})));
   EXPECT_EQ(r.verdict, Verdict::kPass) << FirstMessage(r);
-  EXPECT_EQ(r.TestName(), "Munge.CredentialsDecodeAcrossNodes");
   ASSERT_NE(FindMeasurement(r, "decode_pairs_succeeded"), nullptr);
   EXPECT_EQ(FindMeasurement(r, "decode_pairs_succeeded")->value, "6");
 }
 
 TEST(MungeCredentialsDecodeAcrossNodes, NodeWithAnotherKeyIsNamedWithTheFix) {
-  auto r = CheckCredentialsDecodeAcrossNodes(MatrixWithKeys({{"node1", 1}, {"node2", 1}, {"node3", 2}}), LocalProfile());
+  auto r = CheckCredentialsDecodeAcrossNodes(Facts(MatrixWithKeys({{"node1", 1}, {"node2", 1}, {"node3", 2}})));
   ASSERT_EQ(r.verdict, Verdict::kFail);
   ASSERT_EQ(r.findings.size(), 1u) << FirstMessage(r);
   EXPECT_EQ(r.findings[0].entity, "node3");
@@ -351,7 +359,7 @@ TEST(MungeCredentialsDecodeAcrossNodes, NodeWithAnotherKeyIsNamedWithTheFix) {
 }
 
 TEST(MungeCredentialsDecodeAcrossNodes, TwoNodesWithTwoKeysHaveNoMajority) {
-  auto r = CheckCredentialsDecodeAcrossNodes(MatrixWithKeys({{"node1", 1}, {"node2", 2}}), LocalProfile());
+  auto r = CheckCredentialsDecodeAcrossNodes(Facts(MatrixWithKeys({{"node1", 1}, {"node2", 2}})));
   ASSERT_EQ(r.verdict, Verdict::kFail);
   ASSERT_EQ(r.findings.size(), 2u);
   EXPECT_EQ(r.findings[0].message.rfind("node1: rejects the credential from node2 with 'Invalid credential' (unmunge "
@@ -366,7 +374,7 @@ TEST(MungeCredentialsDecodeAcrossNodes, ExpiredCredentialPointsAtTheClock) {
   Reports reports = MatrixWithKeys({{"node1", 1}, {"node2", 1}, {"node3", 1}});
   reports.erase("node2");
   reports.emplace("node2", Report({Ok("node1"), Ok("node2"), Expired("node3")}));
-  auto r = CheckCredentialsDecodeAcrossNodes(reports, LocalProfile());
+  auto r = CheckCredentialsDecodeAcrossNodes(Facts(reports));
   ASSERT_EQ(r.verdict, Verdict::kFail);
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_EQ(r.findings[0].entity, "node2");
@@ -381,7 +389,7 @@ TEST(MungeCredentialsDecodeAcrossNodes, NodeWhoseMungedIsDownLeavesPairsUntested
   reports.emplace("node2", EncodeFailed("munge: Error: Failed to access \"/run/munge/munge.socket.2\": No such file",
                                         {NoCredential("node2"), SocketDown("node1"), SocketDown("node3")}));
   reports.emplace("node3", Report({Ok("node1"), NoCredential("node2"), Ok("node3")}));
-  auto r = CheckCredentialsDecodeAcrossNodes(reports, LocalProfile());
+  auto r = CheckCredentialsDecodeAcrossNodes(Facts(reports));
   ASSERT_EQ(r.verdict, Verdict::kError);
   EXPECT_EQ(FirstMessage(r).rfind("4 of 6 node pairs could not be tested", 0), 0u) << FirstMessage(r);
   EXPECT_TRUE(AnyMessageContains(r, "node2: the credential from node1 was not tested: Socket communication error"));
@@ -394,7 +402,7 @@ TEST(MungeCredentialsDecodeAcrossNodes, FailureAlsoNamesTheNodeThatCouldNotBeTes
   reports.emplace("node2", EncodeFailed("munge: Error: Failed to access \"/run/munge/munge.socket.2\": No such file",
                                         {SocketDown("node1"), NoCredential("node2"), SocketDown("node3")}));
   reports.emplace("node3", Report({Invalid("node1"), NoCredential("node2"), Ok("node3")}));
-  auto r = CheckCredentialsDecodeAcrossNodes(reports, LocalProfile());
+  auto r = CheckCredentialsDecodeAcrossNodes(Facts(reports));
   ASSERT_EQ(r.verdict, Verdict::kFail);
   ASSERT_EQ(r.findings.size(), 3u);
   EXPECT_EQ(r.findings[0].entity, "node1");
@@ -409,7 +417,7 @@ TEST(MungeCredentialsDecodeAcrossNodes, MissingRowIsAnErrorNamingNodeAndFile) {
   Reports reports = MatrixWithKeys({{"node1", 1}, {"node2", 1}});
   reports.erase("node2");
   reports.emplace("node2", Error{"node2: no munge-decode.txt (the snapshot has no s/nodes/node2/munge-decode.txt)"});
-  auto r = CheckCredentialsDecodeAcrossNodes(reports, LocalProfile());
+  auto r = CheckCredentialsDecodeAcrossNodes(Facts(reports));
   ASSERT_EQ(r.verdict, Verdict::kError);
   EXPECT_EQ(FirstMessage(r), "node2: no munge-decode.txt (the snapshot has no s/nodes/node2/munge-decode.txt)");
 }
@@ -418,19 +426,16 @@ TEST(MungeCredentialsDecodeAcrossNodes, HoleInTheMatrixIsNotAPass) {
   Reports reports;
   reports.emplace("node1", Report({Ok("node1"), Ok("node2")}));
   reports.emplace("node2", Report({Ok("node2")}));
-  auto r = CheckCredentialsDecodeAcrossNodes(reports, LocalProfile());
+  auto r = CheckCredentialsDecodeAcrossNodes(Facts(reports));
   ASSERT_EQ(r.verdict, Verdict::kError);
   EXPECT_TRUE(AnyMessageContains(r, "node2: the credential from node1 was not tested: not decoded"));
 }
 
-TEST(MungeCredentialsDecodeAcrossNodes, SkippedWithReasonWhereNotApplicable) {
-  auto none = CheckCredentialsDecodeAcrossNodes(MatrixWithKeys({{"node1", 1}, {"node2", 2}}), NoMungeProfile());
-  EXPECT_EQ(none.verdict, Verdict::kSkip);
-  EXPECT_EQ(FirstMessage(none), "profile local says this cluster has no MUNGE (munge.present: false)");
-  auto absent = CheckCredentialsDecodeAcrossNodes(MatrixWithKeys({{"node1", 1}}), NoMungeSectionProfile());
-  EXPECT_EQ(absent.verdict, Verdict::kSkip);
-  EXPECT_NE(FirstMessage(absent).find("has no munge section"), std::string::npos);
-  auto single = CheckCredentialsDecodeAcrossNodes(MatrixWithKeys({{"node1", 1}}), LocalProfile());
+TEST(MungeCredentialsDecodeAcrossNodes, NotApplicableWithoutMungeAndSkippedOnOneNode) {
+  EXPECT_EQ(NotApplicable(NoMungeProfile()), "profile local says this cluster has no MUNGE (munge.present: false)");
+  EXPECT_NE(NotApplicable(NoMungeSectionProfile()).value_or("").find("has no munge section"), std::string::npos);
+  EXPECT_EQ(NotApplicable(LocalProfile()), std::nullopt);
+  auto single = CheckCredentialsDecodeAcrossNodes(Facts(MatrixWithKeys({{"node1", 1}})));
   EXPECT_EQ(single.verdict, Verdict::kSkip);
   EXPECT_NE(FirstMessage(single).find("only one node (node1)"), std::string::npos);
 }
@@ -442,7 +447,7 @@ using Digests = std::map<std::string, Result<KeyDigest>>;
 TEST(MungeKeyIdenticalOnAllNodes, SameDigestEverywhereConforms) {
   Digests d;
   for (const char* n : {"node1", "node2", "node3"}) d.emplace(n, KeyDigest{kNonce, kDigestA});
-  auto r = CheckKeyIdenticalOnAllNodes(d, LocalProfile());
+  auto r = CheckKeyIdenticalOnAllNodes(Facts(d));
   EXPECT_EQ(r.verdict, Verdict::kPass) << FirstMessage(r);
   EXPECT_EQ(FindMeasurement(r, "node1.key_digest_prefix")->value, "11111111");
 }
@@ -452,7 +457,7 @@ TEST(MungeKeyIdenticalOnAllNodes, MinorityNodeIsNamedAndOnlyAShortPrefixShown) {
   d.emplace("node1", KeyDigest{kNonce, kDigestA});
   d.emplace("node2", KeyDigest{kNonce, kDigestA});
   d.emplace("node3", KeyDigest{kNonce, kDigestB});
-  auto r = CheckKeyIdenticalOnAllNodes(d, LocalProfile());
+  auto r = CheckKeyIdenticalOnAllNodes(Facts(d));
   ASSERT_EQ(r.verdict, Verdict::kFail);
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_EQ(r.findings[0].entity, "node3");
@@ -470,7 +475,7 @@ TEST(MungeKeyIdenticalOnAllNodes, TieNamesEveryNode) {
   Digests d;
   d.emplace("node1", KeyDigest{kNonce, kDigestA});
   d.emplace("node2", KeyDigest{kNonce, kDigestB});
-  auto r = CheckKeyIdenticalOnAllNodes(d, LocalProfile());
+  auto r = CheckKeyIdenticalOnAllNodes(Facts(d));
   ASSERT_EQ(r.verdict, Verdict::kFail);
   ASSERT_EQ(r.findings.size(), 2u);
   EXPECT_EQ(r.findings[0].message.rfind("node1: MUNGE key differs from node2", 0), 0u) << r.findings[0].message;
@@ -481,7 +486,7 @@ TEST(MungeKeyIdenticalOnAllNodes, DifferentNoncesCannotBeComparedAnError) {
   Digests d;
   d.emplace("node1", KeyDigest{kNonce, kDigestA});
   d.emplace("node2", KeyDigest{std::string(64, 'b'), kDigestA});
-  auto r = CheckKeyIdenticalOnAllNodes(d, LocalProfile());
+  auto r = CheckKeyIdenticalOnAllNodes(Facts(d));
   ASSERT_EQ(r.verdict, Verdict::kError);
   EXPECT_EQ(r.findings[0].code, "nonce-mismatch");
   EXPECT_NE(FirstMessage(r).find("node1 used nonce aaaaaaaa; node2 used nonce bbbbbbbb"), std::string::npos)
@@ -492,16 +497,17 @@ TEST(MungeKeyIdenticalOnAllNodes, UnreadableKeyIsAnErrorWithTheProbeReason) {
   Digests d;
   d.emplace("node1", KeyDigest{kNonce, kDigestA});
   d.emplace("node2", Error{"node2: cannot read the MUNGE key /etc/munge/munge.key (munge's default): permission denied"});
-  auto r = CheckKeyIdenticalOnAllNodes(d, LocalProfile());
+  auto r = CheckKeyIdenticalOnAllNodes(Facts(d));
   ASSERT_EQ(r.verdict, Verdict::kError);
   EXPECT_NE(FirstMessage(r).find("node2: cannot read the MUNGE key /etc/munge/munge.key"), std::string::npos);
 }
 
-TEST(MungeKeyIdenticalOnAllNodes, SkippedWhereTheProfileHasNoMunge) {
+TEST(MungeKeyIdenticalOnAllNodes, OneNodeIsSkipped) {
   Digests d;
   d.emplace("node1", KeyDigest{kNonce, kDigestA});
-  EXPECT_EQ(CheckKeyIdenticalOnAllNodes(d, NoMungeProfile()).verdict, Verdict::kSkip);
-  EXPECT_EQ(CheckKeyIdenticalOnAllNodes(d, NoMungeSectionProfile()).verdict, Verdict::kSkip);
+  auto r = CheckKeyIdenticalOnAllNodes(Facts(d));
+  EXPECT_EQ(r.verdict, Verdict::kSkip);
+  EXPECT_NE(FirstMessage(r).find("only one node (node1) in this run; comparing keys"), std::string::npos);
 }
 
 // ---- KeyFileProtected ----
@@ -509,68 +515,56 @@ TEST(MungeKeyIdenticalOnAllNodes, SkippedWhereTheProfileHasNoMunge) {
 KeyStat Stat(unsigned mode, const std::string& owner) { return {"/etc/munge/munge.key", owner, owner, mode, 1024}; }
 
 TEST(MungeKeyFileProtected, OwnerOnlyModesConform) {
-  EXPECT_EQ(CheckKeyFileProtected("node1", Stat(0400, "munge"), LocalProfile()).verdict, Verdict::kPass);
-  auto r = CheckKeyFileProtected("node2", Stat(0600, "root"), LocalProfile());
+  EXPECT_EQ(CheckKeyFileProtected("node1", Stat(0400, "munge")).verdict, Verdict::kPass);
+  auto r = CheckKeyFileProtected("node2", Stat(0600, "root"));
   EXPECT_EQ(r.verdict, Verdict::kPass);
-  EXPECT_EQ(r.TestName(), "Munge.KeyFileProtected/node2");
   EXPECT_EQ(FindMeasurement(r, "node2.key_mode")->value, "0600");
 }
 
 TEST(MungeKeyFileProtected, GroupOrWorldAccessFailsWithObservedAndExpectedMode) {
-  auto r = CheckKeyFileProtected("node2", Stat(0644, "munge"), LocalProfile());
+  auto r = CheckKeyFileProtected("node2", Stat(0644, "munge"));
   ExpectOnlyFinding(r, "node2",
                     "node2: /etc/munge/munge.key has mode 0644 (group or others may read or write "
                     "it), expected 0600 or 0400");
-  EXPECT_EQ(CheckKeyFileProtected("node1", Stat(0620, "munge"), LocalProfile()).verdict, Verdict::kFail);
+  EXPECT_EQ(CheckKeyFileProtected("node1", Stat(0620, "munge")).verdict, Verdict::kFail);
 }
 
 TEST(MungeKeyFileProtected, ForeignOwnerFails) {
-  auto r = CheckKeyFileProtected("node3", Stat(0400, "alice"), LocalProfile());
+  auto r = CheckKeyFileProtected("node3", Stat(0400, "alice"));
   ASSERT_EQ(r.verdict, Verdict::kFail);
   EXPECT_EQ(r.findings[0].message.rfind("node3: /etc/munge/munge.key is owned by alice:alice, expected munge (or root)", 0),
             0u)
       << r.findings[0].message;
 }
 
-TEST(MungeKeyFileProtected, MissingStatIsAnErrorAndNoMungeIsSkipped) {
-  auto r = CheckKeyFileProtected("node1", Error{"node1: no munge-key-stat.txt (the snapshot has no s/nodes/node1/munge-key-stat.txt)"},
-                                 LocalProfile());
-  EXPECT_EQ(r.verdict, Verdict::kError);
-  EXPECT_EQ(FirstMessage(r).rfind("node1: no munge-key-stat.txt", 0), 0u);
-  auto skipped = CheckKeyFileProtected("node1", Stat(0644, "munge"), NoMungeProfile());
-  EXPECT_EQ(skipped.verdict, Verdict::kSkip);
-  EXPECT_EQ(skipped.node, "node1");
-}
 
 // ---- DaemonReachable ----
 
 TEST(MungeDaemonReachable, EncodeAndSelfDecodeConform) {
-  auto r = CheckDaemonReachable("node1", Report({Ok("node1"), Ok("node2")}), LocalProfile());
+  auto r = CheckDaemonReachable("node1", Report({Ok("node1"), Ok("node2")}));
   EXPECT_EQ(r.verdict, Verdict::kPass) << FirstMessage(r);
-  EXPECT_EQ(r.TestName(), "Munge.DaemonReachable/node1");
 }
 
 TEST(MungeDaemonReachable, SocketMissingQuotesMungeAndSaysStartMunged) {
   const std::string said = "Failed to access \"/run/munge/munge.socket.2\": No such file or directory";
-  auto r = CheckDaemonReachable("node2", EncodeFailed(said, {NoCredential("node2")}), LocalProfile());
+  auto r = CheckDaemonReachable("node2", EncodeFailed(said, {NoCredential("node2")}));
   ExpectFirstFinding(r, "node2",
                      "node2: munge -n failed: " + said +
                          ": munged is not running on node2, or listens on another socket; start munged");
 }
 
 TEST(MungeDaemonReachable, SelfDecodeFailureFails) {
-  auto r = CheckDaemonReachable("node1", Report({SocketDown("node1")}), LocalProfile());
+  auto r = CheckDaemonReachable("node1", Report({SocketDown("node1")}));
   ASSERT_EQ(r.verdict, Verdict::kFail);
   EXPECT_EQ(r.findings[0].code, "self-decode-failed");
   EXPECT_EQ(r.findings[0].message.rfind("node1: munged encoded a credential but could not decode it on the same node", 0), 0u);
 }
 
-TEST(MungeDaemonReachable, NoSelfDecodeOrNoFileIsAnError) {
-  EXPECT_EQ(CheckDaemonReachable("node1", Report({Ok("node2")}), LocalProfile()).verdict, Verdict::kError);
-  auto missing = CheckDaemonReachable("node1", Error{"node1: `munge` is not installed (not found on PATH)"}, LocalProfile());
-  EXPECT_EQ(missing.verdict, Verdict::kError);
-  EXPECT_EQ(FirstMessage(missing), "node1: `munge` is not installed (not found on PATH)");
-  EXPECT_EQ(CheckDaemonReachable("node1", Report({Ok("node1")}), NoMungeSectionProfile()).verdict, Verdict::kSkip);
+TEST(MungeDaemonReachable, NoSelfDecodeIsAnError) {
+  auto r = CheckDaemonReachable("node1", Report({Ok("node2")}));
+  ASSERT_EQ(r.verdict, Verdict::kError);
+  EXPECT_EQ(r.findings[0].code, "self-decode-not-run");
+  EXPECT_EQ(FirstMessage(r), "node1: munge-decode.txt has no decode of node1's own credential");
 }
 
 // ---- ClockSkewWithinTtl ----
@@ -582,7 +576,7 @@ TEST(MungeClockSkewWithinTtl, ClocksWithinTheLimitConform) {
   Clocks c;
   c.emplace("node1", kT0);
   c.emplace("node2", kT0 + 2500000);  // 2.5 ms
-  auto r = CheckClockSkewWithinTtl(c, LocalProfile());
+  auto r = CheckClockSkewWithinTtl(Facts(c), LocalProfile());
   EXPECT_EQ(r.verdict, Verdict::kPass) << FirstMessage(r);
   ASSERT_NE(FindMeasurement(r, "clock_skew_s"), nullptr);
   EXPECT_EQ(FindMeasurement(r, "clock_skew_s")->value, "0.003");
@@ -595,7 +589,7 @@ TEST(MungeClockSkewWithinTtl, SkewBeyondTheLimitNamesFastestAndSlowest) {
   c.emplace("node1", kT0);
   c.emplace("node2", kT0 + 412300000000LL);
   c.emplace("node3", kT0 + 1000000000LL);
-  auto r = CheckClockSkewWithinTtl(c, LocalProfile());
+  auto r = CheckClockSkewWithinTtl(Facts(c), LocalProfile());
   ExpectFirstFinding(r, "node2",
                      "node2 (fastest) and node1 (slowest): clocks differ by 412.300 s, limit 300 s "
                      "(profile local)");
@@ -603,17 +597,19 @@ TEST(MungeClockSkewWithinTtl, SkewBeyondTheLimitNamesFastestAndSlowest) {
   EXPECT_EQ(FindMeasurement(r, "node3.clock_ahead_of_slowest_s")->value, "1.000");
 }
 
-TEST(MungeClockSkewWithinTtl, MissingReadingIsAnErrorAndNoLimitIsSkipped) {
+TEST(MungeClockSkewWithinTtl, MissingReadingIsAnErrorAndNoLimitIsNotApplicable) {
   Clocks c;
   c.emplace("node1", kT0);
   c.emplace("node2", Error{"node2: no clock.txt (the snapshot has no s/nodes/node2/clock.txt)"});
-  auto r = CheckClockSkewWithinTtl(c, LocalProfile());
+  auto r = CheckClockSkewWithinTtl(Facts(c), LocalProfile());
   ASSERT_EQ(r.verdict, Verdict::kError);
   EXPECT_EQ(FirstMessage(r), "node2: no clock.txt (the snapshot has no s/nodes/node2/clock.txt)");
   Profile no_limit = LocalProfile();
   no_limit.munge->max_clock_skew_s = 0;
-  EXPECT_EQ(CheckClockSkewWithinTtl(c, no_limit).verdict, Verdict::kSkip);
-  EXPECT_EQ(CheckClockSkewWithinTtl(c, NoMungeProfile()).verdict, Verdict::kSkip);
+  EXPECT_EQ(ClockSkewNotApplicable(no_limit),
+            "profile local sets no munge.max_clock_skew_s, so there is no limit to judge against");
+  EXPECT_EQ(ClockSkewNotApplicable(NoMungeProfile()), NotApplicable(NoMungeProfile()));
+  EXPECT_EQ(ClockSkewNotApplicable(LocalProfile()), std::nullopt);
 }
 
 // ---- the suite: files in, verdicts out ----
@@ -660,10 +656,13 @@ TEST(MungeSuite, EvaluatesFilesAndReportsAMissingOneNamingNodeAndFile) {
   const Profile profile = LocalProfile();
   const std::vector<RankInfo> ranks;
   const SuiteContext context{raw, profile, ranks, false, ""};
-  const auto results = MungeSuite().evaluate(context);
+  const auto results = EvaluateSuite(MungeSuite(), context);
   std::map<std::string, const CheckResult*> by_name;
   for (const auto& r : results) by_name[r.TestName()] = &r;
   ASSERT_EQ(results.size(), 7u);
+  EXPECT_EQ(results[0].TestName(), "Munge.CredentialsDecodeAcrossNodes");
+  EXPECT_EQ(results[2].TestName(), "Munge.KeyFileProtected/node1");
+  EXPECT_EQ(results[5].TestName(), "Munge.DaemonReachable/node2");
   EXPECT_EQ(by_name.at("Munge.CredentialsDecodeAcrossNodes")->verdict, Verdict::kPass);
   EXPECT_EQ(by_name.at("Munge.KeyIdenticalOnAllNodes")->verdict, Verdict::kPass);
   EXPECT_EQ(by_name.at("Munge.KeyFileProtected/node1")->verdict, Verdict::kPass);
@@ -671,6 +670,65 @@ TEST(MungeSuite, EvaluatesFilesAndReportsAMissingOneNamingNodeAndFile) {
   const auto* clock = by_name.at("Munge.ClockSkewWithinTtl");
   ASSERT_EQ(clock->verdict, Verdict::kError);
   EXPECT_EQ(FirstMessage(*clock).rfind("node2: no clock.txt", 0), 0u) << FirstMessage(*clock);
+  EXPECT_EQ(clock->findings[0].entity, "cluster");
+}
+
+// A node's file that could not be read is its per-node check's error, naming node and file.
+TEST(MungeSuite, AFileThatCouldNotBeReadIsThatNodesError) {
+  ClusterRaw raw;
+  raw.nodes = {"node1"};
+  raw.node["node1"]["munge-cross-decode"] = {ProbeStatus::kToolMissing, "", "",
+                                             "node1: `munge` is not installed (not found on PATH)"};
+  const Profile profile = LocalProfile();
+  const std::vector<RankInfo> ranks;
+  const auto results = EvaluateSuite(MungeSuite(), SuiteContext{raw, profile, ranks, false, ""});
+  std::map<std::string, const CheckResult*> by_name;
+  for (const auto& r : results) by_name[r.TestName()] = &r;
+  const auto* stat = by_name.at("Munge.KeyFileProtected/node1");
+  ASSERT_EQ(stat->verdict, Verdict::kError);
+  EXPECT_EQ(stat->findings[0].code, "unparseable");
+  EXPECT_EQ(stat->findings[0].entity, "node1");
+  EXPECT_EQ(FirstMessage(*stat).rfind("node1: no munge-key-stat.txt", 0), 0u) << FirstMessage(*stat);
+  const auto* daemon = by_name.at("Munge.DaemonReachable/node1");
+  ASSERT_EQ(daemon->verdict, Verdict::kError);
+  EXPECT_EQ(FirstMessage(*daemon), "node1: `munge` is not installed (not found on PATH)");
+}
+
+// The profile's skip wins over a file that could not be read: no check reads anything.
+TEST(MungeSuite, EveryCheckIsSkippedWhereTheProfileHasNoMungeEvenWithoutFiles) {
+  ClusterRaw raw;
+  raw.nodes = {"node1", "node2"};
+  const std::vector<RankInfo> ranks;
+  for (const Profile& profile : {NoMungeProfile(), NoMungeSectionProfile()}) {
+    const auto results = EvaluateSuite(MungeSuite(), SuiteContext{raw, profile, ranks, false, ""});
+    ASSERT_EQ(results.size(), 7u);
+    for (const auto& r : results) {
+      EXPECT_EQ(r.verdict, Verdict::kSkip) << r.TestName();
+      EXPECT_EQ(FirstMessage(r), NotApplicable(profile).value_or("")) << r.TestName();
+    }
+    EXPECT_EQ(results[3].TestName(), "Munge.KeyFileProtected/node2");
+    EXPECT_EQ(results[3].findings[0].entity, "node2");
+  }
+  Profile no_limit = LocalProfile();
+  no_limit.munge->max_clock_skew_s = 0;
+  const auto results = EvaluateSuite(MungeSuite(), SuiteContext{raw, no_limit, ranks, false, ""});
+  EXPECT_EQ(results.back().TestName(), "Munge.ClockSkewWithinTtl");
+  EXPECT_EQ(results.back().verdict, Verdict::kSkip);
+}
+
+// Each node's files are parsed once, however many checks read them (the decode report feeds
+// two checks), and the readers cache what they parsed.
+TEST(MungeFacts, EachNodesFilesAreParsedOncePerRun) {
+  ClusterRaw raw;
+  raw.nodes = {"node1"};
+  raw.node["node1"]["munge-key-stat"] = File(kStatText);
+  const Result<KeyStat>& first = ReadKeyStat(raw, "node1");
+  ASSERT_TRUE(first) << first.error();
+  EXPECT_EQ(&ReadKeyStat(raw, "node1"), &first) << "the second read returns the cached fact";
+  const Result<long long>& clock = ReadClockReading(raw, "node1");
+  ASSERT_FALSE(clock);
+  EXPECT_EQ(clock.error().rfind("node1: no clock.txt (", 0), 0u) << clock.error();
+  EXPECT_EQ(&ReadClockReading(raw, "node1"), &clock);
 }
 
 // ---- real outputs (../shared/realdata/munge) ----
@@ -719,10 +777,10 @@ CheckResult JudgeRealText(const std::string& text) {
     Reports reports;
     reports.emplace(encoder, Report({{"decoder", verdict.status, code, verdict.message}}));
     reports.emplace("decoder", Report({{encoder, verdict.status, code, verdict.message}}));
-    return CheckCredentialsDecodeAcrossNodes(reports, LocalProfile());
+    return CheckCredentialsDecodeAcrossNodes(Facts(reports));
   }
   if (failure->kind == MungeFailure::kSocketUnreachable || failure->kind == MungeFailure::kDaemonFailed) {
-    return CheckDaemonReachable("node2", EncodeFailed(failure->line, {NoCredential("node2")}), LocalProfile());
+    return CheckDaemonReachable("node2", EncodeFailed(failure->line, {NoCredential("node2")}));
   }
   const int code = ExitCodeOf(failure->kind);
   const auto said = InterpretUnmunge(code, "", failure->line);
@@ -733,7 +791,7 @@ CheckResult JudgeRealText(const std::string& text) {
   DecodeAttempt rejected_node1{"node1", said.status, code, said.message};
   DecodeAttempt rejected_node2{"node2", said.status, code, said.message};
   reports.emplace("node3", Report({rejected_node1, rejected_node2, Ok("node3")}));
-  return CheckCredentialsDecodeAcrossNodes(reports, LocalProfile());
+  return CheckCredentialsDecodeAcrossNodes(Facts(reports));
 }
 
 // "Verdict: ...: fail." or "...: pass." in the .source.txt written when the text was collected.
@@ -898,7 +956,7 @@ TEST_F(MungeProbes, KeyBytesNeverAppearInAnyProbeOutput) {
   const auto stat = test_support::Parsed(ParseKeyStat(outputs[1].text, outputs[1].origin));
   EXPECT_EQ(stat.size_bytes, 1024);
   EXPECT_EQ(stat.mode, 0400u);
-  EXPECT_EQ(CheckKeyFileProtected("testnode", stat, LocalProfile()).verdict,
+  EXPECT_EQ(CheckKeyFileProtected("testnode", stat).verdict,
             geteuid() == 0 ? Verdict::kPass : Verdict::kFail);
 }
 
@@ -944,7 +1002,7 @@ TEST_F(MungeProbes, CrossDecodeWithoutMungedReportsMungesOwnError) {
   ASSERT_TRUE(report) << report.error() << "\n" << out.text;
   EXPECT_FALSE(report->encode_ok);
   EXPECT_NE(report->encode_failure.find("Failed to access"), std::string::npos) << report->encode_failure;
-  const CheckResult r = CheckDaemonReachable("testnode", report, LocalProfile());
+  const CheckResult r = CheckDaemonReachable("testnode", *report);
   ASSERT_EQ(r.verdict, Verdict::kFail);
   EXPECT_NE(FirstMessage(r).find("munged is not running on testnode, or listens on another socket; start munged"),
             std::string::npos)

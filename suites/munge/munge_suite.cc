@@ -1,64 +1,27 @@
-// Munge suite glue: the probe specs, the parse of each node's files, and the registration.
-#include <map>
-
+// Munge suite glue: which facts (probes/munge/munge_facts.h) feed which check, the probes,
+// and the registration. Every check is skipped first where the profile says it does not apply.
+#include "harness/fact_reading.h"
 #include "harness/suite_registry.h"
-#include "suites/munge/munge_checks.h"
-#include "probes/munge/munge_parse.h"
+#include "probes/munge/munge_facts.h"
 #include "probes/munge/munge_probes.h"
+#include "suites/munge/munge_checks.h"
 
 namespace gpuconform::munge {
 
 namespace {
 
-
-const ProbeSpec& KeyDigestProbe() {
-  static const ProbeSpec kSpec = CollectiveProbe("munge-key-digest", "munge-key.digest", ProbeKeyDigest);
-  return kSpec;
-}
-const ProbeSpec& KeyStatProbe() {
-  static const ProbeSpec kSpec =
-      BuiltinProbe("munge-key-stat", ProbeScope::kNode, "munge-key-stat.txt", ProbeKeyStat);
-  return kSpec;
-}
-const ProbeSpec& CrossDecodeProbe() {
-  static const ProbeSpec kSpec = CollectiveProbe("munge-cross-decode", "munge-decode.txt", ProbeCrossDecode);
-  return kSpec;
-}
-const ProbeSpec& ClockProbe() {
-  static const ProbeSpec kSpec = CollectiveProbe("clock", "clock.txt", ProbeClock);
-  return kSpec;
+std::optional<std::string> SuiteNotApplicable(const SuiteContext& context, const std::string&) {
+  return NotApplicable(context.profile);
 }
 
-// A probe output turned into facts, or into the reason there are none (naming node and file).
-template <typename T>
-Result<T> Read(const SuiteContext& context, const std::string& node, const ProbeSpec& spec,
-               Result<T> (*parse)(const std::string&, const std::string&)) {
-  const RawOutput out = context.raw.NodeOutput(node, spec.id);
-  if (out.status == ProbeStatus::kAbsent) return Error{node + ": no " + spec.file + " (" + out.detail + ")"};
-  if (!out.ok()) return Error{out.detail.empty() ? node + ": " + spec.file + " could not be obtained" : out.detail};
-  return parse(out.text, out.origin.empty() ? node + "/" + spec.file : out.origin);
-}
-
-template <typename T>
-std::map<std::string, Result<T>> ReadAll(const SuiteContext& context, const ProbeSpec& spec,
-                                         Result<T> (*parse)(const std::string&, const std::string&)) {
-  std::map<std::string, Result<T>> readings;
-  for (const auto& node : context.raw.nodes) readings.emplace(node, Read(context, node, spec, parse));
-  return readings;
-}
-
-std::vector<CheckResult> Evaluate(const SuiteContext& context) {
-  const auto decodes = ReadAll(context, CrossDecodeProbe(), ParseDecodeReport);
-  std::vector<CheckResult> results;
-  results.push_back(CheckCredentialsDecodeAcrossNodes(decodes, context.profile));
-  results.push_back(CheckKeyIdenticalOnAllNodes(ReadAll(context, KeyDigestProbe(), ParseKeyDigest), context.profile));
-  const auto stats = ReadAll(context, KeyStatProbe(), ParseKeyStat);
-  for (const auto& node : context.raw.nodes) results.push_back(CheckKeyFileProtected(node, stats.at(node), context.profile));
-  for (const auto& node : context.raw.nodes) {
-    results.push_back(CheckDaemonReachable(node, decodes.at(node), context.profile));
-  }
-  results.push_back(CheckClockSkewWithinTtl(ReadAll(context, ClockProbe(), ParseClockReading), context.profile));
-  return results;
+// A per-node check of one fact; a fact that could not be read is the check's error.
+template <typename Fact>
+CheckJudge ReadThenJudgeNode(const Result<Fact>& (*read)(const ClusterRaw&, const std::string&),
+                             CheckResult (*judge)(const std::string&, const Fact&)) {
+  return [read, judge](const SuiteContext& context, const std::string& node) {
+    const Result<Fact>& fact = read(context.raw, node);
+    return fact ? judge(node, *fact) : Errored("unparseable", fact.error());
+  };
 }
 
 SuiteDefinition Definition() {
@@ -66,17 +29,30 @@ SuiteDefinition Definition() {
     .name = kSuite,
     .summary = "MUNGE: credentials decode across nodes, one key everywhere and protected, munged up, clocks in TTL",
     .checks = {
-        {kCredentialsDecodeAcrossNodes, "every node decodes every other node's MUNGE credential", false},
-        {kKeyIdenticalOnAllNodes, "every node holds the same MUNGE key (compared by keyed digest)", false},
-        {kKeyFileProtected, "the MUNGE key is owned by munge or root and not accessible to group or others", true},
+        {kCredentialsDecodeAcrossNodes, "every node decodes every other node's MUNGE credential", false,
+         [](const SuiteContext& context, const std::string&) {
+           return CheckCredentialsDecodeAcrossNodes(facts::ReadEveryNode(context.raw, ReadDecodeReport));
+         },
+         SuiteNotApplicable},
+        {kKeyIdenticalOnAllNodes, "every node holds the same MUNGE key (compared by keyed digest)", false,
+         [](const SuiteContext& context, const std::string&) {
+           return CheckKeyIdenticalOnAllNodes(facts::ReadEveryNode(context.raw, ReadKeyDigest));
+         },
+         SuiteNotApplicable},
+        {kKeyFileProtected, "the MUNGE key is owned by munge or root and not accessible to group or others", true,
+         ReadThenJudgeNode(ReadKeyStat, CheckKeyFileProtected), SuiteNotApplicable},
         {kDaemonReachable,
-         "munged answers on the node: munge -n encodes and the node decodes its own credential", true},
-        {kClockSkewWithinTtl, "node clocks differ by no more than the profile's munge.max_clock_skew_s", false},
+         "munged answers on the node: munge -n encodes and the node decodes its own credential", true,
+         ReadThenJudgeNode(ReadDecodeReport, CheckDaemonReachable), SuiteNotApplicable},
+        {kClockSkewWithinTtl, "node clocks differ by no more than the profile's munge.max_clock_skew_s", false,
+         [](const SuiteContext& context, const std::string&) {
+           return CheckClockSkewWithinTtl(facts::ReadEveryNode(context.raw, ReadClockReading), context.profile);
+         },
+         [](const SuiteContext& context, const std::string&) { return ClockSkewNotApplicable(context.profile); }},
     },
     // Collectives run in this order on every rank, after the node probes (the stat); the
     // clock last, after the slow decodes.
     .probes = {KeyDigestProbe(), KeyStatProbe(), CrossDecodeProbe(), ClockProbe()},
-    .evaluate = Evaluate,
   };
 }
 

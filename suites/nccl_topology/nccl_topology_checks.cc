@@ -40,11 +40,6 @@ std::optional<std::string> NicSkipReason(const Profile& profile) {
   return std::nullopt;
 }
 
-std::optional<std::string> SkipReason(const std::string& check, const Profile& profile) {
-  if (check == kGpuCount) return GpuSkipReason(profile);
-  if (check == kNvlinkCountPerGpu) return NvlinkSkipReason(profile);
-  return NicSkipReason(profile);
-}
 
 std::string GpuLabel(const Topology& topology, const Gpu& gpu, std::size_t index) {
   const int number = gpu.dev.value_or(static_cast<int>(index));
@@ -124,6 +119,12 @@ std::string ProfileNote(const Profile& profile, const std::string& key) {
 
 }  // namespace
 
+std::optional<std::string> NotApplicable(const std::string& check, const Profile& profile) {
+  if (check == kGpuCount) return GpuSkipReason(profile);
+  if (check == kNvlinkCountPerGpu) return NvlinkSkipReason(profile);
+  return NicSkipReason(profile);
+}
+
 const std::vector<std::string>& CheckNames() {
   static const std::vector<std::string> kNames = {kGpuCount, kNvlinkCountPerGpu, kNicCountSpeedGdr,
                                                   kGpuHasNicUnderPcieSwitch};
@@ -131,11 +132,10 @@ const std::vector<std::string>& CheckNames() {
 }
 
 CheckResult CheckGpuCount(const std::string& node, const Topology& topology, const Profile& profile) {
-  if (auto reason = SkipReason(kGpuCount, profile)) return Skipped(kSuite, kGpuCount, node, *reason);
   const int expected = profile.gpu->count_per_node;
   const int observed = static_cast<int>(topology.gpus.size());
   if (observed == 0 && !topology.any_pci_class) {
-    return Errored(kSuite, kGpuCount, node, "not-reported",
+    return Errored("not-reported",
                    node + ": the topology names no PCI classes and no <gpu>, so it does not say how many GPUs there "
                           "are; " + kStaticFileHint);
   }
@@ -147,24 +147,23 @@ CheckResult CheckGpuCount(const std::string& node, const Topology& topology, con
                             "; a GPU missing here is invisible to NCCL (check nvidia-smi -L, CUDA_VISIBLE_DEVICES, "
                             "the Slurm GPU binding); " + kOtherMachineHint});
   }
-  CheckResult result = FromFindings(kSuite, kGpuCount, node, std::move(findings));
+  CheckResult result = FromFindings(std::move(findings));
   result.measurements.push_back({node + ".gpus", std::to_string(observed), "", "== " + std::to_string(expected),
                                  profile.gpu->source});
   return result;
 }
 
 CheckResult CheckNvlinkCountPerGpu(const std::string& node, const Topology& topology, const Profile& profile) {
-  if (auto reason = SkipReason(kNvlinkCountPerGpu, profile)) return Skipped(kSuite, kNvlinkCountPerGpu, node, *reason);
   const int expected = profile.nvlink->links_per_gpu;
   const bool any_declared =
       std::any_of(topology.gpus.begin(), topology.gpus.end(), [](const Gpu& gpu) { return gpu.declared; });
   if (!any_declared) {
-    return Errored(kSuite, kNvlinkCountPerGpu, node, "not-reported",
+    return Errored("not-reported",
                    node + ": the topology has " + std::to_string(topology.gpus.size()) +
                        " GPU(s) but no <gpu> element, so it states no NVLinks; " + kStaticFileHint);
   }
   std::vector<Finding> findings;
-  CheckResult result = Passed(kSuite, kNvlinkCountPerGpu, node);
+  CheckResult result = Passed();
   for (std::size_t i = 0; i < topology.gpus.size(); ++i) {
     const Gpu& gpu = topology.gpus[i];
     const std::string label = node + "/" + GpuLabel(topology, gpu, i);
@@ -202,17 +201,16 @@ CheckResult CheckNvlinkCountPerGpu(const std::string& node, const Topology& topo
     findings.push_back({"nvlink-count", GpuEntity(node, gpu, i), message});
   }
   if (findings.empty()) return result;
-  CheckResult failed = Failed(kSuite, kNvlinkCountPerGpu, node, std::move(findings));
+  CheckResult failed = Failed(std::move(findings));
   failed.measurements = std::move(result.measurements);
   return failed;
 }
 
 CheckResult CheckNicCountSpeedGdr(const std::string& node, const Topology& topology, const Profile& profile) {
-  if (auto reason = SkipReason(kNicCountSpeedGdr, profile)) return Skipped(kSuite, kNicCountSpeedGdr, node, *reason);
   const auto& ib = *profile.infiniband;
   const std::vector<NicView> nics = Nics(topology);
   if (nics.empty() && !topology.any_pci_class) {
-    return Errored(kSuite, kNicCountSpeedGdr, node, "not-reported",
+    return Errored("not-reported",
                    node + ": the topology names no PCI classes and no <nic>, so it does not say which NICs there "
                           "are; " + kStaticFileHint);
   }
@@ -286,17 +284,14 @@ CheckResult CheckNicCountSpeedGdr(const std::string& node, const Topology& topol
   if (stated_speeds == 0) {
     measurements.push_back({node + ".nic_speed", "not stated (no <net speed>)", "", "", ""});
   }
-  CheckResult result = FromFindings(kSuite, kNicCountSpeedGdr, node, std::move(findings));
+  CheckResult result = FromFindings(std::move(findings));
   result.measurements = std::move(measurements);
   return result;
 }
 
-CheckResult CheckGpuHasNicUnderPcieSwitch(const std::string& node, const Topology& topology, const Profile& profile) {
-  if (auto reason = SkipReason(kGpuHasNicUnderPcieSwitch, profile)) {
-    return Skipped(kSuite, kGpuHasNicUnderPcieSwitch, node, *reason);
-  }
+CheckResult CheckGpuHasNicUnderPcieSwitch(const std::string& node, const Topology& topology) {
   if (topology.gpus.empty()) {
-    return Errored(kSuite, kGpuHasNicUnderPcieSwitch, node, "not-reported",
+    return Errored("not-reported",
                    node + (topology.any_pci_class ? ": the topology has no GPU" :
                           ": the topology names no PCI classes and no <gpu>, so it does not say where the GPUs are") +
                        "; " + kStaticFileHint);
@@ -345,25 +340,7 @@ CheckResult CheckGpuHasNicUnderPcieSwitch(const std::string& node, const Topolog
                "(NCCL_NET_GDR_LEVEL defaults to PXB); " + std::string(kOtherMachineHint);
     findings.push_back({"gpu-nic-affinity", GpuEntity(node, gpu, i), message});
   }
-  return FromFindings(kSuite, kGpuHasNicUnderPcieSwitch, node, std::move(findings));
-}
-
-std::vector<CheckResult> JudgeTopology(const std::string& node, const Topology& topology, const Profile& profile) {
-  return {CheckGpuCount(node, topology, profile), CheckNvlinkCountPerGpu(node, topology, profile),
-          CheckNicCountSpeedGdr(node, topology, profile), CheckGpuHasNicUnderPcieSwitch(node, topology, profile)};
-}
-
-std::vector<CheckResult> TopologyUnavailable(const std::string& node, ReasonCode code,
-                                             const std::string& problem, const Profile& profile) {
-  std::vector<CheckResult> results;
-  for (const auto& check : CheckNames()) {
-    if (auto reason = SkipReason(check, profile)) {
-      results.push_back(Skipped(kSuite, check, node, *reason));
-    } else {
-      results.push_back(Errored(kSuite, check, node, code, problem));
-    }
-  }
-  return results;
+  return FromFindings(std::move(findings));
 }
 
 }  // namespace gpuconform::nccl_topology

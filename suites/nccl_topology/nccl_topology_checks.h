@@ -1,10 +1,14 @@
 // NcclTopology checks: does the topology NCCL detected (or was told, by a static
 // NCCL_TOPO_FILE) match what the profile says the node is? A wrong topology throws no error:
 // NCCL routes around the missing NVLinks or NICs and the collectives just run slowly.
-// Pure: one node's parsed topology + profile in, one CheckResult per check out. A fact the
-// file does not state (a bare static skeleton) is an error saying what is missing, never a pass.
+// Pure: one node's topology, already read (probes/nccl_topo/nccl_topo_facts.h), + profile in,
+// a judgement out; the harness names the case. NotApplicable says where the profile makes a
+// check not apply: the harness skips it before the topology is read, and the suite's glue errs
+// where the topology could not be read. A fact the file does not state (a bare static
+// skeleton) is an error saying what is missing, never a pass.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +24,8 @@ inline constexpr char kSuite[] = "NcclTopology";
 
 // The check names in report order.
 const std::vector<std::string>& CheckNames();
+// Why the profile makes `check` (one of CheckNames()) not apply, or nullopt when it applies.
+std::optional<std::string> NotApplicable(const std::string& check, const Profile& profile);
 
 inline constexpr char kGpuCount[] = "GpuCount";
 CheckResult CheckGpuCount(const std::string& node, const Topology& topology, const Profile& profile);
@@ -32,14 +38,6 @@ inline constexpr char kNicCountSpeedGdr[] = "NicCountSpeedGdr";
 CheckResult CheckNicCountSpeedGdr(const std::string& node, const Topology& topology, const Profile& profile);
 // Every GPU has a NIC in its PCIe switch tree (NCCL's PIX/PXB), hence on its NUMA node.
 inline constexpr char kGpuHasNicUnderPcieSwitch[] = "GpuHasNicUnderPcieSwitch";
-CheckResult CheckGpuHasNicUnderPcieSwitch(const std::string& node, const Topology& topology, const Profile& profile);
-
-// All checks on one node.
-std::vector<CheckResult> JudgeTopology(const std::string& node, const Topology& topology, const Profile& profile);
-
-// All checks on a node whose topology could not be obtained: skipped where the profile says
-// they do not apply, else errors carrying `problem` (which names the file and what to do).
-std::vector<CheckResult> TopologyUnavailable(const std::string& node, ReasonCode code,
-                                             const std::string& problem, const Profile& profile);
+CheckResult CheckGpuHasNicUnderPcieSwitch(const std::string& node, const Topology& topology);
 
 }  // namespace gpuconform::nccl_topology

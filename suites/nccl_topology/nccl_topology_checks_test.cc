@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/registered_checks.h"
 #include "tests/support/test_support.h"
 
 #include <filesystem>
@@ -13,7 +14,9 @@
 #include "harness/cluster_raw.h"
 #include "harness/snapshot_source.h"
 #include "harness/suite_registry.h"
+#include "probes/nccl_topo/nccl_topo_facts.h"
 #include "probes/nccl_topo/nccl_topo_parse.h"
+#include "probes/nccl_topo/nccl_topo_probe.h"
 #include "suites/nccl_topology/topo_file_checks.h"
 
 namespace gpuconform::nccl_topology {
@@ -68,6 +71,30 @@ struct RealdataCase {
 
 constexpr Verdict P = Verdict::kPass, F = Verdict::kFail, E = Verdict::kError, S = Verdict::kSkip;
 
+// One node whose nccl-topo.xml is `xml` (or whose probe answered `status` with `detail`).
+ClusterRaw NodeWithTopology(const std::string& xml, const std::string& origin,
+                            ProbeStatus status = ProbeStatus::kOk, const std::string& detail = "") {
+  ClusterRaw raw;
+  raw.nodes = {"node1"};
+  raw.node["node1"]["nccl-topo"] = {status, xml, origin, detail};
+  return raw;
+}
+
+// The four topology checks on that node, as the registered suite judges them (skipped where
+// the profile says they do not apply).
+std::vector<CheckResult> JudgeTopology(const ClusterRaw& raw, const Profile& profile) {
+  return test_support::JudgeRegistered(kSuite, raw, profile, CheckNames());
+}
+
+// Every topology check on a parsed topology, where the profile makes them all apply.
+void JudgeEveryCheck(const std::string& node, const Topology& topology, const Profile& profile) {
+  for (const auto& check : CheckNames()) ASSERT_EQ(NotApplicable(check, profile), std::nullopt) << check;
+  (void)CheckGpuCount(node, topology, profile);
+  (void)CheckNvlinkCountPerGpu(node, topology, profile);
+  (void)CheckNicCountSpeedGdr(node, topology, profile);
+  (void)CheckGpuHasNicUnderPcieSwitch(node, topology);
+}
+
 std::map<std::string, Verdict> V(Verdict gpus, Verdict nvlinks, Verdict nics, Verdict affinity) {
   return {{kGpuCount, gpus}, {kNvlinkCountPerGpu, nvlinks}, {kNicCountSpeedGdr, nics},
           {kGpuHasNicUnderPcieSwitch, affinity}};
@@ -100,7 +127,7 @@ TEST(NcclTopologyRealdata, EveryFileJudgedAsItsSourceSays) {
     ASSERT_TRUE(text) << c.file;
     auto topology = ParseTopologyXml(*text, c.file);
     ASSERT_TRUE(topology) << c.file << ": " << topology.error();
-    const auto results = JudgeTopology("node1", *topology, c.profile);
+    const auto results = JudgeTopology(NodeWithTopology(*text, c.file), c.profile);
     EXPECT_EQ(VerdictsByCheck(results), c.expected)
         << c.file << " with profile " << c.profile.name << " (" << c.why << ")\n" << Describe(results);
   }
@@ -150,7 +177,7 @@ TEST(NcclTopologyRealdata, SurvivesEveryTruncationOfEveryFile) {
     const std::string text = *ReadFileIfPresent(entry.path().string());
     for (std::size_t length = 0; length <= text.size(); length += 7) {
       auto topology = ParseTopologyXml(text.substr(0, length), "cut");
-      if (topology) (void)JudgeTopology("n", *topology, h100);
+      if (topology) JudgeEveryCheck("n", *topology, h100);
     }
   }
   SUCCEED();
@@ -187,7 +214,7 @@ TEST(NcclTopologyParse, SurvivesRandomBytesAndDeepNesting) {
   deep += "</cpu></system>";
   const auto topology = test_support::Parsed(ParseTopologyXml(deep, "deep"));
   EXPECT_EQ(topology.gpus.size(), 1u);
-  (void)JudgeTopology("n", topology, Builtin("h100-sxm-8"));
+  JudgeEveryCheck("n", topology, Builtin("h100-sxm-8"));
 }
 
 // A topology built in the test, one fact per case.
@@ -208,9 +235,11 @@ Profile OneGpuProfile() {
 const std::string kEighteenLinks = "<nvlink target=\"0000:c3:00.0\" count=\"18\" tclass=\"0x068000\"/>";
 
 TEST(NcclTopologyChecks, HealthyOneGpuNodeConforms) {
-  const auto topology =
-      test_support::Parsed(ParseTopologyXml(OneSwitchTopology("speed=\"400000\" gdr=\"1\"", kEighteenLinks), "t"));
-  for (const auto& r : JudgeTopology("n1", topology, OneGpuProfile())) {
+  const auto results =
+      JudgeTopology(NodeWithTopology(OneSwitchTopology("speed=\"400000\" gdr=\"1\"", kEighteenLinks), "t"),
+                    OneGpuProfile());
+  ASSERT_EQ(results.size(), 4u);
+  for (const auto& r : results) {
     EXPECT_EQ(r.verdict, Verdict::kPass) << r.check << ": " << Describe({r});
   }
 }
@@ -249,13 +278,40 @@ TEST(NcclTopologyChecks, GpuCountMismatchFails) {
 
 TEST(NcclTopologyChecks, ProfileWithoutGpusSkipsEveryCheckEvenWithoutAFile) {
   const Profile local = Builtin("local");
-  for (const auto& r : TopologyUnavailable("node1", "file-absent", "no file", local)) {
+  const ClusterRaw absent = NodeWithTopology("", "", ProbeStatus::kAbsent, "no file");
+  const auto skipped = JudgeTopology(absent, local);
+  ASSERT_EQ(skipped.size(), 4u);
+  for (const auto& r : skipped) {
     EXPECT_EQ(r.verdict, Verdict::kSkip) << r.check;
+    EXPECT_EQ(r.findings[0].message, NotApplicable(r.check, local).value_or("")) << r.check;
   }
-  for (const auto& r : TopologyUnavailable("node1", "tool-missing", "NCCL_TOPO_DUMP_FILE is not set", Builtin("h100-sxm-8"))) {
+  const ClusterRaw unset = NodeWithTopology("", "", ProbeStatus::kToolMissing, "NCCL_TOPO_DUMP_FILE is not set");
+  for (const auto& r : JudgeTopology(unset, Builtin("h100-sxm-8"))) {
     EXPECT_EQ(r.verdict, Verdict::kError) << r.check;
+    EXPECT_EQ(r.findings[0].code, "tool-missing") << r.check;
     EXPECT_EQ(r.findings[0].message, "NCCL_TOPO_DUMP_FILE is not set");
+    EXPECT_EQ(r.TestName(), "NcclTopology." + r.check + "/node1");
   }
+  const auto absent_results = JudgeTopology(absent, Builtin("h100-sxm-8"));
+  ASSERT_FALSE(absent_results.empty());
+  EXPECT_EQ(absent_results[0].findings[0].message, std::string("no file; ") + kHowToProduce);
+  const auto unparseable = JudgeTopology(NodeWithTopology("<nvidia_smi_log/>", "n1/nccl-topo.xml"), Builtin("h100-sxm-8"));
+  ASSERT_FALSE(unparseable.empty());
+  EXPECT_EQ(unparseable[0].findings[0].code, "unparseable");
+  EXPECT_EQ(unparseable[0].findings[0].message.rfind("n1/nccl-topo.xml:1: not an NCCL topology file", 0), 0u)
+      << unparseable[0].findings[0].message;
+}
+
+// The topology is parsed once per node however many checks read it.
+TEST(NcclTopologyFacts, ATopologyIsParsedOncePerNode) {
+  const ClusterRaw raw = NodeWithTopology(OneSwitchTopology("speed=\"400000\" gdr=\"1\"", kEighteenLinks), "t");
+  const Result<Topology>& first = ReadTopology(raw, "node1");
+  ASSERT_TRUE(first) << first.error();
+  EXPECT_EQ(first->origin, "t");
+  EXPECT_EQ(&ReadTopology(raw, "node1"), &first);
+  const Result<Topology>& file = ReadTopoFile(raw, "node1");
+  EXPECT_FALSE(file);
+  EXPECT_EQ(&ReadTopoFile(raw, "node1"), &file);
 }
 
 // ---- fixture snapshots, judged through the registered suite -------------------------------

@@ -4,7 +4,6 @@
 #include <cctype>
 
 #include "harness/text_util.h"
-#include "suites/nccl_topology/nccl_topology_checks.h"
 
 namespace gpuconform::nccl_topology {
 
@@ -63,8 +62,8 @@ std::string IdText(const std::string& vendor, const std::string& device) {
 
 }  // namespace
 
-CheckResult CheckTopoFileMatchesNode(const std::string& node, const std::string& file_origin, const Topology& file,
-                                     const LivePciDevices& live) {
+CheckResult CheckTopoFileMatchesNode(const std::string& node, const Topology& file, const LivePciDevices& live) {
+  const std::string& file_origin = file.origin;
   // A device of the wrong class or model says more than one that is absent, so those lead.
   std::vector<Finding> mismatched;
   std::vector<Finding> missing;
@@ -144,40 +143,15 @@ CheckResult CheckTopoFileMatchesNode(const std::string& node, const std::string&
   };
   CheckResult result;
   if (compared == 0 && findings.empty()) {
-    result = Errored(kSuite, kTopoFileMatchesNode, node, "not-reported",
+    result = Errored("not-reported",
                      node + ": NCCL_TOPO_FILE " + file_origin +
                          " names no real PCI bus id (only virtual switches or none), so there is nothing to compare "
                          "with the node");
   } else {
-    result = FromFindings(kSuite, kTopoFileMatchesNode, node, std::move(findings));
+    result = FromFindings(std::move(findings));
   }
   result.measurements = std::move(measurements);
   return result;
-}
-
-CheckResult JudgeTopoFile(const std::string& node, const RawOutput& topo_file, const RawOutput& pci_devices) {
-  if (topo_file.status == ProbeStatus::kAbsent) {
-    return Skipped(kSuite, kTopoFileMatchesNode, node,
-                   node + ": NCCL_TOPO_FILE is not set, so NCCL detects the topology itself and there is no static "
-                          "file to compare (" + topo_file.detail + ")");
-  }
-  if (!topo_file.ok()) {
-    return Errored(kSuite, kTopoFileMatchesNode, node, ProbeStatusReason(topo_file.status), topo_file.detail);
-  }
-  auto file = ParseTopologyXml(topo_file.text, topo_file.origin);
-  if (!file) {
-    return Errored(kSuite, kTopoFileMatchesNode, node, "unparseable",
-                   node + ": NCCL_TOPO_FILE is set but unusable: " + file.error() +
-                       "; NCCL fails or ignores it: unset NCCL_TOPO_FILE or regenerate it with NCCL_TOPO_DUMP_FILE");
-  }
-  if (!pci_devices.ok()) {
-    return Errored(kSuite, kTopoFileMatchesNode, node, ProbeStatusReason(pci_devices.status),
-                   node + ": NCCL_TOPO_FILE is set but the node's PCI devices are unknown, so the file cannot be "
-                          "checked: " + pci_devices.detail);
-  }
-  auto live = ParsePciDevices(pci_devices.text, pci_devices.origin);
-  if (!live) return Errored(kSuite, kTopoFileMatchesNode, node, "unparseable", live.error());
-  return CheckTopoFileMatchesNode(node, topo_file.origin, *file, *live);
 }
 
 }  // namespace gpuconform::nccl_topology

@@ -4,12 +4,14 @@
 // paths and collapsed bandwidth. Every <pci busid> in the file (GPUs and NICs sit inside
 // them) must exist among the node's live PCI devices with the same class, and the same
 // vendor and device ids where the file states them. Virtual switches (domain ffff) are
-// skipped: they exist only in files. Pure: the two raw outputs in, one CheckResult out.
+// skipped: they exist only in files. Pure: the file and the node's devices, already read
+// (probes/nccl_topo/nccl_topo_facts.h, probes/pci_devices/pci_devices_facts.h), in; a
+// judgement out. The suite's glue skips the check where NCCL_TOPO_FILE is not set and errs
+// where either could not be read.
 #pragma once
 
 #include <string>
 
-#include "harness/probe.h"
 #include "harness/verdict.h"
 #include "probes/nccl_topo/nccl_topo_parse.h"
 #include "probes/pci_devices/pci_devices.h"
@@ -21,12 +23,7 @@ using namespace gpuconform::pci_devices;
 
 inline constexpr char kTopoFileMatchesNode[] = "TopoFileMatchesNode";
 
-// The file (parsed) against the node's devices; `file_origin` names the file in messages.
-CheckResult CheckTopoFileMatchesNode(const std::string& node, const std::string& file_origin, const Topology& file,
-                                     const LivePciDevices& live);
-
-// From the probes' raw outputs: skipped when NCCL_TOPO_FILE is not set (the file probe is
-// absent), an error when either output is missing or unreadable, else the comparison.
-CheckResult JudgeTopoFile(const std::string& node, const RawOutput& topo_file, const RawOutput& pci_devices);
+// The file against the node's devices; messages name the file by its origin.
+CheckResult CheckTopoFileMatchesNode(const std::string& node, const Topology& file, const LivePciDevices& live);
 
 }  // namespace gpuconform::nccl_topology

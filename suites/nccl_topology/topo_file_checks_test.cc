@@ -12,7 +12,9 @@
 
 #include "harness/builtin_probes.h"
 #include "harness/live_source.h"
+#include "probes/pci_devices/pci_devices_facts.h"
 #include "suites/nccl_topology/nccl_topology_checks.h"
+#include "tests/support/registered_checks.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform::nccl_topology {
@@ -36,6 +38,21 @@ std::string PciListFromTopology(const Topology& topology) {
 }
 
 RawOutput Ok(std::string text, std::string origin) { return {ProbeStatus::kOk, std::move(text), std::move(origin), ""}; }
+
+// One node whose NCCL_TOPO_FILE and PCI device probes answered these.
+ClusterRaw NodeWith(const std::string& node, const RawOutput& topo_file, const RawOutput& pci_devices) {
+  ClusterRaw raw;
+  raw.nodes = {node};
+  raw.node[node]["nccl-topo-file"] = topo_file;
+  raw.node[node]["pci-devices"] = pci_devices;
+  return raw;
+}
+
+// NcclTopology.TopoFileMatchesNode on that node, judged as the registered suite judges it.
+CheckResult JudgeTopoFile(const std::string& node, const RawOutput& topo_file, const RawOutput& pci_devices) {
+  return test_support::JudgeRegisteredOnce(kSuite, kTopoFileMatchesNode, NodeWith(node, topo_file, pci_devices),
+                                            Profile{});
+}
 
 TEST(PciBusId, EverySpellingOfOneDeviceIsTheSameId) {
   EXPECT_EQ(CanonicalBusId("0000:18:00.0"), "0000:18:00.0");
@@ -132,16 +149,29 @@ TEST(TopoFileMatchesNode, UnsetFileSkipsAndBrokenInputsAreErrors) {
   const RawOutput unset{ProbeStatus::kAbsent, "", "n1: $NCCL_TOPO_FILE", "n1: NCCL_TOPO_FILE is not set in the environment"};
   const auto skipped = JudgeTopoFile("n1", unset, Ok("0000:18:00.0 0x030200\n", "s"));
   EXPECT_EQ(skipped.verdict, Verdict::kSkip);
-  EXPECT_NE(skipped.findings[0].message.find("NCCL_TOPO_FILE is not set"), std::string::npos);
+  EXPECT_EQ(skipped.TestName(), "NcclTopology.TopoFileMatchesNode/n1");
+  EXPECT_EQ(skipped.findings[0].message,
+            "n1: NCCL_TOPO_FILE is not set, so NCCL detects the topology itself and there is no static file to compare "
+            "(n1: NCCL_TOPO_FILE is not set in the environment)");
 
   const RawOutput no_sysfs{ProbeStatus::kToolMissing, "", "n1: /sys/bus/pci/devices",
                            "n1: /sys/bus/pci/devices does not exist"};
   const auto no_pci = JudgeTopoFile("n1", Ok(kOneGpuFile, "f"), no_sysfs);
   EXPECT_EQ(no_pci.verdict, Verdict::kError);
-  EXPECT_NE(no_pci.findings[0].message.find("/sys/bus/pci/devices does not exist"), std::string::npos);
+  EXPECT_EQ(no_pci.findings[0].code, "tool-missing");
+  EXPECT_EQ(no_pci.findings[0].message,
+            "n1: NCCL_TOPO_FILE is set but the node's PCI devices are unknown, so the file cannot be checked: n1: "
+            "/sys/bus/pci/devices does not exist");
+  const auto bad_pci = JudgeTopoFile("n1", Ok(kOneGpuFile, "f"), Ok("not a bus id\n", "s"));
+  EXPECT_EQ(bad_pci.verdict, Verdict::kError);
+  EXPECT_EQ(bad_pci.findings[0].code, "unparseable");
+  EXPECT_EQ(bad_pci.findings[0].message.rfind("s:1: ", 0), 0u) << bad_pci.findings[0].message;
 
   const auto graph = JudgeTopoFile("n1", Ok("<graphs version=\"1\"/>", "f.xml"), Ok("0000:18:00.0 0x030200\n", "s"));
   EXPECT_EQ(graph.verdict, Verdict::kError);
+  EXPECT_EQ(graph.findings[0].code, "unparseable");
+  EXPECT_EQ(graph.findings[0].message.rfind("n1: NCCL_TOPO_FILE is set but unusable: f.xml:1: ", 0), 0u)
+      << graph.findings[0].message;
   EXPECT_NE(graph.findings[0].message.find("graph file"), std::string::npos) << graph.findings[0].message;
 
   const auto only_virtual = JudgeTopoFile(
@@ -150,7 +180,22 @@ TEST(TopoFileMatchesNode, UnsetFileSkipsAndBrokenInputsAreErrors) {
   EXPECT_EQ(only_virtual.verdict, Verdict::kError);
 
   const RawOutput unreadable{ProbeStatus::kFailed, "", "n1:/x", "n1: NCCL_TOPO_FILE=/x but the file cannot be read"};
-  EXPECT_EQ(JudgeTopoFile("n1", unreadable, Ok("0000:18:00.0 0x030200\n", "s")).verdict, Verdict::kError);
+  const auto failed = JudgeTopoFile("n1", unreadable, Ok("0000:18:00.0 0x030200\n", "s"));
+  EXPECT_EQ(failed.verdict, Verdict::kError);
+  EXPECT_EQ(failed.findings[0].code, "probe-failed");
+  EXPECT_EQ(failed.findings[0].message, "n1: NCCL_TOPO_FILE=/x but the file cannot be read");
+}
+
+// A node's PCI device list is parsed once per run, however many checks read it.
+TEST(PciDevicesFacts, TheListIsParsedOncePerNode) {
+  const ClusterRaw raw = NodeWith("n1", Ok(kOneGpuFile, "f"), Ok("0000:18:00.0 0x030200\n", "s"));
+  const Result<LivePciDevices>& first = ReadPciDevices(raw, "n1");
+  ASSERT_TRUE(first) << first.error();
+  EXPECT_EQ(first->size(), 1u);
+  EXPECT_EQ(&ReadPciDevices(raw, "n1"), &first);
+  const Result<LivePciDevices>& absent = ReadPciDevices(raw, "n2");
+  ASSERT_FALSE(absent);
+  EXPECT_EQ(absent.error(), "n2: no pci-devices output was collected");
 }
 
 TEST(TopoFileMatchesNode, AFileOfManyWrongDevicesListsSomeAndCountsTheRest) {

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "harness/gpu_applicability.h"
+#include "harness/suite_registry.h"
 #include "harness/text_util.h"
 #include "probes/nccl_log/nccl_log_facts.h"
 
@@ -30,40 +31,6 @@ std::optional<std::string> NetworkSkipReason(const Profile& profile) {
     return "profile " + profile.name + " does not say which network NCCL must use (no nccl.network)";
   }
   return std::nullopt;
-}
-
-std::optional<std::string> SkipReason(const std::string& check, const Profile& profile) {
-  if (check == kInterNodeChannelsUseProfileNetwork) return NetworkSkipReason(profile);
-  if (check == kNetIbDevicesMatchRails) {
-    if (auto reason = NetworkSkipReason(profile)) return reason;
-    if (NetFamily(profile.nccl->network) != "IB") {
-      return "profile " + profile.name + " expects NCCL on " + profile.nccl->network + ", not NET/IB";
-    }
-    if (!profile.infiniband || !profile.infiniband->present) {
-      return "profile " + profile.name + " has no InfiniBand rails (no infiniband section or present: false)";
-    }
-    return std::nullopt;
-  }
-  if (check == kGpuDirectRdmaOnInterNodeChannels) {
-    if (auto gpu = GpuSkipReason(profile)) return gpu;
-    if (!profile.nccl || !profile.nccl->gpudirect_rdma) {
-      return "profile " + profile.name + " does not ask for GPUDirect RDMA (nccl.gpudirect_rdma)";
-    }
-    return std::nullopt;
-  }
-  if (check == kIntraNodeChannelsOverNvlink) {
-    if (auto gpu = GpuSkipReason(profile)) return gpu;
-    if (!profile.nvlink || profile.nvlink->links_per_gpu <= 0) {
-      return "profile " + profile.name + " has no NVLink (no nvlink.links_per_gpu)";
-    }
-    return std::nullopt;
-  }
-  if (check == kSocketInterfaceIsFabric) {
-    if (auto gpu = GpuSkipReason(profile)) return gpu;
-    if (!profile.nccl) return "profile " + profile.name + " says nothing about NCCL's interfaces (no nccl section)";
-    return std::nullopt;
-  }
-  return GpuSkipReason(profile);
 }
 
 std::string RankText(std::optional<int> rank) { return rank ? "rank " + std::to_string(*rank) : "rank unknown"; }
@@ -161,6 +128,40 @@ CheckResult WithMeasurements(CheckResult result, std::vector<Measurement> measur
 
 }  // namespace
 
+std::optional<std::string> NotApplicable(const std::string& check, const Profile& profile) {
+  if (check == kInterNodeChannelsUseProfileNetwork) return NetworkSkipReason(profile);
+  if (check == kNetIbDevicesMatchRails) {
+    if (auto reason = NetworkSkipReason(profile)) return reason;
+    if (NetFamily(profile.nccl->network) != "IB") {
+      return "profile " + profile.name + " expects NCCL on " + profile.nccl->network + ", not NET/IB";
+    }
+    if (!profile.infiniband || !profile.infiniband->present) {
+      return "profile " + profile.name + " has no InfiniBand rails (no infiniband section or present: false)";
+    }
+    return std::nullopt;
+  }
+  if (check == kGpuDirectRdmaOnInterNodeChannels) {
+    if (auto gpu = GpuSkipReason(profile)) return gpu;
+    if (!profile.nccl || !profile.nccl->gpudirect_rdma) {
+      return "profile " + profile.name + " does not ask for GPUDirect RDMA (nccl.gpudirect_rdma)";
+    }
+    return std::nullopt;
+  }
+  if (check == kIntraNodeChannelsOverNvlink) {
+    if (auto gpu = GpuSkipReason(profile)) return gpu;
+    if (!profile.nvlink || profile.nvlink->links_per_gpu <= 0) {
+      return "profile " + profile.name + " has no NVLink (no nvlink.links_per_gpu)";
+    }
+    return std::nullopt;
+  }
+  if (check == kSocketInterfaceIsFabric) {
+    if (auto gpu = GpuSkipReason(profile)) return gpu;
+    if (!profile.nccl) return "profile " + profile.name + " says nothing about NCCL's interfaces (no nccl section)";
+    return std::nullopt;
+  }
+  return GpuSkipReason(profile);
+}
+
 const std::vector<std::string>& CheckNames() {
   static const std::vector<std::string> kNames = {
       kInterNodeChannelsUseProfileNetwork, kNetIbDevicesMatchRails, kGpuDirectRdmaOnInterNodeChannels,
@@ -170,8 +171,6 @@ const std::vector<std::string>& CheckNames() {
 }
 
 CheckResult CheckInterNodeChannelsUseProfileNetwork(const NcclLog& log, const Profile& profile) {
-  const char* check = kInterNodeChannelsUseProfileNetwork;
-  if (auto reason = SkipReason(check, profile)) return Skipped(kSuite, check, "", *reason);
   const std::string expected = profile.nccl->network;
   const std::string family = NetFamily(expected);
   const std::string note = " (profile " + profile.name + " nccl.network " + expected + ")";
@@ -191,7 +190,7 @@ CheckResult CheckInterNodeChannelsUseProfileNetwork(const NcclLog& log, const Pr
                           Describe(log, group) + ", expected NET/" + expected + note + "; " +
                               NetworkFix(log, expected, observed)});
     }
-    return WithMeasurements(FromFindings(kSuite, check, "", std::move(findings)), std::move(measurements));
+    return WithMeasurements(FromFindings(std::move(findings)), std::move(measurements));
   }
   // An excerpt without channel lines: judge the network NCCL said it chose.
   std::set<std::pair<std::string, std::string>> seen;
@@ -224,17 +223,15 @@ CheckResult CheckInterNodeChannelsUseProfileNetwork(const NcclLog& log, const Pr
                               NetworkFix(log, expected, init.net)});
     }
   } else if (findings.empty()) {
-    return Errored(kSuite, check, "", "not-in-log",
+    return Errored("not-in-log",
                    "the log has no inter-node channel line, no 'Using network' line and no 'NET/... : Using' line, "
                    "so it does not say which network NCCL used; " + std::string(kRerunHint));
   }
   if (!evidence.empty()) measurements.push_back({"evidence", evidence, "", "", ""});
-  return WithMeasurements(FromFindings(kSuite, check, "", std::move(findings)), std::move(measurements));
+  return WithMeasurements(FromFindings(std::move(findings)), std::move(measurements));
 }
 
 CheckResult CheckNetIbDevicesMatchRails(const NcclLog& log, const Profile& profile) {
-  const char* check = kNetIbDevicesMatchRails;
-  if (auto reason = SkipReason(check, profile)) return Skipped(kSuite, check, "", *reason);
   const auto& ib = *profile.infiniband;
   const std::string want_layer = ib.link_layer == "Ethernet" ? "RoCE" : "IB";
   std::vector<Finding> findings;
@@ -279,17 +276,15 @@ CheckResult CheckNetIbDevicesMatchRails(const NcclLog& log, const Profile& profi
       break;
     }
     if (findings.empty()) {
-      return Errored(kSuite, check, "", "not-in-log",
+      return Errored("not-in-log",
                      "the log has no 'NET/IB : Using' line, so it does not say which HCAs NCCL opened; " +
                          std::string(kRerunHint));
     }
   }
-  return WithMeasurements(FromFindings(kSuite, check, "", std::move(findings)), std::move(measurements));
+  return WithMeasurements(FromFindings(std::move(findings)), std::move(measurements));
 }
 
 CheckResult CheckGpuDirectRdmaOnInterNodeChannels(const NcclLog& log, const Profile& profile) {
-  const char* check = kGpuDirectRdmaOnInterNodeChannels;
-  if (auto reason = SkipReason(check, profile)) return Skipped(kSuite, check, "", *reason);
   const std::string fix =
       "load nvidia-peermem (modprobe nvidia-peermem) or use DMA-BUF, check NCCL_NET_GDR_LEVEL, and keep each GPU's NIC "
       "under its PCIe switch (see NcclTopology.GpuHasNicUnderPcieSwitch)";
@@ -312,10 +307,10 @@ CheckResult CheckGpuDirectRdmaOnInterNodeChannels(const NcclLog& log, const Prof
                           Describe(log, group) + ": no GDRDMA, expected GPUDirect RDMA on every inter-node channel "
                               "(profile " + profile.name + " nccl.gpudirect_rdma)" + mixed + "; " + fix});
     }
-    return WithMeasurements(FromFindings(kSuite, check, "", std::move(findings)), std::move(measurements));
+    return WithMeasurements(FromFindings(std::move(findings)), std::move(measurements));
   }
   if (log.gdr.empty()) {
-    return Errored(kSuite, check, "", "not-in-log",
+    return Errored("not-in-log",
                    "the log has no inter-node channel line and no 'GPU Direct RDMA ... for HCA' line, so it does not "
                    "say whether GPUDirect RDMA was used; " + std::string(kRerunHint));
   }
@@ -328,7 +323,7 @@ CheckResult CheckGpuDirectRdmaOnInterNodeChannels(const NcclLog& log, const Prof
                             LineText(status.source) + ", expected enabled (profile " + profile.name +
                             " nccl.gpudirect_rdma); " + fix});
   }
-  if (!findings.empty()) return FromFindings(kSuite, check, "", std::move(findings));
+  if (!findings.empty()) return FromFindings(std::move(findings));
   std::vector<std::string> unstated;
   for (const auto& init : log.net_inits) {
     if (NetFamily(init.net) != "IB") continue;
@@ -341,17 +336,15 @@ CheckResult CheckGpuDirectRdmaOnInterNodeChannels(const NcclLog& log, const Prof
     }
   }
   if (!unstated.empty()) {
-    return Errored(kSuite, check, "", "not-in-log",
+    return Errored("not-in-log",
                    "the log says GPU Direct RDMA is enabled for some HCAs but says nothing for " + Join(unstated, ", ") +
                        " and has no channel lines; " + std::string(kRerunHint));
   }
   measurements.push_back({"evidence", "'GPU Direct RDMA enabled' lines (the log has no channel lines)", "", "", ""});
-  return WithMeasurements(Passed(kSuite, check, ""), std::move(measurements));
+  return WithMeasurements(Passed(), std::move(measurements));
 }
 
 CheckResult CheckIntraNodeChannelsOverNvlink(const NcclLog& log, const Profile& profile) {
-  const char* check = kIntraNodeChannelsOverNvlink;
-  if (auto reason = SkipReason(check, profile)) return Skipped(kSuite, check, "", *reason);
   std::vector<const Channel*> intra;
   std::vector<const Channel*> wrong;
   for (const auto& channel : log.channels) {
@@ -366,7 +359,7 @@ CheckResult CheckIntraNodeChannelsOverNvlink(const NcclLog& log, const Profile& 
       {"intra_node_channels_off_nvlink", std::to_string(wrong.size()), "", "== 0", ""},
       {"nvls_connected", log.nvls_connected ? "yes" : "no", "", "", ""}};
   if (intra.empty() && !log.nvls_connected) {
-    return Errored(kSuite, check, "", "not-in-log",
+    return Errored("not-in-log",
                    "the log has no intra-node channel line (P2P, SHM, NVLS): one GPU per node in this run, or INIT was "
                    "not logged; run with several GPUs per node and " + std::string(kRerunHint));
   }
@@ -380,12 +373,10 @@ CheckResult CheckIntraNodeChannelsOverNvlink(const NcclLog& log, const Profile& 
                             std::to_string(profile.nvlink->links_per_gpu) +
                             ", and that containers share IPC (--ipc=host) for CUDA IPC"});
   }
-  return WithMeasurements(FromFindings(kSuite, check, "", std::move(findings)), std::move(measurements));
+  return WithMeasurements(FromFindings(std::move(findings)), std::move(measurements));
 }
 
 CheckResult CheckSocketInterfaceIsFabric(const NcclLog& log, const Profile& profile) {
-  const char* check = kSocketInterfaceIsFabric;
-  if (auto reason = SkipReason(check, profile)) return Skipped(kSuite, check, "", *reason);
   const auto& nccl = *profile.nccl;
   const bool sockets_carry_data = NetFamily(nccl.network) == "Socket";
   const std::string fix = nccl.socket_ifname.empty()
@@ -444,16 +435,14 @@ CheckResult CheckSocketInterfaceIsFabric(const NcclLog& log, const Profile& prof
     }
   }
   if (measurements.empty()) {
-    return Errored(kSuite, check, "", "not-in-log",
+    return Errored("not-in-log",
                    "the log names no socket interface (no NET/Socket, Bootstrap, OOB or NCCL_SOCKET_IFNAME line); " +
                        std::string(kRerunHint));
   }
-  return WithMeasurements(FromFindings(kSuite, check, "", std::move(findings)), std::move(measurements));
+  return WithMeasurements(FromFindings(std::move(findings)), std::move(measurements));
 }
 
 CheckResult CheckEnvironmentAudit(const NcclLog& log, const Profile& profile) {
-  const char* check = kEnvironmentAudit;
-  if (auto reason = SkipReason(check, profile)) return Skipped(kSuite, check, "", *reason);
   const std::string family = profile.nccl ? NetFamily(profile.nccl->network) : "";
   const bool want_gdr = profile.nccl && profile.nccl->gpudirect_rdma;
   const bool want_nvlink = profile.nvlink && profile.nvlink->links_per_gpu > 0;
@@ -504,12 +493,10 @@ CheckResult CheckEnvironmentAudit(const NcclLog& log, const Profile& profile) {
                             std::to_string(where.second) + ") " + why + " (profile " + profile.name + ")"});
   }
   measurements.push_back({"env_settings_logged", std::to_string(settings.size()), "", "", ""});
-  return WithMeasurements(FromFindings(kSuite, check, "", std::move(findings)), std::move(measurements));
+  return WithMeasurements(FromFindings(std::move(findings)), std::move(measurements));
 }
 
-CheckResult CheckNoNcclErrors(const NcclLog& log, const Profile& profile) {
-  const char* check = kNoNcclErrors;
-  if (auto reason = SkipReason(check, profile)) return Skipped(kSuite, check, "", *reason);
+CheckResult CheckNoNcclErrors(const NcclLog& log) {
   struct Group {
     const Problem* first = nullptr;
     std::optional<int> rank;
@@ -564,22 +551,30 @@ CheckResult CheckNoNcclErrors(const NcclLog& log, const Profile& profile) {
   }
   std::vector<Measurement> measurements = {{"nccl_problem_lines", std::to_string(log.problems.size()), "", "== 0", ""}};
   if (!log.versions.empty()) measurements.push_back({"nccl_versions", Join(log.versions, ", "), "", "", ""});
-  return WithMeasurements(FromFindings(kSuite, check, "", std::move(findings)), std::move(measurements));
+  return WithMeasurements(FromFindings(std::move(findings)), std::move(measurements));
 }
 
 std::vector<CheckResult> JudgeLog(const NcclLog& log, const Profile& profile) {
-  std::vector<CheckResult> results = {
-      CheckInterNodeChannelsUseProfileNetwork(log, profile), CheckNetIbDevicesMatchRails(log, profile),
-      CheckGpuDirectRdmaOnInterNodeChannels(log, profile),   CheckIntraNodeChannelsOverNvlink(log, profile),
-      CheckSocketInterfaceIsFabric(log, profile),            CheckEnvironmentAudit(log, profile),
-      CheckNoNcclErrors(log, profile)};
-  for (auto& result : results) {
+  using Check = CheckResult (*)(const NcclLog&, const Profile&);
+  static const std::pair<const char*, Check> kChecks[] = {
+      {kInterNodeChannelsUseProfileNetwork, CheckInterNodeChannelsUseProfileNetwork},
+      {kNetIbDevicesMatchRails, CheckNetIbDevicesMatchRails},
+      {kGpuDirectRdmaOnInterNodeChannels, CheckGpuDirectRdmaOnInterNodeChannels},
+      {kIntraNodeChannelsOverNvlink, CheckIntraNodeChannelsOverNvlink},
+      {kSocketInterfaceIsFabric, CheckSocketInterfaceIsFabric},
+      {kEnvironmentAudit, CheckEnvironmentAudit},
+      {kNoNcclErrors, [](const NcclLog& log, const Profile&) { return CheckNoNcclErrors(log); }}};
+  std::vector<CheckResult> results;
+  for (const auto& [name, check] : kChecks) {
+    const auto reason = NotApplicable(name, profile);
+    CheckResult result = Judged(name, "", reason ? Skipped(*reason) : check(log, profile));
     if (log.dropped > 0) result.measurements.push_back({"facts_beyond_caps", std::to_string(log.dropped), "", "", ""});
     if (log.cut_last_line > 0) {
       result.measurements.push_back({"log_cut_off", "inside line " + std::to_string(log.cut_last_line) +
                                                         " (no final newline): that line is not judged",
                                      "", "", ""});
     }
+    results.push_back(std::move(result));
   }
   return results;
 }
@@ -587,11 +582,8 @@ std::vector<CheckResult> JudgeLog(const NcclLog& log, const Profile& profile) {
 std::vector<CheckResult> LogUnavailable(ReasonCode code, const std::string& problem, const Profile& profile) {
   std::vector<CheckResult> results;
   for (const auto& check : CheckNames()) {
-    if (auto reason = SkipReason(check, profile)) {
-      results.push_back(Skipped(kSuite, check, "", *reason));
-    } else {
-      results.push_back(Errored(kSuite, check, "", code, problem));
-    }
+    const auto reason = NotApplicable(check, profile);
+    results.push_back(Judged(check, "", reason ? Skipped(*reason) : Errored(code, problem)));
   }
   return results;
 }

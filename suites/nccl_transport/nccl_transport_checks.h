@@ -1,11 +1,15 @@
 // NcclTransport checks: did NCCL move the data where the profile says it must? NCCL falls
 // back silently (InfiniBand -> TCP sockets on eth0, NVLink P2P -> host shared memory,
 // GPUDirect RDMA -> bounce buffers) and collectives just run an order of magnitude slower.
-// Pure: a parsed NCCL_DEBUG=INFO log + profile in, one cluster-wide CheckResult per check
-// out. Every finding names host, rank and channel and the likely fix. An excerpt is judged
-// on what it contains; a fact it lacks is an error saying what is missing, never a pass.
+// Pure: the run's NCCL_DEBUG=INFO log, already read (probes/nccl_log/nccl_log_facts.h), +
+// profile in, one cluster-wide judgement per check out. A check is called only where the
+// profile makes it apply (NotApplicable). JudgeLog and LogUnavailable give the suite's
+// evaluate every check's case, named and skipped where it does not apply. Every finding names
+// host, rank and channel and the likely fix. An excerpt is judged on what it contains; a fact
+// it lacks is an error saying what is missing, never a pass.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +24,8 @@ using namespace gpuconform::nccl_log;
 inline constexpr char kSuite[] = "NcclTransport";
 
 const std::vector<std::string>& CheckNames();
+// Why the profile makes `check` (one of CheckNames()) not apply, or nullopt when it applies.
+std::optional<std::string> NotApplicable(const std::string& check, const Profile& profile);
 
 // Every inter-node channel runs over nccl.network (NET/IB for "IB"), none over NET/Socket.
 inline constexpr char kInterNodeChannelsUseProfileNetwork[] = "InterNodeChannelsUseProfileNetwork";
@@ -41,8 +47,9 @@ inline constexpr char kEnvironmentAudit[] = "EnvironmentAudit";
 CheckResult CheckEnvironmentAudit(const NcclLog& log, const Profile& profile);
 // No NCCL WARN line and no NCCL error (ncclRemoteError, timeouts, crashes) in the log.
 inline constexpr char kNoNcclErrors[] = "NoNcclErrors";
-CheckResult CheckNoNcclErrors(const NcclLog& log, const Profile& profile);
+CheckResult CheckNoNcclErrors(const NcclLog& log);
 
+// Every check on the log, each named: skipped where the profile says it does not apply.
 std::vector<CheckResult> JudgeLog(const NcclLog& log, const Profile& profile);
 
 // Every check when the log could not be obtained: skipped where the profile says the check

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/registered_checks.h"
 #include "tests/support/test_support.h"
 
 #include <algorithm>
@@ -127,7 +128,7 @@ TEST(NcclTransportRealdata, FindingsNameHostRankDeviceAndFix) {
   EXPECT_EQ(devices.findings[1].entity, "elsah100/mlx5_1");
   EXPECT_NE(devices.findings[1].message.find("is RoCE, expected IB"), std::string::npos);
   EXPECT_NE(devices.findings[1].message.find("NCCL_IB_HCA"), std::string::npos);
-  const auto warn = CheckNoNcclErrors(*azure, h100);
+  const auto warn = CheckNoNcclErrors(*azure);
   ASSERT_EQ(warn.findings.size(), 1u);
   EXPECT_NE(warn.findings[0].message.find("graph/xml.h:85 NCCL WARN Attribute busid of node nic not found"),
             std::string::npos)
@@ -137,7 +138,7 @@ TEST(NcclTransportRealdata, FindingsNameHostRankDeviceAndFix) {
   auto gke = ParseNcclLog(*ReadFileIfPresent(kRealdata + "/gke-ncclRemoteError-peer-killed.txt"), "gke");
   ASSERT_TRUE(gke);
   EXPECT_EQ(gke->versions.front(), "2.22.3+cuda12.6");
-  const auto errors = CheckNoNcclErrors(*gke, h100);
+  const auto errors = CheckNoNcclErrors(*gke);
   ASSERT_EQ(errors.verdict, Verdict::kFail);
   bool remote_on_rank0 = false;
   bool crash_on_host = false;
@@ -289,8 +290,7 @@ TEST(NcclTransportChecks, TimeoutWarningFailsTheErrorScanWithRank) {
   const auto r = CheckNoNcclErrors(
       MustParse("n1:7:8 [3] NCCL INFO comm 0x1 rank 11 nRanks 16 nNodes 2 localRanks 8 localRank 3 MNNVL 0\n"
                 "n1:7:8 [3] misc/socket.cc:50 NCCL WARN socketPollConnect: Connect to 10.1.0.12<4321> returned "
-                "110(Connection timed out)\n"),
-      Builtin("h100-sxm-8"));
+                "110(Connection timed out)\n"));
   ASSERT_EQ(r.verdict, Verdict::kFail);
   EXPECT_EQ(r.findings[0].entity, "n1/rank11");
   EXPECT_NE(r.findings[0].message.find("misc/socket.cc:50 NCCL WARN socketPollConnect"), std::string::npos);
@@ -322,6 +322,35 @@ TEST(NcclTransportChecks, ProfileWithoutGpusSkipsEveryCheckWhenNoLogExists) {
   }
   for (const auto& r : LogUnavailable("tool-missing", "GPUCONFORM_NCCL_LOG is not set", Builtin("h100-sxm-8"))) {
     EXPECT_EQ(r.verdict, Verdict::kError) << r.check;
+  }
+}
+
+// Through the registered suite: a log that was not obtained is each applicable check's error
+// with the probe's status as its code and how to provide the log; one that does not parse is
+// "unparseable", quoting the parser.
+TEST(NcclTransportSuite, ALogNotObtainedOrNotParsedIsEachApplicableChecksError) {
+  ClusterRaw raw;
+  const auto absent = test_support::JudgeRegistered(kSuite, raw, Builtin("h100-sxm-8"));
+  ASSERT_EQ(absent.size(), CheckNames().size());
+  EXPECT_EQ(absent[0].TestName(), "NcclTransport.InterNodeChannelsUseProfileNetwork");
+  EXPECT_EQ(absent[0].verdict, Verdict::kError);
+  EXPECT_EQ(absent[0].findings[0].code, "file-absent");
+  EXPECT_EQ(absent[0].findings[0].entity, "cluster");
+  EXPECT_EQ(absent[0].findings[0].message.rfind("no cluster-wide nccl-debug-log output was collected; gpuconform's "
+                                                "own NCCL run makes it",
+                                                0),
+            0u)
+      << absent[0].findings[0].message;
+  ClusterRaw garbled;
+  garbled.cluster["nccl-debug-log"] = {ProbeStatus::kOk, "no NCCL here\n", "cluster/nccl-debug.log", ""};
+  const auto unparseable = test_support::JudgeRegistered(kSuite, garbled, Builtin("h100-sxm-8"));
+  ASSERT_EQ(unparseable.size(), CheckNames().size());
+  EXPECT_EQ(unparseable[0].verdict, Verdict::kError);
+  EXPECT_EQ(unparseable[0].findings[0].code, "unparseable");
+  EXPECT_EQ(unparseable[0].findings[0].message.rfind("cluster/nccl-debug.log", 0), 0u)
+      << unparseable[0].findings[0].message;
+  for (const auto& r : test_support::JudgeRegistered(kSuite, garbled, Builtin("local"))) {
+    EXPECT_EQ(r.verdict, Verdict::kSkip) << r.TestName();
   }
 }
 

@@ -1,8 +1,9 @@
-// NcclTransport suite glue: the nccl-debug.log probe and the suite's registration.
+// NcclTransport suite glue: the run's NCCL log (probes/nccl_log/nccl_log_facts.h, parsed once
+// per run and shared with AllreduceBandwidth), the nccl-debug.log probe and the registration.
 #include "harness/suite_registry.h"
 #include "probes/nccl_log/nccl_debug_log_probe.h"
+#include "probes/nccl_log/nccl_log_facts.h"
 #include "suites/nccl_transport/nccl_transport_checks.h"
-#include "probes/nccl_log/nccl_log_parse.h"
 
 namespace gpuconform::nccl_transport {
 
@@ -16,13 +17,11 @@ constexpr char kHowToProvide[] =
     "replay a snapshot holding cluster/nccl-debug.log";
 
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
+  const Result<NcclLog>& log = ReadNcclLog(context.raw);
+  if (log) return JudgeLog(*log, context.profile);
   const RawOutput out = context.raw.ClusterOutput(DebugLogProbe().id);
-  if (!out.ok()) {
-    return LogUnavailable(ProbeStatusReason(out.status), out.detail + "; " + kHowToProvide, context.profile);
-  }
-  auto log = ParseNcclLog(out.text, out.origin);
-  if (!log) return LogUnavailable("unparseable", log.error(), context.profile);
-  return JudgeLog(*log, context.profile);
+  if (out.ok()) return LogUnavailable("unparseable", log.error(), context.profile);
+  return LogUnavailable(ProbeStatusReason(out.status), out.detail + "; " + kHowToProvide, context.profile);
 }
 
 SuiteDefinition Definition() {

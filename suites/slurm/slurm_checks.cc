@@ -25,14 +25,13 @@ long long ConfiguredGpus(const SlurmNode& node, std::string& problem) {
 }  // namespace
 
 CheckResult CheckGresMatchesProfile(const SlurmNode& node, const Profile& profile) {
-  const char* check = "GresMatchesProfile";
-  if (!profile.slurm) return Skipped(kGresSuite, check, node.name, "profile " + profile.name + " has no slurm section");
+  if (!profile.slurm) return Skipped("profile " + profile.name + " has no slurm section");
   std::string problem;
   const long long configured = ConfiguredGpus(node, problem);
-  if (configured < 0) return Errored(kGresSuite, check, node.name, "unparseable", problem);
+  if (configured < 0) return Errored("unparseable", problem);
   auto expected = ParseGres(profile.slurm->gres);
   if (!expected) {
-    return Errored(kGresSuite, check, node.name, "bad-profile", profile.file + ": slurm.gres: " + expected.error());
+    return Errored("bad-profile", profile.file + ": slurm.gres: " + expected.error());
   }
   std::vector<Finding> findings;
   if (configured != GpuCount(*expected)) {
@@ -55,39 +54,35 @@ CheckResult CheckGresMatchesProfile(const SlurmNode& node, const Profile& profil
       }
     }
   }
-  CheckResult result = FromFindings(kGresSuite, check, node.name, std::move(findings));
+  CheckResult result = FromFindings(std::move(findings));
   result.measurements.push_back({"configured_gpus", std::to_string(configured), "GPUs",
                                  "== " + std::to_string(GpuCount(*expected)), profile.slurm->source});
   return result;
 }
 
 CheckResult CheckGresRegistered(const SlurmNode& node) {
-  const char* check = "GresRegistered";
   const auto flags = node.StateFlags();
   const bool invalid = flags.count("INVAL") || flags.count("INVALID_REG") || flags.count("INVALID");
   const bool gres_reason = Contains(node.reason(), "gres/");
-  if (!invalid && !gres_reason) return Passed(kGresSuite, check, node.name);
+  if (!invalid && !gres_reason) return Passed();
   std::string message = node.name + ": slurmctld rejected the node's GRES registration (State=" + node.state();
   if (!node.reason().empty()) message += ", Reason=\"" + node.reason() + "\"";
   message += "): the node is drained and jobs that need it pend; make gres.conf on " + node.name +
              " match the GPUs and slurm.conf's Gres=, restart slurmd there, " + ResumeFix(node.name);
-  return Failed(kGresSuite, check, node.name, {{"gres-registration-rejected", node.name, message}});
+  return Failed({{"gres-registration-rejected", node.name, message}});
 }
 
 CheckResult CheckGresConfMatchesSlurmConf(const SlurmNode& node, const GresConf& conf, const std::string& conf_origin) {
-  const char* check = "GresConfMatchesSlurmConf";
   std::string problem;
   const long long configured = ConfiguredGpus(node, problem);
-  if (configured < 0) return Errored(kGresSuite, check, node.name, "unparseable", problem);
+  if (configured < 0) return Errored("unparseable", problem);
   const long long declared = conf.GpusFor(node.name);
   if (declared < 0) {
     if (!conf.autodetect.empty() && conf.autodetect != "off") {
-      return Skipped(kGresSuite, check, node.name,
-                     "gres.conf autodetects GPUs (AutoDetect=" + conf.autodetect + "); GresMatchesHardware covers it");
+      return Skipped("gres.conf autodetects GPUs (AutoDetect=" + conf.autodetect + "); GresMatchesHardware covers it");
     }
-    if (configured == 0) return Passed(kGresSuite, check, node.name);
-    return Failed(kGresSuite, check, node.name,
-                  {{"gres-conf-missing", node.name,
+    if (configured == 0) return Passed();
+    return Failed({{"gres-conf-missing", node.name,
                     node.name + ": slurm.conf says Gres=" + node.Field("Gres") + " but " + conf_origin +
                         " declares no GPU for it: slurmd drops file-less GPUs and the node goes INVAL; add "
                         "'NodeName=" + node.name + " Name=gpu File=/dev/nvidia[0-" + std::to_string(configured - 1) +
@@ -99,20 +94,18 @@ CheckResult CheckGresConfMatchesSlurmConf(const SlurmNode& node, const GresConf&
     const auto declared_types = conf.GpuTypesFor(node.name);
     const auto configured_types = GpuCountByType(*ParseGres(node.Field("Gres")));
     const bool both_typed = !declared_types.count("") && !configured_types.count("");
-    if (!both_typed || declared_types == configured_types) return Passed(kGresSuite, check, node.name);
+    if (!both_typed || declared_types == configured_types) return Passed();
     auto describe = [](const std::map<std::string, long long>& types) {
       std::vector<std::string> parts;
       for (const auto& [type, count] : types) parts.push_back(type + ":" + std::to_string(count));
       return Join(parts, ",");
     };
-    return Failed(kGresSuite, check, node.name,
-                  {{"gres-conf-types", node.name,
+    return Failed({{"gres-conf-types", node.name,
                     node.name + ": " + conf_origin + " declares GPU types " + describe(declared_types) +
                         ", slurm.conf says Gres=" + node.Field("Gres") +
                         ": make Type= in gres.conf match the types in slurm.conf, restart slurmd on " + node.name}});
   }
-  return Failed(kGresSuite, check, node.name,
-                {{"gres-conf-count", node.name,
+  return Failed({{"gres-conf-count", node.name,
                   node.name + ": " + conf_origin + " declares " + std::to_string(declared) +
                       " GPUs, slurm.conf says Gres=" + node.Field("Gres") + " (" + std::to_string(configured) +
                       "): make them agree (fix the File= range or Count=), restart slurmd on " + node.name + ", " +
@@ -120,16 +113,14 @@ CheckResult CheckGresConfMatchesSlurmConf(const SlurmNode& node, const GresConf&
 }
 
 CheckResult CheckGresMatchesHardware(const SlurmNode& node, const HardwareGpus& hardware) {
-  const char* check = "GresMatchesHardware";
   std::string problem;
   const long long configured = ConfiguredGpus(node, problem);
-  if (configured < 0) return Errored(kGresSuite, check, node.name, "unparseable", problem);
-  if (!hardware.count) return Errored(kGresSuite, check, node.name, "no-gpu-count", hardware.problem);
-  CheckResult result = Passed(kGresSuite, check, node.name);
+  if (configured < 0) return Errored("unparseable", problem);
+  if (!hardware.count) return Errored("no-gpu-count", hardware.problem);
+  CheckResult result = Passed();
   if (*hardware.count != configured) {
     const bool fewer = configured < *hardware.count;
-    result = Failed(kGresSuite, check, node.name,
-                    {{"gres-vs-hardware", node.name,
+    result = Failed({{"gres-vs-hardware", node.name,
                       node.name + ": Slurm advertises " + std::to_string(configured) + " GPUs (Gres=" +
                           node.Field("Gres") + ") but " + hardware.evidence +
                           (fewer ? ": jobs can use only part of the node; raise Gres= and gres.conf"
@@ -143,7 +134,6 @@ CheckResult CheckGresMatchesHardware(const SlurmNode& node, const HardwareGpus& 
 }
 
 CheckResult CheckNodeUsable(const SlurmNode& node) {
-  const char* check = "NodeUsable";
   const auto flags = node.StateFlags();
   struct Bad {
     const char* flag;
@@ -172,42 +162,27 @@ CheckResult CheckNodeUsable(const SlurmNode& node) {
     meanings.push_back(bad.meaning);
     if (fix.empty()) fix = bad.fix;
   }
-  if (meanings.empty()) return Passed(kNodesSuite, check, node.name);
+  if (meanings.empty()) return Passed();
   std::string message = node.name + ": State=" + node.state();
   if (!node.reason().empty()) message += ", Reason=\"" + node.reason() + "\"";
   message += ": " + Join(meanings, "; ") + "; " + fix + ", " + ResumeFix(node.name);
-  return Failed(kNodesSuite, check, node.name, {{"node-unusable", node.name, message}});
-}
-
-std::vector<SlurmdProbeResult> ParseSlurmdReachability(const std::string& text) {
-  std::vector<SlurmdProbeResult> probes;
-  for (auto line : SplitLines(text)) {
-    const auto words = SplitWords(line);
-    if (words.size() < 3) continue;
-    SlurmdProbeResult probe{std::string(words[0]), std::string(words[1]), words[2] == "ok", ""};
-    for (std::size_t i = 3; i < words.size(); ++i) probe.error += (i > 3 ? " " : "") + std::string(words[i]);
-    probes.push_back(probe);
-  }
-  return probes;
+  return Failed({{"node-unusable", node.name, message}});
 }
 
 CheckResult CheckSlurmdReachable(const std::string& node, const std::vector<SlurmdProbeResult>& probes) {
-  const char* check = "SlurmdReachable";
   for (const auto& probe : probes) {
     if (probe.node != node) continue;
-    if (probe.reachable) return Passed(kNodesSuite, check, node);
-    return Failed(kNodesSuite, check, node,
-                  {{"slurmd-unreachable", node,
+    if (probe.reachable) return Passed();
+    return Failed({{"slurmd-unreachable", node,
                     node + ": slurmd at " + probe.endpoint + " refuses connections (" + probe.error +
                         "): running steps go on, but no new job step can start there and the controller will "
                         "mark the node DOWN after SlurmdTimeout; restart slurmd on " + node +
                         " and read its slurmd.log (or open the port if a firewall blocks it)"}});
   }
-  return Errored(kNodesSuite, check, node, "not-probed", node + ": the controller lists no address for " + node);
+  return Errored("not-probed", node + ": the controller lists no address for " + node);
 }
 
 CheckResult CheckNoJobsPendingOnBrokenNodes(const std::vector<PendingJob>& jobs) {
-  const char* check = "NoJobsPendingOnBrokenNodes";
   static const char* kBrokenNodeReasons[] = {"ReqNodeNotAvail", "NodeDown", "Nodes required for job are DOWN",
                                              "BadConstraints", "Nodes_required_for_job_are_DOWN"};
   std::vector<Finding> findings;
@@ -221,23 +196,13 @@ CheckResult CheckNoJobsPendingOnBrokenNodes(const std::vector<PendingJob>& jobs)
       break;
     }
   }
-  CheckResult result = FromFindings(kNodesSuite, check, "", std::move(findings));
+  CheckResult result = FromFindings(std::move(findings));
   result.measurements.push_back({"pending_jobs", std::to_string(jobs.size()), "jobs", "", ""});
   return result;
 }
 
-std::vector<AllocationTask> ParseAllocationReport(const std::string& text) {
-  std::vector<AllocationTask> tasks;
-  for (auto line : SplitLines(text)) {
-    const auto words = SplitWords(line);
-    if (words.size() == 2) tasks.push_back({std::string(words[0]), std::string(words[1])});
-  }
-  return tasks;
-}
-
 CheckResult CheckAllocationGivesGpus(const std::vector<AllocationTask>& tasks, const std::vector<std::string>& nodes,
                                      int gpus_per_node) {
-  const char* check = "AllocationGivesGpus";
   std::map<std::string, std::string> by_host;
   for (const auto& task : tasks) by_host[task.host] = task.visible_devices;
   std::vector<Finding> findings;
@@ -261,7 +226,7 @@ CheckResult CheckAllocationGivesGpus(const std::vector<AllocationTask>& tasks, c
                               ": check GresTypes=gpu in slurm.conf and the node's gres.conf File= lines"});
     }
   }
-  return FromFindings(kGresSuite, check, "", std::move(findings));
+  return FromFindings(std::move(findings));
 }
 
 }  // namespace gpuconform::slurm

@@ -1,4 +1,6 @@
-// SlurmGres and SlurmNodes checks. Pure: parsed Slurm records + profile in, CheckResults out.
+// SlurmGres and SlurmNodes checks. Pure: Slurm records already read (probes/slurm/slurm_facts.h)
+// + profile in, a judgement out; the suites' evaluate names each one by its check and node
+// (the controller's nodes, which include nodes that ran no gpuconform task).
 // A node whose GRES is wrong is drained by slurmctld, and jobs that need it pend forever
 // without an error; these checks say which node, what Slurm recorded and how to fix it.
 #pragma once
@@ -15,6 +17,16 @@ namespace gpuconform::slurm {
 
 inline constexpr char kGresSuite[] = "SlurmGres";
 inline constexpr char kNodesSuite[] = "SlurmNodes";
+
+// The checks' names (both suites judge every node the controller lists).
+inline constexpr char kGresMatchesProfile[] = "GresMatchesProfile";
+inline constexpr char kGresRegistered[] = "GresRegistered";
+inline constexpr char kGresConfMatchesSlurmConf[] = "GresConfMatchesSlurmConf";
+inline constexpr char kGresMatchesHardware[] = "GresMatchesHardware";
+inline constexpr char kAllocationGivesGpus[] = "AllocationGivesGpus";
+inline constexpr char kNodeUsable[] = "NodeUsable";
+inline constexpr char kSlurmdReachable[] = "SlurmdReachable";
+inline constexpr char kNoJobsPendingOnBrokenNodes[] = "NoJobsPendingOnBrokenNodes";
 
 // The GPUs a node has, as the hardware (driver or device files) says.
 struct HardwareGpus {
@@ -37,24 +49,12 @@ CheckResult CheckNodeUsable(const SlurmNode& node);
 // The node's slurmd accepts connections from rank 0 (`slurmd-reachable` probe line
 // "node addr:port ok|failed <error>"). A dead slurmd keeps running steps alive but takes no
 // new ones, and the controller notices only after SlurmdTimeout; this catches it first.
-struct SlurmdProbeResult {
-  std::string node;
-  std::string endpoint;  // "10.10.0.2:6818"
-  bool reachable = false;
-  std::string error;     // "Connection refused"
-};
-std::vector<SlurmdProbeResult> ParseSlurmdReachability(const std::string& text);
 CheckResult CheckSlurmdReachable(const std::string& node, const std::vector<SlurmdProbeResult>& probes);
 // No pending job waits on nodes that are down, drained or otherwise unavailable.
 CheckResult CheckNoJobsPendingOnBrokenNodes(const std::vector<PendingJob>& jobs);
 
 // `srun --gpus-per-node=N` gave every node of the allocation N entries in
-// CUDA_VISIBLE_DEVICES. `lines` is "host devices" per task, as the probe printed.
-struct AllocationTask {
-  std::string host;
-  std::string visible_devices;  // "0,1,2,3" or "unset"
-};
-std::vector<AllocationTask> ParseAllocationReport(const std::string& text);
+// CUDA_VISIBLE_DEVICES. `tasks` are the allocation probe's, one per task.
 CheckResult CheckAllocationGivesGpus(const std::vector<AllocationTask>& tasks, const std::vector<std::string>& nodes,
                                      int gpus_per_node);
 

@@ -8,7 +8,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "probes/slurm/slurm_facts.h"
 #include "probes/slurm/slurm_parse.h"
+#include "tests/support/registered_checks.h"
 
 namespace gpuconform::slurm {
 namespace {
@@ -294,6 +296,67 @@ TEST(SlurmNodes, UnreachableSlurmdIsNamedAndUnlistedNodeIsAnError) {
             0u)
       << dead.findings[0].message;
   EXPECT_EQ(CheckSlurmdReachable("node3", probes).verdict, Verdict::kError);
+}
+
+// ---- the suites on raw outputs: the controller's nodes named in every case, each output read once ----
+
+RawOutput Ok(const std::string& text, const std::string& origin) { return {ProbeStatus::kOk, text, origin, ""}; }
+
+// node1 and node2 in the controller's view; gres.conf read on node1 only (node2 ran no task).
+ClusterRaw TwoNodesOneGresConf() {
+  ClusterRaw raw;
+  raw.nodes = {"node1"};
+  std::string node1 = kHealthyNode;
+  node1.replace(node1.find("NodeName=node2"), 14, "NodeName=node1");
+  raw.cluster["scontrol-show-node"] = Ok(node1 + "\n" + kHealthyNode, "cluster/scontrol-show-node.txt");
+  raw.node["node1"]["gres.conf"] = Ok("Name=gpu File=/dev/nvidia[0-7]\n", "node1/gres.conf");
+  raw.cluster["slurmd-reachable"] = Ok("node1 10.10.0.1:6818 ok\nnode2 10.10.0.2:6818 failed Connection refused\n",
+                                       "cluster/slurmd-reachable.txt");
+  return raw;
+}
+
+TEST(SlurmSuites, NodesOutsideTheRunAreJudgedWithAStandInGresConfAndNamed) {
+  const ClusterRaw raw = TwoNodesOneGresConf();
+  const auto conf = test_support::JudgeRegistered(kGresSuite, raw, LocalProfile(), {kGresConfMatchesSlurmConf});
+  ASSERT_EQ(conf.size(), 2u);
+  EXPECT_EQ(conf[1].TestName(), "SlurmGres.GresConfMatchesSlurmConf/node2");
+  EXPECT_EQ(conf[1].verdict, Verdict::kPass) << test_support::Describe(conf);
+  const Result<NodeGresConf>& stand_in = ReadGresConf(raw, "node2");
+  ASSERT_TRUE(stand_in) << stand_in.error();
+  EXPECT_EQ(stand_in->origin, "node1/gres.conf");
+  EXPECT_EQ(&ReadGresConf(raw, "node2"), &stand_in) << "the stand-in is looked for once";
+  EXPECT_EQ(ReadGresConf(raw, "node1")->origin, "node1/gres.conf");
+  EXPECT_EQ(&ReadScontrolNodes(raw), &ReadScontrolNodes(raw));
+
+  const auto nodes = test_support::JudgeRegistered(kNodesSuite, raw, LocalProfile());
+  std::map<std::string, const CheckResult*> by_name;
+  for (const auto& result : nodes) by_name[result.TestName()] = &result;
+  EXPECT_EQ(by_name.at("SlurmNodes.SlurmdReachable/node1")->verdict, Verdict::kPass);
+  EXPECT_EQ(by_name.at("SlurmNodes.SlurmdReachable/node2")->verdict, Verdict::kFail);
+  const CheckResult* queue = by_name.at("SlurmNodes.NoJobsPendingOnBrokenNodes");
+  ASSERT_EQ(queue->verdict, Verdict::kError);
+  EXPECT_EQ(queue->findings[0].code, "no-queue");
+  EXPECT_EQ(queue->findings[0].entity, "cluster");
+}
+
+TEST(SlurmSuites, WithoutTheControllersViewEveryCheckIsAnErrorSayingWhy) {
+  ClusterRaw raw;
+  raw.nodes = {"node1"};
+  const auto results = test_support::JudgeRegistered(kGresSuite, raw, LocalProfile());
+  ASSERT_EQ(results.size(), 5u);
+  for (const auto& result : results) {
+    EXPECT_EQ(result.verdict, Verdict::kError) << result.TestName();
+    EXPECT_EQ(result.findings[0].code, "no-controller-view");
+    EXPECT_EQ(result.findings[0].message, "no cluster-wide scontrol-show-node output was collected");
+  }
+  EXPECT_EQ(results[4].TestName(), "SlurmGres.AllocationGivesGpus");
+  ClusterRaw no_gres_conf = TwoNodesOneGresConf();
+  no_gres_conf.node.clear();
+  const auto missing = test_support::JudgeRegistered(kGresSuite, no_gres_conf, LocalProfile(), {kGresConfMatchesSlurmConf});
+  ASSERT_EQ(missing.size(), 2u);
+  EXPECT_EQ(missing[1].findings[0].code, "no-gres-conf");
+  EXPECT_EQ(missing[1].findings[0].message,
+            "node2: no gres.conf was read (node2: no gres.conf output was collected)");
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// SlurmGres and SlurmNodes glue: which raw outputs feed which check, and registration.
+// SlurmGres and SlurmNodes glue: which facts (probes/slurm/slurm_facts.h) feed which check,
+// each judgement named by its check and node, and registration.
 // Both suites judge every node the controller lists (restricted to profile.slurm.partition
 // when set), so a node that is down or drained — and so runs no gpuconform task — is still
 // named in the report.
@@ -8,6 +9,7 @@
 #include "probes/nvidia_smi/nvidia_smi_probes.h"
 #include "harness/suite_registry.h"
 #include "harness/text_util.h"
+#include "probes/slurm/slurm_facts.h"
 #include "probes/slurm/slurm_probes.h"
 #include "suites/slurm/slurm_checks.h"
 
@@ -21,28 +23,26 @@ struct ControllerView {
 };
 
 ControllerView ReadControllerView(const SuiteContext& context) {
-  const RawOutput out = context.raw.ClusterOutput(ScontrolShowNodes().id);
-  if (!out.ok()) return {{}, out.detail};
-  auto parsed = ParseScontrolShowNode(out.text, out.origin);
-  if (!parsed) return {{}, parsed.error()};
+  const auto& listed = ReadScontrolNodes(context.raw);
+  if (!listed) return {{}, listed.error()};
   ControllerView view;
   const std::string partition = context.profile.slurm ? context.profile.slurm->partition : "";
-  for (auto& node : *parsed) {
+  for (const auto& node : *listed) {
     const auto partitions = node.Partitions();
     if (partition.empty() || std::find(partitions.begin(), partitions.end(), partition) != partitions.end()) {
-      view.nodes.push_back(std::move(node));
+      view.nodes.push_back(node);
     }
   }
-  if (view.nodes.empty()) view.problem = out.origin + ": no node in partition '" + partition + "'";
+  if (view.nodes.empty()) {
+    view.problem = context.raw.ClusterOutput(ScontrolShowNodes().id).origin + ": no node in partition '" + partition + "'";
+  }
   return view;
 }
 
 // Without the controller's view, every check is an error that says why.
 std::vector<CheckResult> AllErrored(const SuiteDefinition& suite, const std::string& problem) {
   std::vector<CheckResult> results;
-  for (const auto& check : suite.checks) {
-    results.push_back(Errored(suite.name, check.name, "", "no-controller-view", problem));
-  }
+  for (const auto& check : suite.checks) results.push_back(Judged(check.name, "", Errored("no-controller-view", problem)));
   return results;
 }
 
@@ -81,111 +81,67 @@ HardwareGpus CountHardwareGpus(const SuiteContext& context, const std::string& n
   return hardware;
 }
 
-// gres.conf is often one shared file with NodeName= lines; when a node ran no task, the
-// copy read on another node still says what that node is configured with.
-struct GresConfView {
-  std::optional<GresConf> conf;
-  std::string origin;
-  std::string problem;
-};
-
-GresConfView ParsedGresConf(const RawOutput& out) {
-  GresConfView view;
-  auto parsed = ParseGresConf(out.text, out.origin);
-  if (!parsed) {
-    view.problem = parsed.error();
-    return view;
-  }
-  view.conf = std::move(parsed).value();
-  view.origin = out.origin;
-  return view;
-}
-
-// A node's own gres.conf, else the first other node's that was read (gres.conf is usually one file
-// shared by the cluster). The stand-in is looked for once per evaluation, not once per node: a
-// fleet whose snapshot holds no gres.conf would otherwise try every node for every node.
-class GresConfReader {
- public:
-  explicit GresConfReader(const SuiteContext& context) : context_(context) {}
-
-  GresConfView For(const std::string& node) {
-    const RawOutput own = context_.raw.NodeOutput(node, GresConfFile().id);
-    if (own.ok()) return ParsedGresConf(own);
-    if (!stand_in_) stand_in_ = FindStandIn();
-    if (stand_in_->conf || !stand_in_->problem.empty()) return *stand_in_;
-    return GresConfView{std::nullopt, "", node + ": no gres.conf was read (" + own.detail + ")"};
-  }
-
- private:
-  GresConfView FindStandIn() const {
-    for (const auto& candidate : context_.raw.nodes) {
-      const RawOutput out = context_.raw.NodeOutput(candidate, GresConfFile().id);
-      if (out.ok()) return ParsedGresConf(out);
-    }
-    return GresConfView{};
-  }
-
-  const SuiteContext& context_;
-  std::optional<GresConfView> stand_in_;
-};
-
-std::vector<CheckResult> EvaluateGres(const SuiteContext& context, const SuiteDefinition& suite) {
-  const ControllerView view = ReadControllerView(context);
-  if (!view.problem.empty()) return AllErrored(suite, view.problem);
-  std::vector<CheckResult> results;
-  for (const auto& node : view.nodes) results.push_back(CheckGresMatchesProfile(node, context.profile));
-  for (const auto& node : view.nodes) results.push_back(CheckGresRegistered(node));
-  GresConfReader gres_conf(context);
-  for (const auto& node : view.nodes) {
-    const GresConfView conf = gres_conf.For(node.name);
-    results.push_back(conf.conf
-                          ? CheckGresConfMatchesSlurmConf(node, *conf.conf, conf.origin)
-                          : Errored(kGresSuite, "GresConfMatchesSlurmConf", node.name, "no-gres-conf", conf.problem));
-  }
-  for (const auto& node : view.nodes) {
-    results.push_back(CheckGresMatchesHardware(node, CountHardwareGpus(context, node.name)));
-  }
-
+// What `srun --gpus-per-node=N` gave the run's nodes (those its ranks ran on, else the run's).
+CheckResult JudgeAllocation(const SuiteContext& context) {
+  if (!context.profile.slurm) return Skipped("profile has no slurm section");
   const RawOutput allocation = context.raw.ClusterOutput(GpuAllocation().id);
-  if (!context.profile.slurm) {
-    results.push_back(Skipped(kGresSuite, "AllocationGivesGpus", "", "profile has no slurm section"));
-  } else if (allocation.ok()) {
+  if (allocation.ok()) {
     std::vector<std::string> nodes;
     for (const auto& rank : context.ranks) {
       if (std::find(nodes.begin(), nodes.end(), rank.host) == nodes.end()) nodes.push_back(rank.host);
     }
     if (nodes.empty()) nodes = context.raw.nodes;
-    results.push_back(
-        CheckAllocationGivesGpus(ParseAllocationReport(allocation.text), nodes, context.profile.slurm->gpus_per_node));
-  } else if (allocation.status == ProbeStatus::kToolMissing || allocation.status == ProbeStatus::kAbsent) {
-    results.push_back(Skipped(kGresSuite, "AllocationGivesGpus", "",
-                              "needs a live run inside a Slurm allocation: " + allocation.detail));
-  } else {
-    results.push_back(Errored(kGresSuite, "AllocationGivesGpus", "", "allocation-failed", allocation.detail));
+    return CheckAllocationGivesGpus(ReadAllocationReport(context.raw), nodes, context.profile.slurm->gpus_per_node);
   }
+  if (allocation.status == ProbeStatus::kToolMissing || allocation.status == ProbeStatus::kAbsent) {
+    return Skipped("needs a live run inside a Slurm allocation: " + allocation.detail);
+  }
+  return Errored("allocation-failed", allocation.detail);
+}
+
+std::vector<CheckResult> EvaluateGres(const SuiteContext& context, const SuiteDefinition& suite) {
+  const ControllerView view = ReadControllerView(context);
+  if (!view.problem.empty()) return AllErrored(suite, view.problem);
+  std::vector<CheckResult> results;
+  for (const auto& node : view.nodes) {
+    results.push_back(Judged(kGresMatchesProfile, node.name, CheckGresMatchesProfile(node, context.profile)));
+  }
+  for (const auto& node : view.nodes) results.push_back(Judged(kGresRegistered, node.name, CheckGresRegistered(node)));
+  for (const auto& node : view.nodes) {
+    const auto& conf = ReadGresConf(context.raw, node.name);
+    results.push_back(Judged(kGresConfMatchesSlurmConf, node.name,
+                             conf ? CheckGresConfMatchesSlurmConf(node, conf->conf, conf->origin)
+                                  : Errored("no-gres-conf", conf.error())));
+  }
+  for (const auto& node : view.nodes) {
+    results.push_back(
+        Judged(kGresMatchesHardware, node.name, CheckGresMatchesHardware(node, CountHardwareGpus(context, node.name))));
+  }
+  results.push_back(Judged(kAllocationGivesGpus, "", JudgeAllocation(context)));
   return results;
+}
+
+// No pending job waits on a broken node; the queue not read is an error saying why.
+CheckResult JudgePendingJobs(const SuiteContext& context) {
+  const RawOutput pending = context.raw.ClusterOutput(PendingJobs().id);
+  if (!pending.ok()) return Errored("no-queue", pending.detail);
+  const auto& jobs = ReadPendingJobs(context.raw);
+  return jobs ? CheckNoJobsPendingOnBrokenNodes(*jobs) : Errored("unparseable", jobs.error());
 }
 
 std::vector<CheckResult> EvaluateNodes(const SuiteContext& context, const SuiteDefinition& suite) {
   const ControllerView view = ReadControllerView(context);
   if (!view.problem.empty()) return AllErrored(suite, view.problem);
   std::vector<CheckResult> results;
-  for (const auto& node : view.nodes) results.push_back(CheckNodeUsable(node));
+  for (const auto& node : view.nodes) results.push_back(Judged(kNodeUsable, node.name, CheckNodeUsable(node)));
   const RawOutput reachability = context.raw.ClusterOutput(SlurmdReachability().id);
-  const auto probes = ParseSlurmdReachability(reachability.text);
+  const auto& probes = ReadSlurmdReachability(context.raw);
   for (const auto& node : view.nodes) {
-    results.push_back(reachability.ok()
-                          ? CheckSlurmdReachable(node.name, probes)
-                          : Errored(kNodesSuite, "SlurmdReachable", node.name, "not-probed", reachability.detail));
+    results.push_back(Judged(kSlurmdReachable, node.name,
+                             reachability.ok() ? CheckSlurmdReachable(node.name, probes)
+                                               : Errored("not-probed", reachability.detail)));
   }
-  const RawOutput pending = context.raw.ClusterOutput(PendingJobs().id);
-  if (!pending.ok()) {
-    results.push_back(Errored(kNodesSuite, "NoJobsPendingOnBrokenNodes", "", "no-queue", pending.detail));
-  } else if (auto jobs = ParsePendingJobs(pending.text, pending.origin)) {
-    results.push_back(CheckNoJobsPendingOnBrokenNodes(*jobs));
-  } else {
-    results.push_back(Errored(kNodesSuite, "NoJobsPendingOnBrokenNodes", "", "unparseable", jobs.error()));
-  }
+  results.push_back(Judged(kNoJobsPendingOnBrokenNodes, "", JudgePendingJobs(context)));
   return results;
 }
 
@@ -195,13 +151,13 @@ SuiteDefinition GresDefinition() {
       .summary = "Slurm's GPU GRES agrees with the profile, gres.conf, the hardware and what jobs get",
       .checks =
           {
-              {"GresMatchesProfile", "the node's configured Gres= equals the profile's slurm.gres", true},
-              {"GresRegistered", "slurmctld accepted the node's GRES (no INVAL/INVALID_REG, no gres drain reason)",
+              {kGresMatchesProfile, "the node's configured Gres= equals the profile's slurm.gres", true},
+              {kGresRegistered, "slurmctld accepted the node's GRES (no INVAL/INVALID_REG, no gres drain reason)",
                true},
-              {"GresConfMatchesSlurmConf", "gres.conf declares as many GPUs for the node as slurm.conf's Gres=", true},
-              {"GresMatchesHardware",
+              {kGresConfMatchesSlurmConf, "gres.conf declares as many GPUs for the node as slurm.conf's Gres=", true},
+              {kGresMatchesHardware,
                "the configured GPU count equals the GPUs on the node (nvidia-smi or device files)", true},
-              {"AllocationGivesGpus", "srun --gpus-per-node=N gives every node N entries in CUDA_VISIBLE_DEVICES",
+              {kAllocationGivesGpus, "srun --gpus-per-node=N gives every node N entries in CUDA_VISIBLE_DEVICES",
                false},
           },
       .probes = {ScontrolShowNodes(), GresConfFile(), nvidia_smi::NvidiaSmiQueryXml(), gpu_devices::GpuDevices(),
@@ -215,9 +171,9 @@ SuiteDefinition NodesDefinition() {
       .summary = "every node of the partition is usable, and no job waits on a broken node",
       .checks =
           {
-              {"NodeUsable", "the node is not down, drained, failed, invalid or not responding", true},
-              {"SlurmdReachable", "the node's slurmd accepts connections (NodeAddr:SlurmdPort)", true},
-              {"NoJobsPendingOnBrokenNodes", "no pending job's reason points at unavailable nodes", false},
+              {kNodeUsable, "the node is not down, drained, failed, invalid or not responding", true},
+              {kSlurmdReachable, "the node's slurmd accepts connections (NodeAddr:SlurmdPort)", true},
+              {kNoJobsPendingOnBrokenNodes, "no pending job's reason points at unavailable nodes", false},
           },
       .probes = {ScontrolShowNodes(), PendingJobs(), SlurmdReachability()},
   };

@@ -1,12 +1,14 @@
-// Judging a registered check as a run judges it, on outputs a test makes: a ClusterRaw of
-// named nodes and their probe outputs, and the cases one check of a registered suite gives on
-// it under a profile (the check's applicability, its reads, its judgement, and the stamp that
-// names each case). For tests of what lives in a suite's glue: a skip before any read, a read
-// that fails, a check judged from another check's facts. Header-only.
+// Judging a registered suite's checks as a run judges them, on outputs a test makes: a
+// ClusterRaw of named nodes and their probe outputs, and the cases the suite's checks give on
+// it under a profile (each check's applicability, its reads, its judgement, or the suite's
+// evaluate, and the stamp that names each case). For tests of what lives in a suite's glue: a
+// skip before any read, a read that fails, a check judged from another check's facts.
+// Header-only.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -35,29 +37,43 @@ inline RawOutput OkOutput(const std::string& text, const std::string& origin) {
   return {ProbeStatus::kOk, text, origin, ""};
 }
 
-// The cases `check` of the registered suite `suite` gives on `raw` (one per node for a per-node
-// check, one for a cluster check), in the run's order.
+inline const SuiteDefinition& RegisteredSuite(const std::string& suite_name) {
+  for (const auto* suite : SuiteRegistry::Instance().Suites()) {
+    if (suite->name == suite_name) return *suite;
+  }
+  ADD_FAILURE() << "no suite " << suite_name << " is registered";
+  static const SuiteDefinition kNone;
+  return kNone;
+}
+
+// The cases of the suite's checks named in `checks` (all of them when empty) on `raw`, in the
+// suite's order. Only those checks are judged, unless the suite judges its checks together.
+inline std::vector<CheckResult> JudgeRegistered(const std::string& suite_name, const ClusterRaw& raw,
+                                                const Profile& profile, const std::vector<std::string>& checks = {},
+                                                const std::vector<RankInfo>& ranks = {}) {
+  auto wanted = [&](const std::string& check) {
+    return checks.empty() || std::find(checks.begin(), checks.end(), check) != checks.end();
+  };
+  SuiteDefinition suite = RegisteredSuite(suite_name);
+  if (!suite.evaluate) std::erase_if(suite.checks, [&](const CheckDefinition& check) { return !wanted(check.name); });
+  auto results = EvaluateSuite(suite, SuiteContext{raw, profile, ranks, false, ""});
+  std::erase_if(results, [&](const CheckResult& result) { return !wanted(result.check); });
+  return results;
+}
+
+// The cases one check gives on `raw` (one per node for a per-node check, one for a cluster
+// check); at least one.
 inline std::vector<CheckResult> JudgeRegistered(const std::string& suite, const std::string& check,
                                                 const ClusterRaw& raw, const Profile& profile) {
-  const SuiteDefinition* definition = nullptr;
-  for (const auto* registered : SuiteRegistry::Instance().Suites()) {
-    if (registered->name == suite) definition = registered;
-  }
-  EXPECT_NE(definition, nullptr) << suite << " is not registered";
-  if (definition == nullptr) return {};
-  const std::vector<RankInfo> ranks;
-  std::vector<CheckResult> cases;
-  for (auto& result : EvaluateSuite(*definition, SuiteContext{raw, profile, ranks, false, ""})) {
-    if (result.check == check) cases.push_back(std::move(result));
-  }
+  auto cases = JudgeRegistered(suite, raw, profile, {check});
   EXPECT_FALSE(cases.empty()) << suite << "." << check << " gave no case";
   return cases;
 }
 
-// The one case `check` gives on the one node of `raw` (or the cluster).
+// The one case of a cluster check, or of a per-node check on `raw`'s only node.
 inline CheckResult JudgeRegisteredOnce(const std::string& suite, const std::string& check, const ClusterRaw& raw,
                                        const Profile& profile) {
-  auto cases = JudgeRegistered(suite, check, raw, profile);
+  const auto cases = JudgeRegistered(suite, raw, profile, {check});
   EXPECT_EQ(cases.size(), 1u) << suite << "." << check;
   return cases.empty() ? CheckResult{} : cases.front();
 }

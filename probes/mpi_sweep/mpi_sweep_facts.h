@@ -1,0 +1,19 @@
+// Typed readers of the MPI sweep's own lines in its table (cluster/mpi-allreduce.txt,
+// MpiAllreduceProbe): the pairwise measurements ("# pair" lines, pair_results.h) and the nodes
+// its reachability gate left out ("# excluded" lines, sweep_gate.h). Parsed once per run
+// (cached in the run's facts), whatever the probe's status: a sweep that did not complete
+// still names the nodes its gate or blame pass found. Pure: the run's raw outputs in.
+#pragma once
+
+#include <vector>
+
+#include "harness/cluster_raw.h"
+#include "probes/mpi_sweep/pair_results.h"
+#include "probes/mpi_sweep/sweep_gate.h"
+
+namespace gpuconform::mpi_sweep {
+
+const std::vector<PairResult>& ReadPairResults(const ClusterRaw& raw);
+const std::vector<ExcludedNode>& ReadExcludedNodes(const ClusterRaw& raw);
+
+}  // namespace gpuconform::mpi_sweep

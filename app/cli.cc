@@ -29,7 +29,7 @@ constexpr char kRunFooter[] =
     "  gpuconform run --profile local                      live, this node only\n"
     "  srun -N4 --ntasks-per-node=1 gpuconform run --junit r.xml   every node of the allocation\n"
     "  gpuconform run --snapshot snap/ --filter 'Software.*:Munge.*'\n"
-    "  gpuconform run --filter 'SlurmGres.GresCountMatchesHardware'   a check on every node\n"
+    "  gpuconform run --filter 'SlurmGres.GresMatchesHardware'        a check on every node\n"
     "  gpuconform run --filter '*-Software.*'              all but one suite\n"
     "Filters use GoogleTest syntax over Suite.Check; per-node cases are Suite.Check/<node>.";
 

@@ -128,7 +128,7 @@ RunOptions BuildRunOptions(const CommandLineSettings& cli, const Environment& en
 // built without a run get.
 const RunOptions& DefaultRunOptions();
 
-// One variable the options object reads, for the README and `--help`.
+// One variable the options object reads, for docs/reference.md and `--help`.
 struct EnvironmentVariable {
   const char* name;
   const char* meaning;

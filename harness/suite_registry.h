@@ -3,8 +3,10 @@
 // node or cluster, and the function that judges it). `gpuconform list`, the report's test
 // names and the evaluation all read these declarations.
 // Contract: judging is pure — raw outputs (through the facts layer) + profile in,
-// CheckResults out; no I/O, no MPI, no gtest. Adding a check is its function, its entry in
-// the suite's `checks`, and its test. Adding a suite is a folder under suites/ with a
+// CheckResults out; no I/O, no MPI, no gtest. A check states only its judgement: the harness
+// skips it where it does not apply, turns a failed read into its error (ReadThenJudge), and
+// names each case from the definition. Adding a check is its function, its entry in the
+// suite's `checks` (and in the reason catalogue, for a new code), and its test. Adding a suite is a folder under suites/ with a
 // SuiteRegistration in it and one line in suites/CMakeLists.txt.
 #pragma once
 
@@ -70,10 +72,12 @@ struct SuiteDefinition {
   std::string summary;  // one line for `gpuconform list`
   std::vector<CheckDefinition> checks;
   std::vector<ProbeSpec> probes = {};
-  // Set only where the checks come out of one judgement and cannot be judged one by one:
-  // one collective output or one log gives all their verdicts (Munge, Checkpoint, NcclTransport,
-  // Software's components, Launch's world). Otherwise each check's `judge` is called, for
-  // every node of the run where the check is per node.
+  // Set only where the checks come out of one judgement and cannot be judged one by one: one
+  // collective output or one log gives all their verdicts (AllreduceBandwidth's sweeps,
+  // Checkpoint's torture, NcclTransport's log, Launch's world), or the controller's nodes rather
+  // than the run's are judged (SlurmGres, SlurmNodes). It names each judgement with Judged();
+  // the harness adds the suite. Otherwise each check's `judge` is called, for every node of the
+  // run where the check is per node, and the harness names each case.
   std::function<std::vector<CheckResult>(const SuiteContext&)> evaluate = {};
 };
 

@@ -115,21 +115,21 @@ Result<cuda_p2p::P2pReport> ParseCudaP2pFacts(const ClusterRaw& raw, const std::
 
 }  // namespace
 
-Result<nvidia_smi::GpuInventory> ReadGpuInventory(const ClusterRaw& raw, const std::string& node) {
+const Result<nvidia_smi::GpuInventory>& ReadGpuInventory(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<nvidia_smi::GpuInventory>>("gpu-inventory", node,
                                                          [&] { return ParseGpuInventory(raw, node); });
 }
 
-Result<NvlinkStatus> ReadNvlinkStatus(const ClusterRaw& raw, const std::string& node) {
+const Result<NvlinkStatus>& ReadNvlinkStatus(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<NvlinkStatus>>("nvlink-status", node, [&] { return ParseNvlinkStatusFacts(raw, node); });
 }
 
-Result<nvidia_smi::GpuInventory> ReadNvidiaSmiQuery(const ClusterRaw& raw, const std::string& node) {
+const Result<nvidia_smi::GpuInventory>& ReadNvidiaSmiQuery(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<nvidia_smi::GpuInventory>>("nvidia-smi-q", node,
                                                          [&] { return ParseNvidiaSmiQueryFacts(raw, node); });
 }
 
-Result<nvidia_smi::GpuInventory> ReadGpuHealth(const ClusterRaw& raw, const std::string& node) {
+const Result<nvidia_smi::GpuInventory>& ReadGpuHealth(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<nvidia_smi::GpuInventory>>("gpu-health", node, [&] { return ParseGpuHealth(raw, node); });
 }
 
@@ -149,11 +149,11 @@ versions::VersionReading ReadCudaVersion(const ClusterRaw& raw, const std::strin
       });
 }
 
-Result<cuda_p2p::P2pReport> ReadCudaP2p(const ClusterRaw& raw, const std::string& node) {
+const Result<cuda_p2p::P2pReport>& ReadCudaP2p(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<cuda_p2p::P2pReport>>("cuda-p2p", node, [&] { return ParseCudaP2pFacts(raw, node); });
 }
 
-Result<TopoMatrix> ReadTopoMatrix(const ClusterRaw& raw, const std::string& node) {
+const Result<TopoMatrix>& ReadTopoMatrix(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<TopoMatrix>>("topo-matrix", node, [&] { return ParseTopoMatrixFacts(raw, node); });
 }
 

@@ -42,14 +42,14 @@ std::vector<ProbeSpec> GpuFactProbes();
 std::vector<ProbeSpec> GpuHealthProbes();
 
 // The GPUs as hardware: NVML, else nvidia-smi -q -x.
-Result<nvidia_smi::GpuInventory> ReadGpuInventory(const ClusterRaw& raw, const std::string& node);
-Result<NvlinkStatus> ReadNvlinkStatus(const ClusterRaw& raw, const std::string& node);
+const Result<nvidia_smi::GpuInventory>& ReadGpuInventory(const ClusterRaw& raw, const std::string& node);
+const Result<NvlinkStatus>& ReadNvlinkStatus(const ClusterRaw& raw, const std::string& node);
 // The GPUs' health fields: nvidia-smi -q -x, else its text form, else the GPUs it cannot open
 // (an inventory with inaccessible_bus_ids alone); otherwise -x's error, naming node, file and cause.
-Result<nvidia_smi::GpuInventory> ReadGpuHealth(const ClusterRaw& raw, const std::string& node);
+const Result<nvidia_smi::GpuInventory>& ReadGpuHealth(const ClusterRaw& raw, const std::string& node);
 // The node's `nvidia-smi -q -x` alone (not NVML): the driver and CUDA versions and the GPUs as
 // nvidia-smi lists them.
-Result<nvidia_smi::GpuInventory> ReadNvidiaSmiQuery(const ClusterRaw& raw, const std::string& node);
+const Result<nvidia_smi::GpuInventory>& ReadNvidiaSmiQuery(const ClusterRaw& raw, const std::string& node);
 // The driver's version and its CUDA version (driver API), from nvidia-smi -q -x: the probe's
 // status where it gave no output (nvidia-smi not installed is a fact), else the field or why
 // there is none.
@@ -57,8 +57,8 @@ versions::VersionReading ReadDriverVersion(const ClusterRaw& raw, const std::str
 versions::VersionReading ReadCudaVersion(const ClusterRaw& raw, const std::string& node);
 // The node's `nvidia-smi topo -m` (nvidia_smi::NvidiaSmiTopoMatrix), which NvSwitch and
 // InfiniBand both read.
-Result<TopoMatrix> ReadTopoMatrix(const ClusterRaw& raw, const std::string& node);
+const Result<TopoMatrix>& ReadTopoMatrix(const ClusterRaw& raw, const std::string& node);
 // The node's CUDA P2P report (cuda-p2p.txt): peer access and copy bandwidth of every pair.
-Result<cuda_p2p::P2pReport> ReadCudaP2p(const ClusterRaw& raw, const std::string& node);
+const Result<cuda_p2p::P2pReport>& ReadCudaP2p(const ClusterRaw& raw, const std::string& node);
 
 }  // namespace gpuconform::facts

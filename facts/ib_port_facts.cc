@@ -77,7 +77,7 @@ Result<IbPortReport> ParsePorts(const ClusterRaw& raw, const std::string& node) 
 
 std::vector<ProbeSpec> PortProbes() { return {IbstatProbe(), IbverbsProbe(), IbvDevinfoProbe()}; }
 
-Result<IbPortReport> ReadPorts(const ClusterRaw& raw, const std::string& node) {
+const Result<IbPortReport>& ReadPorts(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<IbPortReport>>("ib-ports", node, [&] { return ParsePorts(raw, node); });
 }
 

@@ -18,7 +18,7 @@ namespace gpuconform::facts {
 using namespace gpuconform::ib_tools;
 
 std::vector<ProbeSpec> PortProbes();  // ibstat, ibverbs, ibv_devinfo
-Result<IbPortReport> ReadPorts(const ClusterRaw& raw, const std::string& node);
+const Result<IbPortReport>& ReadPorts(const ClusterRaw& raw, const std::string& node);
 
 // The rail ports: those whose link layer is the profile's. On a RoCE profile (Ethernet) the
 // front-end NICs share the link layer, so when there are more such ports than rails, the

@@ -55,7 +55,8 @@ struct CheckDefinition {
 template <typename Read, typename Judge>
 CheckJudge ReadThenJudge(Read read, Judge judge) {
   return [read, judge](const SuiteContext& context, const std::string& node) -> CheckResult {
-    const auto facts = read(context, node);
+    // Bound, not copied: a reader hands out the run's cached fact.
+    const auto& facts = read(context, node);
     if (!facts) return Errored("unavailable", facts.error());
     return judge(*facts, context, node);
   };

@@ -15,7 +15,7 @@ Result<NodeReach> ParseNodeReach(const ClusterRaw& raw, const std::string& node)
 
 }  // namespace
 
-Result<NodeReach> ReadReach(const ClusterRaw& raw, const std::string& node) {
+const Result<NodeReach>& ReadReach(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<NodeReach>>("fabric-reach", node, [&] { return ParseNodeReach(raw, node); });
 }
 

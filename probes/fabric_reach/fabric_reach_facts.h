@@ -10,6 +10,6 @@
 
 namespace gpuconform::fabric_reach {
 
-Result<NodeReach> ReadReach(const ClusterRaw& raw, const std::string& node);
+const Result<NodeReach>& ReadReach(const ClusterRaw& raw, const std::string& node);
 
 }  // namespace gpuconform::fabric_reach

@@ -25,7 +25,7 @@ Result<std::vector<Interface>> ParseInterfaces(const ClusterRaw& raw, const std:
 
 }  // namespace
 
-Result<std::vector<Interface>> ReadInterfaces(const ClusterRaw& raw, const std::string& node) {
+const Result<std::vector<Interface>>& ReadInterfaces(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<std::vector<Interface>>>("interfaces", node, [&] { return ParseInterfaces(raw, node); });
 }
 

@@ -20,7 +20,7 @@ const Result<std::vector<Interface>>& ReadIpAddr(const ClusterRaw& raw, const st
 
 // The node's interfaces; the error is the probe's detail where `ip` gave no output, else the
 // parser's (naming the file and line).
-Result<std::vector<Interface>> ReadInterfaces(const ClusterRaw& raw, const std::string& node);
+const Result<std::vector<Interface>>& ReadInterfaces(const ClusterRaw& raw, const std::string& node);
 // The reason code of ReadInterfaces' error: the probe's own status where `ip` did not give its
 // output (missing, hung, failed), "unparseable" where it did and the output could not be read.
 ReasonCode InterfacesUnreadCode(const ClusterRaw& raw, const std::string& node);

@@ -5,7 +5,7 @@
 
 namespace gpuconform::kernel_log {
 
-Result<KernelLog> ReadKernelLog(const ClusterRaw& raw, const std::string& node) {
+const Result<KernelLog>& ReadKernelLog(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<KernelLog>>("kernel-log", node, [&] {
     return facts::ParseNodeOutput(raw, node, KernelLogProbe(), "neither dmesg nor journalctl is installed",
                                   ParseKernelLog);

@@ -11,6 +11,6 @@
 
 namespace gpuconform::kernel_log {
 
-Result<KernelLog> ReadKernelLog(const ClusterRaw& raw, const std::string& node);
+const Result<KernelLog>& ReadKernelLog(const ClusterRaw& raw, const std::string& node);
 
 }  // namespace gpuconform::kernel_log

@@ -18,7 +18,7 @@ struct PairResult {
   std::string node_b;
   long long size_bytes = 0;
   double busbw_gb_per_s = 0;
-  std::string failure;  // why the pair's allreduce did not complete; empty when it did
+  std::string failure = {};  // why the pair's allreduce did not complete; empty when it did
 };
 
 // "# pair A B SIZE busbw X" or "# pair-failed A B SIZE WHY".

@@ -5,7 +5,7 @@
 
 namespace gpuconform::nic_pcie {
 
-Result<NicPcieReport> ReadNicPcie(const ClusterRaw& raw, const std::string& node) {
+const Result<NicPcieReport>& ReadNicPcie(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<NicPcieReport>>("nic-pcie", node, [&] {
     return facts::ParseNodeOutput(raw, node, NicPcieProbe(), "the NIC PCIe probe could not read sysfs", ParseNicPcie);
   });

@@ -10,6 +10,6 @@
 
 namespace gpuconform::nic_pcie {
 
-Result<NicPcieReport> ReadNicPcie(const ClusterRaw& raw, const std::string& node);
+const Result<NicPcieReport>& ReadNicPcie(const ClusterRaw& raw, const std::string& node);
 
 }  // namespace gpuconform::nic_pcie

@@ -13,7 +13,7 @@ namespace {
 using InventoryCheck = CheckResult (*)(const std::string&, const GpuInventory&, const Profile&);
 using SkipReason = std::optional<std::string> (*)(const Profile&);
 
-Result<GpuInventory> ReadInventory(const SuiteContext& context, const std::string& node) {
+const Result<GpuInventory>& ReadInventory(const SuiteContext& context, const std::string& node) {
   return facts::ReadGpuHealth(context.raw, node);
 }
 
@@ -63,13 +63,13 @@ SuiteDefinition Definition() {
               {kGpusAtExpectedPcieAddresses, "every GPU answers at its PCIe address; none has fallen off the bus", true,
                ReadThenJudge(ReadInventory,
                              [](const GpuInventory& inventory, const SuiteContext& c, const std::string& node) {
-                               const auto log = kernel_log::ReadKernelLog(c.raw, node);
+                               const auto& log = kernel_log::ReadKernelLog(c.raw, node);
                                return CheckGpusAtExpectedPcieAddresses(node, inventory, log ? &*log : nullptr,
                                                                        c.profile);
                              }),
                Unless(GpuHealthSkipReason)},
               {kNoHardwareXids, "the kernel log has no hardware or driver XID since boot", true,
-               ReadThenJudge([](const SuiteContext& c, const std::string& node) {
+               ReadThenJudge([](const SuiteContext& c, const std::string& node) -> decltype(auto) {
                                return kernel_log::ReadKernelLog(c.raw, node);
                              },
                              [](const kernel_log::KernelLog& log, const SuiteContext& c, const std::string& node) {

@@ -20,15 +20,15 @@ std::optional<std::string> WithoutInfiniband(const SuiteContext& context, const 
 // RailNicsPresent: where the port listing could not be read, the count of NICs in the topology
 // matrix still decides.
 CheckResult JudgeRailNics(const SuiteContext& context, const std::string& node) {
-  const auto ports = ReadPorts(context.raw, node);
+  const auto& ports = ReadPorts(context.raw, node);
   if (ports) return CheckRailNicsPresent(node, *ports, context.profile);
-  const auto matrix = ReadTopoMatrix(context.raw, node);
+  const auto& matrix = ReadTopoMatrix(context.raw, node);
   const std::optional<int> topo_nics =
       matrix ? std::optional<int>(static_cast<int>(matrix->nics.size())) : std::nullopt;
   return CheckRailNicsWithoutPortListing(node, ports.error(), context.profile, topo_nics);
 }
 
-Result<IbPortReport> Ports(const SuiteContext& context, const std::string& node) {
+const Result<IbPortReport>& Ports(const SuiteContext& context, const std::string& node) {
   return ReadPorts(context.raw, node);
 }
 
@@ -47,9 +47,9 @@ SuiteDefinition Definition() {
          WithoutInfiniband},
         // The port listing only narrows the NICs to the rails: one that cannot be read is no error here.
         {kGpuHasLocalRailNic, "every GPU has a rail NIC at PIX/PXB (where infiniband.gpu_local_nic_required)", true,
-         ReadThenJudge([](const SuiteContext& c, const std::string& node) { return ReadTopoMatrix(c.raw, node); },
+         ReadThenJudge([](const SuiteContext& c, const std::string& node) -> decltype(auto) { return ReadTopoMatrix(c.raw, node); },
                        [](const TopoMatrix& matrix, const SuiteContext& c, const std::string& node) {
-                         const auto ports = ReadPorts(c.raw, node);
+                         const auto& ports = ReadPorts(c.raw, node);
                          return CheckGpuHasLocalRailNic(node, matrix, ports ? &*ports : nullptr, c.profile);
                        }),
          [](const SuiteContext& c, const std::string&) { return GpuLocalNicSkipReason(c.profile); }},

@@ -28,7 +28,7 @@ CheckApplicability Unless(SkipReason reason) {
 // probe's own status (missing, hung, failed), or unparseable where `ip` answered.
 CheckJudge OnNode(NodeCheck check) {
   return [check](const SuiteContext& context, const std::string& node) {
-    const auto interfaces = ReadInterfaces(context.raw, node);
+    const auto& interfaces = ReadInterfaces(context.raw, node);
     if (!interfaces) return Errored(InterfacesUnreadCode(context.raw, node), interfaces.error());
     return check(node, *interfaces, context.profile);
   };

@@ -44,7 +44,7 @@ std::vector<GpuCountEvidence> OtherGpuCounts(const SuiteContext& context, const 
 // GpuCountAndModel reads the inventory and every other source's count: where the inventory
 // could not be read, the other sources still decide.
 CheckResult JudgeGpuCount(const SuiteContext& context, const std::string& node) {
-  const auto inventory = ReadGpuInventory(context.raw, node);
+  const auto& inventory = ReadGpuInventory(context.raw, node);
   if (!inventory) {
     return CheckGpuCountWithoutInventory(node, inventory.error(), context.profile, OtherGpuCounts(context, node));
   }
@@ -55,10 +55,10 @@ CheckResult JudgeGpuCount(const SuiteContext& context, const std::string& node) 
 // section, judged from one fact the reader gives.
 template <typename Fact>
 CheckDefinition LinkCheck(const char* name, const char* requirement,
-                          Result<Fact> (*read)(const ClusterRaw&, const std::string&),
+                          const Result<Fact>& (*read)(const ClusterRaw&, const std::string&),
                           CheckResult (*check)(const std::string&, const Fact&, const Profile&)) {
   return {name, requirement, true,
-          ReadThenJudge([read](const SuiteContext& c, const std::string& node) { return read(c.raw, node); },
+          ReadThenJudge([read](const SuiteContext& c, const std::string& node) -> decltype(auto) { return read(c.raw, node); },
                         [check](const Fact& fact, const SuiteContext& c, const std::string& node) {
                           return check(node, fact, c.profile);
                         }),

@@ -22,16 +22,16 @@ SuiteDefinition Definition() {
     .summary = "every GPU's and rail NIC's PCIe link at its maximum generation and width",
     .checks = {
         {kLinksAtMaxGenAndWidth, "each GPU's current PCIe generation and width equal its maximum", true,
-         ReadThenJudge([](const SuiteContext& c, const std::string& node) { return ReadGpuInventory(c.raw, node); },
+         ReadThenJudge([](const SuiteContext& c, const std::string& node) -> decltype(auto) { return ReadGpuInventory(c.raw, node); },
                        [](const GpuInventory& inventory, const SuiteContext& c, const std::string& node) {
                          return CheckLinksAtMaxGenAndWidth(node, inventory, c.profile);
                        }),
          [](const SuiteContext& c, const std::string&) { return GpuLinksSkipReason(c.profile); }},
         // The port listing only narrows the NICs to the rails: one that cannot be read is no error here.
         {kNicLinksAtMaxGenAndWidth, "each rail NIC's current PCIe generation and width equal its maximum (sysfs)", true,
-         ReadThenJudge([](const SuiteContext& c, const std::string& node) { return ReadNicPcie(c.raw, node); },
+         ReadThenJudge([](const SuiteContext& c, const std::string& node) -> decltype(auto) { return ReadNicPcie(c.raw, node); },
                        [](const NicPcieReport& nics, const SuiteContext& c, const std::string& node) {
-                         const auto ports = ReadPorts(c.raw, node);
+                         const auto& ports = ReadPorts(c.raw, node);
                          return CheckNicLinksAtMaxGenAndWidth(node, nics, ports ? &*ports : nullptr, c.profile);
                        }),
          [](const SuiteContext& c, const std::string&) { return NicLinksSkipReason(c.profile); }},

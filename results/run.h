@@ -62,7 +62,7 @@ struct Run {
   std::vector<CheckResult> cases;
   // JUnit's run-wide <properties> after profile, version and mode, in order ("nodes", "world",
   // "filter", ...): what each verb chooses to state about how it ran.
-  std::vector<std::pair<std::string, std::string>> junit_properties;
+  std::vector<std::pair<std::string, std::string>> junit_properties = {};
 };
 
 }  // namespace gpuconform

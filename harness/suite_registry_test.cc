@@ -138,5 +138,38 @@ TEST(CheckCatalogue, AnEvaluateNamesItsJudgementsAndTheHarnessAddsTheSuite) {
   EXPECT_EQ(results[0].findings[0].entity, "n1");
 }
 
+TEST(EvaluateSuites, GroupsEachChecksCasesInDeclaredOrder) {
+  SuiteDefinition suite;
+  suite.name = "S";
+  suite.checks = {{"A", "", true}, {"B", "", true}};
+  suite.evaluate = [](const SuiteContext&) {
+    return std::vector<CheckResult>{Passed("S", "B", "n1"), Passed("S", "A", "n1"), Passed("S", "B", "n2"),
+                                    Passed("S", "A", "n2")};
+  };
+  ClusterRaw raw;
+  Profile profile;
+  const std::vector<RankInfo> ranks;
+  const auto results = EvaluateSuites({&suite}, SuiteContext{raw, profile, ranks, false, ""});
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_EQ(results[0].TestName(), "S.A/n1");
+  EXPECT_EQ(results[1].TestName(), "S.A/n2");
+  EXPECT_EQ(results[2].TestName(), "S.B/n1");
+  EXPECT_EQ(results[3].TestName(), "S.B/n2");
+}
+
+TEST(EvaluateSuites, ASuiteThatThrowsBecomesErrorsNotACrash) {
+  SuiteDefinition suite;
+  suite.name = "S";
+  suite.checks = {{"A", "", false}};
+  suite.evaluate = [](const SuiteContext&) -> std::vector<CheckResult> { throw std::runtime_error("boom"); };
+  ClusterRaw raw;
+  Profile profile;
+  const std::vector<RankInfo> ranks;
+  const auto results = EvaluateSuites({&suite}, SuiteContext{raw, profile, ranks, false, ""});
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].verdict, Verdict::kError);
+  EXPECT_NE(results[0].findings[0].message.find("boom"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpuconform

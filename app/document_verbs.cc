@@ -19,7 +19,6 @@
 #include "harness/text_util.h"
 #include "harness/timestamp.h"
 #include "history/history_store.h"
-#include "reports/html_report.h"
 #include "reports/json_report.h"
 #include "reports/report_sinks.h"
 #include "reports/results_merge.h"
@@ -222,13 +221,9 @@ int ReportVerb(const CommandLine& command) {
     }
     run = std::move(*read);
   }
-  auto written = WriteHtmlReport(command.html, run, trends);
-  if (!written) {
-    std::cerr << "gpuconform: " << written.error() << "\n";
-    return 2;
-  }
-  std::cout << "HTML report: " << command.html << "\n";
-  return 0;
+  ReportSinks sinks;
+  sinks.push_back(HtmlSink(command.html, std::move(trends)));
+  return WriteReports(run, sinks, std::cout, std::cerr) ? 0 : 2;
 }
 
 int HistoryVerb(const CommandLine& command) {

@@ -192,10 +192,9 @@ int HealthCheckVerb(const CommandLine& command, const RunOptions& options) {
 
   const SuiteContext context{probed.raw, *profile, {}, true, "", options};
   Run run;
-  run.record = StartRecord(profile->name, host, "health-check",
+  run.record = StartRecord(started_utc, profile->name, host, "health-check",
                            Join(std::vector<std::string>(selection->checks.begin(), selection->checks.end()), ":"),
                            options.slurm_job_id, {host});
-  run.record.started_utc = started_utc;
   JudgementSteps steps;
   std::size_t checks_judged = 0;
   steps.select = [&](Run& judged) {

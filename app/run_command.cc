@@ -224,9 +224,8 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
   }
 
   Run run;
-  run.record = StartRecord(profile->name, LocalHostname(), gathered->mode, command.filter, options.slurm_job_id,
-                           gathered->raw.nodes);
-  run.record.started_utc = started_utc;
+  run.record = StartRecord(started_utc, profile->name, LocalHostname(), gathered->mode, command.filter,
+                           options.slurm_job_id, gathered->raw.nodes);
   run.record.snapshot_manifest = gathered->manifest;
   for (const auto& tag : command.tags) {
     const auto equals = tag.find('=');

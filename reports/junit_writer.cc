@@ -41,7 +41,7 @@ namespace gpuconform {
 namespace {
 
 // What every suite element says about the run, read from the run's record.
-struct ReportMeta {
+struct SuiteHeader {
   std::string hostname;   // where the report was written (rank 0)
   std::string timestamp;  // the run's end, ISO 8601
   std::string profile;
@@ -50,7 +50,7 @@ struct ReportMeta {
   const std::vector<std::pair<std::string, std::string>>& properties;
 };
 
-ReportMeta MetaOf(const Run& run) {
+SuiteHeader HeaderOf(const Run& run) {
   return {run.record.hostname, run.record.ended_utc, run.record.profile, run.record.gpuconform_version, run.record.mode,
           run.junit_properties};
 }
@@ -235,7 +235,7 @@ void AddProperty(XmlWriter& xml, std::string_view name, std::string_view value) 
   xml.Close();
 }
 
-void AddRunProperties(XmlWriter& xml, const ReportMeta& meta) {
+void AddRunProperties(XmlWriter& xml, const SuiteHeader& meta) {
   AddProperty(xml, "profile", meta.profile);
   AddProperty(xml, "version", meta.version);
   AddProperty(xml, "mode", meta.mode);
@@ -348,14 +348,14 @@ void SetCountAttributes(XmlWriter& xml, const SuiteCounts& counts) {
   SetAttribute(xml, "time", FormatSeconds(counts.time_s));
 }
 
-void AddProperties(XmlWriter& xml, const SuiteCases& suite, const ReportMeta& meta) {
+void AddProperties(XmlWriter& xml, const SuiteCases& suite, const SuiteHeader& meta) {
   xml.Open("properties");
   AddRunProperties(xml, meta);
   AddMeasurementProperties(xml, suite);
   xml.Close();
 }
 
-void AddAggregateSuite(XmlWriter& xml, const SuiteCases& suite, int id, const ReportMeta& meta,
+void AddAggregateSuite(XmlWriter& xml, const SuiteCases& suite, int id, const SuiteHeader& meta,
                        const std::string& timestamp) {
   xml.Open("testsuite");
   SetAttribute(xml, "name", NonBlank(suite.name, "unnamed"));
@@ -377,7 +377,7 @@ void AddAggregateSuite(XmlWriter& xml, const SuiteCases& suite, int id, const Re
   xml.Close();
 }
 
-void AddSurefireSuite(XmlWriter& xml, const SuiteCases& suite, const ReportMeta& meta) {
+void AddSurefireSuite(XmlWriter& xml, const SuiteCases& suite, const SuiteHeader& meta) {
   xml.Open("testsuite");
   SetAttribute(xml, "name", NonBlank(suite.name, "unnamed"));
   SetCountAttributes(xml, CountVerdicts(suite));
@@ -393,7 +393,7 @@ void AddSurefireSuite(XmlWriter& xml, const SuiteCases& suite, const ReportMeta&
   xml.Close();
 }
 
-void WriteAggregate(XmlWriter& xml, const std::vector<CheckResult>& results, const ReportMeta& meta) {
+void WriteAggregate(XmlWriter& xml, const std::vector<CheckResult>& results, const SuiteHeader& meta) {
   xml.Declaration();
   xml.Open("testsuites");
   const std::string timestamp = ReportTimestamp(meta.timestamp);
@@ -432,7 +432,7 @@ std::string UniqueFileName(std::string_view suite, int index, std::set<std::stri
 std::string RenderJunit(const Run& run) {
   std::string out;
   XmlWriter xml([&out](std::string_view piece) { out.append(piece); });
-  WriteAggregate(xml, run.cases, MetaOf(run));
+  WriteAggregate(xml, run.cases, HeaderOf(run));
   return out;
 }
 
@@ -444,7 +444,7 @@ std::string RenderJunitSuite(const Run& run, const std::string& suite) {
   std::string out;
   XmlWriter xml([&out](std::string_view piece) { out.append(piece); });
   xml.Declaration();
-  AddSurefireSuite(xml, selected, MetaOf(run));
+  AddSurefireSuite(xml, selected, HeaderOf(run));
   return out;
 }
 
@@ -454,7 +454,7 @@ Result<bool> WriteJunitFile(const std::string& path, const Run& run) {
   if (!file.ok()) return Error{file.error()};
   AtomicFileWriter& writer = **file;
   XmlWriter xml([&writer](std::string_view piece) { writer.Append(piece); });
-  WriteAggregate(xml, run.cases, MetaOf(run));
+  WriteAggregate(xml, run.cases, HeaderOf(run));
   return writer.Commit();
 }
 

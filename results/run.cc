@@ -2,8 +2,8 @@
 
 #include <cstdio>
 #include <random>
+#include <utility>
 
-#include "harness/timestamp.h"
 
 namespace gpuconform {
 
@@ -18,11 +18,11 @@ std::string NewRunId() {
   return id;
 }
 
-RunRecord StartRecord(std::string profile, std::string hostname, std::string mode, std::string filter,
+RunRecord StartRecord(std::string started_utc, std::string profile, std::string hostname, std::string mode, std::string filter,
                       std::optional<std::string> slurm_job_id, std::vector<std::string> nodes) {
   RunRecord record;
   record.run_id = NewRunId();
-  record.started_utc = UtcIso8601();
+  record.started_utc = std::move(started_utc);
   record.gpuconform_version = GPUCONFORM_VERSION;
   record.profile = std::move(profile);
   record.hostname = std::move(hostname);

@@ -51,9 +51,9 @@ struct RunRecord {
 // 32 random hex digits.
 std::string NewRunId();
 
-// The record of a run starting now on `hostname`: a new run id, the start time and this
+// The record of a run that started at `started_utc` on `hostname`: a new run id and this
 // build's version; the rest is filled in as the run goes.
-RunRecord StartRecord(std::string profile, std::string hostname, std::string mode, std::string filter,
+RunRecord StartRecord(std::string started_utc, std::string profile, std::string hostname, std::string mode, std::string filter,
                       std::optional<std::string> slurm_job_id, std::vector<std::string> nodes);
 
 // A run: its record and its cases, in suite order (a check's per-node cases together).

@@ -550,6 +550,25 @@ HealthCheckExpectation ReadHealthCheck(ProfileReader& reader, const Fields& fiel
   return health;
 }
 
+TorchrunExpectation ReadTorchrun(ProfileReader& reader, const Fields& fields) {
+  TorchrunExpectation torchrun;
+  torchrun.command = reader.NonEmptyString(fields, "command").value_or(torchrun.command);
+  torchrun.nproc_per_node = static_cast<int>(reader.PositiveInteger(fields, "nproc_per_node", 1024).value_or(0));
+  torchrun.backend = reader.NonEmptyString(fields, "backend").value_or("");
+  if (!torchrun.backend.empty() && torchrun.backend != "nccl" && torchrun.backend != "gloo") {
+    reader.Fail(LineOf(fields.Value("backend")->Mark()), "torchrun.backend",
+                "expected nccl or gloo, got " + Shown(torchrun.backend));
+  }
+  torchrun.timeout_s = static_cast<int>(reader.PositiveInteger(fields, "timeout_s", 3600).value_or(60));
+  torchrun.allreduce_size_bytes =
+      reader.PositiveInteger(fields, "allreduce_size_bytes", 1LL << 34).value_or(torchrun.allreduce_size_bytes);
+  torchrun.busbw_floor_gb_per_s = reader.PositiveNumber(fields, "busbw_floor_gb_per_s").value_or(0);
+  torchrun.dataload_floor_mb_per_s = reader.PositiveNumber(fields, "dataload_floor_mb_per_s").value_or(0);
+  torchrun.source = reader.NonEmptyString(fields, "source").value_or("");
+  reader.RequireSourceFor(fields, {"busbw_floor_gb_per_s", "dataload_floor_mb_per_s"});
+  return torchrun;
+}
+
 GpuHealthExpectation ReadGpuHealth(ProfileReader& reader, const Fields& fields) {
   GpuHealthExpectation health;
   reader.Require(fields,
@@ -623,6 +642,10 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
                   ReadRegression)
           .value_or(RegressionTolerance{});
   profile.health_check = ReadSection(reader, root, "health_check", {"quick_checks", "source"}, ReadHealthCheck);
+  profile.torchrun = ReadSection(reader, root, "torchrun",
+                                 {"command", "nproc_per_node", "backend", "timeout_s", "allreduce_size_bytes",
+                                  "busbw_floor_gb_per_s", "dataload_floor_mb_per_s", "source"},
+                                 ReadTorchrun);
 }
 
 Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file) {
@@ -640,7 +663,7 @@ Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file
   std::optional<Fields> root = reader.Mapping(root_node, "", LineOf(root_node.Mark()),
                                               {"name", "description", "gpu", "nvlink", "infiniband", "nccl", "slurm",
                                                "munge", "allreduce", "fabric", "checkpoint", "software", "regression",
-                                               "gpu_health", "health_check"});
+                                               "gpu_health", "health_check", "torchrun"});
   if (!root) return Error{*reader.error()};
   Profile profile;
   profile.file = file;

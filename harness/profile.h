@@ -141,6 +141,18 @@ struct HealthCheckExpectation {
   std::string source;  // why these are cheap enough
 };
 
+// The Torchrun suite: the launch path training jobs use (srun torchrun ... one per node).
+struct TorchrunExpectation {
+  std::string command = "torchrun";  // the site's launcher; GPUCONFORM_TORCHRUN wins over it
+  int nproc_per_node = 0;            // workers per node; 0: gpu.count_per_node, else 2 on a CPU profile
+  std::string backend;               // "nccl" or "gloo"; empty: nccl where the profile expects GPUs, else gloo
+  int timeout_s = 60;                // the whole launch, rendezvous included; past it the launchers are killed
+  long long allreduce_size_bytes = 16LL << 20;
+  double busbw_floor_gb_per_s = 0;      // the backend's allreduce busbw floor; 0 = recorded, not judged
+  double dataload_floor_mb_per_s = 0;   // DataLoader read throughput per rank; 0 = recorded, not judged
+  std::string source;
+};
+
 struct Profile {
   std::string name;
   std::string description;
@@ -158,6 +170,7 @@ struct Profile {
   SoftwareExpectation software;
   RegressionTolerance regression;  // always set: the section, else the defaults
   std::optional<HealthCheckExpectation> health_check;
+  std::optional<TorchrunExpectation> torchrun;
 
   bool ExpectsGpus() const { return gpu && gpu->present; }
 };

@@ -229,6 +229,9 @@ inline constexpr ReasonEntry kReasons[] = {
      "repeats"},
     {"read-below-floor", reason_detail::kHw, "aggregate checkpoint read bandwidth is below the profile's floor",
      "check the storage servers and the network path to them; compare with fio on one node"},
+    {"dataload-below-floor", reason_detail::kHw,
+     "a node's DataLoader (num_workers=4) reads the shared data below the profile's torchrun floor",
+     "check that node's mount of the shared storage (options, its NIC to the storage); compare with fio there"},
 
     // ---- configuration: Slurm, MUNGE, NCCL, MPI, storage and profile vs reality ----
     {"metric-regression", reason_detail::kConf,
@@ -441,6 +444,40 @@ inline constexpr ReasonEntry kReasons[] = {
      "free space on the checkpoint storage (df) or lower checkpoint.size_bytes in the profile"},
     {"run-directory-left", reason_detail::kConf, "the Checkpoint run directory could not be removed",
      "remove the directory the message names by hand and check its permissions"},
+    // Torchrun: the launch path training jobs use.
+    {"torchrun-missing", reason_detail::kConf, "the node's image has no torchrun (not on PATH, or not executable)",
+     "install PyTorch in the image on every node, or name the launcher (torchrun.command, GPUCONFORM_TORCHRUN)"},
+    {"torchrun-crashed", reason_detail::kConf, "torchrun exited before starting any worker",
+     "run the quoted command by hand on the node; the message quotes the exception and names torch's and Python's "
+     "versions; fix or patch the image's launcher (docs/operating.md#the-torchrun-launcher)"},
+    {"torchrun-duplicated", reason_detail::kConf, "more than one torchrun runs on a node",
+     "launch with srun --ntasks-per-node=1 torchrun --nproc_per_node=<GPUs per node>"},
+    {"torchrun-rendezvous-timeout", reason_detail::kConf,
+     "torchrun did not finish within torchrun.timeout_s: its rendezvous never completed, or its workers hung",
+     "the message names the nodes that never joined; fix their launcher first, then MASTER_ADDR/MASTER_PORT "
+     "(Torchrun.MasterPortOpen)"},
+    {"torchrun-workers-failed", reason_detail::kConf, "torchrun's workers started and exited with a failure",
+     "read the quoted worker error (rank, stage, exception); rerun the smoke test by hand on that node"},
+    {"master-port-in-use", reason_detail::kConf,
+     "MASTER_PORT cannot be bound on the node that hosts the rendezvous (SLURM_NODEID 0)",
+     "pick another port (e.g. 29500 + SLURM_JOB_ID % 1000) or stop the process that holds it (ss -ltnp)"},
+    {"master-port-unreachable", reason_detail::kConf, "a node cannot connect to MASTER_ADDR:MASTER_PORT",
+     "set MASTER_ADDR to the node with SLURM_NODEID 0; check firewalls and routes between the nodes"},
+    {"rank-env-wrong", reason_detail::kConf,
+     "RANK, LOCAL_RANK, WORLD_SIZE or the node rank torchrun hands a worker is not what the job computes with",
+     "launch one torchrun per node with --node_rank=$SLURM_NODEID (not SLURM_PROCID) and --nnodes=$SLURM_NNODES"},
+    {"gpu-shared-by-workers", reason_detail::kConf, "two workers of a node hold the same GPU after set_device",
+     "let every worker see all of the node's GPUs (no per-task CUDA_VISIBLE_DEVICES) and call "
+     "torch.cuda.set_device(LOCAL_RANK)"},
+    {"process-group-init-failed", reason_detail::kConf, "torch.distributed.init_process_group failed on a rank",
+     "read the quoted error; check NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME and MASTER_ADDR/MASTER_PORT"},
+    {"shards-overlap", reason_detail::kConf,
+     "DistributedSampler shards overlap, miss items, or set_epoch does not reshuffle",
+     "build the sampler with num_replicas=WORLD_SIZE and rank=RANK, and call set_epoch(epoch) each epoch"},
+    {"checkpoint-not-rank-zero", reason_detail::kConf, "ranks other than global rank 0 wrote the checkpoint",
+     "write only on rank 0 (if dist.get_rank() == 0), to a .tmp file renamed with os.replace, then barrier"},
+    {"checkpoint-load-mismatch", reason_detail::kConf, "ranks loaded a different or no checkpoint after it was saved",
+     "make every rank wait for rank 0's rename (a barrier) before loading; check the storage is shared"},
 };
 
 // The catalogue entry for code, or nullptr when no entry has that code.

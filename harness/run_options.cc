@@ -12,6 +12,8 @@ constexpr const char* kLaunchEnvironmentNames[] = {
     "SLURM_JOB_ID", "SLURM_STEP_ID", "SLURM_NODEID", "SLURM_PROCID", "SLURM_LOCALID", "SLURM_NTASKS", "SLURM_NNODES",
     "SLURM_JOB_NODELIST", "SLURM_STEP_NODELIST", "SLURM_NTASKS_PER_NODE", "SLURM_TASKS_PER_NODE",
     "SLURM_STEP_TASKS_PER_NODE", "SLURM_GPUS_ON_NODE", "CUDA_VISIBLE_DEVICES", "MASTER_ADDR", "MASTER_PORT",
+    // Runpod-style clusters set these on every node, as aliases of MASTER_ADDR/MASTER_PORT.
+    "PRIMARY_ADDR", "PRIMARY_PORT",
     "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "PMIX_RANK",
     // Which interfaces the job pins its traffic to.
     "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA", "NCCL_IB_DISABLE", "NCCL_NET", "NCCL_P2P_DISABLE", "OMPI_MCA_btl",
@@ -97,6 +99,15 @@ RunOptions BuildRunOptions(const CommandLineSettings& cli, const Environment& en
   options.nccl_topo_dump_file = NonEmpty(env, "NCCL_TOPO_DUMP_FILE");
   options.nccl_log = NonEmpty(env, "GPUCONFORM_NCCL_LOG");
   options.nccl_tests_output = NonEmpty(env, "GPUCONFORM_NCCL_TESTS_OUTPUT");
+  options.torchrun_command = NonEmpty(env, "GPUCONFORM_TORCHRUN");
+  options.job_log = NonEmpty(env, "GPUCONFORM_JOB_LOG");
+  options.master_addr = NonEmpty(env, "MASTER_ADDR");
+  if (options.master_addr.empty()) options.master_addr = NonEmpty(env, "PRIMARY_ADDR");
+  options.master_port = NonEmpty(env, "MASTER_PORT");
+  if (options.master_port.empty()) options.master_port = NonEmpty(env, "PRIMARY_PORT");
+  options.slurm_node_id = NonEmpty(env, "SLURM_NODEID");
+  options.gloo_socket_ifname = NonEmpty(env, "GLOO_SOCKET_IFNAME");
+  options.torchrun_checkpoint_writers = NonEmpty(env, "GPUCONFORM_TORCHRUN_CHECKPOINT_WRITERS");
   for (const auto& [name, value] : env) {
     if (name.rfind("NCCL_", 0) == 0) options.nccl_environment[name] = value;
   }
@@ -156,6 +167,21 @@ const std::vector<EnvironmentVariable> kEnvironmentVariables = {
      "unset"},
     {"GPUCONFORM_NCCL_LOG", "an NCCL_DEBUG=INFO log of your own run, judged instead of gpuconform's", "unset"},
     {"GPUCONFORM_NCCL_TESTS_OUTPUT", "an nccl-tests `all_reduce_perf` output file to judge", "unset"},
+    {"GPUCONFORM_TORCHRUN",
+     "the launcher the Torchrun suite starts on every node (a path or a name on PATH), as a training job's "
+     "`srun torchrun` would",
+     "the profile's `torchrun.command`, else `torchrun` on PATH"},
+    {"GPUCONFORM_JOB_LOG",
+     "a failed training job's own output (its Slurm output file), diagnosed by `Torchrun.JobLogLaunch`",
+     "unset (a snapshot's `cluster/job.log`)"},
+    {"MASTER_ADDR, MASTER_PORT",
+     "the rendezvous the Torchrun suite's launchers use (`PRIMARY_ADDR`/`PRIMARY_PORT` count as aliases); judged by "
+     "`Launch.MasterAddrInAllocation` and `Torchrun.MasterPortOpen`",
+     "the host of the task with SLURM_NODEID 0, and a free port found there"},
+    {"GPUCONFORM_TORCHRUN_CHECKPOINT_WRITERS",
+     "`all` makes every worker of the Torchrun suite write the checkpoint in place at once, the unguarded pattern "
+     "`Torchrun.CheckpointRankZero` must detect (its negative control)",
+     "rank 0 alone, through a .tmp file and a rename"},
     {"NCCL_*",
      "the user's NCCL settings, passed to gpuconform's NCCL worker (which sets NCCL_DEBUG=INFO unless it is TRACE, "
      "and its own NCCL_DEBUG_SUBSYS, NCCL_DEBUG_FILE and NCCL_TOPO_DUMP_FILE)",

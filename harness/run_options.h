@@ -99,6 +99,13 @@ struct RunOptions {
   std::string nccl_topo_dump_file;  // NCCL_TOPO_DUMP_FILE; empty when unset
   std::string nccl_log;             // GPUCONFORM_NCCL_LOG; empty: gpuconform's own NCCL run
   std::string nccl_tests_output;    // GPUCONFORM_NCCL_TESTS_OUTPUT; empty: none given
+  std::string torchrun_command;     // GPUCONFORM_TORCHRUN; empty: the profile's, else torchrun on PATH
+  std::string job_log;              // GPUCONFORM_JOB_LOG: a training job's output to diagnose; empty: none
+  std::string master_addr;          // MASTER_ADDR, else PRIMARY_ADDR; empty: derived from the allocation
+  std::string master_port;          // MASTER_PORT, else PRIMARY_PORT; empty: a free port on that node
+  std::string slurm_node_id;        // SLURM_NODEID of this task; empty outside Slurm
+  std::string gloo_socket_ifname;   // GLOO_SOCKET_IFNAME; empty: the profile's fabric interface
+  std::string torchrun_checkpoint_writers;  // GPUCONFORM_TORCHRUN_CHECKPOINT_WRITERS: "all" = negative control
   // Every NCCL_* variable of the user's environment: the NCCL worker's settings start from these.
   std::map<std::string, std::string> nccl_environment;
 

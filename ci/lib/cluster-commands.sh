@@ -178,6 +178,9 @@ cmd_env() {
   # paths inside its mount namespace (%n is the node name).
   printf 'export GPUCONFORM_MUNGE_KEY=%q\n' "$LC/run/munge/munge.key"
   printf 'export GPUCONFORM_DEV_DIR=%q\n' "$LC/nodes/%n/dev"
+  # The nodes' image: its patched torchrun (ci/image/torchrun) first on PATH, as a site's
+  # module or profile.d would put it.
+  printf 'export PATH=%q:"$PATH"\n' "$LC/shared/bin"
   cat <<'EOF'
 # Open MPI, direct launch (srun --mpi=pmix) or salloc + mpirun:
 # - btl self,tcp: ranks talk TCP only (the nodes share one machine, so shared

@@ -92,6 +92,10 @@ make_dirs() {
     chmod 0755 "$d/munge"
   done
   make_gpu_devices
+  # The image's launcher: Debian's torchrun with the fix a site would patch into its image
+  # (ci/image/torchrun says why). `ci/cluster env` puts $LC/shared/bin first on PATH.
+  mkdir -p "$LC/shared/bin"
+  install -m 0755 "$SCRIPT_DIR/image/torchrun" "$LC/shared/bin/torchrun"
 }
 
 # The dummy GPUs: character devices with the NVIDIA major, one per GPU (gpu-device-gone

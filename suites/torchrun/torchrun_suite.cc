@@ -1,0 +1,72 @@
+// Torchrun suite glue: every node's report (probes/torchrun/torchrun_facts.h) judged together,
+// the collective probe and the registration. The probe runs the site's launcher for real; its
+// records go into the snapshot, so a capture taken on a GPU cluster is judged again anywhere.
+#include "harness/fact_reading.h"
+#include "harness/suite_registry.h"
+#include "probes/torchrun/torchrun_facts.h"
+#include "probes/torchrun/torchrun_probe.h"
+#include "suites/torchrun/torchrun_checks.h"
+
+namespace gpuconform::torchrun {
+
+namespace {
+
+const std::vector<CheckDefinition>& Checks() {
+  static const std::vector<CheckDefinition> kChecks = {
+      {kLauncherStarted,
+       "the site's torchrun starts on the node and runs its workers to the end (not missing, not crashing, not stuck "
+       "at the rendezvous)",
+       true},
+      {kOneLauncherPerNode, "exactly one torchrun runs per node (srun --ntasks-per-node=1)", true},
+      {kMasterPortOpen,
+       "MASTER_PORT is free on the node with SLURM_NODEID 0 and MASTER_ADDR:MASTER_PORT is reachable from every node",
+       false},
+      {kRanksConsistent,
+       "RANK = node_rank x nproc + LOCAL_RANK, unique over 0..W-1; WORLD_SIZE = nnodes x nproc; node_rank = "
+       "SLURM_NODEID",
+       false},
+      {kDevicesDistinct, "after set_device(LOCAL_RANK) the workers of a node hold distinct GPUs (UUIDs)", true},
+      {kCollectiveCorrect,
+       "init_process_group forms the group; all_reduce gives the exact sum on every rank at >= the busbw floor", false},
+      {kSamplerShards, "DistributedSampler shards are disjoint, cover the dataset, and set_epoch reshuffles", false},
+      {kDataLoaderThroughput,
+       "a DataLoader reads the shared data at >= the floor with num_workers=4 (and 0, for the ratio)", true},
+      {kCheckpointRankZero, "only global rank 0 writes the checkpoint (.tmp + rename); every rank loads the same step",
+       false},
+  };
+  return kChecks;
+}
+
+std::vector<CheckResult> Evaluate(const SuiteContext& context) {
+  const std::vector<std::string>& nodes = context.raw.nodes;
+  if (auto reason = NotApplicable(context.profile)) {
+    std::vector<CheckResult> results;
+    for (const auto& check : Checks()) {
+      if (!check.per_node) results.push_back(Judged(check.name, "", Skipped(*reason)));
+    }
+    for (const auto& node : nodes) {
+      for (const auto& check : Checks()) {
+        if (check.per_node) results.push_back(Judged(check.name, node, Skipped(*reason)));
+      }
+    }
+    return results;
+  }
+  return CheckTorchrun(facts::ReadEveryNode(context.raw, ReadTorchrunReport), nodes, context.profile);
+}
+
+SuiteDefinition Definition() {
+  return {
+      .name = kSuite,
+      .summary = "the launch path jobs use, for real: srun torchrun per node, ranks, GPUs, a collective, "
+                 "DistributedSampler, DataLoader, rank-0 checkpoints",
+      .checks = Checks(),
+      .probes = {TorchrunProbe()},
+      .evaluate = Evaluate,
+  };
+}
+
+const SuiteRegistration kRegistration(Definition());
+
+}  // namespace
+
+}  // namespace gpuconform::torchrun

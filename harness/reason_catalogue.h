@@ -136,6 +136,10 @@ inline constexpr ReasonEntry kReasons[] = {
      "read the writer's problem in the message and fix the checkpoint directory"},
     {"no-gpu-listed", reason_detail::kTool, "nvidia-smi answered but lists no GPU, so no GPU's health could be judged",
      "run nvidia-smi -q on the node; a GPU named in an \"Unable to determine the device handle\" line is lost"},
+    {"launch-outcome-unknown", reason_detail::kTool,
+     "the job's output shows neither a launch failure gpuconform recognises nor a completed torchrun launch",
+     "give gpuconform the job's whole output, both streams (srun -l ... >job.log 2>&1), and read the last error line "
+     "the message quotes"},
     {"torture-failed", reason_detail::kTool, "the Checkpoint crash-torture test could not run on a node",
      "read the problem the message names on the checkpoint directory"},
 
@@ -308,6 +312,30 @@ inline constexpr ReasonEntry kReasons[] = {
      "set MASTER_ADDR from the allocation: scontrol show hostnames $SLURM_JOB_NODELIST | head -1"},
     {"master-port", reason_detail::kConf, "MASTER_PORT is unset, inconsistent or not a valid port",
      "export one MASTER_PORT (1024-65535) in the batch script"},
+    // A failed training job's own output (probes/torchrun/job_log_parse.h).
+    {"rendezvous-port-in-use", reason_detail::kConf,
+     "torchrun's rendezvous port was already in use on the node: most often a second launcher of the same job",
+     "start one torchrun per node (srun --ntasks-per-node=1, --node_rank=$SLURM_NODEID); else free the port "
+     "(ss -ltnp 'sport = :PORT') or choose another --master_port"},
+    {"rendezvous-unreachable", reason_detail::kConf,
+     "the launchers could not reach the rendezvous (MASTER_ADDR:MASTER_PORT or --rdzv_endpoint) in time",
+     "set the endpoint to the first allocated host (scontrol show hostnames $SLURM_JOB_NODELIST | head -1), start "
+     "torchrun on every node, and check the port is open between the nodes (nc -zv HOST PORT)"},
+    {"master-addr-unresolvable", reason_detail::kConf, "the rendezvous host's name does not resolve on the node",
+     "set MASTER_ADDR to a name every node resolves (getent hosts NAME) or to the first allocated host's IP address"},
+    {"socket-ifname-not-on-node", reason_detail::kConf,
+     "NCCL_SOCKET_IFNAME or GLOO_SOCKET_IFNAME names an interface the node does not have",
+     "set it to the node's fabric interface (ip -o -4 addr shows which carries the cluster network) or an exclusion "
+     "list such as ^docker,lo"},
+    {"node-rank-from-procid", reason_detail::kConf,
+     "torchrun's node_rank comes from SLURM_PROCID while several tasks run per node",
+     "use --node_rank=$SLURM_NODEID and srun --ntasks-per-node=1, one torchrun per node"},
+    {"deepspeed-launcher-under-srun", reason_detail::kConf,
+     "the standalone deepspeed launcher runs under srun and starts its own workers, so launchers fight over ranks",
+     "run srun --ntasks-per-node=1 torchrun ... train.py --deepspeed, or deepspeed --launcher slurm outside srun"},
+    {"torchrun-crashed", reason_detail::kConf, "torchrun itself raised an exception before it started the workers",
+     "read the exception the message quotes; install a torch built for the node's Python (pip or conda) and check "
+     "torchrun --help runs"},
     {"mpi-pinned-forbidden", reason_detail::kConf, "Open MPI's TCP traffic is pinned to a forbidden interface",
      "set OMPI_MCA_btl_tcp_if_include to the fabric interface"},
     {"mpi-unpinned", reason_detail::kConf, "Open MPI's TCP traffic is not pinned to the fabric interface",

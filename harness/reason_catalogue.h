@@ -334,8 +334,9 @@ inline constexpr ReasonEntry kReasons[] = {
      "the standalone deepspeed launcher runs under srun and starts its own workers, so launchers fight over ranks",
      "run srun --ntasks-per-node=1 torchrun ... train.py --deepspeed, or deepspeed --launcher slurm outside srun"},
     {"torchrun-crashed", reason_detail::kConf, "torchrun itself raised an exception before it started the workers",
-     "read the exception the message quotes; install a torch built for the node's Python (pip or conda) and check "
-     "torchrun --help runs"},
+     "read the exception the message quotes (with torch's and Python's versions); install a torch built for the "
+     "node's Python, or patch the image's launcher (docs/operating.md#the-torchrun-launcher), and check torchrun "
+     "--help runs"},
     {"mpi-pinned-forbidden", reason_detail::kConf, "Open MPI's TCP traffic is pinned to a forbidden interface",
      "set OMPI_MCA_btl_tcp_if_include to the fabric interface"},
     {"mpi-unpinned", reason_detail::kConf, "Open MPI's TCP traffic is not pinned to the fabric interface",
@@ -475,9 +476,6 @@ inline constexpr ReasonEntry kReasons[] = {
     // Torchrun: the launch path training jobs use.
     {"torchrun-missing", reason_detail::kConf, "the node's image has no torchrun (not on PATH, or not executable)",
      "install PyTorch in the image on every node, or name the launcher (torchrun.command, GPUCONFORM_TORCHRUN)"},
-    {"torchrun-crashed", reason_detail::kConf, "torchrun exited before starting any worker",
-     "run the quoted command by hand on the node; the message quotes the exception and names torch's and Python's "
-     "versions; fix or patch the image's launcher (docs/operating.md#the-torchrun-launcher)"},
     {"torchrun-duplicated", reason_detail::kConf, "more than one torchrun runs on a node",
      "launch with srun --ntasks-per-node=1 torchrun --nproc_per_node=<GPUs per node>"},
     {"torchrun-rendezvous-timeout", reason_detail::kConf,
@@ -486,11 +484,6 @@ inline constexpr ReasonEntry kReasons[] = {
      "(Torchrun.MasterPortOpen)"},
     {"torchrun-workers-failed", reason_detail::kConf, "torchrun's workers started and exited with a failure",
      "read the quoted worker error (rank, stage, exception); rerun the smoke test by hand on that node"},
-    {"master-port-in-use", reason_detail::kConf,
-     "MASTER_PORT cannot be bound on the node that hosts the rendezvous (SLURM_NODEID 0)",
-     "pick another port (e.g. 29500 + SLURM_JOB_ID % 1000) or stop the process that holds it (ss -ltnp)"},
-    {"master-port-unreachable", reason_detail::kConf, "a node cannot connect to MASTER_ADDR:MASTER_PORT",
-     "set MASTER_ADDR to the node with SLURM_NODEID 0; check firewalls and routes between the nodes"},
     {"rank-env-wrong", reason_detail::kConf,
      "RANK, LOCAL_RANK, WORLD_SIZE or the node rank torchrun hands a worker is not what the job computes with",
      "launch one torchrun per node with --node_rank=$SLURM_NODEID (not SLURM_PROCID) and --nnodes=$SLURM_NNODES"},

@@ -224,7 +224,7 @@ CheckResult JudgeMasterPortOpen(const View& view) {
       any = true;
       if (port.role == "host" && port.state != "free") {
         findings.push_back(
-            {"master-port-in-use", port.host,
+            {"rendezvous-port-in-use", port.host,
              fmt::format("{}: MASTER_PORT {} cannot be bound on {}, which hosts the rendezvous (SLURM_NODEID 0): {}; "
                          "another job or a leftover process holds it: pick a free port (e.g. 29500 + SLURM_JOB_ID % "
                          "1000) or find the holder with `ss -ltnp sport = :{}`",
@@ -238,7 +238,7 @@ CheckResult JudgeMasterPortOpen(const View& view) {
                              "\"$SLURM_JOB_NODELIST\" | head -n1)",
                              master_addr, master_host);
         }
-        findings.push_back({"master-port-unreachable", port.host,
+        findings.push_back({"rendezvous-unreachable", port.host,
                             fmt::format("{}: cannot connect to MASTER_ADDR:MASTER_PORT ({}:{}): {}; {}", port.host,
                                         port.addr, port.port, port.detail, hint)});
       }
@@ -253,6 +253,20 @@ CheckResult JudgeMasterPortOpen(const View& view) {
 std::optional<CheckResult> NoWorkers(const View& view) {
   if (view.AnyWorkerRan()) return std::nullopt;
   return Skipped("no worker ran, so there is nothing to judge: Torchrun.LauncherStarted says why");
+}
+
+// The data and checkpoint stages run inside the process group: where it did not form on every
+// rank they could not run, and CollectiveCorrect already names why.
+std::optional<CheckResult> NoProcessGroup(const View& view) {
+  if (auto none = NoWorkers(view)) return none;
+  for (const auto& w : view.workers) {
+    if (w.report->described && !(w.report->init_ok && *w.report->init_ok)) {
+      return Skipped(fmt::format("the process group did not form on every rank ({} rank {} did not join): "
+                                 "Torchrun.CollectiveCorrect says why",
+                                 w.node, w.report->rank));
+    }
+  }
+  return std::nullopt;
 }
 
 CheckResult JudgeRanksConsistent(const View& view) {
@@ -408,7 +422,7 @@ CheckResult JudgeCollectiveCorrect(const View& view, const Profile& profile) {
 }
 
 CheckResult JudgeSamplerShards(const View& view) {
-  if (auto none = NoWorkers(view)) return *none;
+  if (auto none = NoProcessGroup(view)) return *none;
   std::vector<Finding> findings;
   int world = 0;
   int items = 0;
@@ -480,6 +494,7 @@ std::string DataProblem(const View& view) {
 CheckResult JudgeDataLoader(const View& view, const NodeTorchrunReport& report, const Profile& profile) {
   const std::string problem = DataProblem(view);
   if (!problem.empty()) return Skipped("the DataLoader was not measured: " + problem);
+  if (auto none = NoProcessGroup(view)) return *none;
   std::map<int, double> lowest;  // num_workers -> the node's slowest rank
   int ranks = 0;
   for (const auto& w : view.workers) {
@@ -526,7 +541,7 @@ CheckResult JudgeDataLoader(const View& view, const NodeTorchrunReport& report, 
 }
 
 CheckResult JudgeCheckpointRankZero(const View& view) {
-  if (auto none = NoWorkers(view)) return *none;
+  if (auto none = NoProcessGroup(view)) return *none;
   const std::string problem = DataProblem(view);
   if (!problem.empty()) return Skipped("the checkpoint was not written: " + problem);
   std::vector<std::string> writers;

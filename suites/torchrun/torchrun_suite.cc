@@ -3,8 +3,10 @@
 // records go into the snapshot, so a capture taken on a GPU cluster is judged again anywhere.
 #include "harness/fact_reading.h"
 #include "harness/suite_registry.h"
+#include "probes/torchrun/job_log_probe.h"
 #include "probes/torchrun/torchrun_facts.h"
 #include "probes/torchrun/torchrun_probe.h"
+#include "suites/torchrun/job_log_checks.h"
 #include "suites/torchrun/torchrun_checks.h"
 
 namespace gpuconform::torchrun {
@@ -33,8 +35,22 @@ const std::vector<CheckDefinition>& Checks() {
        "a DataLoader reads the shared data at >= the floor with num_workers=4 (and 0, for the ratio)", true},
       {kCheckpointRankZero, "only global rank 0 writes the checkpoint (.tmp + rename); every rank loads the same step",
        false},
+      {kJobLogLaunch,
+       "a failed job's own output (GPUCONFORM_JOB_LOG, a snapshot's cluster/job.log) shows a completed launch; "
+       "each launch failure is named with its node and fix",
+       false},
   };
   return kChecks;
+}
+
+// The operator's own job log is judged whatever the profile says about launching.
+CheckResult JudgeJobLog(const SuiteContext& context) {
+  const auto& input = ReadJobLog(context.raw);
+  if (!input) {
+    return Skipped("no job log given: set GPUCONFORM_JOB_LOG=FILE (a failed job's Slurm output), or put it in the "
+                   "snapshot as cluster/job.log");
+  }
+  return CheckJobLogLaunch(input->diagnosis, input->origin);
 }
 
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
@@ -42,8 +58,9 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   if (auto reason = NotApplicable(context.profile)) {
     std::vector<CheckResult> results;
     for (const auto& check : Checks()) {
-      if (!check.per_node) results.push_back(Judged(check.name, "", Skipped(*reason)));
+      if (!check.per_node && check.name != kJobLogLaunch) results.push_back(Judged(check.name, "", Skipped(*reason)));
     }
+    results.push_back(Judged(kJobLogLaunch, "", JudgeJobLog(context)));
     for (const auto& node : nodes) {
       for (const auto& check : Checks()) {
         if (check.per_node) results.push_back(Judged(check.name, node, Skipped(*reason)));
@@ -51,7 +68,10 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
     }
     return results;
   }
-  return CheckTorchrun(facts::ReadEveryNode(context.raw, ReadTorchrunReport), nodes, context.profile);
+  std::vector<CheckResult> results =
+      CheckTorchrun(facts::ReadEveryNode(context.raw, ReadTorchrunReport), nodes, context.profile);
+  results.push_back(Judged(kJobLogLaunch, "", JudgeJobLog(context)));
+  return results;
 }
 
 SuiteDefinition Definition() {
@@ -60,7 +80,7 @@ SuiteDefinition Definition() {
       .summary = "the launch path jobs use, for real: srun torchrun per node, ranks, GPUs, a collective, "
                  "DistributedSampler, DataLoader, rank-0 checkpoints",
       .checks = Checks(),
-      .probes = {TorchrunProbe()},
+      .probes = {TorchrunProbe(), JobLogProbe()},
       .evaluate = Evaluate,
   };
 }

@@ -1,0 +1,265 @@
+// Torchrun suite: the checks on real runs recorded on the local cluster (healthy, Debian's
+// unpatched launcher, two launchers per node, MASTER_ADDR on a node other than SLURM_NODEID
+// 0, every rank writing the checkpoint), and each check made to fail on an edited report.
+#include <gtest/gtest.h>
+
+#include "probes/torchrun/torchrun_facts.h"
+#include "probes/torchrun/torchrun_parse.h"
+#include "suites/torchrun/torchrun_checks.h"
+#include "tests/support/registered_checks.h"
+#include "tests/support/test_support.h"
+
+namespace gpuconform::torchrun {
+namespace {
+
+using test_support::Describe;
+using test_support::VerdictsByCase;
+
+std::vector<CheckResult> OnSnapshot(const std::string& name) {
+  return test_support::EvaluateSuiteOnSnapshot("Torchrun", test_support::FixtureDir("local-3node-torchrun-" + name),
+                                               test_support::BuiltinProfile("local"));
+}
+
+const CheckResult& Case(const std::vector<CheckResult>& results, const std::string& name) {
+  for (const auto& result : results) {
+    if (result.CaseName() == name) return result;
+  }
+  static const CheckResult kMissing{};
+  ADD_FAILURE() << "no case " << name << "\n" << Describe(results);
+  return kMissing;
+}
+
+bool AnyFindingHas(const CheckResult& result, const std::string& code, const std::string& part) {
+  for (const auto& finding : result.findings) {
+    if (finding.code == code && finding.message.find(part) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// The recorded healthy run, parsed, for edits that break one thing at a time.
+NodeFacts<NodeTorchrunReport> Healthy() {
+  NodeFacts<NodeTorchrunReport> facts;
+  for (const std::string node : {"node1", "node2", "node3"}) {
+    facts.Add(node, ParseTorchrunReport(test_support::ReadFile(test_support::FixtureDir("local-3node-torchrun-healthy") +
+                                                               "/nodes/" + node + "/torchrun.txt"),
+                                        node, node + "/torchrun.txt"));
+  }
+  return facts;
+}
+
+const std::vector<std::string> kNodes = {"node1", "node2", "node3"};
+
+std::vector<CheckResult> Judge(const NodeFacts<NodeTorchrunReport>& facts, Profile profile = {}) {
+  if (profile.name.empty()) profile = test_support::BuiltinProfile("local");
+  return CheckTorchrun(facts, kNodes, profile);
+}
+
+TEST(TorchrunChecks, HealthyRunConformsEveryCaseButTheGpuOne) {
+  const auto results = OnSnapshot("healthy");
+  for (const auto& [name, verdict] : VerdictsByCase(results)) {
+    if (name.starts_with("DevicesDistinct/") || name == "JobLogLaunch") {
+      EXPECT_EQ(verdict, Verdict::kSkip) << name;
+    } else {
+      EXPECT_EQ(verdict, Verdict::kPass) << name << "\n" << Describe(results);
+    }
+  }
+  EXPECT_EQ(Case(results, "DevicesDistinct/node1").findings.at(0).message,
+            "the workers run on CPUs (gloo backend): there is no GPU to hand out");
+}
+
+TEST(TorchrunChecks, DebiansUnpatchedTorchrunIsNamedWithItsExceptionAndFix) {
+  const auto results = OnSnapshot("unpatched-launcher");
+  for (const std::string node : {"node1", "node2", "node3"}) {
+    const CheckResult& started = Case(results, "LauncherStarted/" + node);
+    ASSERT_EQ(started.verdict, Verdict::kFail) << Describe(results);
+    EXPECT_TRUE(AnyFindingHas(started, "torchrun-crashed", "AttributeError: 'NoneType' object has no attribute 'get'"));
+    EXPECT_TRUE(AnyFindingHas(started, "torchrun-crashed", "/usr/bin/torchrun (torch 1.13"));
+    EXPECT_TRUE(AnyFindingHas(started, "torchrun-crashed", "Std.from_str on Python 3.11"));
+    EXPECT_EQ(started.findings.at(0).entity, node);
+  }
+  // What ran after the launcher is not judged twice.
+  EXPECT_EQ(Case(results, "RanksConsistent").verdict, Verdict::kSkip);
+  EXPECT_EQ(Case(results, "CheckpointRankZero").verdict, Verdict::kSkip);
+}
+
+TEST(TorchrunChecks, TwoLaunchersPerNodeAreNamedOnEveryNode) {
+  const auto results = OnSnapshot("two-launchers-per-node");
+  for (const std::string node : {"node1", "node2", "node3"}) {
+    const CheckResult& one = Case(results, "OneLauncherPerNode/" + node);
+    ASSERT_EQ(one.verdict, Verdict::kFail) << Describe(results);
+    EXPECT_TRUE(AnyFindingHas(one, "torchrun-duplicated", node + ": 2 torchrun launchers"));
+    EXPECT_TRUE(AnyFindingHas(one, "torchrun-duplicated", "--ntasks-per-node=1"));
+  }
+  EXPECT_TRUE(AnyFindingHas(Case(results, "OneLauncherPerNode/node1"), "torchrun-duplicated", "Address already in use"));
+  EXPECT_TRUE(AnyFindingHas(Case(results, "RanksConsistent"), "rank-env-wrong", "is held by 2 workers"));
+  // The job's own output of the same mistake, kept in the snapshot as cluster/job.log.
+  const CheckResult& log = Case(results, "JobLogLaunch");
+  EXPECT_EQ(log.verdict, Verdict::kFail) << Describe(results);
+  EXPECT_TRUE(AnyFindingHas(log, "rendezvous-port-in-use", "29555"));
+}
+
+TEST(TorchrunChecks, MasterAddrOnAnotherNodeIsNamedWithTheNodeThatHostsTheRendezvous) {
+  const auto results = OnSnapshot("master-addr-not-node0");
+  const CheckResult& port = Case(results, "MasterPortOpen");
+  ASSERT_EQ(port.verdict, Verdict::kFail) << Describe(results);
+  EXPECT_TRUE(AnyFindingHas(port, "rendezvous-unreachable",
+                            "MASTER_ADDR=node2 is not node1, the node with SLURM_NODEID 0 that hosts the rendezvous"));
+  const CheckResult& started = Case(results, "LauncherStarted/node3");
+  EXPECT_TRUE(AnyFindingHas(started, "torchrun-rendezvous-timeout", "still at the rendezvous at node2:"));
+}
+
+TEST(TorchrunChecks, EveryRankWritingTheCheckpointIsDetected) {
+  const auto results = OnSnapshot("checkpoint-every-rank-writes");
+  const CheckResult& checkpoint = Case(results, "CheckpointRankZero");
+  ASSERT_EQ(checkpoint.verdict, Verdict::kFail) << Describe(results);
+  EXPECT_TRUE(AnyFindingHas(checkpoint, "checkpoint-not-rank-zero", "6 ranks wrote the checkpoint"));
+}
+
+TEST(TorchrunChecks, MissingLauncherIsAConfigurationFailureNamingHowToSetIt) {
+  auto facts = Healthy();
+  auto& launcher = facts.read.at("node3").launchers.at(0);
+  launcher.state = "missing";
+  launcher.detail = "torchrun (from the default, on PATH) is not on PATH or not executable";
+  facts.read.at("node3").workers.clear();
+  const auto results = Judge(facts);
+  EXPECT_TRUE(AnyFindingHas(Case(results, "LauncherStarted/node3"), "torchrun-missing", "GPUCONFORM_TORCHRUN"));
+  EXPECT_EQ(Case(results, "LauncherStarted/node1").verdict, Verdict::kPass);
+}
+
+TEST(TorchrunChecks, RendezvousTimeoutNamesTheNodeThatNeverJoined) {
+  auto facts = Healthy();
+  for (const std::string node : {"node1", "node2"}) {
+    facts.read.at(node).launchers.at(0).state = "timed-out";
+    facts.read.at(node).workers.clear();
+  }
+  facts.read.at("node3").launchers.at(0).state = "crashed";
+  facts.read.at("node3").workers.clear();
+  const auto results = Judge(facts);
+  EXPECT_TRUE(AnyFindingHas(Case(results, "LauncherStarted/node1"), "torchrun-rendezvous-timeout",
+                            "never joined: node3 (its launcher crashed)"));
+}
+
+TEST(TorchrunChecks, WrongRanksAndNodeRankFromProcidAreNamed) {
+  auto facts = Healthy();
+  facts.read.at("node2").workers.at(1).rank = 5;  // RANK not node_rank x nproc + LOCAL_RANK
+  facts.read.at("node3").launchers.at(0).slurm_nodeid = "1";
+  const auto results = Judge(facts);
+  const CheckResult& ranks = Case(results, "RanksConsistent");
+  ASSERT_EQ(ranks.verdict, Verdict::kFail);
+  EXPECT_TRUE(AnyFindingHas(ranks, "rank-env-wrong", "RANK=5, expected node_rank x nproc_per_node + LOCAL_RANK"));
+  EXPECT_TRUE(AnyFindingHas(ranks, "rank-env-wrong", "RANK 5 is held by 2 workers"));
+  EXPECT_TRUE(AnyFindingHas(ranks, "rank-env-wrong", "node_rank 2 but SLURM_NODEID=1"));
+}
+
+TEST(TorchrunChecks, TwoWorkersOnOneGpuAreNamedOnGpuProfiles) {
+  auto facts = Healthy();
+  for (auto& [node, report] : facts.read) {
+    for (auto& worker : report.workers) {
+      worker.backend = "nccl";
+      worker.device = "cuda:" + std::to_string(worker.local_rank);
+      worker.device_uuid = "GPU-" + node + "-" + std::to_string(worker.local_rank);
+    }
+  }
+  facts.read.at("node2").workers.at(1).device_uuid = facts.read.at("node2").workers.at(0).device_uuid;
+  const auto results = Judge(facts);
+  EXPECT_EQ(Case(results, "DevicesDistinct/node1").verdict, Verdict::kPass);
+  EXPECT_TRUE(AnyFindingHas(Case(results, "DevicesDistinct/node2"), "gpu-shared-by-workers", "ranks 2, 3 all hold"));
+}
+
+TEST(TorchrunChecks, WrongSumFailedInitAndSlowBackendFailTheCollective) {
+  auto facts = Healthy();
+  facts.read.at("node1").workers.at(1).allreduces.at(0).got = 20;
+  facts.read.at("node3").workers.at(0).init_ok = false;
+  facts.read.at("node3").workers.at(0).init_error = "RuntimeError: Connection refused";
+  Profile profile = test_support::BuiltinProfile("local");
+  profile.torchrun->busbw_floor_gb_per_s = 1000;
+  profile.torchrun->source = "a test floor";
+  const auto results = Judge(facts, profile);
+  const CheckResult& collective = Case(results, "CollectiveCorrect");
+  ASSERT_EQ(collective.verdict, Verdict::kFail);
+  EXPECT_TRUE(AnyFindingHas(collective, "allreduce-results-wrong", "gave 20 (expected 21)"));
+  EXPECT_TRUE(AnyFindingHas(collective, "process-group-init-failed", "RuntimeError: Connection refused"));
+  EXPECT_TRUE(AnyFindingHas(collective, "busbw-below-floor", "below the floor of 1000 GB/s (a test floor)"));
+  // The stages inside the group could not run everywhere: skipped, not blamed twice.
+  EXPECT_EQ(Case(results, "SamplerShardsDisjoint").verdict, Verdict::kSkip);
+}
+
+TEST(TorchrunChecks, OverlappingShardsAndNoReshuffleAreNamed) {
+  auto facts = Healthy();
+  auto& first = facts.read.at("node1").workers.at(0);
+  auto& second = facts.read.at("node1").workers.at(1);
+  second.shard_indices[0] = first.shard_indices[0];
+  auto results = Judge(facts);
+  EXPECT_TRUE(AnyFindingHas(Case(results, "SamplerShardsDisjoint"), "shards-overlap", "epoch 0:"));
+  facts = Healthy();
+  for (auto& [node, report] : facts.read) {
+    for (auto& worker : report.workers) worker.shard_indices[1] = worker.shard_indices[0];
+  }
+  results = Judge(facts);
+  EXPECT_TRUE(AnyFindingHas(Case(results, "SamplerShardsDisjoint"), "shards-overlap", "set_epoch(1)"));
+}
+
+TEST(TorchrunChecks, SamplerPaddingIsNotOverlap) {
+  // 7 items over 6 ranks: DistributedSampler pads to 12 by repeating 5 indices.
+  auto facts = Healthy();
+  int next = 0;
+  for (auto& [node, report] : facts.read) {
+    for (auto& worker : report.workers) {
+      worker.dataset_items = 7;
+      worker.shard_indices[0] = {next % 7, (next + 6) % 7};
+      worker.shard_indices[1] = {(next + 6) % 7, next % 7};
+      ++next;
+    }
+  }
+  const auto results = Judge(facts);
+  EXPECT_EQ(Case(results, "SamplerShardsDisjoint").verdict, Verdict::kPass) << Describe(results);
+}
+
+TEST(TorchrunChecks, SlowDataOnOneNodeFailsItsCaseAgainstTheFloor) {
+  auto facts = Healthy();
+  for (auto& worker : facts.read.at("node3").workers) worker.dataload_mb_per_s[4] = 0.5;
+  Profile profile = test_support::BuiltinProfile("local");
+  profile.torchrun->dataload_floor_mb_per_s = 5;
+  profile.torchrun->source = "a test floor";
+  const auto results = Judge(facts, profile);
+  EXPECT_EQ(Case(results, "DataLoaderThroughput/node1").verdict, Verdict::kPass) << Describe(results);
+  EXPECT_TRUE(AnyFindingHas(Case(results, "DataLoaderThroughput/node3"), "dataload-below-floor",
+                            "node3: a DataLoader with num_workers=4 read 0.5 MB/s per rank"));
+}
+
+TEST(TorchrunChecks, RankLoadingAnotherCheckpointIsNamed) {
+  auto facts = Healthy();
+  auto& checkpoint = facts.read.at("node2").workers.at(0).checkpoint;
+  checkpoint.consistent = false;
+  checkpoint.loaded_step = 3;
+  const auto results = Judge(facts);
+  EXPECT_TRUE(AnyFindingHas(Case(results, "CheckpointRankZero"), "checkpoint-load-mismatch",
+                            "node2: rank 2 loaded step 3 with other weights"));
+}
+
+TEST(TorchrunChecks, PortInUseOnTheRendezvousNodeIsNamed) {
+  auto facts = Healthy();
+  facts.read.at("node1").ports.push_back({"host", "node1", "", 29500, "in-use", "Address already in use (errno 98)"});
+  const auto results = Judge(facts);
+  EXPECT_TRUE(AnyFindingHas(Case(results, "MasterPortOpen"), "rendezvous-port-in-use",
+                            "node1: MASTER_PORT 29500 cannot be bound on node1"));
+}
+
+TEST(TorchrunChecks, ANodeWithoutOutputIsAnErrorNeverAPass) {
+  auto facts = Healthy();
+  facts.read.erase("node3");
+  facts.unread["node3"] = "node3: no torchrun.txt (absent)";
+  const auto results = Judge(facts);
+  EXPECT_EQ(Case(results, "LauncherStarted/node3").verdict, Verdict::kError);
+  EXPECT_EQ(Case(results, "RanksConsistent").verdict, Verdict::kError);
+}
+
+TEST(TorchrunChecks, AProfileWithoutATorchrunSectionSkipsSayingSo) {
+  Profile profile = test_support::BuiltinProfile("local");
+  profile.torchrun.reset();
+  ASSERT_TRUE(NotApplicable(profile));
+  EXPECT_NE(NotApplicable(profile)->find("has no torchrun section"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuconform::torchrun

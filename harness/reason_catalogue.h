@@ -310,6 +310,9 @@ inline constexpr ReasonEntry kReasons[] = {
      "set MASTER_ADDR once in the batch script, from scontrol show hostnames | head -1"},
     {"master-addr-outside", reason_detail::kConf, "MASTER_ADDR is not a node of the allocation",
      "set MASTER_ADDR from the allocation: scontrol show hostnames $SLURM_JOB_NODELIST | head -1"},
+    {"master-addr-not-node0", reason_detail::kConf,
+     "MASTER_ADDR names a node of the allocation other than the one with SLURM_NODEID 0, which hosts the rendezvous",
+     "set MASTER_ADDR from the allocation's first host: scontrol show hostnames $SLURM_JOB_NODELIST | head -1"},
     {"master-port", reason_detail::kConf, "MASTER_PORT is unset, inconsistent or not a valid port",
      "export one MASTER_PORT (1024-65535) in the batch script"},
     // A failed training job's own output (probes/torchrun/job_log_parse.h).

@@ -6,7 +6,7 @@
 //   port role=host|client host=H [addr=A] port=P state=free|in-use|error|reachable|unreachable [detail=...]
 //   launcher task_rank=K host=H command=... nnodes=N nproc_per_node=P node_rank=R slurm_nodeid=...
 //            master_addr=A master_origin=... master_port=P master_host=H backend=gloo|nccl timeout_s=T
-//            state=ok|missing|crashed|failed|timed-out|error [exit=E elapsed_s=S torch=V python=V detail=...]
+//            state=ok|missing|crashed|failed|timed-out|error|not-started [exit=E elapsed_s=S torch=V python=V detail=...]
 //   output task_rank=K line="..."          the launcher's last output lines (stdout, then stderr)
 //   w-<kind> task_rank=K rank=R ...         a worker's own record (probes/torchrun/torchrun_worker.py)
 //   unreadable task_rank=K rank=R problem=  a worker's record file the probe could not read
@@ -47,7 +47,7 @@ struct LauncherRun {
   std::string master_host;
   std::string backend;
   int timeout_s = 0;
-  std::string state;  // ok, missing, crashed, failed, timed-out, error
+  std::string state;  // ok, missing, crashed, failed, timed-out, error, not-started (the port check failed)
   int exit_code = -1;
   double elapsed_s = 0;
   std::string torch_version;

@@ -278,15 +278,27 @@ void AgreeOnRendezvous(const CollectiveContext& context, Plan& plan, std::string
   plan.data_origin = data_origin;
 }
 
-std::string PortStage(const CollectiveContext& context, const Plan& plan) {
+// The port check's records of this rank, and whether the rendezvous can work at all: a port
+// in use on the hosting node, or unreachable from any node, would leave every launcher waiting
+// until its deadline, so the launch is not started and MasterPortOpen names the cause.
+struct PortOutcome {
+  std::string records;
+  std::string blocked;  // non-empty: why the launch is not started (the same on every rank)
+};
+
+PortOutcome PortStage(const CollectiveContext& context, const Plan& plan) {
   std::string out;
+  std::string problem;
   std::optional<PortHold> hold;
   const bool hosts_rendezvous = context.node_owner && context.host == plan.master_host;
   if (hosts_rendezvous) {
     hold.emplace(plan.master_port);
     Fields fields = {{"role", "host"}, {"host", context.host}, {"port", std::to_string(plan.master_port)},
                      {"state", hold->held() ? "free" : hold->in_use() ? "in-use" : "error"}};
-    if (!hold->held()) fields.emplace_back("detail", hold->problem());
+    if (!hold->held()) {
+      fields.emplace_back("detail", hold->problem());
+      problem = "MASTER_PORT " + std::to_string(plan.master_port) + " cannot be bound on " + context.host;
+    }
     out += Line("port", fields);
   }
   context.world.SleepingBarrier({"the Torchrun suite's port check (listen)",
@@ -296,12 +308,20 @@ std::string PortStage(const CollectiveContext& context, const Plan& plan) {
     Fields fields = {{"role", "client"}, {"host", context.host}, {"addr", plan.master_addr},
                      {"port", std::to_string(plan.master_port)},
                      {"state", connected.connected ? "reachable" : "unreachable"}};
-    if (!connected.connected) fields.emplace_back("detail", connected.error);
+    if (!connected.connected) {
+      fields.emplace_back("detail", connected.error);
+      problem = context.host + " cannot connect to " + plan.master_addr + ":" + std::to_string(plan.master_port);
+    }
     out += Line("port", fields);
   }
-  context.world.SleepingBarrier({"the Torchrun suite's port check (connect)",
-                                 std::chrono::seconds(context.options.collective_timeout_s), kRankStopped});
-  return out;  // the hold ends here: torchrun's own store takes the port next
+  const auto everyone = context.world.AllGather(
+      problem, {"the Torchrun suite's port check (connect)", std::chrono::seconds(context.options.collective_timeout_s),
+                kRankStopped});
+  std::vector<std::string> problems;
+  for (const auto& entry : everyone) {
+    if (!entry.empty()) problems.push_back(entry);
+  }
+  return {out, problems.empty() ? "" : Join(problems, "; ")};  // the hold ends here: torchrun's store takes the port
 }
 
 // The worker's record files, each line given the rank that wrote it; a file the parser
@@ -444,8 +464,26 @@ RawOutput ProbeTorchrun(const CollectiveContext& context) {
   if (context.node_owner) {
     out += Line("data", {{"dir", plan.data_dir}, {"origin", plan.data_origin}, {"problem", data_problem}});
   }
-  const std::string port_records = PortStage(context, plan);
-  const std::string mine = port_records + LaunchStage(context, plan);
+  const PortOutcome port = PortStage(context, plan);
+  std::string mine = port.records;
+  if (port.blocked.empty()) {
+    mine += LaunchStage(context, plan);
+  } else {
+    mine += Line("launcher", {{"task_rank", std::to_string(context.world.rank())},
+                              {"host", context.host},
+                              {"command", plan.command},
+                              {"nnodes", std::to_string(plan.nnodes)},
+                              {"nproc_per_node", std::to_string(plan.nproc_per_node)},
+                              {"node_rank", std::to_string(plan.node_rank)},
+                              {"slurm_nodeid", context.options.slurm_node_id},
+                              {"master_addr", plan.master_addr},
+                              {"master_port", std::to_string(plan.master_port)},
+                              {"master_host", plan.master_host},
+                              {"backend", plan.backend},
+                              {"timeout_s", std::to_string(plan.timeout_s)},
+                              {"state", "not-started"},
+                              {"detail", "the rendezvous cannot work: " + port.blocked}});
+  }
   // Every launcher of a node is reported by the node's first task, which the gather keeps.
   const auto everyone = context.world.AllGather(
       context.host + "\n" + mine,

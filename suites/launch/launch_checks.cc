@@ -86,18 +86,45 @@ CheckResult CheckTasksPerNodeAsRequested(const std::vector<RankLaunch>& ranks) {
   return result;
 }
 
+namespace {
+
+// MASTER_ADDR/MASTER_PORT, or their PRIMARY_* aliases (Runpod-style clusters set those).
+std::string RendezvousEnv(const RankLaunch& rank, const std::string& master, const std::string& primary) {
+  const std::string value = rank.Env(master);
+  return value.empty() ? rank.Env(primary) : value;
+}
+
+// The host of the task with SLURM_NODEID 0, which hosts torchrun's static rendezvous; "" when
+// the ranks do not say (a launch outside Slurm).
+std::string NodeZeroHost(const std::vector<RankLaunch>& ranks) {
+  for (const auto& rank : ranks) {
+    if (rank.Env("SLURM_NODEID") == "0") return rank.host;
+  }
+  return "";
+}
+
+Finding NotNodeZero(const std::string& addr, const std::string& is, const std::string& node0) {
+  return {"master-addr-not-node0", "cluster",
+          "MASTER_ADDR=" + addr + " is " + is + ", but torchrun's static rendezvous is hosted by the node with "
+          "SLURM_NODEID 0 (" + node0 + "), so the launchers wait for a store nobody serves; set MASTER_ADDR to the "
+          "first host of the allocation: scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n1"};
+}
+
+}  // namespace
+
 CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks, const NodeInterfaceAddresses& interfaces) {
   std::set<std::string> addrs;
   std::set<std::string> ports;
   std::set<std::string> hosts;
   for (const auto& rank : ranks) {
-    addrs.insert(rank.Env("MASTER_ADDR"));
-    ports.insert(rank.Env("MASTER_PORT"));
+    addrs.insert(RendezvousEnv(rank, "MASTER_ADDR", "PRIMARY_ADDR"));
+    ports.insert(RendezvousEnv(rank, "MASTER_PORT", "PRIMARY_PORT"));
     hosts.insert(rank.host);
   }
   if (addrs.size() == 1 && addrs.begin()->empty()) {
-    return Skipped("MASTER_ADDR is not set (only frameworks like torch.distributed use it)");
+    return Skipped("MASTER_ADDR (or PRIMARY_ADDR) is not set (only frameworks like torch.distributed use it)");
   }
+  const std::string node0 = NodeZeroHost(ranks);
   std::vector<Finding> findings;
   if (addrs.size() > 1) {
     std::vector<std::string> shown;
@@ -128,6 +155,8 @@ CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks, co
                             "MASTER_ADDR=" + addr + " is not an address of any node of this allocation (" +
                                 Join({hosts.begin(), hosts.end()}, ", ") +
                                 "): rank 0's rendezvous will never be reached; use the first allocated host's address"});
+      } else if (!node0.empty() && owner != node0) {
+        findings.push_back(NotNodeZero(addr, "an address of " + owner, node0));
       }
     } else {
       const std::string short_addr = addr.substr(0, addr.find('.'));
@@ -136,6 +165,8 @@ CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks, co
                             "MASTER_ADDR=" + addr + " is not a node of this allocation (" +
                                 Join({hosts.begin(), hosts.end()}, ", ") +
                                 "): rank 0's rendezvous will never be reached; use the first allocated host"});
+      } else if (!node0.empty() && short_addr != node0 && addr != node0) {
+        findings.push_back(NotNodeZero(addr, "node " + (hosts.count(addr) ? addr : short_addr), node0));
       }
     }
   }

@@ -36,8 +36,11 @@ using NodeInterfaceAddresses = std::map<std::string, std::vector<std::pair<std::
 // MASTER_ADDR/MASTER_PORT, when set, are the same on every rank (set on some ranks only is a
 // disagreement) and name a node of the allocation with a valid port. MASTER_ADDR in every form
 // it takes in the field: a short name or an FQDN (compared by its first label), or an IPv4 or
-// IPv6 address (with or without brackets), which must be an address of one of the nodes.
-// An address that cannot be compared (no node's addresses known) is an error, never a pass.
+// IPv6 address (with or without brackets), which must be an address of one of the nodes, and
+// of the node with SLURM_NODEID 0 where the ranks say which that is (torchrun's static
+// rendezvous is hosted there). PRIMARY_ADDR/PRIMARY_PORT count as aliases where MASTER_* is
+// unset. An address that cannot be compared (no node's addresses known) is an error, never a
+// pass.
 CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks, const NodeInterfaceAddresses& interfaces);
 
 // The launch environment pins collectives to the fabric: NCCL_SOCKET_IFNAME and Open MPI's

@@ -109,6 +109,36 @@ TEST(Launch, MasterAddrMustAgreeAndBeAnAllocatedNode) {
   EXPECT_EQ(judged("node1", "node1", "").findings[0].code, "master-port");
 }
 
+// torchrun's static rendezvous is hosted by the node with SLURM_NODEID 0: MASTER_ADDR must be
+// that node in every form (name, FQDN, IPv4, IPv6, bracketed), and PRIMARY_ADDR stands in for it.
+TEST(Launch, MasterAddrMustBeTheNodeWithSlurmNodeidZeroInEveryForm) {
+  const NodeInterfaceAddresses addresses = {
+      {"node1", {{"ens1", "10.20.0.1/24"}, {"ens1", "fe80::1/64"}}},
+      {"node2", {{"ens1", "10.20.0.2/24"}, {"ens1", "fe80::2/64"}}}};
+  auto judged = [&](const std::string& name, const std::string& addr) {
+    return CheckMasterAddrInAllocation(
+        ParseRanks({Rank(0, "node1", "SLURM_NODEID=0\n" + name + "=" + addr + "\nMASTER_PORT=29500\n"),
+                    Rank(1, "node2", "SLURM_NODEID=1\n" + name + "=" + addr + "\nMASTER_PORT=29500\n")}),
+        addresses);
+  };
+  for (const std::string name : {"MASTER_ADDR", "PRIMARY_ADDR"}) {
+    for (const auto& [node0, other] : std::vector<std::pair<std::string, std::string>>{
+             {"node1", "node2"}, {"node1.cluster.local", "node2.cluster.local"}, {"10.20.0.1", "10.20.0.2"},
+             {"fe80::1", "fe80::2"}, {"[fe80::1]", "[fe80::2]"}}) {
+      EXPECT_EQ(judged(name, node0).verdict, Verdict::kPass) << name << "=" << node0;
+      const auto wrong = judged(name, other);
+      ASSERT_EQ(wrong.verdict, Verdict::kFail) << name << "=" << other;
+      EXPECT_EQ(wrong.findings[0].code, "master-addr-not-node0");
+      EXPECT_NE(wrong.findings[0].message.find("the node with SLURM_NODEID 0 (node1)"), std::string::npos)
+          << wrong.findings[0].message;
+    }
+  }
+  // PRIMARY_PORT stands in for MASTER_PORT too.
+  const auto primary_port = CheckMasterAddrInAllocation(
+      ParseRanks({Rank(0, "node1", "SLURM_NODEID=0\nPRIMARY_ADDR=node1\nPRIMARY_PORT=70000\n")}), addresses);
+  EXPECT_EQ(primary_port.findings.at(0).code, "master-port");
+}
+
 // Through the registered suite: every case named, the ranks read once per run, and a
 // MASTER_ADDR given as an IP judged against the nodes' `ip -o addr show`.
 TEST(LaunchSuite, NamesEveryCaseAndJudgesTheRanksAgainstTheNodesAddresses) {

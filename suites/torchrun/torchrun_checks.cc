@@ -130,6 +130,10 @@ CheckResult JudgeLauncherStarted(const View& view, const NodeTorchrunReport& rep
                                    fmt::format("{:.1f}", launcher.elapsed_s), "s",
                                    fmt::format("<= {}", launcher.timeout_s), "torchrun.timeout_s"});
     if (launcher.state == "ok") continue;
+    if (launcher.state == "not-started") {
+      return Skipped(report.node + ": torchrun was not started: " + launcher.detail +
+                     " (Torchrun.MasterPortOpen names why)");
+    }
     if (launcher.state == "missing") {
       findings.push_back({"torchrun-missing", report.node,
                           who + ": " + launcher.detail +

@@ -174,10 +174,20 @@ const std::vector<EnvironmentVariable> kEnvironmentVariables = {
     {"GPUCONFORM_JOB_LOG",
      "a failed training job's own output (its Slurm output file), diagnosed by `Torchrun.JobLogLaunch`",
      "unset (a snapshot's `cluster/job.log`)"},
-    {"MASTER_ADDR, MASTER_PORT",
-     "the rendezvous the Torchrun suite's launchers use (`PRIMARY_ADDR`/`PRIMARY_PORT` count as aliases); judged by "
-     "`Launch.MasterAddrInAllocation` and `Torchrun.MasterPortOpen`",
-     "the host of the task with SLURM_NODEID 0, and a free port found there"},
+    {"MASTER_ADDR",
+     "the rendezvous host the Torchrun suite's launchers use, judged by `Launch.MasterAddrInAllocation` and "
+     "`Torchrun.MasterPortOpen`: it must be the node with SLURM_NODEID 0",
+     "the host of the task with SLURM_NODEID 0"},
+    {"MASTER_PORT", "the rendezvous port; it must be free on that node and reachable from every node",
+     "a free port found on that node"},
+    {"PRIMARY_ADDR", "an alias of `MASTER_ADDR` (Runpod-style clusters set it on every node), read where "
+     "`MASTER_ADDR` is unset", "unset"},
+    {"PRIMARY_PORT", "an alias of `MASTER_PORT`, read where `MASTER_PORT` is unset", "unset"},
+    {"SLURM_NODEID", "the node rank each Torchrun launcher is given (`--node_rank`), as a job script gives it",
+     "the order of the run's hosts"},
+    {"GLOO_SOCKET_IFNAME",
+     "the interface the Torchrun suite's gloo workers use; NCCL's is `NCCL_SOCKET_IFNAME`",
+     "the profile's `nccl.socket_ifname`"},
     {"GPUCONFORM_TORCHRUN_CHECKPOINT_WRITERS",
      "`all` makes every worker of the Torchrun suite write the checkpoint in place at once, the unguarded pattern "
      "`Torchrun.CheckpointRankZero` must detect (its negative control)",

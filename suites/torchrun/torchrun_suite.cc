@@ -68,8 +68,26 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
     }
     return results;
   }
-  std::vector<CheckResult> results =
-      CheckTorchrun(facts::ReadEveryNode(context.raw, ReadTorchrunReport), nodes, context.profile);
+  // An active measurement a snapshot did not capture (one taken without the suite, or before it
+  // existed) is not a fault of the cluster: skipped, saying so, as the allreduce sweeps are.
+  bool captured = nodes.empty();
+  for (const auto& node : nodes) {
+    if (context.raw.NodeOutput(node, TorchrunProbe().id).status != ProbeStatus::kAbsent) captured = true;
+  }
+  std::vector<CheckResult> results;
+  if (!captured) {
+    const std::string why = "the snapshot has no nodes/*/" + TorchrunProbe().file +
+                            " (the launch was not captured): capture under srun with the Torchrun suite";
+    for (const auto& check : Checks()) {
+      if (check.name == kJobLogLaunch) continue;
+      if (!check.per_node) results.push_back(Judged(check.name, "", Skipped(why)));
+      for (const auto& node : check.per_node ? nodes : std::vector<std::string>{}) {
+        results.push_back(Judged(check.name, node, Skipped(why)));
+      }
+    }
+  } else {
+    results = CheckTorchrun(facts::ReadEveryNode(context.raw, ReadTorchrunReport), nodes, context.profile);
+  }
   results.push_back(Judged(kJobLogLaunch, "", JudgeJobLog(context)));
   return results;
 }

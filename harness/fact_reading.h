@@ -39,6 +39,23 @@ Result<T> ParseNodeOutput(const ClusterRaw& raw, const std::string& node, const 
 }
 
 
+// A node's output of one of gpuconform's own collective probes (checkpoint.txt, torchrun.txt)
+// through `parse(text, node, "<node>/<file>")`, or why there is none: the probe's own detail (or the file
+// and its status where it says nothing), leading with the node so a report can group the nodes
+// that share it.
+template <typename T>
+Result<T> ParseOwnProbeOutput(const ClusterRaw& raw, const std::string& node, const ProbeSpec& spec,
+                              Result<T> (*parse)(const std::string& text, const std::string& node,
+                                                 const std::string& origin)) {
+  const RawOutput out = raw.NodeOutput(node, spec.id);
+  if (!out.ok()) {
+    std::string problem = out.detail.empty() ? "no " + spec.file + " (" + ProbeStatusName(out.status) + ")" : out.detail;
+    if (!problem.starts_with(node + ":")) problem = node + ": " + problem;
+    return Error{problem};
+  }
+  return parse(out.text, node, node + "/" + spec.file);  // the file, live or replayed
+}
+
 // `out` through `parse(text, origin)`, or the probe's own detail where the output was not
 // obtained.
 template <typename Parse>

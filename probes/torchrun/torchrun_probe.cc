@@ -355,22 +355,27 @@ std::string WorkerRecords(const std::string& out_dir, int task_rank) {
   return out;
 }
 
+// What a launcher record says before it states how the launch went.
+Fields LauncherFields(const CollectiveContext& context, const Plan& plan) {
+  return {{"task_rank", std::to_string(context.world.rank())},
+          {"host", context.host},
+          {"command", plan.command},
+          {"command_origin", plan.command_origin},
+          {"nnodes", std::to_string(plan.nnodes)},
+          {"nproc_per_node", std::to_string(plan.nproc_per_node)},
+          {"node_rank", std::to_string(plan.node_rank)},
+          {"slurm_nodeid", context.options.slurm_node_id},
+          {"master_addr", plan.master_addr},
+          {"master_origin", plan.master_origin},
+          {"master_port", std::to_string(plan.master_port)},
+          {"master_host", plan.master_host},
+          {"backend", plan.backend},
+          {"timeout_s", std::to_string(plan.timeout_s)}};
+}
+
 std::string LaunchStage(const CollectiveContext& context, const Plan& plan) {
   const int task_rank = context.world.rank();
-  Fields launcher = {{"task_rank", std::to_string(task_rank)},
-                     {"host", context.host},
-                     {"command", plan.command},
-                     {"command_origin", plan.command_origin},
-                     {"nnodes", std::to_string(plan.nnodes)},
-                     {"nproc_per_node", std::to_string(plan.nproc_per_node)},
-                     {"node_rank", std::to_string(plan.node_rank)},
-                     {"slurm_nodeid", context.options.slurm_node_id},
-                     {"master_addr", plan.master_addr},
-                     {"master_origin", plan.master_origin},
-                     {"master_port", std::to_string(plan.master_port)},
-                     {"master_host", plan.master_host},
-                     {"backend", plan.backend},
-                     {"timeout_s", std::to_string(plan.timeout_s)}};
+  Fields launcher = LauncherFields(context, plan);
   const std::string resolved = Resolve(plan.command);
   if (resolved.empty()) {
     launcher.emplace_back("state", "missing");
@@ -469,20 +474,10 @@ RawOutput ProbeTorchrun(const CollectiveContext& context) {
   if (port.blocked.empty()) {
     mine += LaunchStage(context, plan);
   } else {
-    mine += Line("launcher", {{"task_rank", std::to_string(context.world.rank())},
-                              {"host", context.host},
-                              {"command", plan.command},
-                              {"nnodes", std::to_string(plan.nnodes)},
-                              {"nproc_per_node", std::to_string(plan.nproc_per_node)},
-                              {"node_rank", std::to_string(plan.node_rank)},
-                              {"slurm_nodeid", context.options.slurm_node_id},
-                              {"master_addr", plan.master_addr},
-                              {"master_port", std::to_string(plan.master_port)},
-                              {"master_host", plan.master_host},
-                              {"backend", plan.backend},
-                              {"timeout_s", std::to_string(plan.timeout_s)},
-                              {"state", "not-started"},
-                              {"detail", "the rendezvous cannot work: " + port.blocked}});
+    Fields launcher = LauncherFields(context, plan);
+    launcher.emplace_back("state", "not-started");
+    launcher.emplace_back("detail", "the rendezvous cannot work: " + port.blocked);
+    mine += Line("launcher", launcher);
   }
   // Every launcher of a node is reported by the node's first task, which the gather keeps.
   const auto everyone = context.world.AllGather(

@@ -495,6 +495,10 @@ inline constexpr ReasonEntry kReasons[] = {
      "torch.cuda.set_device(LOCAL_RANK)"},
     {"process-group-init-failed", reason_detail::kConf, "torch.distributed.init_process_group failed on a rank",
      "read the quoted error; check NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME and MASTER_ADDR/MASTER_PORT"},
+    {"backend-below-sweep", reason_detail::kConf,
+     "torch.distributed's NCCL allreduce is far below gpuconform's own NCCL sweep on the same nodes",
+     "the job takes another path: compare the job's NCCL_* environment, CUDA_VISIBLE_DEVICES and the NCCL "
+     "library torch loads with gpuconform's run; the message quotes NCCL's channel lines"},
     {"shards-overlap", reason_detail::kConf,
      "DistributedSampler shards overlap, miss items, or set_epoch does not reshuffle",
      "build the sampler with num_replicas=WORLD_SIZE and rank=RANK, and call set_epoch(epoch) each epoch"},

@@ -135,6 +135,8 @@ bool AddWorkerRecord(WorkerReport& worker, const RecordLine& record, const std::
       ok = read.Long("loaded_step", loaded);
       checkpoint.loaded_step = loaded;
     }
+  } else if (kind == "transport") {
+    worker.transport_lines.push_back(record.Get("line"));
   } else if (kind == "error") {
     worker.errors.emplace_back(record.Get("stage"), record.Get("message"));
   } else if (kind == "done") {

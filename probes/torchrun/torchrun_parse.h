@@ -101,6 +101,7 @@ struct WorkerReport {
   std::map<int, std::vector<int>> shard_indices;  // epoch -> DistributedSampler's indices for this rank
   std::map<int, double> dataload_mb_per_s;        // num_workers -> read throughput
   CheckpointRecord checkpoint;
+  std::vector<std::string> transport_lines;  // NCCL's "Channel ... via ..." lines (NCCL only)
   std::vector<std::pair<std::string, std::string>> errors;  // stage -> the exception's last line
   bool done = false;
   std::string unreadable;  // its record file could not be read (why)

@@ -416,6 +416,9 @@ std::string LaunchStage(const CollectiveContext& context, const Plan& plan) {
   if (plan.backend == "nccl" && !context.options.nccl_environment.count("NCCL_DEBUG")) {
     argv.push_back("NCCL_DEBUG=INFO");
   }
+  if (plan.backend == "nccl" && !context.options.nccl_environment.count("NCCL_DEBUG_FILE")) {
+    argv.push_back("NCCL_DEBUG_FILE=" + (work / "nccl.%h.%p.log").string());  // each worker reads its own
+  }
   for (const std::string& word : std::vector<std::string>{resolved, "--nnodes=" + std::to_string(plan.nnodes), "--nproc_per_node=" + std::to_string(plan.nproc_per_node),
         "--node_rank=" + std::to_string(plan.node_rank), "--master_addr=" + plan.master_addr,
         "--master_port=" + std::to_string(plan.master_port), "--max_restarts=0", worker.string()}) {

@@ -8,6 +8,7 @@
 #   worker      who this rank is, as torchrun and Slurm see it, and its device
 #   init        init_process_group: ok, milliseconds, the error
 #   allreduce   one sum allreduce per size: the exact expected value, what came back, busbw
+#   transport   on NCCL: the paths its channels took, from NCCL's own debug file
 #   shard       DistributedSampler's indices for this rank, epochs 0 and 1
 #   dataload    DataLoader read throughput from the shared data directory, num_workers 0 and 4
 #   checkpoint  rank 0 writes through a .tmp file and a rename; every rank loads the step back
@@ -140,6 +141,8 @@ def main():
 
     for size_bytes in sizes:
         stage("allreduce", lambda: allreduce(size_bytes))
+    if backend == "nccl":
+        stage("transport", transport_lines)
 
     def shards():
         from torch.utils.data.distributed import DistributedSampler
@@ -159,6 +162,23 @@ def main():
     stage("destroy", dist.destroy_process_group)
     record("done", ms="%.0f" % ((time.monotonic() - started) * 1000))
     return 0
+
+
+def transport_lines():
+    # The paths NCCL chose for this rank's channels ("via P2P/IPC", "via NET/IB/0"), from its
+    # own debug file (gpuconform sets NCCL_DEBUG_FILE=<dir>/nccl.%h.%p.log): the evidence a
+    # backend far below the run's own NCCL sweep is reported with.
+    import glob
+    seen = []
+    for path in glob.glob(os.path.join(OUT_DIR, "nccl.*.%d.log" % os.getpid())):
+        with open(path, errors="replace") as f:
+            for line in f:
+                if " via " in line:
+                    kind = line.split(" via ", 1)[1].strip()
+                    if kind not in [k for k, _ in seen]:
+                        seen.append((kind, line.strip()))
+    for _, line in seen[:8]:
+        record("transport", line=line[-300:])
 
 
 FILE_BYTES = 1 << 20

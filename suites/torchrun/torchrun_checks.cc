@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -365,7 +366,29 @@ CheckResult JudgeDevicesDistinct(const View& view, const NodeTorchrunReport& rep
   return result;
 }
 
-CheckResult JudgeCollectiveCorrect(const View& view, const Profile& profile) {
+// The sweep's busbw at the size closest to `size_bytes`, or nullopt when it has no rows.
+std::optional<std::pair<long long, double>> SweepAt(const SweepReference& sweep, long long size_bytes) {
+  std::optional<std::pair<long long, double>> best;
+  for (const auto& row : sweep.busbw_by_size) {
+    const auto distance = [&](long long size) { return std::abs(std::log2(double(size)) - std::log2(double(size_bytes))); };
+    if (!best || distance(row.first) < distance(best->first)) best = row;
+  }
+  return best;
+}
+
+// The NCCL transport lines the workers reported, each once, for a message.
+std::string TransportEvidence(const View& view) {
+  std::vector<std::string> lines;
+  for (const auto& w : view.workers) {
+    for (const auto& line : w.report->transport_lines) {
+      if (std::find(lines.begin(), lines.end(), line) == lines.end() && lines.size() < 3) lines.push_back(line);
+    }
+  }
+  return lines.empty() ? std::string("no NCCL transport lines were reported")
+                       : "NCCL's channels: \"" + Join(lines, "\", \"") + "\"";
+}
+
+CheckResult JudgeCollectiveCorrect(const View& view, const Profile& profile, const std::optional<SweepReference>& sweep) {
   if (auto none = NoWorkers(view)) return *none;
   std::vector<Finding> findings;
   std::map<long long, double> slowest;  // size -> the lowest busbw any rank saw
@@ -419,6 +442,25 @@ CheckResult JudgeCollectiveCorrect(const View& view, const Profile& profile) {
     }
   }
   result.measurements.push_back({"init_process_group_ms", fmt::format("{:.0f}", init_ms), "ms", "", ""});
+  for (const auto& [size, busbw] : slowest) {
+    const auto reference = sweep ? SweepAt(*sweep, size) : std::nullopt;
+    if (!reference || reference->second <= 0) continue;
+    const double ratio = busbw / reference->second;
+    result.measurements.push_back(
+        {"busbw_over_sweep@" + HumanSize(size), fmt::format("{:.2f}", ratio), "",
+         sweep->judged ? fmt::format(">= {}", kBackendBelowSweepFraction) : "",
+         fmt::format("{} at {}: {:.3f} GB/s{}", sweep->tool, HumanSize(reference->first), reference->second,
+                     sweep->judged ? "" : "; recorded, not judged")});
+    if (sweep->judged && ratio < kBackendBelowSweepFraction) {
+      findings.push_back({"backend-below-sweep", "cluster",
+                          fmt::format("torch.distributed all_reduce of {} ran at {:.3f} GB/s busbw, {:.0f}% of {}'s "
+                                      "{:.3f} GB/s at {} on the same nodes: the training job's NCCL does not take "
+                                      "the path gpuconform's does ({}); compare NCCL_* in the job's environment, "
+                                      "CUDA_VISIBLE_DEVICES and the NCCL library torch loads",
+                                      HumanSize(size), busbw, ratio * 100, sweep->tool, reference->second,
+                                      HumanSize(reference->first), TransportEvidence(view))});
+    }
+  }
   if (findings.empty()) return result;
   CheckResult failed = Failed(std::move(findings));
   failed.measurements = std::move(result.measurements);
@@ -603,7 +645,7 @@ std::optional<std::string> NotApplicable(const Profile& profile) {
 }
 
 std::vector<CheckResult> CheckTorchrun(const NodeFacts<NodeTorchrunReport>& reports, const std::vector<std::string>& nodes,
-                                       const Profile& profile) {
+                                       const Profile& profile, const std::optional<SweepReference>& sweep) {
   const View view = MakeView(reports);
   const std::vector<const char*> per_node = {kLauncherStarted, kOneLauncherPerNode, kDevicesDistinct,
                                              kDataLoaderThroughput};
@@ -631,7 +673,7 @@ std::vector<CheckResult> CheckTorchrun(const NodeFacts<NodeTorchrunReport>& repo
   };
   cluster_result(kMasterPortOpen, JudgeMasterPortOpen(view));
   cluster_result(kRanksConsistent, JudgeRanksConsistent(view));
-  cluster_result(kCollectiveCorrect, JudgeCollectiveCorrect(view, profile));
+  cluster_result(kCollectiveCorrect, JudgeCollectiveCorrect(view, profile, sweep));
   cluster_result(kSamplerShards, JudgeSamplerShards(view));
   cluster_result(kCheckpointRankZero, JudgeCheckpointRankZero(view));
   for (const auto& node : nodes) {

@@ -31,6 +31,17 @@ inline constexpr char kSamplerShards[] = "SamplerShardsDisjoint";
 inline constexpr char kDataLoaderThroughput[] = "DataLoaderThroughput";
 inline constexpr char kCheckpointRankZero[] = "CheckpointRankZero";
 
+// The same run's own allreduce sweep, to compare the backend's busbw with: gpuconform's NCCL
+// run where the workers use NCCL (judged: the same library on the same GPUs should match it),
+// the MPI sweep where they use gloo (recorded only: gloo and Open MPI differ by design).
+struct SweepReference {
+  std::string tool;                                    // "gpuconform's NCCL run", "the MPI sweep"
+  std::vector<std::pair<long long, double>> busbw_by_size;  // size in bytes -> busbw GB/s
+  bool judged = false;
+};
+// A backend below this fraction of the sweep's busbw at the same size is named.
+inline constexpr double kBackendBelowSweepFraction = 0.5;
+
 // Why the suite does not apply (the profile has no torchrun section), or nullopt.
 std::optional<std::string> NotApplicable(const Profile& profile);
 
@@ -38,6 +49,6 @@ std::optional<std::string> NotApplicable(const Profile& profile);
 // run (`nodes`), cluster checks once. A node whose output could not be read is an error in
 // each of its cases and in the cluster checks, never a pass.
 std::vector<CheckResult> CheckTorchrun(const NodeFacts<NodeTorchrunReport>& reports, const std::vector<std::string>& nodes,
-                                       const Profile& profile);
+                                       const Profile& profile, const std::optional<SweepReference>& sweep = std::nullopt);
 
 }  // namespace gpuconform::torchrun

@@ -187,6 +187,35 @@ TEST(TorchrunChecks, WrongSumFailedInitAndSlowBackendFailTheCollective) {
   EXPECT_EQ(Case(results, "SamplerShardsDisjoint").verdict, Verdict::kSkip);
 }
 
+TEST(TorchrunChecks, ANcclBackendFarBelowTheRunsOwnNcclSweepIsNamedWithItsChannels) {
+  auto facts = Healthy();
+  for (auto& [node, report] : facts.read) {
+    for (auto& worker : report.workers) {
+      worker.backend = "nccl";
+      worker.allreduces.at(0).busbw_gb_per_s = 20;
+      worker.transport_lines = {"node1:1234:1240 [0] NCCL INFO Channel 00/0 : 0[0] -> 2[0] [send] via NET/Socket/0"};
+    }
+  }
+  SweepReference sweep{"gpuconform's NCCL run", {{512 << 10, 90}, {1 << 20, 150}, {4 << 20, 300}}, true};
+  auto results = CheckTorchrun(facts, kNodes, test_support::BuiltinProfile("local"), sweep);
+  const CheckResult& collective = Case(results, "CollectiveCorrect");
+  ASSERT_EQ(collective.verdict, Verdict::kFail) << Describe(results);
+  EXPECT_TRUE(AnyFindingHas(collective, "backend-below-sweep", "13% of gpuconform's NCCL run's 150.000 GB/s at 1 MiB"));
+  EXPECT_TRUE(AnyFindingHas(collective, "backend-below-sweep", "via NET/Socket/0"));
+  // At the sweep's speed it conforms; against the MPI sweep (gloo) it is recorded, never judged.
+  sweep.busbw_by_size = {{1 << 20, 30}};
+  EXPECT_EQ(Case(CheckTorchrun(facts, kNodes, test_support::BuiltinProfile("local"), sweep), "CollectiveCorrect").verdict,
+            Verdict::kPass);
+  SweepReference mpi{"the MPI sweep", {{1 << 20, 150}}, false};
+  results = CheckTorchrun(facts, kNodes, test_support::BuiltinProfile("local"), mpi);
+  EXPECT_EQ(Case(results, "CollectiveCorrect").verdict, Verdict::kPass);
+  bool recorded = false;
+  for (const auto& m : Case(results, "CollectiveCorrect").measurements) {
+    recorded = recorded || (m.name == "busbw_over_sweep@1 MiB" && m.source.find("recorded, not judged") != std::string::npos);
+  }
+  EXPECT_TRUE(recorded);
+}
+
 TEST(TorchrunChecks, OverlappingShardsAndNoReshuffleAreNamed) {
   auto facts = Healthy();
   auto& first = facts.read.at("node1").workers.at(0);

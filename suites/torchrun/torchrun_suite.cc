@@ -3,6 +3,9 @@
 // records go into the snapshot, so a capture taken on a GPU cluster is judged again anywhere.
 #include "harness/fact_reading.h"
 #include "harness/suite_registry.h"
+#include "probes/mpi_sweep/mpi_allreduce_probe.h"
+#include "probes/nccl_run/nccl_run_probe.h"
+#include "probes/nccl_tests/nccl_tests_facts.h"
 #include "probes/torchrun/job_log_probe.h"
 #include "probes/torchrun/torchrun_facts.h"
 #include "probes/torchrun/torchrun_probe.h"
@@ -41,6 +44,20 @@ const std::vector<CheckDefinition>& Checks() {
        false},
   };
   return kChecks;
+}
+
+// The run's own sweep of the backend's kind, where it ran in this run (AllreduceBandwidth
+// selected too): the Torchrun suite does not start one of its own.
+std::optional<SweepReference> RunsOwnSweep(const SuiteContext& context) {
+  const bool nccl = context.profile.ExpectsGpus() &&
+                    (!context.profile.torchrun || context.profile.torchrun->backend != "gloo");
+  const std::string probe_id = nccl ? nccl_run::NcclAllreduceProbe().id : mpi_sweep::MpiAllreduceProbe().id;
+  if (!context.raw.ClusterOutput(probe_id).ok()) return std::nullopt;
+  const auto& table = nccl_tests::ReadBandwidthTable(context.raw, probe_id);
+  if (!table) return std::nullopt;
+  SweepReference sweep{nccl ? "gpuconform's NCCL run" : "the MPI sweep", {}, nccl};
+  for (const auto& row : table->rows) sweep.busbw_by_size.emplace_back(row.size_bytes, row.busbw_gb_per_s);
+  return sweep;
 }
 
 // The operator's own job log is judged whatever the profile says about launching.
@@ -86,7 +103,8 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
       }
     }
   } else {
-    results = CheckTorchrun(facts::ReadEveryNode(context.raw, ReadTorchrunReport), nodes, context.profile);
+    results = CheckTorchrun(facts::ReadEveryNode(context.raw, ReadTorchrunReport), nodes, context.profile,
+                            RunsOwnSweep(context));
   }
   results.push_back(Judged(kJobLogLaunch, "", JudgeJobLog(context)));
   return results;

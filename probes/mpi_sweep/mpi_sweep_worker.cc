@@ -156,14 +156,16 @@ std::string MeasurePairs(const SweepWorld& world, long long size_bytes) {
     return node_ranks[static_cast<std::size_t>(std::find(node_names.begin(), node_names.end(), node) - node_names.begin())];
   };
   std::vector<PairResult> pairs;
-  auto measure = [&](const std::string& a, const std::string& b) {
+  auto measured = [&](const std::string& a, const std::string& b) {
     const double time_us = MeasureOnePair(world, rank_of(a), rank_of(b), a + " and " + b, buffers);
-    pairs.push_back(
-        {a, b, size_bytes, AllreduceBusBandwidth(static_cast<double>(size_bytes) / (time_us * 1e-6) / 1e9, 2), ""});
+    return PairResult{a, b, size_bytes,
+                      AllreduceBusBandwidth(static_cast<double>(size_bytes) / (time_us * 1e-6) / 1e9, 2), ""};
   };
-  for (std::size_t p = 0; p < nodes; ++p) measure(node_names[p], node_names[(p + 1) % nodes]);
-  // Every rank has the same first-pass numbers, so every rank picks the same second pass.
-  for (const auto& [suspect, good] : ConfirmationPairs(pairs)) measure(suspect, good);
+  for (std::size_t p = 0; p < nodes; ++p) pairs.push_back(measured(node_names[p], node_names[(p + 1) % nodes]));
+  // Every rank has the same first-pass numbers, so every rank picks the same pairs to measure
+  // again, and then the same second pass.
+  for (const auto& [a, b] : RemeasuredPairs(pairs)) MergeRemeasured(pairs, measured(a, b));
+  for (const auto& [suspect, good] : ConfirmationPairs(pairs)) pairs.push_back(measured(suspect, good));
   std::string lines;
   for (const auto& pair : pairs) lines += PairLine(pair);
   return lines;

@@ -66,6 +66,23 @@ std::map<std::string, PairCounts> CountPairs(const std::vector<PairResult>& pair
 bool AllSlow(const PairCounts& counts) { return counts.pairs >= 2 && counts.slow == counts.pairs; }
 
 
+std::vector<std::pair<std::string, std::string>> RemeasuredPairs(const std::vector<PairResult>& first_pass) {
+  const double fastest = Fastest(first_pass);
+  std::vector<std::pair<std::string, std::string>> again;
+  for (const auto& pair : first_pass) {
+    if (pair.failure.empty() && IsSlow(pair, fastest)) again.emplace_back(pair.node_a, pair.node_b);
+  }
+  return again;
+}
+
+void MergeRemeasured(std::vector<PairResult>& pairs, const PairResult& again) {
+  for (auto& pair : pairs) {
+    if (pair.node_a == again.node_a && pair.node_b == again.node_b && again.failure.empty()) {
+      pair.busbw_gb_per_s = std::max(pair.busbw_gb_per_s, again.busbw_gb_per_s);
+    }
+  }
+}
+
 std::vector<std::pair<std::string, std::string>> ConfirmationPairs(const std::vector<PairResult>& first_pass) {
   const double fastest = Fastest(first_pass);
   const auto counts = CountPairs(first_pass, fastest);

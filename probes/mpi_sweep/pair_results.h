@@ -31,6 +31,14 @@ std::vector<PairResult> ParsePairResults(const std::string& text);
 // slow links.
 inline constexpr double kSlowPairFraction = 0.5;
 
+// Before any blame: each pair that completed below half the fastest is measured once more,
+// later, and the faster of its two measurements stands (MergeRemeasured). On nodes that share
+// cores or a fabric with other work, a pair caught at a busy moment recovers; a slow link is
+// slow both times. Deterministic, so every rank computes the same list.
+std::vector<std::pair<std::string, std::string>> RemeasuredPairs(const std::vector<PairResult>& first_pass);
+// `again` (a pair measured a second time) into `pairs`: the faster busbw of the two stands.
+void MergeRemeasured(std::vector<PairResult>& pairs, const PairResult& again);
+
 // The second pass. In a ring, a healthy node between two slow ones has only slow pairs and
 // would be blamed with them; so each suspect (every pair of it slow) is measured once more
 // with a known-good node (one with a fast pair) it has not been paired with. Deterministic,

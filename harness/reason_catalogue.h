@@ -231,6 +231,12 @@ inline constexpr ReasonEntry kReasons[] = {
     {"xid-hardware", reason_detail::kHw, "the kernel log has an XID NVIDIA attributes to the GPU's hardware",
      "follow the action the message gives for that XID (NVIDIA's XID catalogue): drain, reset or reboot, RMA if it "
      "repeats"},
+    {"ib-link-errors", reason_detail::kHw,
+     "an InfiniBand port's signal error counters (symbol errors, recoveries, integrity) are above their limits",
+     "reseat or replace the cable or transceiver the message names and check its switch port; clear the counters "
+     "(perfquery -x -R) and watch the rate"},
+    {"ib-link-downed", reason_detail::kHw, "an InfiniBand port's link went down and retrained",
+     "check the cable's seating and the peer (switch) port's log; recable if it repeats"},
     {"read-below-floor", reason_detail::kHw, "aggregate checkpoint read bandwidth is below the profile's floor",
      "check the storage servers and the network path to them; compare with fio on one node"},
     {"dataload-below-floor", reason_detail::kHw,
@@ -495,6 +501,9 @@ inline constexpr ReasonEntry kReasons[] = {
      "torch.cuda.set_device(LOCAL_RANK)"},
     {"process-group-init-failed", reason_detail::kConf, "torch.distributed.init_process_group failed on a rank",
      "read the quoted error; check NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME and MASTER_ADDR/MASTER_PORT"},
+    {"ib-port-discards", reason_detail::kConf,
+     "an InfiniBand port discarded packets (xmit discards, relay or constraint errors, VL15 drops) above its limit",
+     "not the cable: check the subnet manager's routing, the fabric's congestion and peers that went away"},
     {"backend-below-sweep", reason_detail::kConf,
      "torch.distributed's NCCL allreduce is far below gpuconform's own NCCL sweep on the same nodes",
      "the job takes another path: compare the job's NCCL_* environment, CUDA_VISIBLE_DEVICES and the NCCL "

@@ -8,6 +8,7 @@
 
 #include "facts/ib_port_facts.h"
 #include "harness/gpu_applicability.h"
+#include "harness/text_util.h"
 
 namespace gpuconform::infiniband {
 
@@ -224,6 +225,64 @@ CheckResult CheckGpuHasLocalRailNic(const std::string& node, const nvidia_smi::T
                             "every rail HCA is seated in the slot beside its GPU"});
   }
   return FromFindings(std::move(findings));
+}
+
+CheckResult CheckPortErrorCounters(const std::string& node, const ib_counters::CounterReport& report) {
+  using ib_counters::CounterKind;
+  if (report.ports.empty()) {
+    return Skipped(node + ": no RDMA port counters (" + report.origin + "): RailNicsPresent judges the NICs");
+  }
+  std::vector<Finding> findings;
+  CheckResult result = Passed();
+  for (const auto& port : report.ports) {
+    if (port.port == "ALL") continue;
+    const std::string where = (port.node.empty() ? "" : port.node + " ") + port.device + " port " + port.port;
+    const std::string entity = node + "/" + port.device + "/port" + port.port;
+    std::map<CounterKind, std::vector<std::string>> over;
+    for (const auto& info : ib_counters::KnownCounters()) {
+      const auto found = port.counters.find(info.name);
+      if (found == port.counters.end()) continue;
+      const auto& [value, saturated] = found->second;
+      if (info.kind == CounterKind::kCongestion) {
+        if (value > 0) {
+          result.measurements.push_back({entity + "." + info.name, std::to_string(value), saturated ? "(saturated)" : "",
+                                         "", "load (time waiting to send), recorded, not judged"});
+        }
+        continue;
+      }
+      if (value <= info.default_limit) continue;
+      over[info.kind].push_back(fmt::format("{} {}{} > {}", info.name, saturated ? "at least " : "", value,
+                                            info.default_limit));
+    }
+    const auto physical = over.find(CounterKind::kPhysical);
+    if (physical != over.end()) {
+      findings.push_back({"ib-link-errors", entity,
+                          fmt::format("{}: {}: {}: the link's signal is marginal; reseat or replace the cable or "
+                                      "transceiver of {} and check its switch port (clear the counters with "
+                                      "perfquery -x -R and watch the rate)",
+                                      node, where, Join(physical->second, ", "), where)});
+    }
+    const auto downed = over.find(CounterKind::kLinkDown);
+    if (downed != over.end()) {
+      findings.push_back({"ib-link-downed", entity,
+                          fmt::format("{}: {}: {}: the link went down and retrained since its counters were "
+                                      "cleared; check the cable's seating and the peer port's log",
+                                      node, where, Join(downed->second, ", "))});
+    }
+    const auto discards = over.find(CounterKind::kDiscard);
+    if (discards != over.end()) {
+      findings.push_back({"ib-port-discards", entity,
+                          fmt::format("{}: {}: {}: packets dropped at the port{}: congestion, routing or a peer "
+                                      "that went away; check the subnet manager's routing and the fabric's load",
+                                      node, where, Join(discards->second, ", "),
+                                      physical == over.end() ? " with no signal errors (not the cable)" : "")});
+    }
+  }
+  if (findings.empty()) return result;
+  CheckResult failed = Failed(std::move(findings));
+  failed.measurements = std::move(result.measurements);
+  failed.measurements.push_back({"limits", "", "", "", ib_counters::kDefaultLimitSource});
+  return failed;
 }
 
 }  // namespace gpuconform::infiniband

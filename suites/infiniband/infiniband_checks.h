@@ -14,6 +14,7 @@
 
 #include "harness/profile.h"
 #include "harness/verdict.h"
+#include "probes/ib_counters/ib_counters_parse.h"
 #include "probes/ib_tools/ib_tools_parse.h"
 #include "probes/nvidia_smi/topo_nvlink_parse.h"
 
@@ -26,6 +27,7 @@ inline constexpr char kSuite[] = "InfiniBand";
 inline constexpr char kRailNicsPresent[] = "RailNicsPresent";
 inline constexpr char kPortsActiveAtRate[] = "PortsActiveAtRate";
 inline constexpr char kGpuHasLocalRailNic[] = "GpuHasLocalRailNic";
+inline constexpr char kPortErrorCounters[] = "PortErrorCountersWithinLimits";
 
 // Why the checks do not apply: the profile has no InfiniBand. nullopt when they apply.
 std::optional<std::string> InfinibandSkipReason(const Profile& profile);
@@ -50,5 +52,13 @@ CheckResult CheckPortsActiveAtRate(const std::string& node, const IbPortReport& 
 // matrix's NIC Legend.
 CheckResult CheckGpuHasLocalRailNic(const std::string& node, const nvidia_smi::TopoMatrix& matrix,
                                     const IbPortReport* ports, const Profile& profile);
+
+// Every RDMA port's error counters at or below their limits (ib_counters::KnownCounters, with
+// kDefaultLimitSource), one finding per port and kind of fault: the signal (symbol errors,
+// recoveries, integrity: recable, hardware), the link going down (hardware), or packets
+// discarded (congestion or routing, configuration: never blamed on the cable). A saturated
+// counter is reported as "at least"; PortXmitWait is load, recorded and never judged; a
+// switch's port ALL aggregate repeats its ports and is not judged again.
+CheckResult CheckPortErrorCounters(const std::string& node, const ib_counters::CounterReport& report);
 
 }  // namespace gpuconform::infiniband

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/text_util.h"
+#include "probes/ib_counters/ib_counters_parse.h"
 #include "probes/ib_tools/ib_tools_parse.h"
+#include "tests/support/test_support.h"
 #include "suites/nvswitch/topo_test_support.h"
 #include "tests/support/registered_checks.h"
 
@@ -324,6 +327,87 @@ TEST(InfinibandChecks, UnreadableListingIsAnError) {
                                  "n1/nvidia-smi-topo-m.txt")}}}});
   const auto few = test_support::JudgeRegisteredOnce(kSuite, kRailNicsPresent, topo_only, h100);
   test_support::ExpectOnlyFinding(few, "n1", "n1: 1 NIC(s) in all in nvidia-smi topo -m, expected 8 InfiniBand");
+}
+
+// ---- port error counters: the published outputs' verdicts, and each kind made to fail ----
+
+ib_counters::CounterReport Counters(const std::string& text) {
+  auto report = ib_counters::ParseIbCounters(text, "node1/ib-counters.txt");
+  EXPECT_TRUE(report) << report.error();
+  return report ? *report : ib_counters::CounterReport{};
+}
+
+TEST(PortErrorCounters, AHealthyHcaConforms) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "ib-counters");
+  const auto result = CheckPortErrorCounters("node1", Counters(ReadFile(dir / "perfquery-x-edr-hca-lid133-healthy.txt")));
+  EXPECT_EQ(result.verdict, Verdict::kPass) << Messages(result);
+}
+
+TEST(PortErrorCounters, LinkDownsAndDiscardsAreNamedButNotBlamedOnTheCable) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "ib-counters");
+  const auto result = CheckPortErrorCounters(
+      "sw1", Counters(ReadFile(dir / "perfquery-x-edr-switch-lid2052-port1-linkdowned-xmitdiscards.txt")));
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  EXPECT_TRUE(AnyMessageContains(result, "[ib-link-downed] sw1: LID 2052 port 1: link_downed 1 > 0"));
+  EXPECT_TRUE(AnyMessageContains(result, "[ib-port-discards] sw1: LID 2052 port 1: port_xmit_discards 20046 > 100"));
+  EXPECT_TRUE(AnyMessageContains(result, "with no signal errors (not the cable)"));
+  EXPECT_FALSE(AnyMessageContains(result, "[ib-link-errors]")) << Messages(result);
+}
+
+TEST(PortErrorCounters, SaturatedSymbolErrorsAreAtLeastValuesOnTheMarginalPorts) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "ib-counters");
+  const std::string quoted =
+      ReadFile(dir / "ibqueryerrors-sx6036-fdr-ports5-7-symbolerr-saturated-linkdowned-email-quoted.txt");
+  std::string text;
+  for (const auto line : SplitLines(quoted)) {
+    text += std::string(line.size() >= 2 ? line.substr(2) : std::string_view()) + "\n";  // the e-mail's "> "
+  }
+  const auto result = CheckPortErrorCounters("fabric", Counters(text));
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  for (const std::string port : {"5", "7"}) {
+    EXPECT_TRUE(AnyMessageContains(result, "GUID 0x2c903006e29b0 port " + port +
+                                               ": symbol_error at least 65535 > 10, link_error_recovery"))
+        << Messages(result);
+  }
+  EXPECT_TRUE(AnyMessageContains(result, "[ib-link-downed] fabric: MF0;ys23ib4:SX6036/U1 GUID 0x2c903006e29b0 port 6"));
+  EXPECT_TRUE(AnyMessageContains(result, "[ib-port-discards] fabric: dl380g7 mlx4_0 GUID 0x7cfe900300179b31 port 1: "
+                                         "VL15_dropped 14 > 0"));
+  // PortXmitWait alone (saturated on several ports) is load, never a fault.
+  EXPECT_FALSE(AnyMessageContains(result, "server mlx4_0")) << Messages(result);
+  EXPECT_FALSE(AnyMessageContains(result, "port ALL"));
+}
+
+TEST(PortErrorCounters, SignalErrorsAboveTheLimitAreHardwareNamingThePort) {
+  const auto result = CheckPortErrorCounters(
+      "node3", Counters("counter device=mlx5_4 port=1 name=symbol_error value=11\n"
+                        "counter device=mlx5_4 port=1 name=port_xmit_wait value=99\n"
+                        "counter device=mlx5_5 port=1 name=symbol_error value=10\n"));
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  ASSERT_EQ(result.findings.size(), 1u) << Messages(result);
+  EXPECT_EQ(result.findings[0].code, "ib-link-errors");
+  EXPECT_EQ(result.findings[0].entity, "node3/mlx5_4/port1");
+  EXPECT_EQ(CheckPortErrorCounters("node3", Counters("ib-counters sysfs_root=/sys device_count=0\n")).verdict,
+            Verdict::kSkip);
+}
+
+// Through the registered suite on snapshots: the healthy node conforms, the one with a marginal
+// rail fails naming it (and the counters are read from the snapshot's ib-counters.txt).
+TEST(PortErrorCounters, SnapshotsOfAHealthyNodeAndOfAMarginalRail) {
+  const Profile profile = test_support::BuiltinProfile("h100-sxm-8");
+  auto verdict_of = [&](const std::string& snapshot) {
+    for (const auto& result :
+         test_support::EvaluateSuiteOnSnapshot(kSuite, test_support::FixtureDir(snapshot), profile)) {
+      if (result.check == kPortErrorCounters) return result;
+    }
+    ADD_FAILURE() << "no " << kPortErrorCounters << " on " << snapshot;
+    return CheckResult{};
+  };
+  EXPECT_EQ(verdict_of("topo-h100-healthy").verdict, Verdict::kPass);
+  const CheckResult marginal = verdict_of("topo-h100-ib-link-errors");
+  ASSERT_EQ(marginal.verdict, Verdict::kFail);
+  EXPECT_EQ(marginal.findings.at(0).entity, "hgx-node-01/mlx5_3/port1");
+  EXPECT_TRUE(AnyMessageContains(marginal, "mlx5_3 port 1: symbol_error 4871 > 10, link_error_recovery 3 > 0"));
+  EXPECT_TRUE(AnyMessageContains(marginal, "[ib-link-downed] hgx-node-01: mlx5_3 port 1: link_downed 2 > 0"));
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include "facts/gpu_facts.h"
 #include "facts/ib_port_facts.h"
 #include "harness/suite_registry.h"
+#include "probes/ib_counters/ib_counters_facts.h"
+#include "probes/ib_counters/ib_counters_probe.h"
 #include "suites/infiniband/infiniband_checks.h"
 
 namespace gpuconform::infiniband {
@@ -35,7 +37,8 @@ const Result<IbPortReport>& Ports(const SuiteContext& context, const std::string
 SuiteDefinition Definition() {
   return {
     .name = kSuite,
-    .summary = "rail NICs present, every rail port Active/LinkUp at the profile's rate, a rail NIC beside each GPU",
+    .summary = "rail NICs present, every rail port Active/LinkUp at the profile's rate, a rail NIC beside each GPU, "
+               "port error counters within limits",
     .checks = {
         {kRailNicsPresent, "the node has infiniband.rail_nics_per_node ports of the profile's link layer", true,
          JudgeRailNics, WithoutInfiniband},
@@ -53,8 +56,19 @@ SuiteDefinition Definition() {
                          return CheckGpuHasLocalRailNic(node, matrix, ports ? &*ports : nullptr, c.profile);
                        }),
          [](const SuiteContext& c, const std::string&) { return GpuLocalNicSkipReason(c.profile); }},
+        {kPortErrorCounters,
+         "every RDMA port's error counters are within their limits (signal, link downs, discards; saturated "
+         "counters named)",
+         true,
+         ReadThenJudge([](const SuiteContext& c, const std::string& node) -> decltype(auto) {
+                         return ib_counters::ReadIbCounters(c.raw, node);
+                       },
+                       [](const ib_counters::CounterReport& report, const SuiteContext&, const std::string& node) {
+                         return CheckPortErrorCounters(node, report);
+                       }),
+         WithoutInfiniband},
     },
-    .probes = JoinProbes({PortProbes(), {NvidiaSmiTopoMatrix()}}),
+    .probes = JoinProbes({PortProbes(), {NvidiaSmiTopoMatrix(), ib_counters::IbCountersProbe()}}),
   };
 }
 

@@ -445,8 +445,14 @@ FabricExpectation ReadFabric(ProfileReader& reader, const Fields& fields) {
   fabric.node_bandwidth_gbit_per_s = reader.PositiveNumber(fields, "node_bandwidth_gbit_per_s").value_or(0);
   fabric.allreduce_efficiency_floor_fraction =
       reader.PositiveNumber(fields, "allreduce_efficiency_floor_fraction").value_or(0);
+  fabric.slow_pair_fraction = reader.PositiveNumber(fields, "slow_pair_fraction").value_or(fabric.slow_pair_fraction);
+  if (fabric.slow_pair_fraction >= 1) {
+    reader.Fail(fields.LineOf("slow_pair_fraction"), fields.PathOf("slow_pair_fraction"),
+                "expected a fraction of the fastest pair below 1, got " + std::to_string(fabric.slow_pair_fraction));
+  }
   fabric.source = reader.NonEmptyString(fields, "source").value_or("");
-  reader.RequireSourceFor(fields, {"node_bandwidth_gbit_per_s", "allreduce_efficiency_floor_fraction"});
+  reader.RequireSourceFor(fields, {"node_bandwidth_gbit_per_s", "allreduce_efficiency_floor_fraction",
+                                   "slow_pair_fraction"});
   return fabric;
 }
 
@@ -621,7 +627,8 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
       ReadSection(reader, root, "slurm", {"gres", "gpus_per_node", "partition", "source"}, ReadSlurm);
   profile.munge = ReadSection(reader, root, "munge", {"present", "max_clock_skew_s", "source"}, ReadMunge);
   profile.fabric = ReadSection(reader, root, "fabric",
-                               {"node_bandwidth_gbit_per_s", "allreduce_efficiency_floor_fraction", "source"},
+                               {"node_bandwidth_gbit_per_s", "allreduce_efficiency_floor_fraction",
+                                "slow_pair_fraction", "source"},
                                ReadFabric);
   profile.checkpoint = ReadSection(
       reader, root, "checkpoint",

@@ -80,6 +80,8 @@ struct AllreduceFloor {
 struct FabricExpectation {
   double node_bandwidth_gbit_per_s = 0;             // per node, all rails together
   double allreduce_efficiency_floor_fraction = 0;   // 0: efficiency is recorded, not judged
+  // The MPI sweep's blame: a pair of nodes below this fraction of the fastest pair is slow.
+  double slow_pair_fraction = 0.5;
   std::string source;
 };
 

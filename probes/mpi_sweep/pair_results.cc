@@ -48,16 +48,17 @@ double Fastest(const std::vector<PairResult>& pairs) {
   return fastest;
 }
 
-bool IsSlow(const PairResult& pair, double fastest) {
-  return !pair.failure.empty() || pair.busbw_gb_per_s < kSlowPairFraction * fastest;
+bool IsSlow(const PairResult& pair, double fastest, double slow_fraction) {
+  return !pair.failure.empty() || pair.busbw_gb_per_s < slow_fraction * fastest;
 }
 
-std::map<std::string, PairCounts> CountPairs(const std::vector<PairResult>& pairs, double fastest) {
+std::map<std::string, PairCounts> CountPairs(const std::vector<PairResult>& pairs, double fastest,
+                                             double slow_fraction) {
   std::map<std::string, PairCounts> counts;
   for (const auto& pair : pairs) {
     for (const auto* node : {&pair.node_a, &pair.node_b}) {
       ++counts[*node].pairs;
-      if (IsSlow(pair, fastest)) ++counts[*node].slow;
+      if (IsSlow(pair, fastest, slow_fraction)) ++counts[*node].slow;
     }
   }
   return counts;

@@ -46,13 +46,14 @@ void MergeRemeasured(std::vector<PairResult>& pairs, const PairResult& again);
 std::vector<std::pair<std::string, std::string>> ConfirmationPairs(const std::vector<PairResult>& first_pass);
 
 double Fastest(const std::vector<PairResult>& pairs);  // the fastest pair's busbw, GB/s
-bool IsSlow(const PairResult& pair, double fastest);
+bool IsSlow(const PairResult& pair, double fastest, double slow_fraction = kSlowPairFraction);
 // Per node: how many pairs it was measured in, and how many of them were slow.
 struct PairCounts {
   int pairs = 0;
   int slow = 0;
 };
-std::map<std::string, PairCounts> CountPairs(const std::vector<PairResult>& pairs, double fastest);
+std::map<std::string, PairCounts> CountPairs(const std::vector<PairResult>& pairs, double fastest,
+                                             double slow_fraction = kSlowPairFraction);
 bool AllSlow(const PairCounts& counts);  // two or more pairs, every one slow
 
 }  // namespace gpuconform::mpi_sweep

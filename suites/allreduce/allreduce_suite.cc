@@ -137,8 +137,10 @@ void JudgeMpiSweep(const SuiteContext& context, std::vector<CheckResult>& result
   const RawOutput mpi = context.raw.ClusterOutput(probe_id);
   const auto& pairs = ReadPairResults(context.raw);
   const auto& excluded = ReadExcludedNodes(context.raw);
+  const double slow_fraction =
+      context.profile.fabric ? context.profile.fabric->slow_pair_fraction : mpi_sweep::kSlowPairFraction;
   if (mpi.ok()) {
-    results.push_back(Cluster(kMpiBlame, CheckNoSlowNode(pairs, excluded)));
+    results.push_back(Cluster(kMpiBlame, CheckNoSlowNode(pairs, excluded, slow_fraction)));
     const Result<BandwidthTable>& table = ReadBandwidthTable(context.raw, probe_id);
     if (!table) {
       results.push_back(Cluster(kMpiEfficiency, Errored("unparseable", table.error())));
@@ -154,7 +156,7 @@ void JudgeMpiSweep(const SuiteContext& context, std::vector<CheckResult>& result
   } else if (!excluded.empty() || pairs.size() >= 3) {
     // The sweep did not complete, but the gate or the blame pass that followed it named nodes:
     // those are the verdict, and the sweep's own failure stays on the other checks.
-    CheckResult blame = CheckNoSlowNode(pairs, excluded);
+    CheckResult blame = CheckNoSlowNode(pairs, excluded, slow_fraction);
     if (blame.verdict != Verdict::kFail) blame = Errored("not-measured", mpi.detail);
     results.push_back(Cluster(kMpiBlame, std::move(blame)));
     results.push_back(Cluster(kMpiEfficiency, Errored("not-measured", mpi.detail)));
@@ -194,7 +196,7 @@ SuiteDefinition Definition() {
         {kMpiFloors,
          "MPI_Allreduce busbw across the world is at or above the profile's floor at each named size", false},
         {kMpiCorrect, "every MPI_Allreduce result was correct", false},
-        {kMpiBlame, "no node's pairs run at under half the fastest pair's busbw (the slow node is named)", false},
+        {kMpiBlame, "no node's pairs run at under fabric.slow_pair_fraction (default half) of the fastest pair's busbw (the slow node is named)", false},
         {kMpiEfficiency, "busbw is at least the profile's fraction of the declared per-node fabric bandwidth", false},
         {kNcclFloors, "gpuconform's NCCL allreduce busbw across all GPUs is at or above the profile's floor at each "
                       "named size", false},

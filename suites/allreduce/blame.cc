@@ -24,9 +24,10 @@ Finding ExcludedFinding(const ExcludedNode& excluded) {
 
 }  // namespace
 
-CheckResult CheckNoSlowNode(const std::vector<PairResult>& pairs, const std::vector<ExcludedNode>& excluded) {
+CheckResult CheckNoSlowNode(const std::vector<PairResult>& pairs, const std::vector<ExcludedNode>& excluded,
+                            double slow_fraction) {
   if (!excluded.empty()) {
-    CheckResult result = CheckNoSlowNode(pairs, {});
+    CheckResult result = CheckNoSlowNode(pairs, {}, slow_fraction);
     std::vector<Finding> findings;
     for (const auto& node : excluded) findings.push_back(ExcludedFinding(node));
     if (result.verdict == Verdict::kFail) findings.insert(findings.end(), result.findings.begin(), result.findings.end());
@@ -43,10 +44,10 @@ CheckResult CheckNoSlowNode(const std::vector<PairResult>& pairs, const std::vec
     if (!pair.failure.empty()) continue;  // nothing measured; its finding says why
     result.measurements.push_back({"pair_busbw@" + pair.node_a + "+" + pair.node_b,
                                    fmt::format("{:.3f}", pair.busbw_gb_per_s), "GB/s",
-                                   fmt::format(">= {:.3f} (half the fastest pair)", kSlowPairFraction * fastest),
+                                   fmt::format(">= {:.3f} ({} x the fastest pair)", slow_fraction * fastest, slow_fraction),
                                    "pairwise MPI_Allreduce of " + HumanSize(pair.size_bytes)});
   }
-  const auto counts = CountPairs(pairs, fastest);
+  const auto counts = CountPairs(pairs, fastest, slow_fraction);
   std::vector<std::string> culprits;
   for (const auto& [node, count] : counts) {
     if (AllSlow(count)) culprits.push_back(node);
@@ -73,7 +74,7 @@ CheckResult CheckNoSlowNode(const std::vector<PairResult>& pairs, const std::vec
                             "switch port"});
   }
   for (const auto& pair : pairs) {
-    if (!IsSlow(pair, fastest) || is_culprit(pair.node_a) || is_culprit(pair.node_b)) continue;
+    if (!IsSlow(pair, fastest, slow_fraction) || is_culprit(pair.node_a) || is_culprit(pair.node_b)) continue;
     findings.push_back({"slow-link", pair.node_a + "+" + pair.node_b,
                         pair.node_a + "+" + pair.node_b + ": " + describe(pair) +
                             (pair.failure.empty()

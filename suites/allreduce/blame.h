@@ -17,8 +17,10 @@ namespace gpuconform::allreduce {
 using namespace gpuconform::mpi_sweep;
 
 // `excluded`: nodes the sweep's reachability gate left out (sweep_gate.h); each is a failure
-// naming the pairs that could not connect, whatever the pairs measured say.
+// naming the pairs that could not connect, whatever the pairs measured say. A pair below
+// `slow_fraction` of the fastest pair is slow (the profile's fabric.slow_pair_fraction).
 CheckResult CheckNoSlowNode(const std::vector<mpi_sweep::PairResult>& pairs,
-                            const std::vector<mpi_sweep::ExcludedNode>& excluded);
+                            const std::vector<mpi_sweep::ExcludedNode>& excluded,
+                            double slow_fraction = mpi_sweep::kSlowPairFraction);
 
 }  // namespace gpuconform::allreduce

@@ -120,4 +120,19 @@ TEST(Blame, PairLinesReadBack) {
 }
 
 }  // namespace
+// The profile's fabric.slow_pair_fraction decides what is slow: on shared cores a healthy pair
+// can run at a third of another; a lossy or shaped link runs at a tenth or less.
+TEST(Blame, TheProfilesSlowPairFractionDecides) {
+  const std::vector<PairResult> pairs = {{"node1", "node2", 8, 0.407}, {"node2", "node3", 8, 0.511},
+                                         {"node3", "node1", 8, 0.158}};
+  EXPECT_EQ(CheckNoSlowNode(pairs, {}).verdict, Verdict::kFail) << "below half the fastest";
+  const auto loose = CheckNoSlowNode(pairs, {}, 0.2);
+  EXPECT_EQ(loose.verdict, Verdict::kPass);
+  EXPECT_NE(loose.measurements.at(0).threshold.find("0.2 x the fastest pair"), std::string::npos);
+  EXPECT_EQ(CheckNoSlowNode({{"node1", "node2", 8, 0.407}, {"node2", "node3", 8, 0.511}, {"node3", "node1", 8, 0.04}},
+                            {}, 0.2)
+                .verdict,
+            Verdict::kFail);
+}
+
 }  // namespace gpuconform::allreduce

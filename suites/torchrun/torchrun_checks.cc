@@ -488,9 +488,7 @@ CheckResult JudgeSamplerShards(const View& view) {
   const int padded = world > 0 ? (items + world - 1) / world * world : items;
   for (const auto& [epoch, shards] : by_epoch) {
     std::map<int, std::vector<int>> owners;
-    int total = 0;
     for (const auto& [rank, indices] : shards) {
-      total += static_cast<int>(indices.size());
       for (int index : indices) owners[index].push_back(rank);
     }
     int repeats = 0;
@@ -511,7 +509,6 @@ CheckResult JudgeSamplerShards(const View& view) {
                                       epoch, shards.size(), owners.size(), items, repeats, padded - items,
                                       example.empty() ? std::string() : " (" + example + ")")});
     }
-    (void)total;
   }
   if (by_epoch.count(0) && by_epoch.count(1)) {
     bool reordered = false;
@@ -606,9 +603,6 @@ CheckResult JudgeCheckpointRankZero(const View& view) {
       continue;
     }
     if (c.wrote) writers.push_back(fmt::format("rank {} on {}", w.report->rank, w.node));
-    if (c.wrote && w.report->rank != 0) {
-      // named once, below, with every writer
-    }
     if (!c.consistent) {
       findings.push_back(
           {"checkpoint-load-mismatch", w.node,

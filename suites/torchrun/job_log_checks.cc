@@ -21,9 +21,7 @@ std::string NotesClause(const std::vector<std::string>& notes) {
 
 }  // namespace
 
-CheckResult CheckJobLogLaunch(const Result<JobLogDiagnosis>& diagnosis, const std::string& origin) {
-  if (!diagnosis) return Errored("unparseable", diagnosis.error());
-  const JobLogDiagnosis& log = *diagnosis;
+CheckResult CheckJobLogLaunch(const JobLogDiagnosis& log, const std::string& origin) {
   if (!log.failures.empty()) {
     std::vector<Finding> findings;
     for (const LaunchFailure& failure : log.failures) {

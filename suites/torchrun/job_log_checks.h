@@ -3,12 +3,12 @@
 // launch failure is a finding naming its node (or "cluster" when the log does not say),
 // quoting the evidence line as origin:line, with the fix; a completed launch passes; a log
 // that shows neither is an error with its own code (launch-outcome-unknown), never a pass,
-// because a log cut short or from another launcher would otherwise read as healthy.
+// because a log cut short or from another launcher would otherwise read as healthy. A log
+// that could not be parsed at all never reaches the check: the suite errors it first.
 #pragma once
 
 #include <string>
 
-#include "harness/result.h"
 #include "harness/verdict.h"
 #include "probes/torchrun/job_log_parse.h"
 
@@ -17,6 +17,6 @@ namespace gpuconform::torchrun {
 inline constexpr char kJobLogLaunch[] = "JobLogLaunch";
 
 // `origin` names the log in messages ("cluster/job.log").
-CheckResult CheckJobLogLaunch(const Result<JobLogDiagnosis>& diagnosis, const std::string& origin);
+CheckResult CheckJobLogLaunch(const JobLogDiagnosis& log, const std::string& origin);
 
 }  // namespace gpuconform::torchrun

@@ -1,5 +1,6 @@
 // Torchrun.JobLogLaunch: a diagnosed failure fails naming its node, the evidence line and the
-// fix; a completed launch passes; a log that shows neither, and one that cannot be read, error.
+// fix; a completed launch passes; a log that shows neither errors (one that cannot be parsed at
+// all is the suite's error: torchrun_checks_test).
 #include "suites/torchrun/job_log_checks.h"
 
 #include <gtest/gtest.h>
@@ -11,7 +12,9 @@ namespace {
 
 bool Mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-CheckResult Judge(const std::string& log) { return CheckJobLogLaunch(ParseJobLog(log, "cluster/job.log"), "cluster/job.log"); }
+CheckResult Judge(const std::string& log) {
+  return CheckJobLogLaunch(test_support::Parsed(ParseJobLog(log, "cluster/job.log")), "cluster/job.log");
+}
 
 TEST(JobLogLaunch, PortInUseFailsOnItsNodeWithEvidenceAndFix) {
   const CheckResult result = Judge(
@@ -99,16 +102,6 @@ TEST(JobLogLaunch, ALogShowingNeitherErrorsQuotingItsLastErrorNeverPasses) {
       << result.findings[0].message;
 }
 
-TEST(JobLogLaunch, AnUnreadableLogErrorsAsUnparseable) {
-  const CheckResult empty = Judge("");
-  ASSERT_EQ(empty.verdict, Verdict::kError);
-  EXPECT_EQ(empty.findings[0].code, "unparseable");
-  EXPECT_TRUE(Mentions(empty.findings[0].message, "cluster/job.log: the job's output is empty"));
-  const CheckResult binary = Judge(std::string("\x7f" "ELF\x02\x01\x01", 7) + std::string(200, '\0'));
-  ASSERT_EQ(binary.verdict, Verdict::kError);
-  EXPECT_EQ(binary.findings[0].code, "unparseable");
-}
-
 // The realdata job outputs judged: the verdict each source file gives.
 TEST(JobLogLaunchRealdata, EachPublishedOutputGetsItsVerdict) {
   GPUCONFORM_REALDATA_OR_SKIP(dir, "torchrun-logs");
@@ -125,7 +118,7 @@ TEST(JobLogLaunchRealdata, EachPublishedOutputGetsItsVerdict) {
   for (const auto& [name, verdict, code, entity] : expected) {
     const auto text = test_support::ReadFileIfPresent(dir / name);
     ASSERT_TRUE(text) << name;
-    const CheckResult result = CheckJobLogLaunch(ParseJobLog(*text, name), name);
+    const CheckResult result = CheckJobLogLaunch(test_support::Parsed(ParseJobLog(*text, name)), name);
     EXPECT_EQ(result.verdict, verdict) << name;
     if (verdict != Verdict::kFail) continue;
     ASSERT_EQ(result.findings.size(), 1u) << name;

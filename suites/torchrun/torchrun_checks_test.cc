@@ -3,6 +3,9 @@
 // 0, every rank writing the checkpoint), and each check made to fail on an edited report.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "probes/torchrun/torchrun_facts.h"
 #include "probes/torchrun/torchrun_parse.h"
 #include "suites/torchrun/torchrun_checks.h"
@@ -284,6 +287,23 @@ TEST(TorchrunChecks, ANodeWithoutOutputIsAnErrorNeverAPass) {
   const auto results = Judge(facts);
   EXPECT_EQ(Case(results, "LauncherStarted/node3").verdict, Verdict::kError);
   EXPECT_EQ(Case(results, "RanksConsistent").verdict, Verdict::kError);
+}
+
+// A job log that cannot be parsed at all (empty, or a binary handed over by mistake) is the
+// suite's error before the check runs: never a pass, never a crash.
+TEST(TorchrunChecks, AnUnparseableJobLogErrorsAsUnparseable) {
+  for (const std::string& log : {std::string(), std::string("\x7f" "ELF\x02\x01\x01", 7) + std::string(200, '\0')}) {
+    test_support::TempDir snapshot;
+    std::filesystem::copy(test_support::FixtureDir("local-3node-torchrun-healthy"), snapshot.path(),
+                          std::filesystem::copy_options::recursive);
+    std::ofstream(snapshot.path() + "/cluster/job.log", std::ios::binary) << log;
+    const auto results =
+        test_support::EvaluateSuiteOnSnapshot("Torchrun", snapshot.path(), test_support::BuiltinProfile("local"));
+    const CheckResult& judged = Case(results, "JobLogLaunch");
+    ASSERT_EQ(judged.verdict, Verdict::kError) << Describe(results);
+    EXPECT_EQ(judged.findings.at(0).code, "unparseable");
+    EXPECT_TRUE(AnyFindingHas(judged, "unparseable", "cluster/job.log")) << Describe(results);
+  }
 }
 
 TEST(TorchrunChecks, AProfileWithoutATorchrunSectionSkipsSayingSo) {

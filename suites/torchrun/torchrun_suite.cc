@@ -67,7 +67,9 @@ CheckResult JudgeJobLog(const SuiteContext& context) {
     return Skipped("no job log given: set GPUCONFORM_JOB_LOG=FILE (a failed job's Slurm output), or put it in the "
                    "snapshot as cluster/job.log");
   }
-  return CheckJobLogLaunch(input->diagnosis, input->origin);
+  // Empty or not text (a binary handed over by mistake): nothing in it can be judged.
+  if (!input->diagnosis) return Errored("unparseable", input->diagnosis.error());
+  return CheckJobLogLaunch(*input->diagnosis, input->origin);
 }
 
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {

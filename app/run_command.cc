@@ -150,6 +150,21 @@ Result<Baseline> LoadBaseline(const std::string& path, const RunOptions& options
   if (!text) return Error{text.error()};
   return ParseBaseline(*text, path);
 }
+// Each node's link error counters in its previous run in the --history database, for the
+// counter checks' rates. A history that cannot be read costs the rates, not the run: the
+// history sink says the same when it cannot append.
+CounterHistory PreviousCountersFor(const CommandLine& command, const RunOptions& options, const RunRecord& record) {
+  if (command.history.empty()) return {};
+  auto store = HistoryStore::Open(command.history, std::chrono::seconds(options.history_lock_timeout_s));
+  auto previous = store ? (*store)->PreviousCounters(record.nodes, record.facts_read_utc)
+                        : Result<CounterHistory>(Error{store.error()});
+  if (!previous) {
+    std::cerr << "gpuconform: " << previous.error() << "; link error counters are judged without their rates\n";
+    return {};
+  }
+  return std::move(*previous);
+}
+
 // The raw outputs of a live gather as a snapshot directory, with the run's launch facts:
 // the number of files written.
 Result<int> WriteLiveSnapshot(const ClusterRaw& raw, const std::vector<RankInfo>& ranks,
@@ -270,7 +285,13 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
                           {"filter", command.filter}};
   if (baseline) run.junit_properties.push_back({"baseline", baseline->origin});
 
-  const SuiteContext context{gathered->raw, *profile, gathered->ranks, command.snapshot.empty(), world_problem, options};
+  // A snapshot's counters were read when it was captured, not when it is replayed.
+  if (const auto captured = gathered->manifest.find("captured_at"); captured != gathered->manifest.end()) {
+    run.record.facts_read_utc = captured->second;
+  }
+  const CounterHistory counter_history = PreviousCountersFor(command, options, run.record);
+  const SuiteContext context{gathered->raw, *profile, gathered->ranks, command.snapshot.empty(), world_problem, options,
+                             counter_history};
   std::vector<CheckResult> evaluated = EvaluateSuites(suites, context);
   run.junit_properties.push_back(
       {"elapsed_s", std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())});

@@ -539,6 +539,20 @@ RegressionTolerance ReadRegression(ProfileReader& reader, const Fields& fields) 
   return tolerance;
 }
 
+LinkCounterRates ReadLinkCounters(ProfileReader& reader, const Fields& fields) {
+  LinkCounterRates rates;
+  reader.Require(fields, {"source"}, "say where the rate limits come from, e.g. your fleet's rates between runs");
+  rates.ib_signal_errors_per_hour =
+      reader.PositiveNumber(fields, "ib_signal_errors_per_hour").value_or(rates.ib_signal_errors_per_hour);
+  rates.ib_discards_per_hour = reader.PositiveNumber(fields, "ib_discards_per_hour").value_or(rates.ib_discards_per_hour);
+  rates.nvlink_errors_per_hour =
+      reader.PositiveNumber(fields, "nvlink_errors_per_hour").value_or(rates.nvlink_errors_per_hour);
+  rates.pcie_correctable_per_hour =
+      reader.PositiveNumber(fields, "pcie_correctable_per_hour").value_or(rates.pcie_correctable_per_hour);
+  rates.source = reader.NonEmptyString(fields, "source").value_or(rates.source);
+  return rates;
+}
+
 HealthCheckExpectation ReadHealthCheck(ProfileReader& reader, const Fields& fields) {
   HealthCheckExpectation health;
   reader.Require(fields, {"quick_checks", "source"}, "list the Suite.Check names the health check runs, and say why");
@@ -648,6 +662,11 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
       ReadSection(reader, root, "regression", {"bandwidth_tolerance_fraction", "time_tolerance_fraction", "source"},
                   ReadRegression)
           .value_or(RegressionTolerance{});
+  profile.link_counters = ReadSection(reader, root, "link_counters",
+                                      {"ib_signal_errors_per_hour", "ib_discards_per_hour", "nvlink_errors_per_hour",
+                                       "pcie_correctable_per_hour", "source"},
+                                      ReadLinkCounters)
+                              .value_or(LinkCounterRates{});
   profile.health_check = ReadSection(reader, root, "health_check", {"quick_checks", "source"}, ReadHealthCheck);
   profile.torchrun = ReadSection(reader, root, "torchrun",
                                  {"command", "nproc_per_node", "backend", "timeout_s", "allreduce_size_bytes",
@@ -670,7 +689,7 @@ Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file
   std::optional<Fields> root = reader.Mapping(root_node, "", LineOf(root_node.Mark()),
                                               {"name", "description", "gpu", "nvlink", "infiniband", "nccl", "slurm",
                                                "munge", "allreduce", "fabric", "checkpoint", "software", "regression",
-                                               "gpu_health", "health_check", "torchrun"});
+                                               "link_counters", "gpu_health", "health_check", "torchrun"});
   if (!root) return Error{*reader.error()};
   Profile profile;
   profile.file = file;

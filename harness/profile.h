@@ -136,6 +136,21 @@ struct RegressionTolerance {
   std::string source = kDefaultRegressionSource;
 };
 
+inline constexpr char kDefaultCounterRateSource[] =
+    "gpuconform's defaults, not a measurement of this cluster: a clean link gains no signal errors, so more than "
+    "one an hour on one link (or ten correctable PCIe errors) is a trend that precedes its failure, as an NVLink's "
+    "recovery counter rose for five days before an Xid 149 (marin-community/marin#9086); discards follow load. "
+    "Set link_counters: from your own fleet's rates";
+// `link_counters:` the fastest each kind of link error counter may rise between two runs of a
+// node in the history (run --history), per hour; its count limits are the tools' own defaults.
+struct LinkCounterRates {
+  double ib_signal_errors_per_hour = 1;  // symbol errors, recoveries, integrity, receive errors, link downs
+  double ib_discards_per_hour = 100;     // transmit discards, relay and constraint errors
+  double nvlink_errors_per_hour = 1;     // CRC, replay, recovery
+  double pcie_correctable_per_hour = 10; // AER correctable (non-fatal and fatal fail by count)
+  std::string source = kDefaultCounterRateSource;
+};
+
 // `gpuconform health-check` (Slurm's HealthCheckProgram): the per-node checks cheap and
 // passive enough to run every few minutes on every node. Names are "Suite.Check".
 struct HealthCheckExpectation {
@@ -171,6 +186,7 @@ struct Profile {
   std::optional<GpuHealthExpectation> gpu_health;
   SoftwareExpectation software;
   RegressionTolerance regression;  // always set: the section, else the defaults
+  LinkCounterRates link_counters;  // always set: the section, else the defaults
   std::optional<HealthCheckExpectation> health_check;
   std::optional<TorchrunExpectation> torchrun;
 

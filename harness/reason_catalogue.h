@@ -235,6 +235,11 @@ inline constexpr ReasonEntry kReasons[] = {
      "an InfiniBand port's signal error counters (symbol errors, recoveries, integrity) are above their limits",
      "reseat or replace the cable or transceiver the message names and check its switch port; clear the counters "
      "(perfquery -x -R) and watch the rate"},
+    {"ib-link-error-rate", reason_detail::kHw,
+     "an InfiniBand port's error counters rose faster than the profile's link_counters rate since the node's "
+     "previous run in the history, even where the count is within its limit",
+     "reseat or replace the cable or transceiver the message names and check its switch port before the link "
+     "fails; watch the next runs' rate (run --history)"},
     {"ib-link-downed", reason_detail::kHw, "an InfiniBand port's link went down and retrained",
      "check the cable's seating and the peer (switch) port's log; recable if it repeats"},
     {"read-below-floor", reason_detail::kHw, "aggregate checkpoint read bandwidth is below the profile's floor",

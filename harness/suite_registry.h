@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "harness/cluster_raw.h"
+#include "harness/counter_history.h"
 #include "harness/gather.h"
 #include "harness/probe.h"
 #include "harness/profile.h"
@@ -31,6 +32,9 @@ struct SuiteContext {
   // Why the ranks could not form one world (MPI_Init timed out); empty when they did.
   std::string world_problem;
   const RunOptions& options = DefaultRunOptions();  // the run's settings (suites that build probe specs from them)
+  // Each node's link error counters in its previous run in the history (run --history), for
+  // the counter checks' rates; empty without a history.
+  const CounterHistory& counter_history = NoCounterHistory();
 };
 
 // Judges one check: for one node (a per-node check) or for the cluster (node ""). It returns

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "harness/metric_bound.h"
@@ -19,7 +20,7 @@ CREATE TABLE IF NOT EXISTS runs (
   run_id TEXT PRIMARY KEY, started_utc TEXT NOT NULL, ended_utc TEXT NOT NULL,
   gpuconform_version TEXT NOT NULL, profile TEXT NOT NULL, hostname TEXT NOT NULL, mode TEXT NOT NULL,
   filter TEXT NOT NULL, slurm_job_id TEXT, exit_status INTEGER NOT NULL, nodes TEXT NOT NULL,
-  tags TEXT NOT NULL, baseline_origin TEXT);
+  tags TEXT NOT NULL, baseline_origin TEXT, facts_read_utc TEXT);
 CREATE TABLE IF NOT EXISTS results (
   run_id TEXT NOT NULL REFERENCES runs(run_id), suite TEXT NOT NULL, check_name TEXT NOT NULL,
   node TEXT NOT NULL, verdict TEXT NOT NULL, duration_s REAL NOT NULL, reasons TEXT NOT NULL);
@@ -193,10 +194,14 @@ Result<bool> HistoryStore::AppendRun(const Run& judged) {
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     return error;
   };
+  if (!HasFactsReadColumn() &&
+      sqlite3_exec(db_, "ALTER TABLE runs ADD COLUMN facts_read_utc TEXT", nullptr, nullptr, nullptr) != SQLITE_OK) {
+    return rollback("cannot add the runs' facts_read_utc column");
+  }
   Statement insert_run(db_,
                        "INSERT INTO runs(run_id, started_utc, ended_utc, gpuconform_version, profile, hostname, mode, "
-                       "filter, slurm_job_id, exit_status, nodes, tags, baseline_origin) "
-                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                       "filter, slurm_job_id, exit_status, nodes, tags, baseline_origin, facts_read_utc) "
+                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   Statement insert_result(db_,
                           "INSERT INTO results(run_id, suite, check_name, node, verdict, duration_s, reasons) "
                           "VALUES (?,?,?,?,?,?,?)");
@@ -218,6 +223,7 @@ Result<bool> HistoryStore::AppendRun(const Run& judged) {
   insert_run.Bind(11, Join(run.nodes, ","));
   insert_run.Bind(12, TagsJson(run).dump());
   run.baseline_origin ? insert_run.Bind(13, *run.baseline_origin) : insert_run.BindNull(13);
+  run.facts_read_utc.empty() ? insert_run.BindNull(14) : insert_run.Bind(14, run.facts_read_utc);
   if (insert_run.Step() != SQLITE_DONE) return rollback("cannot record the run " + run.run_id);
   for (const auto& result : results) {
     nlohmann::json reasons = nlohmann::json::array();
@@ -347,6 +353,61 @@ Result<Run> HistoryStore::LoadRun(const std::string& run_id) {
   return document;
 }
 
+bool HistoryStore::HasFactsReadColumn() {
+  Statement query(db_, "SELECT 1 FROM pragma_table_info('runs') WHERE name = 'facts_read_utc'");
+  return query.ok() && query.Step() == SQLITE_ROW;
+}
+
+Result<CounterHistory> HistoryStore::PreviousCounters(const std::vector<std::string>& nodes,
+                                                      const std::string& now_read_utc, int runs_back) {
+  CounterHistory history;
+  history.origin = path_;
+  const std::set<std::string> wanted(nodes.begin(), nodes.end());
+  Statement runs(db_, HasFactsReadColumn()
+                          ? "SELECT run_id, started_utc, facts_read_utc FROM runs ORDER BY started_utc DESC, rowid "
+                            "DESC LIMIT ?"
+                          : "SELECT run_id, started_utc, NULL FROM runs ORDER BY started_utc DESC, rowid DESC LIMIT ?");
+  Statement results(db_, "SELECT suite, check_name, node, verdict FROM results WHERE run_id = ? AND node != ''");
+  Statement counters(db_,
+                     "SELECT suite, check_name, node, metric, value, unit FROM metrics WHERE run_id = ? AND unit IN "
+                     "(?, ?) AND value IS NOT NULL");
+  if (!runs.ok() || !results.ok() || !counters.ok()) return Failure(db_, path_, "cannot read the previous counters");
+  runs.Bind(1, static_cast<long long>(runs_back));
+  int status;
+  while ((status = runs.Step()) == SQLITE_ROW) {
+    const std::string run_id = runs.Text(0);
+    // Written before facts_read_utc existed: its start is the best reading time known.
+    const std::string read_utc = runs.IsNull(2) ? runs.Text(1) : runs.Text(2);
+    const double hours_before = HoursBetween(read_utc, now_read_utc).value_or(0);
+    // The (node, check) pairs this run is the newest judgement of.
+    std::set<std::pair<std::string, std::string>> newest_here;
+    results.Reset();
+    results.Bind(1, run_id);
+    while (results.Step() == SQLITE_ROW) {
+      const std::string node = results.Text(2), verdict = results.Text(3);
+      if (!wanted.contains(node) || (verdict != "pass" && verdict != "fail" && verdict != "regression")) continue;
+      const std::string check = results.Text(0) + "." + results.Text(1);
+      auto& by_check = history.by_node[node].by_check;
+      if (by_check.contains(check)) continue;
+      by_check[check] = CheckCounterReadings{run_id, read_utc, hours_before, {}};
+      newest_here.insert({node, check});
+    }
+    if (newest_here.empty()) continue;
+    counters.Reset();
+    counters.Bind(1, run_id);
+    counters.Bind(2, std::string(kCounterUnit));
+    counters.Bind(3, std::string(kSaturatedCounterUnit));
+    while (counters.Step() == SQLITE_ROW) {
+      const std::string node = counters.Text(2), check = counters.Text(0) + "." + counters.Text(1);
+      if (!newest_here.contains({node, check})) continue;
+      history.by_node[node].by_check[check].counters[counters.Text(3)] = {counters.Double(4),
+                                                                          counters.Text(5) == kSaturatedCounterUnit};
+    }
+  }
+  if (status != SQLITE_DONE) return Failure(db_, path_, "cannot read the previous counters");
+  return history;
+}
+
 Result<std::vector<MetricTrend>> HistoryStore::Trends(int runs, const std::string& node,
                                                       const std::string& metric_contains) {
   auto last = LastRuns(runs);
@@ -355,8 +416,11 @@ Result<std::vector<MetricTrend>> HistoryStore::Trends(int runs, const std::strin
   struct Series {
     MetricTrend trend;
     std::map<std::size_t, std::vector<double>> values_by_run;
+    bool counter = false;
   };
-  std::map<std::tuple<std::string, std::string, std::string>, Series> series;
+  // Keyed by suite, check, metric and, for a link's error counter, its node: a counter is a
+  // link's own (a fleet median would hide the one rising link).
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, Series> series;
   std::vector<std::map<std::string, std::string>> versions(last->size());
   Statement metrics(db_,
                     "SELECT suite, check_name, node, metric, value, text_value, unit, better FROM metrics "
@@ -378,11 +442,14 @@ Result<std::vector<MetricTrend>> HistoryStore::Trends(int runs, const std::strin
       if (!metric_contains.empty() && (suite + "." + check + " " + metric).find(metric_contains) == std::string::npos) {
         continue;
       }
-      Series& entry = series[{suite, check, metric}];
+      const bool counter = IsCounterUnit(metrics.Text(6));
+      const std::string series_node = counter ? row_node : node;
+      Series& entry = series[{suite, check, metric, series_node}];
       entry.trend.suite = suite;
       entry.trend.check = check;
       entry.trend.metric = metric;
-      entry.trend.node = node;
+      entry.trend.node = series_node;
+      entry.counter = counter;
       entry.trend.unit = metrics.Text(6);
       entry.values_by_run[i].push_back(metrics.Double(4));
     }
@@ -390,6 +457,23 @@ Result<std::vector<MetricTrend>> HistoryStore::Trends(int runs, const std::strin
       versions[i][component] = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) {
                                  return a.second < b.second;
                                })->first;
+    }
+  }
+  // A counter that a run judged on the node but did not record read 0 there.
+  Statement judged(db_,
+                   "SELECT 1 FROM results WHERE run_id = ? AND suite = ? AND check_name = ? AND node = ? AND "
+                   "verdict IN ('pass', 'fail', 'regression')");
+  if (!judged.ok()) return Failure(db_, path_, "cannot read the results");
+  for (auto& [key, entry] : series) {
+    if (!entry.counter) continue;
+    for (std::size_t i = 0; i < last->size(); ++i) {
+      if (entry.values_by_run.contains(i)) continue;
+      judged.Reset();
+      judged.Bind(1, (*last)[i].run.run_id);
+      judged.Bind(2, entry.trend.suite);
+      judged.Bind(3, entry.trend.check);
+      judged.Bind(4, entry.trend.node);
+      if (judged.Step() == SQLITE_ROW) entry.values_by_run[i].push_back(0);
     }
   }
   std::vector<MetricTrend> trends;

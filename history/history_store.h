@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "baseline/baseline.h"
+#include "harness/counter_history.h"
 #include "harness/result.h"
 #include "harness/verdict.h"
 #include "reports/results_reader.h"
@@ -58,9 +59,17 @@ class HistoryStore {
   // Each point's change names what differs from the previous run: tags and Software versions.
   Result<std::vector<MetricTrend>> Trends(int runs, const std::string& node, const std::string& metric_contains);
 
+  // Each node's link error counters (harness/counter_history.h): per counter check, as the
+  // newest of the last `runs_back` runs here that judged that check on the node recorded them;
+  // `now_read_utc` is when this run's facts were read, so each reading's hours_before is set.
+  Result<CounterHistory> PreviousCounters(const std::vector<std::string>& nodes, const std::string& now_read_utc,
+                                          int runs_back = 50);
+
   const std::string& path() const { return path_; }
 
  private:
+  // Databases written before facts_read_utc existed lack the column until a run is appended.
+  bool HasFactsReadColumn();
   HistoryStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
   sqlite3* db_;
   std::string path_;

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "harness/process_runner.h"
@@ -99,6 +100,62 @@ TEST_F(HistoryTest, TrendsGiveTheFleetMedianPerRunAndMarkWhatChanged) {
   EXPECT_EQ(test_support::Parsed(store->LastRuns(2)).size(), 2u);
   EXPECT_EQ(test_support::Parsed(store->LastRuns(2)).back().run.run_id, "cccc") << "oldest first";
   EXPECT_EQ(test_support::Parsed(store->LastRuns(9)).front().fail, 1);
+}
+
+// A link's error counters: the previous reading of each node's counter check (absent counters of
+// a judged check read 0), and their trend per node and link with the runs that read 0.
+std::vector<CheckResult> CountersOf(const std::string& node, std::optional<double> symbol_errors) {
+  CheckResult result = Passed("InfiniBand", "PortErrorCountersWithinLimits", node);
+  if (symbol_errors) {
+    result.measurements.push_back({node + "/mlx5_2/port1.symbol_error", fmt::format("{}", *symbol_errors), "errors",
+                                   "<= 10", "ibqueryerrors"});
+  }
+  return {result, Passed("Munge", "KeyFileProtected", node)};
+}
+
+TEST_F(HistoryTest, EachNodesPreviousCountersAndTheirTrendPerLink) {
+  auto store = OpenStore(Path("h.sqlite"), 5s);
+  RunRecord first = RunNamed("aaaa", "2026-12-01T09:00:00Z", "one");
+  first.facts_read_utc = "2026-12-01T08:00:00";  // a snapshot captured an hour before its replay
+  ASSERT_TRUE(store->AppendRun({first, CountersOf("n1", std::nullopt)}));
+  ASSERT_TRUE(store->AppendRun({RunNamed("bbbb", "2026-12-01T10:00:00Z", "one"), CountersOf("n1", 2)}));
+  // The newest run judged only MUNGE on n1: the counters' reading stays bbbb's.
+  ASSERT_TRUE(store->AppendRun({RunNamed("cccc", "2026-12-01T11:00:00Z", "one"),
+                                {Passed("Munge", "KeyFileProtected", "n1")}}));
+  const CounterHistory history = test_support::Parsed(store->PreviousCounters({"n1", "n2"}, "2026-12-01T13:00:00Z"));
+  ASSERT_NE(history.Of("n1"), nullptr);
+  EXPECT_EQ(history.Of("n2"), nullptr) << "no run judged n2";
+  const CheckCounterReadings& reading = history.Of("n1")->by_check.at("InfiniBand.PortErrorCountersWithinLimits");
+  EXPECT_EQ(reading.run_id, "bbbb");
+  EXPECT_DOUBLE_EQ(reading.hours_before, 3);
+  EXPECT_DOUBLE_EQ(reading.counters.at("mlx5_2/port1.symbol_error").value, 2);
+  EXPECT_EQ(history.Of("n1")->by_check.at("Munge.KeyFileProtected").run_id, "cccc");
+  // The trend is n1's own link, 0 where aaaa judged it clean, none where cccc did not judge it.
+  const auto trends = test_support::Parsed(store->Trends(10, "", "symbol_error"));
+  ASSERT_EQ(trends.size(), 1u);
+  EXPECT_EQ(trends[0].node, "n1");
+  EXPECT_EQ(trends[0].metric, "mlx5_2/port1.symbol_error");
+  ASSERT_EQ(trends[0].points.size(), 2u);
+  EXPECT_DOUBLE_EQ(trends[0].points[0].value, 0);
+  EXPECT_DOUBLE_EQ(trends[0].points[1].value, 2);
+}
+
+TEST_F(HistoryTest, ADatabaseWrittenBeforeTheReadingTimeColumnGainsItOnTheNextRun) {
+  const std::string path = Path("old.sqlite");
+  {
+    auto store = OpenStore(path, 5s);
+    ASSERT_TRUE(store->AppendRun({RunNamed("aaaa", "2026-12-01T09:00:00Z", "one"), CountersOf("n1", 1)}));
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN facts_read_utc", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  auto store = OpenStore(path, 5s);
+  const CounterHistory before = test_support::Parsed(store->PreviousCounters({"n1"}, "2026-12-01T10:00:00Z"));
+  EXPECT_DOUBLE_EQ(before.Of("n1")->by_check.at("InfiniBand.PortErrorCountersWithinLimits").hours_before, 1)
+      << "the run's start stands in for its reading time";
+  ASSERT_TRUE(store->AppendRun({RunNamed("bbbb", "2026-12-01T10:00:00Z", "one"), CountersOf("n1", 1)}));
+  EXPECT_EQ(IntegrityCheck(path), "ok\n");
 }
 
 TEST_F(HistoryTest, TheNewestConformingRunIsTheLastPassBaseline) {
@@ -199,6 +256,38 @@ TEST_F(HistoryTest, TwoRunsIntoOneDatabaseWithAConcurrentWriterThenHistoryShowsB
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.stderr_text.find("garbage.sqlite: not a gpuconform history database"), std::string::npos)
       << bad.stderr_text;
+}
+
+// The issue's own case: a node read healthy, then three hours later with 6 symbol errors on one
+// rail, within the count limit 10. Alone the second reading passes; after the first in one
+// history it fails naming the link and its rate, and the HTML report draws that link's trend.
+TEST_F(HistoryTest, ACounterRisingFasterThanItsRateFailsNamingTheLinkAndTheReportDrawsItsTrend) {
+  const std::string fixtures = std::string(GPUCONFORM_SOURCE_DIR) + "/fixtures/snapshots/";
+  const std::string db = Path("fleet.sqlite");
+  auto run = [&](const std::string& snapshot, const std::vector<std::string>& extra) {
+    std::vector<std::string> argv = {GPUCONFORM_BINARY, "run", "--snapshot", fixtures + snapshot, "--profile",
+                                     "h100-sxm-8", "--filter", "InfiniBand.PortErrorCountersWithinLimits*"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return RunCommand(argv, 120s);
+  };
+  const auto alone = run("topo-h100-ib-errors-rising", {});
+  EXPECT_EQ(alone.exit_code, 0) << alone.stdout_text << alone.stderr_text;
+  const auto healthy = run("topo-h100-healthy", {"--history", db});
+  ASSERT_EQ(healthy.exit_code, 0) << healthy.stdout_text << healthy.stderr_text;
+  const auto rising = run("topo-h100-ib-errors-rising", {"--history", db, "--json", Path("rising.json")});
+  EXPECT_EQ(rising.exit_code, 1) << rising.stdout_text << rising.stderr_text;
+  EXPECT_NE(test_support::ReadFile(Path("rising.json")).find("\"ib-link-error-rate\""), std::string::npos);
+  EXPECT_NE(rising.stdout_text.find("hgx-node-01: mlx5_2 port 1: error counters rising: symbol_error +6 in 3.0 h "
+                                    "(2.00/h)"),
+            std::string::npos)
+      << rising.stdout_text;
+  EXPECT_NE(rising.stdout_text.find("within its count limit 10"), std::string::npos) << rising.stdout_text;
+  const auto html = RunCommand({GPUCONFORM_BINARY, "report", db, "--html", Path("links.html")}, 60s);
+  ASSERT_EQ(html.exit_code, 0) << html.stderr_text;
+  const std::string page = test_support::ReadFile(Path("links.html"));
+  EXPECT_NE(page.find("mlx5_2/port1.symbol_error"), std::string::npos) << "the link's trend";
+  EXPECT_NE(page.find(" on hgx-node-01"), std::string::npos) << "drawn for its node, not as a fleet median";
+  EXPECT_EQ(IntegrityCheck(db), "ok\n");
 }
 
 }  // namespace

@@ -23,6 +23,7 @@ RunRecord StartRecord(std::string started_utc, std::string profile, std::string 
   RunRecord record;
   record.run_id = NewRunId();
   record.started_utc = std::move(started_utc);
+  record.facts_read_utc = record.started_utc;
   record.gpuconform_version = GPUCONFORM_VERSION;
   record.profile = std::move(profile);
   record.hostname = std::move(hostname);

@@ -22,6 +22,9 @@ struct RunRecord {
   std::string run_id;       // random, 32 hex digits: joins a run's rows across files and databases
   std::string started_utc;  // "2026-12-04T14:00:00Z"
   std::string ended_utc;
+  // When the facts judged were read: a live run's start, a replayed snapshot's captured_at
+  // (empty when the snapshot does not say). Counter rates between runs are measured from it.
+  std::string facts_read_utc;
   std::string gpuconform_version;
   std::string profile;
   std::string hostname;  // where rank 0 wrote the document

@@ -227,32 +227,76 @@ CheckResult CheckGpuHasLocalRailNic(const std::string& node, const nvidia_smi::T
   return FromFindings(std::move(findings));
 }
 
-CheckResult CheckPortErrorCounters(const std::string& node, const ib_counters::CounterReport& report) {
+namespace {
+
+// The rate limit of a kind of counter; nothing for load, which is never judged.
+std::optional<double> RateLimitPerHour(ib_counters::CounterKind kind, const LinkCounterRates& rates) {
+  switch (kind) {
+    case ib_counters::CounterKind::kPhysical:
+    case ib_counters::CounterKind::kLinkDown:
+      return rates.ib_signal_errors_per_hour;
+    case ib_counters::CounterKind::kDiscard:
+      return rates.ib_discards_per_hour;
+    case ib_counters::CounterKind::kCongestion:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+CheckResult CheckPortErrorCounters(const std::string& node, const ib_counters::CounterReport& report,
+                                   const LinkCounterRates& rates, const NodeCounterReadings* previous) {
   using ib_counters::CounterKind;
   if (report.ports.empty()) {
     return Skipped(node + ": no RDMA port counters (" + report.origin + "): RailNicsPresent judges the NICs");
   }
+  const std::string check = std::string(kSuite) + "." + kPortErrorCounters;
   std::vector<Finding> findings;
-  CheckResult result = Passed();
+  std::vector<Measurement> measurements;
   for (const auto& port : report.ports) {
     if (port.port == "ALL") continue;
     const std::string where = (port.node.empty() ? "" : port.node + " ") + port.device + " port " + port.port;
-    const std::string entity = node + "/" + port.device + "/port" + port.port;
+    const std::string link = port.device + "/port" + port.port;
+    const std::string entity = node + "/" + link;
     std::map<CounterKind, std::vector<std::string>> over;
+    std::vector<std::string> rising;
     for (const auto& info : ib_counters::KnownCounters()) {
       const auto found = port.counters.find(info.name);
       if (found == port.counters.end()) continue;
       const auto& [value, saturated] = found->second;
       if (info.kind == CounterKind::kCongestion) {
         if (value > 0) {
-          result.measurements.push_back({entity + "." + info.name, std::to_string(value), saturated ? "(saturated)" : "",
-                                         "", "load (time waiting to send), recorded, not judged"});
+          measurements.push_back({entity + "." + info.name, std::to_string(value), saturated ? "(saturated)" : "",
+                                  "", "load (time waiting to send), recorded, not judged"});
         }
         continue;
       }
-      if (value <= info.default_limit) continue;
-      over[info.kind].push_back(fmt::format("{} {}{} > {}", info.name, saturated ? "at least " : "", value,
-                                            info.default_limit));
+      if (value > 0) {
+        measurements.push_back({entity + "." + info.name, std::to_string(value),
+                                saturated ? kSaturatedCounterUnit : kCounterUnit,
+                                "<= " + std::to_string(info.default_limit), ib_counters::kDefaultLimitSource});
+      }
+      if (value > info.default_limit) {
+        over[info.kind].push_back(fmt::format("{} {}{} > {}", info.name, saturated ? "at least " : "", value,
+                                              info.default_limit));
+      }
+      const double limit = *RateLimitPerHour(info.kind, rates);
+      const CounterRise rise = JudgeCounterRise(previous, check, link + "." + info.name, static_cast<double>(value),
+                                                saturated, limit);
+      if (rise.kind == CounterRise::Kind::kNoPrevious || (rise.kind == CounterRise::Kind::kWithin && rise.rise == 0)) {
+        continue;
+      }
+      const bool judged = rise.kind == CounterRise::Kind::kWithin || rise.kind == CounterRise::Kind::kOver;
+      measurements.push_back({entity + "." + info.name + "_per_hour", judged ? fmt::format("{:.2f}", rise.per_hour) : "not judged",
+                              judged ? "errors/h" : "", judged ? fmt::format("<= {:g}", limit) : "",
+                              rise.note + "; limit: " + rates.source});
+      if (rise.kind == CounterRise::Kind::kOver) {
+        rising.push_back(fmt::format("{} {} ({:.2f}/h > {:g}/h; now {}{})", info.name, rise.note, rise.per_hour, limit,
+                                     value, value <= info.default_limit
+                                                ? fmt::format(", within its count limit {}", info.default_limit)
+                                                : ""));
+      }
     }
     const auto physical = over.find(CounterKind::kPhysical);
     if (physical != over.end()) {
@@ -277,12 +321,17 @@ CheckResult CheckPortErrorCounters(const std::string& node, const ib_counters::C
                                       node, where, Join(discards->second, ", "),
                                       physical == over.end() ? " with no signal errors (not the cable)" : "")});
     }
+    if (!rising.empty()) {
+      findings.push_back({"ib-link-error-rate", entity,
+                          fmt::format("{}: {}: error counters rising: {}: the link is degrading; reseat or replace "
+                                      "the cable or transceiver of {} and check its switch port before it fails",
+                                      node, where, Join(rising, "; "), where)});
+    }
   }
-  if (findings.empty()) return result;
-  CheckResult failed = Failed(std::move(findings));
-  failed.measurements = std::move(result.measurements);
-  failed.measurements.push_back({"limits", "", "", "", ib_counters::kDefaultLimitSource});
-  return failed;
+  CheckResult result = findings.empty() ? Passed() : Failed(std::move(findings));
+  result.measurements = std::move(measurements);
+  if (result.verdict == Verdict::kFail) result.measurements.push_back({"limits", "", "", "", ib_counters::kDefaultLimitSource});
+  return result;
 }
 
 }  // namespace gpuconform::infiniband

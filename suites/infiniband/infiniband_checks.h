@@ -14,6 +14,7 @@
 
 #include "harness/profile.h"
 #include "harness/verdict.h"
+#include "harness/counter_history.h"
 #include "probes/ib_counters/ib_counters_parse.h"
 #include "probes/ib_tools/ib_tools_parse.h"
 #include "probes/nvidia_smi/topo_nvlink_parse.h"
@@ -59,6 +60,12 @@ CheckResult CheckGpuHasLocalRailNic(const std::string& node, const nvidia_smi::T
 // discarded (congestion or routing, configuration: never blamed on the cable). A saturated
 // counter is reported as "at least"; PortXmitWait is load, recorded and never judged; a
 // switch's port ALL aggregate repeats its ports and is not judged again.
-CheckResult CheckPortErrorCounters(const std::string& node, const ib_counters::CounterReport& report);
+// Each non-zero counter is recorded (harness/counter_history.h's convention). Where `previous`
+// holds the node's last reading in the history, each counter's rise is judged as a rate
+// against `rates` (signal errors and link downs, discards): a link whose counter rises faster
+// than its limit fails with ib-link-error-rate even when its count is within the count limit;
+// a counter that went down (cleared, rebooted) or saturated says so and is not judged.
+CheckResult CheckPortErrorCounters(const std::string& node, const ib_counters::CounterReport& report,
+                                   const LinkCounterRates& rates = {}, const NodeCounterReadings* previous = nullptr);
 
 }  // namespace gpuconform::infiniband

@@ -390,6 +390,64 @@ TEST(PortErrorCounters, SignalErrorsAboveTheLimitAreHardwareNamingThePort) {
             Verdict::kSkip);
 }
 
+// Rates since the node's previous run in the history (harness/counter_history.h).
+NodeCounterReadings PreviousReading(double hours_before, std::map<std::string, CheckCounterReadings::Reading> counters) {
+  NodeCounterReadings node;
+  node.by_check["InfiniBand.PortErrorCountersWithinLimits"] = {"run-a", "2026-12-01T09:12:44", hours_before,
+                                                              std::move(counters)};
+  return node;
+}
+
+TEST(PortErrorCounterRates, ACounterWithinItsCountButRisingFastFailsNamingTheLink) {
+  const auto report = Counters("counter device=mlx5_2 port=1 name=symbol_error value=6\n"
+                               "counter device=mlx5_3 port=1 name=symbol_error value=2\n");
+  // Alone, 6 and 2 are within the count limit 10.
+  const CheckResult alone = CheckPortErrorCounters("node3", report);
+  EXPECT_EQ(alone.verdict, Verdict::kPass) << Messages(alone);
+  // mlx5_2 was 0 three hours ago (absent: read 0); mlx5_3 was already 1: +1 in 3 h is slow.
+  const auto previous = PreviousReading(3, {{"mlx5_3/port1.symbol_error", {1, false}}});
+  const CheckResult rising = CheckPortErrorCounters("node3", report, LinkCounterRates{}, &previous);
+  ASSERT_EQ(rising.verdict, Verdict::kFail);
+  ASSERT_EQ(rising.findings.size(), 1u) << Messages(rising);
+  EXPECT_EQ(rising.findings[0].code, "ib-link-error-rate");
+  EXPECT_EQ(rising.findings[0].entity, "node3/mlx5_2/port1");
+  EXPECT_TRUE(AnyMessageContains(rising, "node3: mlx5_2 port 1: error counters rising: symbol_error +6 in 3.0 h "
+                                         "(2.00/h) since run run-a (2026-12-01T09:12:44) (2.00/h > 1/h; now 6, "
+                                         "within its count limit 10)"))
+      << Messages(rising);
+  EXPECT_TRUE(AnyMessageContains(rising, "reseat or replace the cable or transceiver of mlx5_2 port 1"));
+  // Both rises are recorded with their rates; the counts with the unit the history keeps.
+  std::map<std::string, std::string> values;
+  for (const auto& m : rising.measurements) values[m.name] = m.value + " " + m.unit;
+  EXPECT_EQ(values["node3/mlx5_2/port1.symbol_error"], "6 errors");
+  EXPECT_EQ(values["node3/mlx5_2/port1.symbol_error_per_hour"], "2.00 errors/h");
+  EXPECT_EQ(values["node3/mlx5_3/port1.symbol_error_per_hour"], "0.33 errors/h");
+  // A profile that allows more passes it.
+  LinkCounterRates looser;
+  looser.ib_signal_errors_per_hour = 5;
+  EXPECT_EQ(CheckPortErrorCounters("node3", report, looser, &previous).verdict, Verdict::kPass);
+}
+
+TEST(PortErrorCounterRates, ACounterThatWentDownOrSaturatedIsNotJudgedAsARate) {
+  const auto previous = PreviousReading(3, {{"mlx5_2/port1.symbol_error", {40, false}}});
+  const CheckResult cleared =
+      CheckPortErrorCounters("node3", Counters("counter device=mlx5_2 port=1 name=symbol_error value=1\n"),
+                             LinkCounterRates{}, &previous);
+  EXPECT_EQ(cleared.verdict, Verdict::kPass) << Messages(cleared);
+  bool noted = false;
+  for (const auto& m : cleared.measurements) {
+    if (m.name == "node3/mlx5_2/port1.symbol_error_per_hour") {
+      noted = m.value == "not judged" && m.source.find("went down from 40 to 1") != std::string::npos;
+    }
+  }
+  EXPECT_TRUE(noted);
+  // A saturated counter fails by its count, never by a rate it cannot have.
+  const CheckResult saturated = CheckPortErrorCounters(
+      "node3", Counters("# Port extended counters: Lid 2 port 1 (CapMask: 0x5A00)\nSymbolErrorCounter:.....65535\n"),
+      LinkCounterRates{}, &previous);
+  for (const auto& finding : saturated.findings) EXPECT_NE(finding.code, "ib-link-error-rate");
+}
+
 // Through the registered suite on snapshots: the healthy node conforms, the one with a marginal
 // rail fails naming it (and the counters are read from the snapshot's ib-counters.txt).
 TEST(PortErrorCounters, SnapshotsOfAHealthyNodeAndOfAMarginalRail) {

@@ -63,8 +63,9 @@ SuiteDefinition Definition() {
          ReadThenJudge([](const SuiteContext& c, const std::string& node) -> decltype(auto) {
                          return ib_counters::ReadIbCounters(c.raw, node);
                        },
-                       [](const ib_counters::CounterReport& report, const SuiteContext&, const std::string& node) {
-                         return CheckPortErrorCounters(node, report);
+                       [](const ib_counters::CounterReport& report, const SuiteContext& c, const std::string& node) {
+                         return CheckPortErrorCounters(node, report, c.profile.link_counters,
+                                                       c.counter_history.Of(node));
                        }),
          WithoutInfiniband},
     },

@@ -506,6 +506,15 @@ inline constexpr ReasonEntry kReasons[] = {
      "torch.cuda.set_device(LOCAL_RANK)"},
     {"process-group-init-failed", reason_detail::kConf, "torch.distributed.init_process_group failed on a rank",
      "read the quoted error; check NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME and MASTER_ADDR/MASTER_PORT"},
+    {"gdr-unavailable", reason_detail::kConf,
+     "no peer-memory module (nvidia_peermem, nv_peer_mem) is loaded and DMA-BUF is not usable, so GPUDirect RDMA "
+     "cannot work on the node",
+     "modprobe nvidia-peermem and add it to /etc/modules-load.d/; or use DMA-BUF: driver R515+ with the open kernel "
+     "modules, Linux 5.12+, NCCL 2.13+"},
+    {"gdr-disabled-by-nccl", reason_detail::kConf,
+     "NCCL's log disabled GPUDirect RDMA for an HCA, or for a GPU towards every HCA, on a node where it is available",
+     "read NCCL's reason: 'no module' is the job's view of the module; a distance above NCCL_NET_GDR_LEVEL is the "
+     "GPU-NIC placement"},
     {"ib-port-discards", reason_detail::kConf,
      "an InfiniBand port discarded packets (xmit discards, relay or constraint errors, VL15 drops) above its limit",
      "not the cable: check the subnet manager's routing, the fabric's congestion and peers that went away"},

@@ -32,6 +32,7 @@
 #include "probes/nvml/nvml_parse.h"
 #include "probes/pci_devices/pci_devices.h"
 #include "probes/slurm/slurm_parse.h"
+#include "probes/gpudirect/gpudirect_parse.h"
 #include "probes/ib_counters/ib_counters_parse.h"
 #include "probes/torchrun/job_log_parse.h"
 #include "probes/torchrun/torchrun_parse.h"
@@ -89,6 +90,7 @@ const std::map<std::string, std::function<void(const std::string&)>>& Parsers() 
       {"slurm_squeue", [](const std::string& t) { (void)slurm::ParsePendingJobs(t, kOrigin); }},
       {"snapshot_manifest", [](const std::string& t) { (void)ParseSnapshotManifest(t, "manifest.yaml"); }},
       {"ib_counters", [](const std::string& t) { (void)ib_counters::ParseIbCounters(t, kOrigin); }},
+      {"gpudirect", [](const std::string& t) { (void)gpudirect::ParseGpuDirect(t, kOrigin); }},
       {"torchrun_job_log", [](const std::string& t) { (void)torchrun::ParseJobLog(t, kOrigin); }},
       {"torchrun_report", [](const std::string& t) { (void)torchrun::ParseTorchrunReport(t, "node1", kOrigin); }},
       {"versions", [](const std::string& t) { (void)versions::ParseKernelRelease(t, kOrigin), (void)versions::ParseNvidiaSmiVersions(t, kOrigin); }},

@@ -242,15 +242,19 @@ class LogBuilder {
         Store(log_.net_inits, ParseNetInit(net, AfterPrefix(rest, "Using "), source));
       } else if (StartsWith(rest, "No device found")) {
         Store(log_.no_device, SourcedText{source, Field(net)});
+      } else if (Contains(rest, "GPU Direct RDMA") && Contains(rest, "for GPU ")) {
+        GdrPathLine(rest, source);
       } else if (Contains(rest, "GPU Direct RDMA") && Contains(rest, "for HCA")) {
-        GdrStatus status{source, "", Contains(rest, "nabled") && !Contains(rest, "isabled")};
-        const auto quote = rest.find('\'');
-        if (quote != std::string_view::npos) {
-          const std::string_view name = rest.substr(quote + 1);
-          status.hca = Field(name.substr(0, name.find('\'')));
-        }
-        Store(log_.gdr, std::move(status));
+        Store(log_.gdr, ParseGdrStatus(rest, source));
       }
+      return;
+    }
+    if (StartsWith(message, "GPU Direct RDMA ") && Contains(message, "for GPU ")) {
+      GdrPathLine(message, source);
+      return;
+    }
+    if (StartsWith(message, "GPU/") && Contains(message, " :")) {
+      GpuNetPaths(message, source);
       return;
     }
     if (StartsWith(message, "Using network ")) {
@@ -280,6 +284,65 @@ class LogBuilder {
       identity.nranks = IntAfter(message, "nranks ").value_or(IntAfter(message, "nRanks ").value_or(-1));
       identity.nnodes = IntAfter(message, "nNodes ").value_or(-1);
       if (identity.rank >= 0) Store(log_.ranks, std::move(identity));
+    }
+  }
+
+  // "GPU Direct RDMA Enabled for HCA 0 'mlx5_0'", "... Disabled for HCA 0 'mlx5_0' (no module)",
+  // "GPU Direct RDMA (nvidia-peermem) enabled for HCA 0 'mlx5_0" (no closing quote).
+  static GdrStatus ParseGdrStatus(std::string_view rest, const Source& source) {
+    GdrStatus status{source, "", Contains(rest, "nabled") && !Contains(rest, "isabled"), "", ""};
+    const auto open = rest.find("RDMA (");
+    const auto for_hca = rest.find("for HCA");
+    if (open != std::string_view::npos && open < for_hca) {
+      const std::string_view inside = rest.substr(open + 6);
+      status.mechanism = Field(inside.substr(0, inside.find(')')));
+    }
+    const auto quote = rest.find('\'');
+    if (quote == std::string_view::npos) return status;
+    const std::string_view name = rest.substr(quote + 1);
+    const auto close = name.find('\'');
+    status.hca = Field(Trim(name.substr(0, close)));
+    if (close == std::string_view::npos) return status;
+    const std::string_view after = name.substr(close + 1);
+    const auto paren = after.find('(');
+    if (paren != std::string_view::npos) {
+      const std::string_view inside = after.substr(paren + 1);
+      status.reason = Field(inside.substr(0, inside.find(')')));
+    }
+    return status;
+  }
+
+  // "GPU Direct RDMA Disabled for GPU ca000 / HCA 0 (distance 7 > 4)" and its Enabled form.
+  void GdrPathLine(std::string_view text, const Source& source) {
+    const auto for_gpu = text.find("for GPU ");
+    const auto hca_at = text.find("/ HCA ", for_gpu);
+    const auto distance_at = text.find("(distance ", for_gpu);
+    if (hca_at == std::string_view::npos || distance_at == std::string_view::npos) return;
+    GdrPath path;
+    path.source = source;
+    path.enabled = Contains(text.substr(0, for_gpu), "Enabled");
+    path.gpu = Field(FirstWord(text.substr(for_gpu + 8, hca_at - for_gpu - 8)));
+    path.hca = Field(FirstWord(text.substr(hca_at + 6)));
+    const auto words = SplitWords(text.substr(distance_at + 10));
+    if (words.size() < 3) return;
+    path.distance = LeadingInt(words[0]).value_or(-1);
+    path.threshold = LeadingInt(words[2]).value_or(-1);
+    Store(log_.gdr_paths, std::move(path));
+  }
+
+  // "GPU/81000 :GPU/81000 (0/5000.000000/LOC) CPU/1 (1/24.000000/PHB) NET/1 (3/24.000000/PHB)".
+  void GpuNetPaths(std::string_view message, const Source& source) {
+    const auto colon = message.find(" :");
+    const std::string gpu = Field(message.substr(4, colon - 4));
+    const auto words = SplitWords(message.substr(colon + 2));
+    for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+      if (!StartsWith(words[i], "NET/") || !StartsWith(words[i + 1], "(")) continue;
+      std::string_view path = words[i + 1];
+      const auto slash = path.rfind('/');
+      const auto close = path.rfind(')');
+      if (slash == std::string_view::npos || close == std::string_view::npos || close < slash) continue;
+      Store(log_.gpu_net_paths,
+            GpuNetPath{source, gpu, Field(words[i].substr(4)), Field(path.substr(slash + 1, close - slash - 1))});
     }
   }
 

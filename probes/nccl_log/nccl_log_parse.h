@@ -63,11 +63,39 @@ struct SourcedText {
   std::string text;  // "IB" for "Using network IB"; "IB" for "NET/IB : No device found"; the interface of "Bootstrap : Using eth0:..."
 };
 
-// "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'" and the (DMABUF)/(nvidia-peermem) and Disabled forms.
+// Whether an HCA can take GPU memory: the topology's "NET/IB : GPU Direct RDMA Enabled for HCA 0
+// 'mlx5_0'" (or Disabled, with any reason NCCL or a plugin adds in parentheses, "(no module)"),
+// and the IB transport's "NET/IB : GPU Direct RDMA (nvidia-peermem) enabled for HCA 0 'mlx5_0"
+// and "(DMABUF) enabled" (NCCL 2.19 and later, and the RDMA plugin; no closing quote).
 struct GdrStatus {
   Source source;
   std::string hca;
   bool enabled = false;
+  std::string mechanism;  // "nvidia-peermem", "DMABUF", or empty for the topology's summary line
+  std::string reason;     // what a Disabled line gives in parentheses after the HCA, e.g. "no module"
+};
+
+// NCCL's decision for one GPU and one NIC (ncclTopoCheckGdr): "GPU Direct RDMA Enabled for GPU
+// 81000 / HCA 1 (distance 6 <= 7), read 0" or "... Disabled for GPU ca000 / HCA 0 (distance 7 > 4)"
+// (older: "NET/IB : GPU Direct RDMA Disabled for GPU 0[0] / HCA 1 (distance 4 >= 3)"). The
+// distance is NCCL's path type, compared with NCCL_NET_GDR_LEVEL (default PXB); its numbering
+// changes between NCCL versions, so GpuNetPath names it.
+struct GdrPath {
+  Source source;
+  std::string gpu;  // as NCCL prints it: a bus id ("81000"), a rank or a cudaDev
+  std::string hca;  // the NIC's index (or, in NCCL 2.2x, its net id in hex)
+  bool enabled = false;
+  int distance = -1;
+  int threshold = -1;
+};
+
+// The path type between a GPU and a NET in the topology NCCL prints (NCCL_DEBUG_SUBSYS=GRAPH):
+// "GPU/81000 :GPU/81000 (0/5000.000000/LOC) CPU/1 (1/24.000000/PHB) NET/1 (3/24.000000/PHB)".
+struct GpuNetPath {
+  Source source;
+  std::string gpu;   // "81000"
+  std::string net;   // "1"
+  std::string type;  // "PIX", "PXB", "PHB", "SYS", ...
 };
 
 struct EnvSetting {  // "NCCL_IB_DISABLE set by environment to 1."
@@ -113,6 +141,8 @@ struct NcclLog {
   std::vector<SourcedText> no_device;   // "NET/X : No device found"
   std::vector<SourcedText> bootstraps;  // "Bootstrap : Using IF:ADDR"
   std::vector<GdrStatus> gdr;
+  std::vector<GdrPath> gdr_paths;
+  std::vector<GpuNetPath> gpu_net_paths;
   std::vector<EnvSetting> env;
   std::vector<RankIdentity> ranks;
   std::vector<Problem> problems;

@@ -5,8 +5,12 @@
 #include "facts/gpu_facts.h"
 #include "facts/ib_port_facts.h"
 #include "harness/suite_registry.h"
+#include "probes/gpudirect/gpudirect_facts.h"
+#include "probes/gpudirect/gpudirect_probe.h"
 #include "probes/ib_counters/ib_counters_facts.h"
 #include "probes/ib_counters/ib_counters_probe.h"
+#include "probes/nccl_log/nccl_log_facts.h"
+#include "suites/infiniband/gpudirect_checks.h"
 #include "suites/infiniband/infiniband_checks.h"
 
 namespace gpuconform::infiniband {
@@ -38,7 +42,7 @@ SuiteDefinition Definition() {
   return {
     .name = kSuite,
     .summary = "rail NICs present, every rail port Active/LinkUp at the profile's rate, a rail NIC beside each GPU, "
-               "port error counters within limits",
+               "port error counters within limits, GPUDirect RDMA available",
     .checks = {
         {kRailNicsPresent, "the node has infiniband.rail_nics_per_node ports of the profile's link layer", true,
          JudgeRailNics, WithoutInfiniband},
@@ -68,8 +72,24 @@ SuiteDefinition Definition() {
                                                        c.counter_history.Of(node));
                        }),
          WithoutInfiniband},
+        // The NCCL log is read where the run has one (NcclTransport or AllreduceBandwidth collects
+        // it, or --nccl-log names it); this check never starts an NCCL run for it.
+        {kGpuDirectRdmaAvailable,
+         "GPUDirect RDMA can work: a peer-memory module (nvidia_peermem) is loaded or DMA-BUF is usable, and the "
+         "run's NCCL log (where there is one) did not disable it",
+         true,
+         ReadThenJudge([](const SuiteContext& c, const std::string& node) -> decltype(auto) {
+                         return gpudirect::ReadGpuDirect(c.raw, node);
+                       },
+                       [](const gpudirect::GpuDirectReport& report, const SuiteContext& c, const std::string& node) {
+                         const auto& log = nccl_log::ReadNcclLog(c.raw);
+                         return CheckGpuDirectRdmaAvailable(node, report, log ? &*log : nullptr,
+                                                            log ? "" : log.error());
+                       }),
+         [](const SuiteContext& c, const std::string&) { return GpuDirectSkipReason(c.profile); }},
     },
-    .probes = JoinProbes({PortProbes(), {NvidiaSmiTopoMatrix(), ib_counters::IbCountersProbe()}}),
+    .probes = JoinProbes({PortProbes(), {NvidiaSmiTopoMatrix(), ib_counters::IbCountersProbe(),
+                                         gpudirect::GpuDirectProbe()}}),
   };
 }
 

@@ -7,9 +7,11 @@
 #include <map>
 
 #include "harness/atomic_file.h"
+#include "harness/counter_history.h"
 #include "harness/metric_bound.h"
 #include "harness/read_file.h"
 #include "harness/text_util.h"
+#include "results/metrics.h"
 
 namespace gpuconform {
 
@@ -60,6 +62,52 @@ std::optional<BaseUnit> BaseUnitOf(const std::string& unit) {
   const auto it = kUnits.find(unit);
   if (it == kUnits.end()) return std::nullopt;
   return it->second;
+}
+
+// A link error counter's labels from its measurement name, "<node>/<device>[/<port>].<counter>"
+// (harness/counter_history.h): device "mlx5_2", port "port1" (empty for a device without
+// ports, e.g. a PCIe function "0000:19:00.0"), counter "symbol_error".
+std::string LinkLabels(const CheckResult& result, const std::string& name, std::string_view suffix) {
+  std::string link = MetricIdentity(result.node, name);
+  link.resize(link.size() - suffix.size());
+  const auto dot = link.rfind('.');
+  const std::string counter = dot == std::string::npos ? link : link.substr(dot + 1);
+  link = dot == std::string::npos ? "" : link.substr(0, dot);
+  const auto slash = link.find('/');
+  const std::string device = link.substr(0, slash);
+  const std::string port = slash == std::string::npos ? "" : link.substr(slash + 1);
+  return fmt::format("node=\"{}\",device=\"{}\",port=\"{}\",counter=\"{}\",suite=\"{}\",check=\"{}\"",
+                     LabelValue(result.node.empty() ? "cluster" : result.node), LabelValue(device), LabelValue(port),
+                     LabelValue(counter), LabelValue(result.suite), LabelValue(result.check));
+}
+
+// The link error counters the checks recorded (non-zero ones: an absent series reads 0), and
+// their rates since the node's previous run in the history.
+void LinkErrorSeries(std::string& out, const std::vector<CheckResult>& results) {
+  std::string totals, rates;
+  for (const auto& result : results) {
+    for (const auto& measurement : result.measurements) {
+      const auto value = MetricNumber(measurement.value);
+      if (!value) continue;
+      if (IsCounterUnit(measurement.unit)) {
+        totals += fmt::format("gpuconform_link_errors_total{{{}}} {}\n", LinkLabels(result, measurement.name, ""),
+                              *value);
+      } else if (measurement.unit == "errors/h" && measurement.name.ends_with("_per_hour")) {
+        rates += fmt::format("gpuconform_link_errors_per_hour{{{}}} {}\n",
+                             LinkLabels(result, measurement.name, "_per_hour"), *value);
+      }
+    }
+  }
+  if (!totals.empty()) {
+    Family(out, "gpuconform_link_errors_total", "counter",
+           "A link's error counter as its device keeps it (InfiniBand port, PCIe function), where non-zero.");
+    out += totals;
+  }
+  if (!rates.empty()) {
+    Family(out, "gpuconform_link_errors_per_hour", "gauge",
+           "A link error counter's rise per hour since the node's previous run in the history.");
+    out += rates;
+  }
 }
 
 }  // namespace
@@ -115,6 +163,7 @@ std::string RenderPrometheusTextfile(const Run& judged, double now_s, std::optio
                                                 : "A time the check measured, in seconds.");
     out += lines;
   }
+  LinkErrorSeries(out, results);
   return out;
 }
 

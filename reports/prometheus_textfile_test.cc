@@ -49,6 +49,34 @@ TEST(PrometheusTextfile, ChecksCountsAndMeasurementsInBaseUnits) {
   EXPECT_NE(text.find("gpuconform_exit_status{profile=\"local\"} 1\n"), std::string::npos) << text;
 }
 
+TEST(PrometheusTextfile, LinkErrorCountersAndRatesPerNodeDeviceAndPort) {
+  CheckResult ib = Failed("InfiniBand", "PortErrorCountersWithinLimits", "node3", {{"ib-link-error-rate", "n", "x"}});
+  ib.measurements.push_back({"node3/mlx5_2/port1.symbol_error", "6", "errors", "<= 10", "ibqueryerrors"});
+  ib.measurements.push_back({"node3/mlx5_2/port1.symbol_error_per_hour", "2.00", "errors/h", "<= 1", "since"});
+  ib.measurements.push_back({"node3/mlx5_3/port1.link_downed_per_hour", "not judged", "", "", "went down"});
+  CheckResult aer = Passed("Pcie", "AerErrorsWithinLimits", "node3");
+  aer.measurements.push_back({"node3/0000:19:00.0.aer_correctable", "65535", "errors (saturated)", "<= 100", "x"});
+  const std::string text = RenderPrometheusTextfile({SomeRun(1), {ib, aer}}, 1764860000, std::nullopt);
+  EXPECT_NE(text.find("# TYPE gpuconform_link_errors_total counter\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("gpuconform_link_errors_total{node=\"node3\",device=\"mlx5_2\",port=\"port1\",counter=\""
+                      "symbol_error\",suite=\"InfiniBand\",check=\"PortErrorCountersWithinLimits\"} 6\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("gpuconform_link_errors_per_hour{node=\"node3\",device=\"mlx5_2\",port=\"port1\",counter="
+                      "\"symbol_error\""),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("device=\"0000:19:00.0\",port=\"\",counter=\"aer_correctable\""), std::string::npos) << text;
+  EXPECT_EQ(text.find("link_downed"), std::string::npos) << "a rate not judged is no sample";
+  const std::string bare = RenderPrometheusTextfile({SomeRun(0), SomeResults()}, 1764860000, std::nullopt);
+  EXPECT_EQ(bare.find("gpuconform_link_errors"), std::string::npos) << "no family without samples";
+  if (RunCommand({"promtool", "--version"}, 30s).exit_code == 0) {
+    const auto lint = RunCommand({"promtool", "check", "metrics"}, 60s, text);
+    EXPECT_EQ(lint.exit_code, 0) << lint.stdout_text << lint.stderr_text;
+    EXPECT_EQ(lint.stdout_text + lint.stderr_text, "") << "promtool warns";
+  }
+}
+
 TEST(PrometheusTextfile, AFailingRunKeepsTheLastSuccessOfTheFileItReplaces) {
   test_support::TempDir dir;
   ASSERT_TRUE(WritePrometheusTextfile(dir.path(), {SomeRun(0), SomeResults()}));

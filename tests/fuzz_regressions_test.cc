@@ -33,6 +33,7 @@
 #include "probes/pci_devices/pci_devices.h"
 #include "probes/slurm/slurm_parse.h"
 #include "probes/ib_counters/ib_counters_parse.h"
+#include "probes/pcie_aer/pcie_aer_parse.h"
 #include "probes/torchrun/job_log_parse.h"
 #include "probes/torchrun/torchrun_parse.h"
 #include "probes/versions/versions_parse.h"
@@ -89,6 +90,7 @@ const std::map<std::string, std::function<void(const std::string&)>>& Parsers() 
       {"slurm_squeue", [](const std::string& t) { (void)slurm::ParsePendingJobs(t, kOrigin); }},
       {"snapshot_manifest", [](const std::string& t) { (void)ParseSnapshotManifest(t, "manifest.yaml"); }},
       {"ib_counters", [](const std::string& t) { (void)ib_counters::ParseIbCounters(t, kOrigin); }},
+      {"pcie_aer", [](const std::string& t) { (void)pcie_aer::ParseAer(t, kOrigin); }},
       {"torchrun_job_log", [](const std::string& t) { (void)torchrun::ParseJobLog(t, kOrigin); }},
       {"torchrun_report", [](const std::string& t) { (void)torchrun::ParseTorchrunReport(t, "node1", kOrigin); }},
       {"versions", [](const std::string& t) { (void)versions::ParseKernelRelease(t, kOrigin), (void)versions::ParseNvidiaSmiVersions(t, kOrigin); }},

@@ -72,6 +72,24 @@ TEST(PcieAerProbe, ReadsEveryDeviceWithAerFilesFromSysfs) {
   EXPECT_EQ(Device(report, "0000:17:01.0")->kind, DeviceKind::kBridge);
 }
 
+// As the kernel lays it out, bus/pci/devices/<addr> links into the device tree, where the
+// directory above a device is the bridge it sits behind.
+TEST(PcieAerProbe, NamesTheBridgeAboveADeviceFromTheDeviceTree) {
+  test_support::TempDir root;
+  const fs::path tree = fs::path(root.path()) / "devices/pci0000:16/0000:16:02.0/0000:17:01.0/0000:18:00.0";
+  WriteFile(tree / "class", "0x030200\n");
+  WriteFile(tree / "aer_dev_correctable", "RxErr 0\nTOTAL_ERR_COR 0\n");
+  WriteFile(tree / "aer_dev_nonfatal", "SDES 0\nTOTAL_ERR_NONFATAL 0\n");
+  WriteFile(tree / "aer_dev_fatal", "SDES 0\nTOTAL_ERR_FATAL 0\n");
+  fs::create_directories(fs::path(root.path()) / "bus/pci/devices");
+  fs::create_directory_symlink(tree, fs::path(root.path()) / "bus/pci/devices/0000:18:00.0");
+  RunOptions options;
+  options.sysfs_root = root.path();
+  const auto report = Parsed(ParseAer(AerOutput(LiveContext{"node1", nullptr, options}).text, "node1/aer.txt"));
+  ASSERT_EQ(report.devices.size(), 1u);
+  EXPECT_EQ(report.devices[0].parent, "0000:17:01.0");
+}
+
 TEST(PcieAerProbe, AMachineWithoutPciSysfsHasNoDevices) {
   test_support::TempDir root;
   RunOptions options;

@@ -242,6 +242,18 @@ inline constexpr ReasonEntry kReasons[] = {
      "fails; watch the next runs' rate (run --history)"},
     {"ib-link-downed", reason_detail::kHw, "an InfiniBand port's link went down and retrained",
      "check the cable's seating and the peer (switch) port's log; recable if it repeats"},
+    {"pcie-aer-fatal", reason_detail::kHw,
+     "a PCIe device counted or logged a fatal AER error (for example Surprise Down: its link dropped)",
+     "drain the node; reseat the device the message names (a GPU's baseboard or riser cable, a NIC's riser) and "
+     "check its slot; RMA it if it repeats"},
+    {"pcie-aer-nonfatal", reason_detail::kHw,
+     "a PCIe device counted or logged uncorrected non-fatal AER errors: transactions were lost on its link",
+     "reseat the device the message names and check its slot (for a root or switch port, the device below it); "
+     "RMA it if the errors come back"},
+    {"pcie-aer-correctable", reason_detail::kHw,
+     "a PCIe device's correctable AER errors are above their limit: the link's signal is marginal",
+     "reseat the device the message names or its riser and check the slot; watch the count across runs and RMA "
+     "it if it keeps climbing"},
     {"read-below-floor", reason_detail::kHw, "aggregate checkpoint read bandwidth is below the profile's floor",
      "check the storage servers and the network path to them; compare with fio on one node"},
     {"dataload-below-floor", reason_detail::kHw,

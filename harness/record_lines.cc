@@ -97,6 +97,14 @@ std::optional<long long> WholeInteger(std::string_view text) {
   return value;
 }
 
+std::optional<std::uint64_t> WholeCount(std::string_view text) {
+  text = Trim(text);
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
 std::optional<double> WholeNumber(std::string_view text) {
   double value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);

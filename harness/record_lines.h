@@ -7,6 +7,7 @@
 // accepts no control characters, so garbage is an error and never a crash.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -35,6 +36,9 @@ std::string FormatRecord(const std::string& kind, const std::vector<std::pair<st
 
 // Whole-string numbers: "16" -> 16, "16x" -> nullopt.
 std::optional<long long> WholeInteger(std::string_view text);
+// A counter's value: decimal digits only (spaces around it trimmed) up to 2^64-1, as the kernel
+// and the tools print counters; a sign, "N/A" or an overflow -> nullopt.
+std::optional<std::uint64_t> WholeCount(std::string_view text);
 std::optional<double> WholeNumber(std::string_view text);
 
 // The field as a number, or an error naming origin:line, the key and the value; absent keys

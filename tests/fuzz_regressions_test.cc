@@ -34,6 +34,7 @@
 #include "probes/slurm/slurm_parse.h"
 #include "probes/gpudirect/gpudirect_parse.h"
 #include "probes/ib_counters/ib_counters_parse.h"
+#include "probes/pcie_aer/pcie_aer_parse.h"
 #include "probes/torchrun/job_log_parse.h"
 #include "probes/torchrun/torchrun_parse.h"
 #include "probes/versions/versions_parse.h"
@@ -91,6 +92,7 @@ const std::map<std::string, std::function<void(const std::string&)>>& Parsers() 
       {"snapshot_manifest", [](const std::string& t) { (void)ParseSnapshotManifest(t, "manifest.yaml"); }},
       {"ib_counters", [](const std::string& t) { (void)ib_counters::ParseIbCounters(t, kOrigin); }},
       {"gpudirect", [](const std::string& t) { (void)gpudirect::ParseGpuDirect(t, kOrigin); }},
+      {"pcie_aer", [](const std::string& t) { (void)pcie_aer::ParseAer(t, kOrigin); }},
       {"torchrun_job_log", [](const std::string& t) { (void)torchrun::ParseJobLog(t, kOrigin); }},
       {"torchrun_report", [](const std::string& t) { (void)torchrun::ParseTorchrunReport(t, "node1", kOrigin); }},
       {"versions", [](const std::string& t) { (void)versions::ParseKernelRelease(t, kOrigin), (void)versions::ParseNvidiaSmiVersions(t, kOrigin); }},

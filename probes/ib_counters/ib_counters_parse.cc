@@ -12,19 +12,6 @@ namespace {
 
 constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
 
-std::optional<std::uint64_t> Unsigned(std::string_view text) {
-  text = Trim(text);
-  if (text.empty() || text.size() > 20) return std::nullopt;
-  std::uint64_t value = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') return std::nullopt;
-    const std::uint64_t digit = static_cast<std::uint64_t>(c - '0');
-    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) return std::nullopt;
-    value = value * 10 + digit;
-  }
-  return value;
-}
-
 CounterValue ValueOf(const CounterInfo& info, std::uint64_t value) {
   const std::uint64_t max = info.width_bits >= 64 ? std::numeric_limits<std::uint64_t>::max()
                                                   : (std::uint64_t{1} << info.width_bits) - 1;
@@ -43,7 +30,7 @@ Result<CounterReport> ParseSysfs(const std::string& text, const std::string& ori
     if (device.empty() || port.empty()) return ErrorAt(origin, record.line, "a counter needs device= and port=");
     const CounterInfo* info = FindCounter(record.Get("name"));
     if (info == nullptr) continue;  // a counter gpuconform does not judge (the data counters)
-    const auto value = Unsigned(record.Get("value"));
+    const auto value = WholeCount(record.Get("value"));
     if (!value) return ErrorAt(origin, record.line, "value='" + record.Get("value") + "' is not a count");
     if (report.ports.empty() || report.ports.back().device != device || report.ports.back().port != port) {
       report.ports.push_back({device, "", port, {}});
@@ -71,7 +58,7 @@ Result<CounterReport> ParsePerfquery(const std::string& text, const std::string&
     const CounterInfo* info = FindCounter(match[1].str());
     if (info == nullptr) continue;
     if (report.ports.empty()) return ErrorAt(origin, number, "a counter before any '# Port counters' header");
-    const auto value = Unsigned(match[2].str());
+    const auto value = WholeCount(match[2].str());
     if (!value) return ErrorAt(origin, number, match[1].str() + ": '" + match[2].str() + "' is not a count");
     report.ports.back().counters[info->name] = ValueOf(*info, *value);
   }
@@ -106,7 +93,7 @@ Result<CounterReport> ParseIbqueryerrors(const std::string& text, const std::str
     for (std::sregex_iterator it(counters.begin(), counters.end(), kCounter), end; it != end; ++it) {
       const CounterInfo* info = FindCounter((*it)[1].str());
       if (info == nullptr) continue;
-      const auto value = Unsigned((*it)[2].str());
+      const auto value = WholeCount((*it)[2].str());
       if (!value) return ErrorAt(origin, number, (*it)[1].str() + ": not a count");
       port.counters[info->name] = ValueOf(*info, *value);
     }

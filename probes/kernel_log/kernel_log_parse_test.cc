@@ -1,5 +1,6 @@
 // The kernel log parser: XID lines in each tool's time format, the multi-line "fallen off the
-// bus" message without an XID, and the XID catalogue's classes.
+// bus" message without an XID, the XID catalogue's classes, and the PCIe AER driver's reports
+// (as published: ../shared/realdata/pcie-aer).
 #include "probes/kernel_log/kernel_log_parse.h"
 
 #include <gtest/gtest.h>
@@ -67,6 +68,71 @@ TEST(KernelLog, LinesThatAreNotXidsAreIgnored) {
       "dmesg.txt"));
   EXPECT_TRUE(log.events.empty());
   EXPECT_EQ(log.lines, 3);
+}
+
+// ---- PCIe AER reports ----
+
+TEST(KernelLogAer, AGpuReplayTimeoutThenSurpriseDownNamesTheGpuBelowTheRootPort) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "pcie-aer");
+  const KernelLog log = test_support::Parsed(ParseKernelLog(
+      test_support::ReadFile(dir / "dmesg-tesla-gpu-replay-timeout-then-surprise-down-xid79.txt"), "dmesg.txt"));
+  ASSERT_EQ(log.aer_events.size(), 2u);
+  const AerEvent& replay = log.aer_events[0];
+  EXPECT_EQ(replay.severity, AerSeverity::kCorrected);
+  EXPECT_EQ(replay.device.address, "0000:00:02.0");
+  EXPECT_EQ(replay.device.driver, "pcieport");
+  EXPECT_EQ(replay.layer, "Data Link Layer");
+  EXPECT_EQ(replay.errors, std::vector<std::string>{"Replay Timer Timeout"});
+  EXPECT_EQ(replay.line, 2) << "the details replace the bare report of line 1";
+  EXPECT_EQ(replay.timestamp, "74785.660380");
+  const AerEvent& down = log.aer_events[1];
+  EXPECT_EQ(down.severity, AerSeverity::kFatal);
+  EXPECT_EQ(down.reported_by, "0000:00:02.0") << "id=0010 is bus 0, device 2, function 0";
+  EXPECT_TRUE(down.SurpriseDown());
+  ASSERT_EQ(down.affected.size(), 1u);
+  EXPECT_EQ(down.affected[0].address, "0000:02:00.0");
+  EXPECT_EQ(down.affected[0].driver, "nvidia");
+  ASSERT_EQ(log.events.size(), 1u) << "and the Xid 79 the same fall gives";
+  EXPECT_EQ(log.events[0].xid, 79);
+}
+
+TEST(KernelLogAer, CorrectedAdvisoryNonFatalReportsOfANicDuringAReset) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "pcie-aer");
+  const KernelLog log = test_support::Parsed(ParseKernelLog(
+      test_support::ReadFile(dir / "dmesg-connectx5-mlx5-aer-corrected-advisory-nonfatal-during-flr.txt"),
+      "dmesg.txt"));
+  // Two reports with details (one per function) and two "received" lines without any.
+  ASSERT_EQ(log.aer_events.size(), 4u);
+  for (const AerEvent& event : log.aer_events) {
+    EXPECT_EQ(event.severity, AerSeverity::kCorrected);
+    EXPECT_EQ(event.reported_by, "0000:00:00.0");
+  }
+  EXPECT_EQ(log.aer_events[0].device.address, "0000:01:00.0");
+  EXPECT_EQ(log.aer_events[0].device.driver, "mlx5_core");
+  EXPECT_EQ(log.aer_events[0].layer, "Transaction Layer");
+  EXPECT_EQ(log.aer_events[0].errors, std::vector<std::string>{"NonFatalErr"});
+  EXPECT_EQ(log.aer_events[1].device.address, "0000:01:00.1");
+  EXPECT_EQ(log.aer_events[2].device.address, "0000:01:00.0");
+  EXPECT_TRUE(log.aer_events[2].errors.empty());
+}
+
+TEST(KernelLogAer, NewerKernelsNameTheSourceAndTheErrorsShort) {
+  const std::string text =
+      "[  10.1] pcieport 0000:80:02.0: AER: Uncorrected (Non-Fatal) error message received from 0000:81:00.0\n"
+      "[  10.2] nvme 0000:81:00.0: PCIe Bus Error: severity=Uncorrected (Non-Fatal), type=Transaction Layer, "
+      "(Requester ID)\n"
+      "[  10.3] nvme 0000:81:00.0:   device [144d:a80a] error status/mask=00004000/00400000\n"
+      "[  10.4] nvme 0000:81:00.0:    [14] CmpltTO                (First)\n"
+      "[  20.0] pcieport 0000:00:01.0: AER: Uncorrected (Fatal) error received: 0000:00:01.0\n"
+      "[  20.1] pcieport 0000:00:01.0:    [ 5] SDES (First)\n";
+  const KernelLog log = test_support::Parsed(ParseKernelLog(text, "dmesg.txt"));
+  ASSERT_EQ(log.aer_events.size(), 2u);
+  EXPECT_EQ(log.aer_events[0].severity, AerSeverity::kNonFatal);
+  EXPECT_EQ(log.aer_events[0].device.address, "0000:81:00.0");
+  EXPECT_EQ(log.aer_events[0].errors, std::vector<std::string>{"CmpltTO"});
+  EXPECT_EQ(log.aer_events[1].severity, AerSeverity::kFatal);
+  EXPECT_EQ(log.aer_events[1].device.address, "0000:00:01.0");
+  EXPECT_TRUE(log.aer_events[1].SurpriseDown()) << "SDES, as newer kernels name it";
 }
 
 TEST(XidCatalogue, ClassifiesAsNvidiaDocuments) {

@@ -446,12 +446,13 @@ TEST(NvSwitchAllLinksActive, ElidedOutputThatLooksCleanIsAnError) {
 
 class TopoFixtures : public testing::TestWithParam<FixtureCase> {};
 
-// The checks of the nvidia-smi and ibstat outputs these snapshots hold; they predate the
-// in-process probes (NVML, CUDA, libibverbs, NIC sysfs), whose checks the gpu-* fixtures cover.
+// The checks of the nvidia-smi and ibstat outputs (and the AER counters, aer.txt) these snapshots
+// hold; they predate the in-process probes (NVML, CUDA, libibverbs, NIC sysfs), whose checks the
+// gpu-* fixtures cover.
 const std::set<std::string> kTopoFixtureChecks = {
-    "NvSwitch.GpuCountAndModel", "NvSwitch.AllPairsNvlinkConnected", "NvSwitch.AllLinksActive",
-    "Pcie.LinksAtMaxGenAndWidth", "InfiniBand.RailNicsPresent",      "InfiniBand.PortsActiveAtRate",
-    "InfiniBand.GpuHasLocalRailNic"};
+    "NvSwitch.GpuCountAndModel",    "NvSwitch.AllPairsNvlinkConnected", "NvSwitch.AllLinksActive",
+    "Pcie.LinksAtMaxGenAndWidth",   "Pcie.AerErrorsWithinLimits",       "InfiniBand.RailNicsPresent",
+    "InfiniBand.PortsActiveAtRate", "InfiniBand.GpuHasLocalRailNic"};
 
 TEST_P(TopoFixtures, FailExactlyTheirCheckNamingTheFault) {
   const FixtureCase& c = GetParam();
@@ -475,7 +476,9 @@ INSTANTIATE_TEST_SUITE_P(
         FixtureCase{"topo-h100-ib-port-down", "InfiniBand.PortsActiveAtRate", "hgx-node-01/mlx5_5/port1",
                     "mlx5_5 port 1 is State Down, Physical state Disabled"},
         FixtureCase{"topo-h100-ib-port-polling", "InfiniBand.PortsActiveAtRate", "hgx-node-01/mlx5_2/port1",
-                    "mlx5_2 port 1 is State Down, Physical state Polling"}),
+                    "mlx5_2 port 1 is State Down, Physical state Polling"},
+        FixtureCase{"topo-h100-pcie-aer-errors", "Pcie.AerErrorsWithinLimits", "hgx-node-01/0000:5d:00.0",
+                    "GPU 3 (0000:5d:00.0): non-fatal 2 (CmpltTO 2) > 0"}),
     [](const testing::TestParamInfo<FixtureCase>& info) { return topo_test::FixtureCaseName(info.param, "topo-"); });
 
 TEST(TopoFixturesLocalProfile, GpuAndInfinibandChecksSkipWithReasons) {

@@ -4,9 +4,13 @@
 // ReadGpuInventory: NVML or nvidia-smi -q -x) or its NICs' links (sysfs) and port listing, all
 // already read, + profile in, one judgement per node out. A profile without GPUs, or without
 // InfiniBand, makes a check inapplicable: the suite skips it before reading anything
-// (GpuLinksSkipReason, NicLinksSkipReason).
+// (GpuLinksSkipReason, NicLinksSkipReason). AerErrorsWithinLimits judges each device's PCIe
+// Advanced Error Reporting counters (aer.txt) and the kernel log's AER reports, so a node
+// whose GPU or NIC link logs errors is named before the link fails.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -14,7 +18,9 @@
 #include "harness/verdict.h"
 #include "probes/ib_tools/ib_tools_parse.h"
 #include "probes/nic_pcie/nic_pcie_parse.h"
+#include "probes/kernel_log/kernel_log_parse.h"
 #include "probes/nvidia_smi/query_xml_parse.h"
+#include "probes/pcie_aer/pcie_aer_parse.h"
 
 namespace gpuconform::pcie {
 
@@ -25,6 +31,21 @@ using namespace gpuconform::nvidia_smi;
 inline constexpr char kSuite[] = "Pcie";
 inline constexpr char kLinksAtMaxGenAndWidth[] = "LinksAtMaxGenAndWidth";
 inline constexpr char kNicLinksAtMaxGenAndWidth[] = "NicLinksAtMaxGenAndWidth";
+inline constexpr char kAerErrorsWithinLimits[] = "AerErrorsWithinLimits";
+
+// The limits of AerErrorsWithinLimits: any fatal or non-fatal error fails; correctable errors
+// (the link layer replayed what went wrong) fail above `correctable` since boot.
+inline constexpr std::uint64_t kDefaultCorrectableLimit = 100;
+inline constexpr char kAerLimitSource[] =
+    "gpuconform's default: 0 uncorrectable (fatal or non-fatal) errors, as the PCIe spec makes them lost or "
+    "poisoned transactions; at most 100 correctable errors per device since boot - the link layer corrects "
+    "them by replay and a few follow resets and power-state changes, while a sound data-centre link counts "
+    "none for weeks (the kernel's Documentation/ABI/testing/sysfs-bus-pci-devices-aer_stats sets no "
+    "threshold); a strict policy sets 0";
+struct AerLimits {
+  std::uint64_t correctable = kDefaultCorrectableLimit;
+  std::string source = kAerLimitSource;
+};
 
 // Why LinksAtMaxGenAndWidth does not apply: the profile expects no GPUs. nullopt when it applies.
 std::optional<std::string> GpuLinksSkipReason(const Profile& profile);
@@ -39,5 +60,21 @@ CheckResult CheckLinksAtMaxGenAndWidth(const std::string& node, const GpuInvento
 // was read (`ports`); without one (null), every RDMA NIC sysfs lists is judged.
 CheckResult CheckNicLinksAtMaxGenAndWidth(const std::string& node, const NicPcieReport& nics,
                                           const ib_tools::IbPortReport* ports, const Profile& profile);
+
+// Why AerErrorsWithinLimits does not apply: the profile has neither GPUs nor InfiniBand, so no
+// GPU or rail NIC link to watch. nullopt when it applies.
+std::optional<std::string> AerSkipReason(const Profile& profile);
+
+// Each device's AER counters within `limits` (one finding per device, coded by its worst
+// severity: pcie-aer-fatal, pcie-aer-nonfatal, pcie-aer-correctable), and no uncorrected AER
+// report in the kernel log (`log`, null where it could not be read): a Surprise Down blames
+// the device below the port that logged it. Every non-zero counter is a measurement
+// "<node>/<address>.aer_<severity>[_<error>]"; zeros are left out. `gpu_names` maps a
+// canonical address ("0000:18:00.0") to "GPU 0" where the node's GPU facts were read. No
+// device with AER and no AER report in the log: skipped, saying so.
+CheckResult CheckAerErrorsWithinLimits(const std::string& node, const pcie_aer::AerReport& counters,
+                                       const kernel_log::KernelLog* log,
+                                       const std::map<std::string, std::string>& gpu_names,
+                                       const AerLimits& limits = {});
 
 }  // namespace gpuconform::pcie

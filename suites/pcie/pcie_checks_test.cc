@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "probes/kernel_log/kernel_log_parse.h"
 #include "probes/nic_pcie/nic_pcie_parse.h"
+#include "probes/pcie_aer/pcie_aer_parse.h"
 #include "probes/nvidia_smi/query_xml_parse.h"
 #include "suites/nvswitch/topo_test_support.h"
 #include "tests/support/registered_checks.h"
@@ -139,6 +141,191 @@ TEST(PcieNicLinksAtMaxGenAndWidth, ADowntrainedRailFailsAndOnlyRailsAreJudged) {
   ports.ports[0].link_layer = "InfiniBand";
   EXPECT_EQ(CheckNicLinksAtMaxGenAndWidth("n1", nics, &ports, ib).verdict, Verdict::kPass);
   EXPECT_EQ(NicLinksSkipReason(H100()), "profile h100-sxm-8 has no infiniband section, so it expects no rail NICs");
+}
+
+// ---- AER: the published outputs' verdicts, each severity made to fail, and the snapshots ----
+
+using pcie_aer::AerReport;
+
+AerReport Counters(const std::string& text) { return test_support::Parsed(pcie_aer::ParseAer(text, "node1/aer.txt")); }
+
+kernel_log::KernelLog LogOf(const std::filesystem::path& file) {
+  return test_support::Parsed(kernel_log::ParseKernelLog(test_support::ReadFile(file), "node1/dmesg.txt"));
+}
+
+// node1's aer.txt without a device: only the kernel log speaks.
+const AerReport kNoCounters{"node1/aer.txt", "sysfs", false, {}};
+
+std::string AllMessages(const CheckResult& result) {
+  std::string out;
+  for (const auto& finding : result.findings) out += finding.code.str() + " " + finding.entity + ": " + finding.message + "\n";
+  return out;
+}
+
+const Measurement* MeasurementNamed(const CheckResult& result, const std::string& name) {
+  for (const auto& measurement : result.measurements) {
+    if (measurement.name == name) return &measurement;
+  }
+  return nullptr;
+}
+
+std::string Gpu18(const std::string& file, const std::string& name, int value) {
+  return "device address=0000:18:00.0 class=0x030200 vendor=0x10de parent=0000:17:01.0\n"
+         "counter address=0000:18:00.0 file=" + file + " name=" + name + " value=" + std::to_string(value) + "\n";
+}
+
+// The GPU's link dropped (Surprise Down on its root port, then Xid 79): FAIL naming the GPU at
+// 0000:02:00.0, fatal; the corrected replay-timer timeout before it is its precursor, kept as a
+// measurement of the root port.
+TEST(PcieAerErrorsWithinLimits, ASurpriseDownFailsTheGpuBelowTheRootPort) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "pcie-aer");
+  const auto log = LogOf(dir / "dmesg-tesla-gpu-replay-timeout-then-surprise-down-xid79.txt");
+  const auto result = CheckAerErrorsWithinLimits("node1", kNoCounters, &log, {});
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  ASSERT_EQ(result.findings.size(), 1u) << AllMessages(result);
+  EXPECT_EQ(result.findings[0].code, "pcie-aer-fatal");
+  EXPECT_EQ(result.findings[0].entity, "node1/0000:02:00.0");
+  EXPECT_EQ(result.findings[0].message.rfind("node1: GPU 0000:02:00.0: the kernel log has a fatal AER report at "
+                                             "line 6: port 0000:00:02.0: Surprise Down Error (Transaction Layer); "
+                                             "the link from 0000:00:02.0 to 0000:02:00.0 dropped",
+                                             0),
+            0u)
+      << AllMessages(result);
+  EXPECT_NE(result.findings[0].message.find("reseat the GPU"), std::string::npos);
+  const Measurement* precursor = MeasurementNamed(result, "node1/0000:00:02.0.aer_log_corrected");
+  ASSERT_NE(precursor, nullptr);
+  EXPECT_EQ(precursor->value, "1");
+  // With the node's GPU facts, the GPU's index is named.
+  const auto named = CheckAerErrorsWithinLimits("node1", kNoCounters, &log, {{"0000:02:00.0", "GPU 0"}});
+  EXPECT_NE(named.findings.at(0).message.find("node1: GPU 0 (0000:02:00.0): "), std::string::npos);
+}
+
+// A ConnectX-5 logs Corrected, Transaction Layer, Advisory Non-Fatal (NonFatalErr) reports while
+// its PF is reset (FLR). Its source calls them context-dependent: expected noise during a reset
+// (WARN/INFO), a NIC failure outside one together with mlx5's "Fatal error" health line. There is
+// no warn verdict, the log does not say whether a reset was intended, and a corrected
+// transaction-layer advisory is not a signal-integrity error (the physical and data-link ones
+// are, and they reach aer_dev_correctable): PASS, with the reports recorded as measurements so
+// the history shows them. mlx5's health syndrome is not an AER fact and is not judged here.
+TEST(PcieAerErrorsWithinLimits, CorrectedAdvisoryReportsDuringAResetPassRecorded) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "pcie-aer");
+  const auto log = LogOf(dir / "dmesg-connectx5-mlx5-aer-corrected-advisory-nonfatal-during-flr.txt");
+  const auto result = CheckAerErrorsWithinLimits("node1", kNoCounters, &log, {});
+  EXPECT_EQ(result.verdict, Verdict::kPass) << AllMessages(result);
+  ASSERT_NE(MeasurementNamed(result, "node1/0000:01:00.0.aer_log_corrected"), nullptr);
+  EXPECT_EQ(MeasurementNamed(result, "node1/0000:01:00.0.aer_log_corrected")->value, "3");
+  EXPECT_EQ(MeasurementNamed(result, "node1/0000:01:00.1.aer_log_corrected")->value, "1");
+}
+
+// lspci's CESta on an H100: RxErr+ BadTLP+ Timeout+, latched and masked from the kernel. Its
+// source says WARN, or FAIL under a strict zero-correctable policy. Under the default limit (100
+// since boot) three flags ("at least once" each) PASS, recorded as measurements; a strict
+// policy (limit 0) FAILS naming the GPU.
+TEST(PcieAerErrorsWithinLimits, LatchedCorrectableFlagsPassByDefaultAndFailAStrictPolicy) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "pcie-aer");
+  const auto counters = test_support::Parsed(pcie_aer::ParseAer(
+      test_support::ReadFile(dir / "lspci-vvv-h100-sxm-19-00.0-cesta-rxerr-badtlp-timeout.txt"), "node1/lspci.txt"));
+  const auto result = CheckAerErrorsWithinLimits("node1", counters, nullptr, {});
+  EXPECT_EQ(result.verdict, Verdict::kPass) << AllMessages(result);
+  const Measurement* rx = MeasurementNamed(result, "node1/0000:19:00.0.aer_correctable_rxerr");
+  ASSERT_NE(rx, nullptr);
+  EXPECT_EQ(rx->value, "1");
+  EXPECT_EQ(rx->unit, "errors");
+  EXPECT_EQ(rx->threshold, "<= 100");
+  EXPECT_NE(rx->source.find("at least once"), std::string::npos);
+  EXPECT_EQ(MeasurementNamed(result, "node1/0000:19:00.0.aer_correctable")->value, "3");
+  EXPECT_EQ(MeasurementNamed(result, "node1/0000:19:00.0.aer_nonfatal"), nullptr) << "zeros are not recorded";
+  const auto strict = CheckAerErrorsWithinLimits("node1", counters, nullptr, {}, AerLimits{0, "strict"});
+  ASSERT_EQ(strict.verdict, Verdict::kFail);
+  EXPECT_EQ(strict.findings.at(0).code, "pcie-aer-correctable");
+  EXPECT_NE(strict.findings[0].message.find("node1: GPU 0000:19:00.0: correctable status flags set: BadTLP RxErr "
+                                            "Timeout (lspci: each at least once) > 0"),
+            std::string::npos)
+      << AllMessages(strict);
+}
+
+// A desktop GPU's aer_dev_correctable, every class 0: PASS, nothing recorded.
+TEST(PcieAerErrorsWithinLimits, AnAllZeroCorrectableFilePasses) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, "pcie-aer");
+  const auto counters = test_support::Parsed(pcie_aer::ParseAer(
+      test_support::ReadFile(dir / "sysfs-aer-dev-correctable-drm-card1-all-zero.txt"), "node1/aer.txt"));
+  const auto result = CheckAerErrorsWithinLimits("node1", counters, nullptr, {});
+  EXPECT_EQ(result.verdict, Verdict::kPass) << AllMessages(result);
+  EXPECT_TRUE(result.measurements.empty());
+}
+
+TEST(PcieAerErrorsWithinLimits, EachSeverityFailsWithItsCode) {
+  const auto fatal = CheckAerErrorsWithinLimits("node1", Counters(Gpu18("aer_dev_fatal", "DLP", 1)), nullptr,
+                                                {{"0000:18:00.0", "GPU 0"}});
+  ExpectOnlyFinding(fatal, "node1/0000:18:00.0", "node1: GPU 0 (0000:18:00.0): fatal 1 (DLP 1) > 0: a fatal");
+  EXPECT_EQ(fatal.findings[0].code, "pcie-aer-fatal");
+  const auto nonfatal = CheckAerErrorsWithinLimits("node1", Counters(Gpu18("aer_dev_nonfatal", "CmpltTO", 2)), nullptr, {});
+  ASSERT_EQ(nonfatal.verdict, Verdict::kFail);
+  EXPECT_EQ(nonfatal.findings.at(0).code, "pcie-aer-nonfatal");
+  EXPECT_NE(nonfatal.findings[0].message.find("non-fatal 2 (CmpltTO 2) > 0"), std::string::npos);
+  const Measurement* measured = MeasurementNamed(nonfatal, "node1/0000:18:00.0.aer_nonfatal_cmpltto");
+  ASSERT_NE(measured, nullptr);
+  EXPECT_EQ(measured->threshold, "<= 0");
+  EXPECT_EQ(measured->source, kAerLimitSource);
+  const auto correctable = CheckAerErrorsWithinLimits("node1", Counters(Gpu18("aer_dev_correctable", "RxErr", 101)), nullptr, {});
+  ASSERT_EQ(correctable.verdict, Verdict::kFail);
+  EXPECT_EQ(correctable.findings.at(0).code, "pcie-aer-correctable");
+  const auto at_limit = CheckAerErrorsWithinLimits("node1", Counters(Gpu18("aer_dev_correctable", "RxErr", 100)), nullptr, {});
+  EXPECT_EQ(at_limit.verdict, Verdict::kPass) << AllMessages(at_limit);
+  EXPECT_EQ(MeasurementNamed(at_limit, "node1/0000:18:00.0.aer_correctable_rxerr")->value, "100");
+}
+
+TEST(PcieAerErrorsWithinLimits, ABridgeNamesTheDevicesBelowIt) {
+  const auto result = CheckAerErrorsWithinLimits(
+      "node1",
+      Counters("device address=0000:17:01.0 class=0x060400 vendor=0x1000\n"
+               "counter address=0000:17:01.0 file=aer_dev_nonfatal name=SDES value=1\n"
+               "device address=0000:18:00.0 class=0x030200 vendor=0x10de parent=0000:17:01.0\n"),
+      nullptr, {{"0000:18:00.0", "GPU 0"}});
+  ExpectOnlyFinding(result, "node1/0000:17:01.0", "node1: bridge 0000:17:01.0: non-fatal 1 (SDES 1) > 0");
+  EXPECT_NE(result.findings[0].message.find("the device below it (GPU 0 (0000:18:00.0))"), std::string::npos)
+      << AllMessages(result);
+}
+
+TEST(PcieAerErrorsWithinLimits, NoAerAnywhereSkipsAndAProfileWithoutGpusOrRailsSkips) {
+  const auto none = CheckAerErrorsWithinLimits("node1", Counters("aer sysfs_root=/sys pci_device_count=3 device_count=0\n"),
+                                               nullptr, {});
+  ASSERT_EQ(none.verdict, Verdict::kSkip);
+  EXPECT_EQ(none.findings.at(0).message.rfind("no PCIe AER counters in sysfs on node1 (node1/aer.txt): the kernel "
+                                              "exposes them only for devices with AER",
+                                              0),
+            0u)
+      << none.findings[0].message;
+  Profile local;
+  local.name = "local";
+  EXPECT_NE(AerSkipReason(local).value_or("").find("profile local has no GPUs and no InfiniBand"), std::string::npos);
+  EXPECT_FALSE(AerSkipReason(H100()));
+}
+
+// Through the registered suite on snapshots: the healthy node's counters are all zero, the
+// copy with GPU 3's errors fails naming it (its index from the snapshot's GPU listing).
+TEST(PcieAerErrorsWithinLimits, SnapshotsOfAHealthyNodeAndOfAGpuWithErrors) {
+  const Profile profile = test_support::BuiltinProfile("h100-sxm-8");
+  auto judged = [&](const std::string& snapshot) {
+    for (const auto& result :
+         test_support::EvaluateSuiteOnSnapshot(kSuite, test_support::FixtureDir(snapshot), profile)) {
+      if (result.check == kAerErrorsWithinLimits) return result;
+    }
+    ADD_FAILURE() << "no " << kAerErrorsWithinLimits << " on " << snapshot;
+    return CheckResult{};
+  };
+  const CheckResult healthy = judged("topo-h100-healthy");
+  EXPECT_EQ(healthy.verdict, Verdict::kPass) << AllMessages(healthy);
+  EXPECT_TRUE(healthy.measurements.empty());
+  const CheckResult errors = judged("topo-h100-pcie-aer-errors");
+  ASSERT_EQ(errors.verdict, Verdict::kFail);
+  ASSERT_EQ(errors.findings.size(), 1u) << AllMessages(errors);
+  EXPECT_EQ(errors.findings[0].code, "pcie-aer-nonfatal");
+  EXPECT_EQ(errors.findings[0].entity, "hgx-node-01/0000:5d:00.0");
+  EXPECT_NE(errors.findings[0].message.find("hgx-node-01: GPU 3 (0000:5d:00.0): non-fatal 2 (CmpltTO 2) > 0; "
+                                            "correctable 412 (BadTLP 37, RxErr 361, Timeout 14) > 100"),
+            std::string::npos)
+      << AllMessages(errors);
 }
 
 }  // namespace

@@ -148,6 +148,19 @@ std::string ReportText(const AerEvent& event, const std::string& target) {
   return text;
 }
 
+// The corrected reports on the same link before an uncorrected one (a replay timer timeout
+// before a Surprise Down): its warning signs, named in the failure.
+std::string Precursors(const std::vector<const AerEvent*>& corrected, const AerEvent& event) {
+  std::vector<std::string> signs;
+  for (const AerEvent* earlier : corrected) {
+    if (earlier->device.address != event.device.address) continue;
+    signs.push_back(fmt::format("{} ({}) at line {}", earlier->errors.empty() ? "an error" : Join(earlier->errors, ", "),
+                                earlier->layer.empty() ? "layer not logged" : earlier->layer, earlier->line));
+  }
+  if (signs.empty()) return "";
+  return ", after corrected " + Join(signs, "; ") + " on " + event.device.address;
+}
+
 }  // namespace
 
 std::optional<std::string> GpuLinksSkipReason(const Profile& profile) {
@@ -309,9 +322,11 @@ CheckResult CheckAerErrorsWithinLimits(const std::string& node, const pcie_aer::
   }
   if (logged) {
     std::map<std::string, int> corrected;  // device -> reports
+    std::vector<const AerEvent*> earlier_corrected;
     for (const AerEvent& event : log->aer_events) {
       if (event.severity == AerSeverity::kCorrected) {
         ++corrected[event.device.address];
+        earlier_corrected.push_back(&event);
         if (!kinds.count(event.device.address)) kinds[event.device.address] = KindOfDriver(event.device.driver);
         continue;
       }
@@ -324,7 +339,7 @@ CheckResult CheckAerErrorsWithinLimits(const std::string& node, const pcie_aer::
         if (blame.evidence.empty() || Worse(severity, blame.worst)) blame.worst = severity;
         const auto known = kinds.find(target.address);
         blame.kind = known != kinds.end() ? known->second : KindOfDriver(target.driver);
-        blame.evidence.push_back(ReportText(event, target.address));
+        blame.evidence.push_back(ReportText(event, target.address) + Precursors(earlier_corrected, event));
       }
     }
     for (const auto& [address, count] : corrected) {

@@ -175,8 +175,8 @@ std::string Gpu18(const std::string& file, const std::string& name, int value) {
 }
 
 // The GPU's link dropped (Surprise Down on its root port, then Xid 79): FAIL naming the GPU at
-// 0000:02:00.0, fatal; the corrected replay-timer timeout before it is its precursor, kept as a
-// measurement of the root port.
+// 0000:02:00.0, fatal; the corrected replay-timer timeout before it on the same link is its
+// warning sign, named in the failure and kept as a measurement of the root port.
 TEST(PcieAerErrorsWithinLimits, ASurpriseDownFailsTheGpuBelowTheRootPort) {
   GPUCONFORM_REALDATA_OR_SKIP(dir, "pcie-aer");
   const auto log = LogOf(dir / "dmesg-tesla-gpu-replay-timeout-then-surprise-down-xid79.txt");
@@ -190,6 +190,10 @@ TEST(PcieAerErrorsWithinLimits, ASurpriseDownFailsTheGpuBelowTheRootPort) {
                                              "the link from 0000:00:02.0 to 0000:02:00.0 dropped",
                                              0),
             0u)
+      << AllMessages(result);
+  EXPECT_NE(result.findings[0].message.find("dropped and the device is lost until a reset or reboot, after "
+                                            "corrected Replay Timer Timeout (Data Link Layer) at line 2 on 0000:00:02.0"),
+            std::string::npos)
       << AllMessages(result);
   EXPECT_NE(result.findings[0].message.find("reseat the GPU"), std::string::npos);
   const Measurement* precursor = MeasurementNamed(result, "node1/0000:00:02.0.aer_log_corrected");

@@ -1,6 +1,7 @@
 // Unit tests of profile loading: the built-in profiles carry the published figures, and a
 // bad profile is refused with file:line:key, never accepted with a check silently off.
 #include "harness/profile.h"
+#include "tests/support/test_support.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -285,6 +286,21 @@ TEST(ParseProfile, ANameAloneIsAProfileThatSaysNothingElse) {
                profile->munge);
   EXPECT_TRUE(profile->allreduce.empty());
   EXPECT_TRUE(profile->software.identical_across_nodes.empty());
+}
+
+TEST(ParseProfile, LinkCounterRatesAreTheDefaultsOrTheSectionsWithItsSource) {
+  const Profile plain = test_support::Parsed(ParseProfile("name: minimal\n", kFile));
+  EXPECT_DOUBLE_EQ(plain.link_counters.ib_signal_errors_per_hour, 1);
+  EXPECT_EQ(plain.link_counters.source, kDefaultCounterRateSource);
+  const Profile set = test_support::Parsed(ParseProfile(
+      "name: fleet\nlink_counters:\n  ib_signal_errors_per_hour: 4\n  source: our fleet's p99 rate\n", kFile));
+  EXPECT_DOUBLE_EQ(set.link_counters.ib_signal_errors_per_hour, 4);
+  EXPECT_DOUBLE_EQ(set.link_counters.ib_discards_per_hour, 100);
+  EXPECT_EQ(set.link_counters.source, "our fleet's p99 rate");
+  EXPECT_NE(ParseError("name: x\nlink_counters:\n  ib_signal_errors_per_hour: 4\n").find("source"),
+            std::string::npos);
+  EXPECT_NE(ParseError("name: x\nlink_counters:\n  nvlink_per_hour: 4\n  source: s\n").find("nvlink_per_hour"),
+            std::string::npos);
 }
 
 TEST(ParseProfile, AcceptsTypedSpelledGresAndTrueFalseCapitalised) {

@@ -146,6 +146,7 @@ inline constexpr char kDefaultCounterRateSource[] =
 struct LinkCounterRates {
   double ib_signal_errors_per_hour = 1;  // symbol errors, recoveries, integrity, receive errors, link downs
   double ib_discards_per_hour = 100;     // transmit discards, relay and constraint errors
+  double nvlink_errors_per_hour = 1;     // CRC, replay, recovery
   std::string source = kDefaultCounterRateSource;
 };
 

@@ -240,6 +240,17 @@ inline constexpr ReasonEntry kReasons[] = {
      "previous run in the history, even where the count is within its limit",
      "reseat or replace the cable or transceiver the message names and check its switch port before the link "
      "fails; watch the next runs' rate (run --history)"},
+    {"nvlink-errors", reason_detail::kHw,
+     "an NVLink's CRC or replay error counters are above their limits since the driver loaded",
+     "reseat the GPU the message names and check its NVLink connector; watch the rate over the next runs (run "
+     "--history)"},
+    {"nvlink-recovery", reason_detail::kHw, "an NVLink retrained (its recovery counter is not 0)",
+     "reseat the GPU (or its baseboard) and check the NVLink connector; RMA the GPU if it recovers again"},
+    {"nvlink-error-rate", reason_detail::kHw,
+     "an NVLink's error counters rose faster than the profile's link_counters rate since the node's previous run "
+     "in the history",
+     "drain the node, reseat the GPU and check the NVLink connector before the link fails (an Xid 149 or 74 "
+     "follows)"},
     {"ib-link-downed", reason_detail::kHw, "an InfiniBand port's link went down and retrained",
      "check the cable's seating and the peer (switch) port's log; recable if it repeats"},
     {"pcie-aer-fatal", reason_detail::kHw,

@@ -34,6 +34,7 @@
 #include "probes/slurm/slurm_parse.h"
 #include "probes/gpudirect/gpudirect_parse.h"
 #include "probes/ib_counters/ib_counters_parse.h"
+#include "probes/nvidia_smi/nvlink_errors_parse.h"
 #include "probes/pcie_aer/pcie_aer_parse.h"
 #include "probes/torchrun/job_log_parse.h"
 #include "probes/torchrun/torchrun_parse.h"
@@ -70,6 +71,7 @@ const std::map<std::string, std::function<void(const std::string&)>>& Parsers() 
       {"nccl_topo", [](const std::string& t) { (void)nccl_topo::ParseTopologyXml(t, kOrigin); }},
       {"nic_pcie", [](const std::string& t) { (void)nic_pcie::ParseNicPcie(t, kOrigin); }},
       {"nvidia_smi_nvlink", [](const std::string& t) { (void)nvidia_smi::ParseNvlinkStatus(t, kOrigin); }},
+      {"nvidia_smi_nvlink_errors", [](const std::string& t) { (void)nvidia_smi::ParseNvlinkErrors(t, kOrigin); }},
       {"nvidia_smi_query_xml", [](const std::string& t) { (void)nvidia_smi::ParseNvidiaSmiGpus(t, kOrigin); }},
       {"nvidia_smi_query_text", [](const std::string& t) { (void)nvidia_smi::ParseNvidiaSmiQueryText(t, kOrigin); }},
       {"kernel_log", [](const std::string& t) { (void)kernel_log::ParseKernelLog(t, kOrigin); }},

@@ -33,4 +33,12 @@ const ProbeSpec& NvlinkStatusProbe() {
   return kSpec;
 }
 
+const ProbeSpec& NvlinkErrorsProbe() {
+  static const ProbeSpec kSpec =
+      TalksToDevices(CommandProbe("nvidia-smi-nvlink-e", ProbeScope::kNode, "nvidia-smi-nvlink-e.txt",
+                                  {"nvidia-smi", "nvlink", "-e"}, 60000),
+                     kNvidiaDriverLoaded);
+  return kSpec;
+}
+
 }  // namespace gpuconform::nvidia_smi

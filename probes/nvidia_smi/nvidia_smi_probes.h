@@ -11,5 +11,6 @@ ProbeSpec NvidiaSmiQueryXml();          // nodes/<h>/nvidia-smi-q.xml       nvid
 ProbeSpec NvidiaSmiQueryText();         // nodes/<h>/nvidia-smi-q.txt       nvidia-smi -q (snapshots only: live runs read -x)
 ProbeSpec NvidiaSmiTopoMatrix();        // nodes/<h>/nvidia-smi-topo-m.txt  nvidia-smi topo -m
 const ProbeSpec& NvlinkStatusProbe();  // nodes/<h>/nvidia-smi-nvlink-s.txt nvidia-smi nvlink -s
+const ProbeSpec& NvlinkErrorsProbe();  // nodes/<h>/nvidia-smi-nvlink-e.txt nvidia-smi nvlink -e
 
 }  // namespace gpuconform::nvidia_smi

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "harness/text_util.h"
+#include "probes/nvidia_smi/gpu_heading.h"
 
 namespace gpuconform::nvidia_smi {
 
@@ -160,18 +161,12 @@ Result<NvlinkStatus> ParseNvlinkStatus(const std::string& text, const std::strin
     const std::string_view trimmed = Trim(clean);
     if (trimmed.empty()) continue;
 
-    if (StartsWith(trimmed, "GPU ")) {
-      const auto colon = trimmed.find(':');
-      const auto index = colon == std::string_view::npos ? std::nullopt : WholeInt(trimmed.substr(4, colon - 4));
-      if (index) {
-        NvlinkGpu gpu;
-        gpu.index = *index;
-        std::string_view name = Trim(trimmed.substr(colon + 1));
-        name = name.substr(0, name.find(" (UUID:"));
-        gpu.name = std::string(name);
-        status.gpus.push_back(std::move(gpu));
-        continue;
-      }
+    if (const auto heading = ParseGpuHeading(trimmed)) {
+      NvlinkGpu gpu;
+      gpu.index = heading->index;
+      gpu.name = heading->name;
+      status.gpus.push_back(std::move(gpu));
+      continue;
     }
     // Before the first GPU there may be a shell prompt or a comment; after it, every line
     // must be one nvidia-smi prints.

@@ -28,7 +28,7 @@ class GpuFixtures : public testing::TestWithParam<FixtureCase> {};
 TEST_P(GpuFixtures, FailExactlyTheirCheckNamingTheFault) {
   const FixtureCase& c = GetParam();
   const auto results = topo_test::EvaluateTopologySuites(FixtureDir(c.snapshot), BuiltinProfile("h100-sxm-8"));
-  ASSERT_EQ(results.size(), 15u);  // every check of NvSwitch, Pcie and InfiniBand
+  ASSERT_EQ(results.size(), 16u);  // every check of NvSwitch, Pcie and InfiniBand
   topo_test::ExpectFailsExactlyItsCheck(c, results);
   if (!c.failing.empty()) {
     EXPECT_EQ(results.count(c.failing), 1u) << c.failing;
@@ -55,7 +55,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(GpuFixturesLocalProfile, EveryCheckSkipsSayingWhy) {
   const auto results = topo_test::EvaluateTopologySuites(FixtureDir("gpu-h100-healthy"), BuiltinProfile("local"));
-  ASSERT_EQ(results.size(), 15u);  // every check of NvSwitch, Pcie and InfiniBand
+  ASSERT_EQ(results.size(), 16u);  // every check of NvSwitch, Pcie and InfiniBand
   topo_test::ExpectEveryCheckSkipsSayingProfileHasNo(results);
 }
 
@@ -95,7 +95,7 @@ TEST(NoGpuMachine, GpuProfileErrorsSayNoDriverAndLocalSkipsSayWhy) {
   EXPECT_EQ(errors, 8u) << h100_text;
   EXPECT_EQ(WEXITSTATUS(local), 0) << local_text;
   EXPECT_NE(
-      local_text.find("15 checks (15 test cases): 0 conform, 0 non-conforming, 0 not evaluated (error), 15 skipped"),
+      local_text.find("16 checks (16 test cases): 0 conform, 0 non-conforming, 0 not evaluated (error), 16 skipped"),
       std::string::npos)
       << local_text;
   EXPECT_NE(local_text.find("profile local has no GPUs (gpu.present: false)"), std::string::npos) << local_text;

@@ -452,7 +452,7 @@ class TopoFixtures : public testing::TestWithParam<FixtureCase> {};
 const std::set<std::string> kTopoFixtureChecks = {
     "NvSwitch.GpuCountAndModel",    "NvSwitch.AllPairsNvlinkConnected", "NvSwitch.AllLinksActive",
     "Pcie.LinksAtMaxGenAndWidth",   "Pcie.AerErrorsWithinLimits",       "InfiniBand.RailNicsPresent",
-    "InfiniBand.PortsActiveAtRate", "InfiniBand.GpuHasLocalRailNic"};
+    "InfiniBand.PortsActiveAtRate", "InfiniBand.GpuHasLocalRailNic", "NvSwitch.NvlinkErrorCountersWithinLimits"};
 
 TEST_P(TopoFixtures, FailExactlyTheirCheckNamingTheFault) {
   const FixtureCase& c = GetParam();
@@ -478,7 +478,9 @@ INSTANTIATE_TEST_SUITE_P(
         FixtureCase{"topo-h100-ib-port-polling", "InfiniBand.PortsActiveAtRate", "hgx-node-01/mlx5_2/port1",
                     "mlx5_2 port 1 is State Down, Physical state Polling"},
         FixtureCase{"topo-h100-pcie-aer-errors", "Pcie.AerErrorsWithinLimits", "hgx-node-01/0000:5d:00.0",
-                    "GPU 3 (0000:5d:00.0): non-fatal 2 (CmpltTO 2) > 0"}),
+                    "GPU 3 (0000:5d:00.0): non-fatal 2 (CmpltTO 2) > 0"},
+        FixtureCase{"topo-h100-nvlink-errors", "NvSwitch.NvlinkErrorCountersWithinLimits", "hgx-node-01/gpu5/link7",
+                    "NVLink 7: recovery_errors 3 > 0: the link retrained"}),
     [](const testing::TestParamInfo<FixtureCase>& info) { return topo_test::FixtureCaseName(info.param, "topo-"); });
 
 TEST(TopoFixturesLocalProfile, GpuAndInfinibandChecksSkipWithReasons) {

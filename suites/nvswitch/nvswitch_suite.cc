@@ -6,6 +6,9 @@
 #include "facts/gpu_facts.h"
 #include "harness/suite_registry.h"
 #include "probes/cuda_p2p/cuda_p2p_probe.h"
+#include "probes/nvidia_smi/nvidia_smi_probes.h"
+#include "probes/nvidia_smi/nvlink_errors_facts.h"
+#include "suites/nvswitch/nvlink_error_checks.h"
 #include "suites/nvswitch/nvswitch_checks.h"
 #include "suites/nvswitch/p2p_checks.h"
 
@@ -68,7 +71,8 @@ CheckDefinition LinkCheck(const char* name, const char* requirement,
 SuiteDefinition Definition() {
   return {
     .name = kSuite,
-    .summary = "GPU count and model, NVLink all-to-all through NVSwitch, every NVLink active at speed, fabric registered, P2P access and bandwidth",
+    .summary = "GPU count and model, NVLink all-to-all through NVSwitch, every NVLink active at speed and its error "
+               "counters within limits, fabric registered, P2P access and bandwidth",
     .checks = {
         {kGpuCountAndModel, "the node has the profile's GPU count, each of the profile's model (every source agrees)",
          true, JudgeGpuCount,
@@ -78,6 +82,18 @@ SuiteDefinition Definition() {
         LinkCheck(kAllLinksActive,
                   "every GPU has nvlink.links_per_gpu links, each active at >= link_bandwidth_gb_per_s, to an NVSwitch",
                   ReadNvlinkStatus, CheckAllLinksActive),
+        {kNvlinkErrorCounters,
+         "every NVLink's CRC and replay errors <= 100 and no recovery since the driver loaded (nvidia-smi nvlink -e); "
+         "with --history, none rising faster than link_counters.nvlink_errors_per_hour",
+         true,
+         ReadThenJudge([](const SuiteContext& c, const std::string& node) -> decltype(auto) {
+                         return ReadNvlinkErrors(c.raw, node);
+                       },
+                       [](const NvlinkErrorReport& report, const SuiteContext& c, const std::string& node) {
+                         return CheckNvlinkErrorCounters(node, report, c.profile.link_counters,
+                                                         c.counter_history.Of(node));
+                       }),
+         [](const SuiteContext& c, const std::string&) { return LinkChecksSkipReason(c.profile); }},
         LinkCheck(kFabricRegistered, "every GPU that reports a fabric state is Completed / Success", ReadGpuInventory,
                   CheckFabricRegistered),
         LinkCheck(kPeerAccessAllPairs, "cudaDeviceCanAccessPeer is 1 for every ordered GPU pair", ReadCudaP2p,
@@ -87,7 +103,7 @@ SuiteDefinition Definition() {
         LinkCheck(kP2pBandwidthUniform, "no GPU pair copies below 0.8x the node's median, one way or both ways",
                   ReadCudaP2p, CheckP2pBandwidthUniform),
     },
-    .probes = JoinProbes({GpuFactProbes(), {NvidiaSmiTopoMatrix(), CudaP2pProbe()}}),
+    .probes = JoinProbes({GpuFactProbes(), {NvidiaSmiTopoMatrix(), NvlinkErrorsProbe(), CudaP2pProbe()}}),
   };
 }
 

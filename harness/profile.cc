@@ -547,6 +547,8 @@ LinkCounterRates ReadLinkCounters(ProfileReader& reader, const Fields& fields) {
   rates.ib_discards_per_hour = reader.PositiveNumber(fields, "ib_discards_per_hour").value_or(rates.ib_discards_per_hour);
   rates.nvlink_errors_per_hour =
       reader.PositiveNumber(fields, "nvlink_errors_per_hour").value_or(rates.nvlink_errors_per_hour);
+  rates.pcie_correctable_per_hour =
+      reader.PositiveNumber(fields, "pcie_correctable_per_hour").value_or(rates.pcie_correctable_per_hour);
   rates.source = reader.NonEmptyString(fields, "source").value_or(rates.source);
   return rates;
 }
@@ -661,7 +663,8 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
                   ReadRegression)
           .value_or(RegressionTolerance{});
   profile.link_counters = ReadSection(reader, root, "link_counters",
-                                      {"ib_signal_errors_per_hour", "ib_discards_per_hour", "nvlink_errors_per_hour", "source"},
+                                      {"ib_signal_errors_per_hour", "ib_discards_per_hour", "nvlink_errors_per_hour",
+                                       "pcie_correctable_per_hour", "source"},
                                       ReadLinkCounters)
                               .value_or(LinkCounterRates{});
   profile.health_check = ReadSection(reader, root, "health_check", {"quick_checks", "source"}, ReadHealthCheck);

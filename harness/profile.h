@@ -138,7 +138,7 @@ struct RegressionTolerance {
 
 inline constexpr char kDefaultCounterRateSource[] =
     "gpuconform's defaults, not a measurement of this cluster: a clean link gains no signal errors, so more than "
-    "one an hour on one link is a trend that precedes its failure, as an NVLink's "
+    "one an hour on one link (ten correctable errors on one PCIe device) is a trend that precedes its failure, as an NVLink's "
     "recovery counter rose for five days before an Xid 149 (marin-community/marin#9086); discards follow load. "
     "Set link_counters: from your own fleet's rates";
 // `link_counters:` the fastest each kind of link error counter may rise between two runs of a
@@ -147,6 +147,7 @@ struct LinkCounterRates {
   double ib_signal_errors_per_hour = 1;  // symbol errors, recoveries, integrity, receive errors, link downs
   double ib_discards_per_hour = 100;     // transmit discards, relay and constraint errors
   double nvlink_errors_per_hour = 1;     // CRC, replay, recovery
+  double pcie_correctable_per_hour = 10; // AER correctable (non-fatal and fatal fail by count)
   std::string source = kDefaultCounterRateSource;
 };
 

@@ -297,6 +297,7 @@ TEST(ParseProfile, LinkCounterRatesAreTheDefaultsOrTheSectionsWithItsSource) {
   EXPECT_DOUBLE_EQ(set.link_counters.ib_signal_errors_per_hour, 4);
   EXPECT_DOUBLE_EQ(set.link_counters.ib_discards_per_hour, 100);
   EXPECT_DOUBLE_EQ(set.link_counters.nvlink_errors_per_hour, 1);
+  EXPECT_DOUBLE_EQ(set.link_counters.pcie_correctable_per_hour, 10);
   EXPECT_EQ(set.link_counters.source, "our fleet's p99 rate");
   EXPECT_NE(ParseError("name: x\nlink_counters:\n  ib_signal_errors_per_hour: 4\n").find("source"),
             std::string::npos);

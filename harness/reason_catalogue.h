@@ -240,6 +240,11 @@ inline constexpr ReasonEntry kReasons[] = {
      "previous run in the history, even where the count is within its limit",
      "reseat or replace the cable or transceiver the message names and check its switch port before the link "
      "fails; watch the next runs' rate (run --history)"},
+    {"pcie-aer-error-rate", reason_detail::kHw,
+     "a PCIe device's correctable AER errors rose faster than the profile's link_counters rate since the node's "
+     "previous run in the history, even where the count is within its limit",
+     "reseat the device the message names (or its riser) and check the slot before the link fails; RMA it if the "
+     "rate stays"},
     {"nvlink-errors", reason_detail::kHw,
      "an NVLink's CRC or replay error counters are above their limits since the driver loaded",
      "reseat the GPU the message names and check its NVLink connector; watch the rate over the next runs (run "

@@ -281,7 +281,8 @@ std::optional<std::string> AerSkipReason(const Profile& profile) {
 
 CheckResult CheckAerErrorsWithinLimits(const std::string& node, const pcie_aer::AerReport& counters,
                                        const kernel_log::KernelLog* log,
-                                       const std::map<std::string, std::string>& gpu_names, const AerLimits& limits) {
+                                       const std::map<std::string, std::string>& gpu_names, const AerLimits& limits,
+                                       const LinkCounterRates& rates, const NodeCounterReadings* previous) {
   const bool logged = log != nullptr && !log->aer_events.empty();
   if (counters.devices.empty() && !logged) {
     return Skipped("no PCIe AER counters in sysfs on " + node + " (" + counters.origin +
@@ -297,8 +298,30 @@ CheckResult CheckAerErrorsWithinLimits(const std::string& node, const pcie_aer::
     if (!device.parent.empty()) below[device.parent].push_back(Describe(device.address, device.kind, gpu_names));
   }
   const std::string flag_note = counters.flags_only ? " (lspci status flags: 1 = at least once since cleared)" : "";
+  const std::string check = std::string(kSuite) + "." + kAerErrorsWithinLimits;
+  std::vector<Finding> rising;
   for (const AerDevice& device : counters.devices) {
     const std::string entity = node + "/" + device.address;
+    if (!counters.flags_only) {
+      const std::string metric = device.address + ".aer_correctable";
+      const double total = static_cast<double>(device.Counts(Severity::kCorrectable).total);
+      const CounterRise rise = JudgeCounterRise(previous, check, metric, total, false, rates.pcie_correctable_per_hour);
+      if (rise.kind != CounterRise::Kind::kNoPrevious && !(rise.kind == CounterRise::Kind::kWithin && rise.rise == 0)) {
+        const bool judged = rise.kind != CounterRise::Kind::kNotJudged;
+        result.measurements.push_back({entity + ".aer_correctable_per_hour",
+                                       judged ? fmt::format("{:.2f}", rise.per_hour) : "not judged",
+                                       judged ? "errors/h" : "",
+                                       judged ? fmt::format("<= {:g}", rates.pcie_correctable_per_hour) : "",
+                                       rise.note + "; limit: " + rates.source});
+      }
+      if (rise.kind == CounterRise::Kind::kOver) {
+        rising.push_back({"pcie-aer-error-rate", entity,
+                          fmt::format("{}: {}: correctable errors rising: {} ({:.2f}/h > {:g}/h; now {:g}): the link "
+                                      "is degrading; {}",
+                                      node, Describe(device.address, device.kind, gpu_names), rise.note, rise.per_hour,
+                                      rates.pcie_correctable_per_hour, total, NextStep(device.kind, below[device.address]))});
+      }
+    }
     for (const Severity severity : kSeverities) {
       const SeverityCounts& counts = device.Counts(severity);
       const std::uint64_t limit = severity == Severity::kCorrectable ? limits.correctable : 0;
@@ -348,7 +371,7 @@ CheckResult CheckAerErrorsWithinLimits(const std::string& node, const pcie_aer::
                                          "(the aer_dev_correctable counters are)"});
     }
   }
-  std::vector<Finding> findings;
+  std::vector<Finding> findings = std::move(rising);
   for (const auto& [address, blame] : blamed) {
     findings.push_back({CodeOf(blame.worst), node + "/" + address,
                         fmt::format("{}: {}: {}: {}; {}", node, Describe(address, blame.kind, gpu_names),

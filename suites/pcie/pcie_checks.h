@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 
+#include "harness/counter_history.h"
 #include "harness/profile.h"
 #include "harness/verdict.h"
 #include "probes/ib_tools/ib_tools_parse.h"
@@ -71,10 +72,14 @@ std::optional<std::string> AerSkipReason(const Profile& profile);
 // the device below the port that logged it. Every non-zero counter is a measurement
 // "<node>/<address>.aer_<severity>[_<error>]"; zeros are left out. `gpu_names` maps a
 // canonical address ("0000:18:00.0") to "GPU 0" where the node's GPU facts were read. No
-// device with AER and no AER report in the log: skipped, saying so.
+// device with AER and no AER report in the log: skipped, saying so. Where `previous` holds the
+// node's last reading in the history, each device's correctable total is judged as a rate
+// against rates.pcie_correctable_per_hour (pcie-aer-error-rate); lspci's flags are no counts and
+// are not judged as rates.
 CheckResult CheckAerErrorsWithinLimits(const std::string& node, const pcie_aer::AerReport& counters,
                                        const kernel_log::KernelLog* log,
                                        const std::map<std::string, std::string>& gpu_names,
-                                       const AerLimits& limits = {});
+                                       const AerLimits& limits = {}, const LinkCounterRates& rates = {},
+                                       const NodeCounterReadings* previous = nullptr);
 
 }  // namespace gpuconform::pcie

@@ -279,6 +279,27 @@ TEST(PcieAerErrorsWithinLimits, EachSeverityFailsWithItsCode) {
   EXPECT_EQ(MeasurementNamed(at_limit, "node1/0000:18:00.0.aer_correctable_rxerr")->value, "100");
 }
 
+// Rates since the node's previous run in the history (harness/counter_history.h): 80 correctable
+// errors are within the count limit 100, but +60 in 4 h is 15 an hour.
+TEST(PcieAerErrorsWithinLimits, CorrectableErrorsRisingFasterThanTheRateFailWithinTheirCount) {
+  const auto counters = Counters(Gpu18("aer_dev_correctable", "RxErr", 80));
+  NodeCounterReadings previous;
+  previous.by_check["Pcie.AerErrorsWithinLimits"] = {
+      "run-a", "2026-12-01T08:00:00Z", 4, {{"0000:18:00.0.aer_correctable", {20, false}}}};
+  const auto rising =
+      CheckAerErrorsWithinLimits("node1", counters, nullptr, {{"0000:18:00.0", "GPU 0"}}, {}, {}, &previous);
+  ExpectOnlyFinding(rising, "node1/0000:18:00.0",
+                    "node1: GPU 0 (0000:18:00.0): correctable errors rising: +60 in 4.0 h (15.00/h) since run run-a "
+                    "(2026-12-01T08:00:00Z) (15.00/h > 10/h; now 80)");
+  EXPECT_EQ(rising.findings[0].code, "pcie-aer-error-rate");
+  EXPECT_EQ(MeasurementNamed(rising, "node1/0000:18:00.0.aer_correctable_per_hour")->value, "15.00");
+  EXPECT_EQ(CheckAerErrorsWithinLimits("node1", counters, nullptr, {}).verdict, Verdict::kPass)
+      << "without a history, the count alone";
+  LinkCounterRates looser;
+  looser.pcie_correctable_per_hour = 20;
+  EXPECT_EQ(CheckAerErrorsWithinLimits("node1", counters, nullptr, {}, {}, looser, &previous).verdict, Verdict::kPass);
+}
+
 TEST(PcieAerErrorsWithinLimits, ABridgeNamesTheDevicesBelowIt) {
   const auto result = CheckAerErrorsWithinLimits(
       "node1",

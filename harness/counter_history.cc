@@ -84,4 +84,15 @@ CounterRise JudgeCounterRise(const NodeCounterReadings* node, const std::string&
   return rise;
 }
 
+std::optional<Measurement> RiseMeasurement(const std::string& name, const CounterRise& rise, double limit_per_hour,
+                                           const std::string& limit_source) {
+  if (rise.kind == CounterRise::Kind::kNoPrevious || (rise.kind == CounterRise::Kind::kWithin && rise.rise == 0)) {
+    return std::nullopt;
+  }
+  const std::string source = rise.note + "; limit: " + limit_source;
+  if (rise.kind == CounterRise::Kind::kNotJudged) return Measurement{name + "_per_hour", "not judged", "", "", source};
+  return Measurement{name + "_per_hour", fmt::format("{:.2f}", rise.per_hour), "errors/h",
+                     fmt::format("<= {:g}", limit_per_hour), source};
+}
+
 }  // namespace gpuconform

@@ -15,6 +15,8 @@
 #include <optional>
 #include <string>
 
+#include "harness/verdict.h"
+
 namespace gpuconform {
 
 inline constexpr char kCounterUnit[] = "errors";
@@ -65,6 +67,11 @@ struct CounterRise {
 // `check` is "Suite.Check", `metric` the measurement's name as a baseline knows it.
 CounterRise JudgeCounterRise(const NodeCounterReadings* node, const std::string& check, const std::string& metric,
                              double now, bool saturated_now, double limit_per_hour);
+
+// The measurement a counter check records for a rise: "<name>_per_hour" with the rate and its
+// limit, or "not judged" with why; nothing when there was no previous reading or no rise.
+std::optional<Measurement> RiseMeasurement(const std::string& name, const CounterRise& rise, double limit_per_hour,
+                                           const std::string& limit_source);
 
 // Hours from `earlier_utc` to `later_utc` ("2026-12-06T09:00:00Z"), or nothing when either
 // cannot be read.

@@ -284,13 +284,9 @@ CheckResult CheckPortErrorCounters(const std::string& node, const ib_counters::C
       const double limit = *RateLimitPerHour(info.kind, rates);
       const CounterRise rise = JudgeCounterRise(previous, check, link + "." + info.name, static_cast<double>(value),
                                                 saturated, limit);
-      if (rise.kind == CounterRise::Kind::kNoPrevious || (rise.kind == CounterRise::Kind::kWithin && rise.rise == 0)) {
-        continue;
+      if (auto rate = RiseMeasurement(entity + "." + info.name, rise, limit, rates.source)) {
+        measurements.push_back(std::move(*rate));
       }
-      const bool judged = rise.kind == CounterRise::Kind::kWithin || rise.kind == CounterRise::Kind::kOver;
-      measurements.push_back({entity + "." + info.name + "_per_hour", judged ? fmt::format("{:.2f}", rise.per_hour) : "not judged",
-                              judged ? "errors/h" : "", judged ? fmt::format("<= {:g}", limit) : "",
-                              rise.note + "; limit: " + rates.source});
       if (rise.kind == CounterRise::Kind::kOver) {
         rising.push_back(fmt::format("{} {} ({:.2f}/h > {:g}/h; now {}{})", info.name, rise.note, rise.per_hour, limit,
                                      value, value <= info.default_limit

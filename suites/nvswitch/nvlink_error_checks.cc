@@ -53,14 +53,9 @@ CheckResult CheckNvlinkErrorCounters(const std::string& node, const nvidia_smi::
         }
         const CounterRise rise = JudgeCounterRise(previous, check, metric_link + "." + counter,
                                                   static_cast<double>(value), false, rates.nvlink_errors_per_hour);
-        if (rise.kind == CounterRise::Kind::kNoPrevious || (rise.kind == CounterRise::Kind::kWithin && rise.rise == 0)) {
-          continue;
+        if (auto rate = RiseMeasurement(entity + "." + counter, rise, rates.nvlink_errors_per_hour, rates.source)) {
+          measurements.push_back(std::move(*rate));
         }
-        const bool judged = rise.kind == CounterRise::Kind::kWithin || rise.kind == CounterRise::Kind::kOver;
-        measurements.push_back({entity + "." + counter + "_per_hour",
-                                judged ? fmt::format("{:.2f}", rise.per_hour) : "not judged", judged ? "errors/h" : "",
-                                judged ? fmt::format("<= {:g}", rates.nvlink_errors_per_hour) : "",
-                                rise.note + "; limit: " + rates.source});
         if (rise.kind == CounterRise::Kind::kOver) {
           rising.push_back(fmt::format("{} {} ({:.2f}/h > {:g}/h; now {}{})", counter, rise.note, rise.per_hour,
                                        rates.nvlink_errors_per_hour, value,

@@ -306,13 +306,8 @@ CheckResult CheckAerErrorsWithinLimits(const std::string& node, const pcie_aer::
       const std::string metric = device.address + ".aer_correctable";
       const double total = static_cast<double>(device.Counts(Severity::kCorrectable).total);
       const CounterRise rise = JudgeCounterRise(previous, check, metric, total, false, rates.pcie_correctable_per_hour);
-      if (rise.kind != CounterRise::Kind::kNoPrevious && !(rise.kind == CounterRise::Kind::kWithin && rise.rise == 0)) {
-        const bool judged = rise.kind != CounterRise::Kind::kNotJudged;
-        result.measurements.push_back({entity + ".aer_correctable_per_hour",
-                                       judged ? fmt::format("{:.2f}", rise.per_hour) : "not judged",
-                                       judged ? "errors/h" : "",
-                                       judged ? fmt::format("<= {:g}", rates.pcie_correctable_per_hour) : "",
-                                       rise.note + "; limit: " + rates.source});
+      if (auto rate = RiseMeasurement(entity + ".aer_correctable", rise, rates.pcie_correctable_per_hour, rates.source)) {
+        result.measurements.push_back(std::move(*rate));
       }
       if (rise.kind == CounterRise::Kind::kOver) {
         rising.push_back({"pcie-aer-error-rate", entity,

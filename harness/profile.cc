@@ -35,9 +35,15 @@ constexpr std::string_view kYamlStringTag = "tag:yaml.org,2002:str";
 constexpr std::string_view kQuotedScalarTag = "!";
 
 const std::vector<std::string_view>& SoftwareComponents() {
-  static const std::vector<std::string_view> kComponents = {"kernel", "driver", "cuda", "nccl",
-                                                            "slurm",  "munge",  "mpi",  "gpuconform"};
+  static const std::vector<std::string_view> kComponents = {"kernel", "driver", "cuda",  "nccl",    "slurm",
+                                                            "munge",  "mpi",    "gpuconform", "vbios", "inforom",
+                                                            "hca_firmware"};
   return kComponents;
+}
+
+// The components that are per device, so a pin may name the device model.
+bool IsFirmwareComponent(std::string_view component) {
+  return component == "vbios" || component == "inforom" || component == "hca_firmware";
 }
 
 std::string JoinViews(const std::vector<std::string_view>& parts) {
@@ -513,6 +519,65 @@ std::vector<AllreduceFloor> ReadAllreduce(ProfileReader& reader, const Fields& r
   return floors;
 }
 
+// Walks the mapping at fields[key] whose keys must be among `known` (a `noun` each: "component",
+// "counter"), calling read(name, value, path) for each entry until it returns false. A value
+// that is not a mapping, or an unknown key, fails naming it.
+template <typename ReadEntry>
+void ReadKnownKeys(ProfileReader& reader, const Fields& fields, std::string_view key, std::string_view shape,
+                   std::string_view noun, const std::vector<std::string_view>& known, ReadEntry read) {
+  const YAML::Node* map = fields.Value(key);
+  if (!map) return;
+  const std::string path = fields.PathOf(key);
+  if (!map->IsMap()) {
+    reader.Fail(fields.LineOf(key), path, "expected a mapping of " + std::string(shape) + ", got " + Described(*map));
+    return;
+  }
+  for (const auto& entry : *map) {
+    const std::string name = entry.first.IsScalar() ? entry.first.Scalar() : "";
+    const std::string entry_path = path + "." + Printable(name);
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      reader.Fail(LineOf(entry.first.Mark()), entry_path,
+                  "unknown " + std::string(noun) + " " + Shown(name) + " (known: " + JoinViews(known) + ")");
+      return;
+    }
+    if (!read(name, entry.second, entry_path)) return;
+  }
+}
+
+// `pinned:` maps a component to its version ("driver: 550.54.15"), or, for firmware, each
+// device model to its version ("hca_firmware: {MT4129: 28.39.1002, MT4125: 22.39.1002}"):
+// firmware versions are per model, and one fleet often holds two HCA models.
+std::vector<PinnedVersion> ReadPinnedVersions(ProfileReader& reader, const Fields& fields) {
+  std::vector<PinnedVersion> pinned;
+  ReadKnownKeys(reader, fields, "pinned", "component: version", "component", SoftwareComponents(),
+                [&](const std::string& component, const YAML::Node& value, const std::string& path) {
+                  if (value.IsScalar() && !value.Scalar().empty()) {
+                    pinned.push_back({component, "", value.Scalar()});
+                    return true;
+                  }
+                  if (!value.IsMap() || !IsFirmwareComponent(component)) {
+                    reader.Fail(LineOf(value.Mark()), path,
+                                IsFirmwareComponent(component)
+                                    ? "expected a version, or a mapping of device model: version, got " +
+                                          Described(value)
+                                    : "expected a version string, got " + Described(value));
+                    return false;
+                  }
+                  for (const auto& model : value) {
+                    if (!model.first.IsScalar() || model.first.Scalar().empty() || !model.second.IsScalar() ||
+                        model.second.Scalar().empty()) {
+                      reader.Fail(LineOf(model.first.Mark()), path,
+                                  "expected device model: version (e.g. MT4129: 28.39.1002), got " +
+                                      Described(model.second));
+                      return false;
+                    }
+                    pinned.push_back({component, model.first.Scalar(), model.second.Scalar()});
+                  }
+                  return true;
+                });
+  return pinned;
+}
+
 SoftwareExpectation ReadSoftware(ProfileReader& reader, const Fields& fields) {
   SoftwareExpectation software;
   software.identical_across_nodes =
@@ -525,6 +590,11 @@ SoftwareExpectation ReadSoftware(ProfileReader& reader, const Fields& fields) {
       reader.Fail(LineOf(item.Mark()), "software.identical_across_nodes[" + std::to_string(i) + "]",
                   "unknown component " + Shown(component) + " (known: " + JoinViews(known) + ")");
     }
+  }
+  software.pinned = ReadPinnedVersions(reader, fields);
+  software.source = reader.NonEmptyString(fields, "source").value_or("");
+  if (!software.pinned.empty()) {
+    reader.Require(fields, {"source"}, "say where the pinned versions come from, e.g. the vendor's support matrix");
   }
   return software;
 }
@@ -539,6 +609,35 @@ RegressionTolerance ReadRegression(ProfileReader& reader, const Fields& fields) 
   return tolerance;
 }
 
+// The counters the link checks judge by count (suites/infiniband, nvswitch, pcie): the names
+// `link_counters.count_limits` may set. InfiniBand's port_xmit_wait is load, not an error.
+const std::vector<std::string_view>& CountLimitedCounters() {
+  static const std::vector<std::string_view> kCounters = {
+      "symbol_error", "link_error_recovery", "link_downed", "port_rcv_errors", "port_rcv_remote_physical_errors",
+      "local_link_integrity_errors", "excessive_buffer_overrun_errors", "port_rcv_switch_relay_errors",
+      "port_xmit_discards", "port_xmit_constraint_errors", "port_rcv_constraint_errors", "VL15_dropped",
+      "crc_errors", "replay_errors", "recovery_errors", "aer_correctable"};
+  return kCounters;
+}
+
+std::map<std::string, std::uint64_t, std::less<>> ReadCountLimits(ProfileReader& reader, const Fields& fields) {
+  std::map<std::string, std::uint64_t, std::less<>> limits;
+  ReadKnownKeys(reader, fields, "count_limits", "counter: most errors", "counter", CountLimitedCounters(),
+                [&](const std::string& counter, const YAML::Node& value, const std::string& path) {
+                  std::uint64_t limit = 0;
+                  const std::string text = value.IsScalar() && !IsStringTyped(value) ? value.Scalar() : "";
+                  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), limit);
+                  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+                    reader.Fail(LineOf(value.Mark()), path,
+                                "expected a whole number of errors (0 or more), got " + Described(value));
+                    return false;
+                  }
+                  limits[counter] = limit;
+                  return true;
+                });
+  return limits;
+}
+
 LinkCounterRates ReadLinkCounters(ProfileReader& reader, const Fields& fields) {
   LinkCounterRates rates;
   reader.Require(fields, {"source"}, "say where the rate limits come from, e.g. your fleet's rates between runs");
@@ -549,6 +648,7 @@ LinkCounterRates ReadLinkCounters(ProfileReader& reader, const Fields& fields) {
       reader.PositiveNumber(fields, "nvlink_errors_per_hour").value_or(rates.nvlink_errors_per_hour);
   rates.pcie_correctable_per_hour =
       reader.PositiveNumber(fields, "pcie_correctable_per_hour").value_or(rates.pcie_correctable_per_hour);
+  rates.count_limits = ReadCountLimits(reader, fields);
   rates.source = reader.NonEmptyString(fields, "source").value_or(rates.source);
   return rates;
 }
@@ -656,7 +756,7 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
                                     "aggregate_sram_correctable_max", "remapped_rows_uncorrectable_max",
                                     "retired_pages_max", "pcie_bus_ids", "kernel_log_file", "source"},
                                    ReadGpuHealth);
-  profile.software = ReadSection(reader, root, "software", {"identical_across_nodes"}, ReadSoftware)
+  profile.software = ReadSection(reader, root, "software", {"identical_across_nodes", "pinned", "source"}, ReadSoftware)
                          .value_or(SoftwareExpectation{});
   profile.regression =
       ReadSection(reader, root, "regression", {"bandwidth_tolerance_fraction", "time_tolerance_fraction", "source"},
@@ -664,7 +764,7 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
           .value_or(RegressionTolerance{});
   profile.link_counters = ReadSection(reader, root, "link_counters",
                                       {"ib_signal_errors_per_hour", "ib_discards_per_hour", "nvlink_errors_per_hour",
-                                       "pcie_correctable_per_hour", "source"},
+                                       "pcie_correctable_per_hour", "count_limits", "source"},
                                       ReadLinkCounters)
                               .value_or(LinkCounterRates{});
   profile.health_check = ReadSection(reader, root, "health_check", {"quick_checks", "source"}, ReadHealthCheck);
@@ -809,6 +909,16 @@ Result<Profile> LoadProfile(const std::string& name_or_file) {
   } catch (const std::exception& error) {
     return Error{name_or_file + ": cannot load profile: " + error.what()};
   }
+}
+
+const PinnedVersion* SoftwareExpectation::PinFor(std::string_view component, std::string_view model) const {
+  const PinnedVersion* any_model = nullptr;
+  for (const PinnedVersion& pin : pinned) {
+    if (pin.component != component) continue;
+    if (!model.empty() && pin.model == model) return &pin;
+    if (pin.model.empty()) any_model = &pin;
+  }
+  return any_model;
 }
 
 }  // namespace gpuconform

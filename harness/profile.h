@@ -7,9 +7,11 @@
 // LoadProfile errors name file:line:key and are exit-2 material.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/result.h"
@@ -117,10 +119,24 @@ struct GpuHealthExpectation {
   std::string source;
 };
 
+// A version the profile pins (`software.pinned:`): every node (every device of `model`, for
+// firmware) must run it, instead of the majority's version.
+struct PinnedVersion {
+  std::string component;  // "driver", "vbios", "hca_firmware", ...
+  std::string model;      // firmware only: a GPU product name or an HCA's CA type; empty: every model
+  std::string version;
+};
+
 struct SoftwareExpectation {
   // Components whose version must be identical on every node (kernel, driver, cuda, nccl,
-  // slurm, munge, mpi, gpuconform); a component not listed is recorded only.
+  // slurm, munge, mpi, gpuconform) or on every device of one model (vbios, inforom,
+  // hca_firmware); a component not listed (nor pinned) is recorded only.
   std::vector<std::string> identical_across_nodes;
+  std::vector<PinnedVersion> pinned;
+  std::string source;  // where the pinned versions come from (required with pinned)
+
+  // The pinned version of `component` for devices of `model` (a model's own pin first).
+  const PinnedVersion* PinFor(std::string_view component, std::string_view model = "") const;
 };
 
 // How far a metric may move the wrong way from the baseline (--baseline) before it is a
@@ -142,13 +158,23 @@ inline constexpr char kDefaultCounterRateSource[] =
     "recovery counter rose for five days before an Xid 149 (marin-community/marin#9086); discards follow load. "
     "Set link_counters: from your own fleet's rates";
 // `link_counters:` the fastest each kind of link error counter may rise between two runs of a
-// node in the history (run --history), per hour; its count limits are the tools' own defaults.
+// node in the history (run --history), per hour; and, where given, the count limits.
 struct LinkCounterRates {
   double ib_signal_errors_per_hour = 1;  // symbol errors, recoveries, integrity, receive errors, link downs
   double ib_discards_per_hour = 100;     // transmit discards, relay and constraint errors
   double nvlink_errors_per_hour = 1;     // CRC, replay, recovery
   double pcie_correctable_per_hour = 10; // AER correctable (non-fatal and fatal fail by count)
+  // `count_limits:` the most errors a counter may hold, by counter name (InfiniBand's sysfs
+  // names such as symbol_error, NVLink's crc_errors, replay_errors and recovery_errors, PCIe's
+  // aer_correctable); a counter not listed keeps its check's default and that default's source.
+  std::map<std::string, std::uint64_t, std::less<>> count_limits;
   std::string source = kDefaultCounterRateSource;
+
+  std::optional<std::uint64_t> CountLimit(std::string_view counter) const {
+    const auto found = count_limits.find(counter);
+    if (found == count_limits.end()) return std::nullopt;
+    return found->second;
+  }
 };
 
 // `gpuconform health-check` (Slurm's HealthCheckProgram): the per-node checks cheap and

@@ -185,7 +185,7 @@ TEST(BuiltinProfiles, GpuProfilesExpectNcclOverIbWithGdrSlurmGpu8AndMungeTtl) {
     EXPECT_EQ(profile.slurm->gpus_per_node, 8) << name;
     EXPECT_TRUE(profile.munge->present) << name;
     EXPECT_EQ(profile.munge->max_clock_skew_s, 300) << name;
-    EXPECT_EQ(profile.software.identical_across_nodes.size(), 8u) << name;
+    EXPECT_EQ(profile.software.identical_across_nodes.size(), 11u) << name;  // with vbios, inforom, hca_firmware
   }
 }
 
@@ -534,9 +534,52 @@ TEST(ParseProfile, RejectsUnknownAndRepeatedSoftwareComponents) {
       ParseError(
           Lines({"name: n", "software:", "  identical_across_nodes:", "    - kernel", "    - kernal"})),
       "t.yaml:5:software.identical_across_nodes[1]: unknown component 'kernal' (known: kernel, driver, cuda, "
-      "nccl, slurm, munge, mpi, gpuconform)");
+      "nccl, slurm, munge, mpi, gpuconform, vbios, inforom, hca_firmware)");
   EXPECT_EQ(ParseError(Lines({"name: n", "software:", "  identical_across_nodes: [nccl, nccl]"})),
             "t.yaml:3:software.identical_across_nodes[1]: 'nccl' is listed twice");
+}
+
+TEST(ParseProfile, ReadsLinkCounterCountLimitsAndRejectsUnknownOrNegativeOnes) {
+  auto profile = ParseProfile(Lines({"name: n", "link_counters:", "  count_limits: {recovery_errors: 0, "
+                                     "aer_correctable: 20}", "  source: our policy"}),
+                              "t.yaml");
+  ASSERT_TRUE(profile) << profile.error();
+  EXPECT_EQ(profile->link_counters.CountLimit("recovery_errors"), 0u);
+  EXPECT_EQ(profile->link_counters.CountLimit("aer_correctable"), 20u);
+  EXPECT_FALSE(profile->link_counters.CountLimit("crc_errors").has_value());
+  EXPECT_THAT(ParseError(Lines({"name: n", "link_counters:", "  count_limits: {crc_eror: 1}", "  source: s"})),
+              StartsWith("t.yaml:3:link_counters.count_limits.crc_eror: unknown counter 'crc_eror' (known: "));
+  EXPECT_EQ(ParseError(Lines({"name: n", "link_counters:", "  count_limits: {crc_errors: -1}", "  source: s"})),
+            "t.yaml:3:link_counters.count_limits.crc_errors: expected a whole number of errors (0 or more), got '-1'");
+}
+
+TEST(ParseProfile, ReadsPinnedVersionsPerComponentAndPerFirmwareModel) {
+  auto profile = ParseProfile(Lines({"name: n", "software:", "  pinned:", "    driver: 550.54.15",
+                                     "    hca_firmware: {MT4129: 28.39.1002, MT4125: 22.39.1002}",
+                                     "  source: the vendor's support matrix"}),
+                              "t.yaml");
+  ASSERT_TRUE(profile) << profile.error();
+  const SoftwareExpectation& software = profile->software;
+  ASSERT_EQ(software.pinned.size(), 3u);
+  ASSERT_NE(software.PinFor("driver"), nullptr);
+  EXPECT_EQ(software.PinFor("driver")->version, "550.54.15");
+  EXPECT_EQ(software.PinFor("hca_firmware", "MT4125")->version, "22.39.1002");
+  EXPECT_EQ(software.PinFor("hca_firmware", "MT4115"), nullptr) << "a model with no pin of its own";
+  EXPECT_EQ(software.PinFor("kernel"), nullptr);
+  EXPECT_EQ(software.source, "the vendor's support matrix");
+}
+
+TEST(ParseProfile, RejectsPinsWithoutSourceOrOfUnknownComponentsOrModelsForSoftware) {
+  EXPECT_EQ(ParseError(Lines({"name: n", "software:", "  pinned: {driver: 550.54.15}"})),
+            "t.yaml:2:software.source: missing; say where the pinned versions come from, e.g. the vendor's support "
+            "matrix");
+  EXPECT_EQ(ParseError(Lines({"name: n", "software:", "  pinned: {drivr: 550}", "  source: s"})),
+            "t.yaml:3:software.pinned.drivr: unknown component 'drivr' (known: kernel, driver, cuda, nccl, slurm, "
+            "munge, mpi, gpuconform, vbios, inforom, hca_firmware)");
+  EXPECT_EQ(ParseError(Lines({"name: n", "software:", "  pinned: {kernel: {x86: 6.1}}", "  source: s"})),
+            "t.yaml:3:software.pinned.kernel: expected a version string, got a mapping");
+  EXPECT_EQ(ParseError(Lines({"name: n", "software:", "  pinned: [driver]", "  source: s"})),
+            "t.yaml:3:software.pinned: expected a mapping of component: version, got a list");
 }
 
 TEST(ParseProfile, ShowsBinaryValuesEscapedAndLongValuesShortened) {

@@ -467,6 +467,14 @@ inline constexpr ReasonEntry kReasons[] = {
      "install the version the message names on the node (or rebuild its image)"},
     {"missing-on-node", reason_detail::kConf, "a component installed on the other nodes is missing on this one",
      "install the component on the node (or rebuild its image)"},
+    {"firmware-skew", reason_detail::kConf,
+     "a device's firmware (VBIOS, InfoROM image or HCA firmware) differs from the other devices of its model, or "
+     "from the version the profile pins",
+     "flash the device the message names to the expected version (nvfwupd for GPU baseboards, mlxfwmanager for "
+     "HCAs), then reset it or reboot the node"},
+    {"firmware-unreported", reason_detail::kTool,
+     "the tool listed the device but gave no firmware version for it (N/A, or a trimmed output)",
+     "run nvidia-smi -q -x or ibstat on the node by hand; a GPU whose VBIOS reads N/A may need a reset"},
     // Storage the node's checks write to, by the OS error it gave (harness/os_error.h).
     {"storage-read-only", reason_detail::kConf, "the node's view of a storage path is read-only (EROFS)",
      "remount the path read-write on the node (mount -o remount,rw), or fix the bind mount or export that made "

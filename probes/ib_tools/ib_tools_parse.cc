@@ -99,7 +99,7 @@ std::optional<Error> CheckComplete(const IbPortReport& report, const std::string
 Result<IbPortReport> ParseIbstat(const std::vector<std::string_view>& lines, const std::string& origin) {
   IbPortReport report;
   report.format = PortListingFormat::kIbstat;
-  std::string ca, ca_type;
+  std::string ca, ca_type, firmware;
   int ca_line = 0;
   bool ca_has_port = false;
   bool in_port = false;
@@ -120,6 +120,7 @@ Result<IbPortReport> ParseIbstat(const std::vector<std::string_view>& lines, con
       if (!name) return ErrorAt(origin, line, "expected CA '<name>', got " + QuoteForMessage(text));
       ca = *name;
       ca_type.clear();
+      firmware.clear();
       ca_line = line;
       ca_has_port = false;
       in_port = false;
@@ -130,10 +131,12 @@ Result<IbPortReport> ParseIbstat(const std::vector<std::string_view>& lines, con
     if (!kv) continue;
     if (kv->key == "CA type") {
       ca_type = std::string(kv->value);
+    } else if (kv->key == "Firmware version" && !in_port) {
+      firmware = std::string(kv->value);
     } else if (StartsWith(kv->key, "Port ") && kv->value.empty()) {
       const auto number = Whole<int>(Trim(kv->key.substr(5)));
       if (!number) return ErrorAt(origin, line, "expected 'Port <n>:', got " + QuoteForMessage(text));
-      report.ports.push_back(IbPort{ca, *number, ca_type, "", "", std::nullopt, "", "", "", line});
+      report.ports.push_back(IbPort{ca, *number, ca_type, "", "", std::nullopt, "", "", "", line, firmware});
       ca_has_port = true;
       in_port = true;
     } else if (in_port) {
@@ -167,7 +170,7 @@ Result<IbPortReport> ParseIbstatus(const std::vector<std::string_view>& lines, c
       const auto words = SplitWords(text);
       const auto number = words.size() >= 5 && words[3] == "port" ? Whole<int>(words[4]) : std::nullopt;
       if (!name || !number) return ErrorAt(origin, line, "expected \"Infiniband device '<name>' port <n> status:\", got " + QuoteForMessage(text));
-      report.ports.push_back(IbPort{*name, *number, "", "", "", std::nullopt, "", "", "", line});
+      report.ports.push_back(IbPort{*name, *number, "", "", "", std::nullopt, "", "", "", line, ""});
       continue;
     }
     if (report.ports.empty()) continue;
@@ -194,7 +197,7 @@ Result<IbPortReport> ParseIbstatus(const std::vector<std::string_view>& lines, c
 Result<IbPortReport> ParseIbvDevinfo(const std::vector<std::string_view>& lines, const std::string& origin) {
   IbPortReport report;
   report.format = PortListingFormat::kIbvDevinfo;
-  std::string ca, ca_type;
+  std::string ca, ca_type, firmware;
   std::map<std::size_t, std::pair<std::optional<double>, std::optional<double>>> width_speed;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const int line = static_cast<int>(i) + 1;
@@ -203,16 +206,19 @@ Result<IbPortReport> ParseIbvDevinfo(const std::vector<std::string_view>& lines,
     if (kv->key == "hca_id") {
       ca = std::string(kv->value);
       ca_type.clear();
+      firmware.clear();
       if (ca.empty()) return ErrorAt(origin, line, "hca_id without a device name");
       continue;
     }
     if (ca.empty()) continue;
     if (kv->key == "vendor_part_id") {
       ca_type = "MT" + std::string(kv->value);
+    } else if (kv->key == "fw_ver") {
+      firmware = std::string(kv->value);
     } else if (kv->key == "port") {
       const auto number = Whole<int>(kv->value);
       if (!number) return ErrorAt(origin, line, "expected 'port: <n>', got " + QuoteForMessage(kv->value));
-      report.ports.push_back(IbPort{ca, *number, ca_type, "", "", std::nullopt, "", "", "", line});
+      report.ports.push_back(IbPort{ca, *number, ca_type, "", "", std::nullopt, "", "", "", line, firmware});
     } else if (!report.ports.empty() && report.ports.back().ca == ca) {
       IbPort& port = report.ports.back();
       auto& [width, speed] = width_speed[report.ports.size() - 1];

@@ -29,6 +29,9 @@ struct IbPort {
   std::string netdev;      // ibdev2netdev: "ibp24s0"
   std::string netdev_state;  // ibdev2netdev: "Up"/"Down" of the netdev, not of the port
   int line = 0;            // where the port's record starts
+  // The HCA's firmware (ibstat "Firmware version:", ibv_devinfo "fw_ver:"), the same on every
+  // port of one CA; empty where the format does not show it (ibstatus, ibdev2netdev).
+  std::string firmware_version;
 
   std::string Name() const { return ca + " port " + std::to_string(port); }
 };

@@ -102,6 +102,7 @@ Result<IbPortReport> ParseIbverbs(const std::string& text, const std::string& or
   bool header = false;
   long long devices_expected = 0;
   std::map<std::string, std::string> ca_types;  // device -> "MT4129"
+  std::map<std::string, std::string> ca_firmware;  // device -> "28.39.1002"
   for (const auto& record : *records) {
     if (record.kind == "ibverbs") {
       if (header) return ErrorAt(origin, record.line, "a second ibverbs line");
@@ -117,9 +118,11 @@ Result<IbPortReport> ParseIbverbs(const std::string& text, const std::string& or
       if (!name) return Error{name.error()};
       const std::string part = record.Get("vendor_part_id");
       ca_types[*name] = part.empty() ? "" : "MT" + part;
+      ca_firmware[*name] = record.Get("fw_ver");
     } else if (record.kind == "port") {
       auto port = ReadPort(record, ca_types, origin);
       if (!port) return Error{port.error()};
+      port.value().firmware_version = ca_firmware[port.value().ca];
       report.ports.push_back(std::move(port).value());
     } else if (record.kind == "error") {
       const std::string what = record.Get("device") + ": " + record.Get("message");

@@ -85,7 +85,11 @@ void ApplyGpuField(GpuRecord& gpu, const std::vector<std::string>& path, const s
     if (key == "product name") gpu.product_name = text;
     if (key == "persistence mode") gpu.persistence_mode = text;
     if (key == "performance state") gpu.performance_state = text;
+    if (key == "vbios version" && text != "N/A") gpu.vbios_version = text;
     return;
+  }
+  if (section == "inforom version" && path.size() == 1 && key == "image version" && text != "N/A") {
+    gpu.inforom_image_version = text;
   }
   const std::vector<std::string> rest(path.begin() + 1, path.end());
   if (section == "ecc mode" && rest.empty() && key == "current") gpu.ecc_mode = text;

@@ -32,6 +32,12 @@ std::optional<int> LeadingInt(const char* value) {
 
 std::string Text(const pugi::xml_node& node, const char* child) { return std::string(Trim(node.child_value(child))); }
 
+// A version field, empty where the driver says "N/A" (no version is not a version to compare).
+std::string ReportedText(const pugi::xml_node& node, const char* child) {
+  std::string text = Text(node, child);
+  return text == "N/A" ? "" : text;
+}
+
 std::optional<long long> Count(const pugi::xml_node& node, const char* child) {
   return CountValue(node.child_value(child));
 }
@@ -169,6 +175,8 @@ Result<GpuInventory> ParseNvidiaSmiGpus(const std::string& xml, const std::strin
     if (record.bus_id.empty()) record.bus_id = Text(gpu.child("pci"), "pci_bus_id");
     record.product_name = Text(gpu, "product_name");
     record.performance_state = Text(gpu, "performance_state");
+    record.vbios_version = ReportedText(gpu, "vbios_version");
+    record.inforom_image_version = ReportedText(gpu.child("inforom_version"), "img_version");
     const pugi::xml_node link = gpu.child("pci").child("pci_gpu_link_info");
     record.pcie.max_gen = LeadingInt(link.child("pcie_gen").child_value("max_link_gen"));
     record.pcie.current_gen = LeadingInt(link.child("pcie_gen").child_value("current_link_gen"));

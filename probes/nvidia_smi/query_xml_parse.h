@@ -1,5 +1,5 @@
 // The one parser of `nvidia-smi -q -x`: the driver and CUDA versions (Software), each GPU's
-// model, PCI bus id, PCIe link (generation and width, current and maximum), performance
+// model, VBIOS and InfoROM image versions (Software's firmware checks), PCI bus id, PCIe link (generation and width, current and maximum), performance
 // state and, on Hopper and later, its NVLink fabric state (NvSwitch, Pcie), and so the GPU
 // count (SlurmGres); and the health fields GpuHealth judges (persistence and ECC mode, ECC
 // error counts, retired pages, remapped rows, clock event reasons). The text form
@@ -68,6 +68,8 @@ struct GpuRecord {
   std::string bus_id;             // "00000000:18:00.0"
   std::string product_name;       // "NVIDIA H100 80GB HBM3"
   std::string performance_state;  // "P0".."P12", empty when not reported
+  std::string vbios_version;          // <vbios_version> "96.00.99.00.01"; empty when not reported
+  std::string inforom_image_version;  // <inforom_version><img_version> "G520.0200.00.05"; empty when not reported
   PcieLink pcie;
   std::string fabric_state;      // <fabric><state>: "Completed", "In Progress", ...; empty if absent
   std::string fabric_status;     // <fabric><status>: "Success" or an error

@@ -12,7 +12,7 @@ namespace {
 
 bool Required(const Profile& profile, const std::string& key) {
   const auto& list = profile.software.identical_across_nodes;
-  return std::find(list.begin(), list.end(), key) != list.end();
+  return std::find(list.begin(), list.end(), key) != list.end() || profile.software.PinFor(key) != nullptr;
 }
 
 // The version most nodes run; ties go to the smaller string so the verdict is stable.
@@ -74,11 +74,17 @@ CheckResult CheckVersionsIdentical(const Component& component, const std::map<st
   }
 
   std::vector<Finding> findings;
-  const std::string expected = MajorityVersion(nodes_by_version);
+  // A pinned version is what every node must run, even when most nodes run another.
+  const PinnedVersion* pin = profile.software.PinFor(component.key);
+  const std::string expected = pin ? pin->version : MajorityVersion(nodes_by_version);
   const auto& majority_nodes = nodes_by_version[expected];
-  const std::string majority_text = expected.empty() ? "" :
-      " like " + Join(majority_nodes, ", ") + " (" + std::to_string(majority_nodes.size()) + " of " +
-      std::to_string(readings.size()) + " nodes)";
+  std::string majority_text;
+  if (pin) {
+    majority_text = " (pinned in profile " + profile.name + ": " + profile.software.source + ")";
+  } else if (!expected.empty()) {
+    majority_text = " like " + Join(majority_nodes, ", ") + " (" + std::to_string(majority_nodes.size()) + " of " +
+                    std::to_string(readings.size()) + " nodes)";
+  }
   for (const auto& [version, nodes] : nodes_by_version) {
     if (version == expected) continue;
     for (const auto& node : nodes) {
@@ -88,7 +94,7 @@ CheckResult CheckVersionsIdentical(const Component& component, const std::map<st
     }
   }
   for (const auto& node : not_installed) {
-    if (expected.empty()) break;
+    if (majority_nodes.empty()) break;
     findings.push_back({"missing-on-node", node,
                         node + ": " + component.label + " is not installed, while " + Join(majority_nodes, ", ") +
                             " run " + expected + ": " + component.fix + " (" + readings.at(node).problem + ")"});

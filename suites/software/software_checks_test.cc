@@ -97,6 +97,23 @@ TEST(SoftwareVersions, OddNodeOutIsNamedWithObservedAndExpected) {
       << r.findings[0].message;
 }
 
+// A pinned version is the reference even where every node agrees on another, and pinning
+// alone makes the component judged.
+TEST(SoftwareVersions, APinnedVersionWinsOverTheMajority) {
+  Profile profile = GpuProfile();
+  profile.software.identical_across_nodes = {};
+  profile.software.pinned = {{"munge", "", "0.5.15"}};
+  profile.software.source = "the site's image manifest";
+  auto r = CheckVersionsIdentical(kMunge, {{"n1", Version("0.5.13")}, {"n2", Version("0.5.13")}}, profile);
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  ASSERT_EQ(r.findings.size(), 2u);
+  EXPECT_EQ(r.findings[0].message.rfind(
+                "n1: MUNGE 0.5.13, expected 0.5.15 (pinned in profile h100-sxm-8: the site's image manifest)", 0),
+            0u)
+      << r.findings[0].message;
+  EXPECT_EQ(CheckVersionsIdentical(kMunge, {{"n1", Version("0.5.15")}}, profile).verdict, Verdict::kPass);
+}
+
 TEST(SoftwareVersions, ToolMissingOnOneNodeOnlyIsSkew) {
   auto r = CheckVersionsIdentical(kKernel, {{"n1", Version("6.1.0")}, {"n2", NotInstalled("n2: `uname` is not installed")}},
                                   GpuProfile());

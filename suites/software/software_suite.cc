@@ -1,11 +1,15 @@
 // Software suite glue: which reader gives each component's version on a node (the version
 // probes' readers, probes/versions/versions_facts.h; the driver's through facts/gpu_facts.h),
-// one cluster-wide check per component; and the suite's registration.
+// one cluster-wide check per component; the firmware components' per-device readers
+// (facts/firmware_facts.h); and the suite's registration.
+#include "facts/firmware_facts.h"
 #include "facts/gpu_facts.h"
+#include "facts/ib_port_facts.h"
 #include "harness/suite_registry.h"
 #include "probes/nvidia_smi/nvidia_smi_probes.h"
 #include "probes/versions/versions_facts.h"
 #include "probes/versions/versions_probes.h"
+#include "suites/software/firmware_checks.h"
 #include "suites/software/software_checks.h"
 
 namespace gpuconform::software {
@@ -51,6 +55,40 @@ const std::vector<ComponentSource>& Components() {
   return kComponents;
 }
 
+using FirmwareReader = facts::FirmwareReading (*)(const ClusterRaw& raw, const std::string& node);
+
+struct FirmwareSource {
+  FirmwareComponent component;
+  std::vector<ProbeSpec> probes;
+  FirmwareReader read = nullptr;
+};
+
+const std::vector<FirmwareSource>& FirmwareComponents() {
+  static const std::vector<FirmwareSource> kComponents = {
+      {{"vbios", "VBIOS", "VbiosVersionIdentical", true,
+        "update the GPU's VBIOS to the expected version with the system vendor's firmware package (nvfwupd on HGX "
+        "baseboards), then reboot the node"},
+       facts::GpuHealthProbes(), facts::ReadVbiosVersions},
+      {{"inforom", "InfoROM image", "InforomVersionIdentical", true,
+        "the InfoROM image ships with the board's firmware bundle: apply the same bundle as the other GPUs (nvfwupd), "
+        "and RMA a board that will not take it"},
+       facts::GpuHealthProbes(), facts::ReadInforomVersions},
+      {{"hca_firmware", "HCA firmware", "HcaFirmwareIdentical", false,
+        "flash the HCA to the expected firmware (mlxfwmanager -u, or mstflint with the vendor's image), then reset it "
+        "(mlxfwreset) or reboot the node"},
+       facts::PortProbes(), facts::ReadHcaFirmware},
+  };
+  return kComponents;
+}
+
+CheckJudge JudgeFirmware(const FirmwareSource& source) {
+  return [&source](const SuiteContext& context, const std::string&) {
+    std::map<std::string, facts::FirmwareReading> readings;
+    for (const auto& node : context.raw.nodes) readings[node] = source.read(context.raw, node);
+    return CheckFirmwareIdentical(source.component, readings, context.profile);
+  };
+}
+
 // One component's check: every node's reading, judged together.
 CheckJudge JudgeComponent(const ComponentSource& source) {
   return [&source](const SuiteContext& context, const std::string&) {
@@ -63,11 +101,20 @@ CheckJudge JudgeComponent(const ComponentSource& source) {
 SuiteDefinition Definition() {
   SuiteDefinition suite;
   suite.name = kSuite;
-  suite.summary = "kernel, driver, CUDA, NCCL, Slurm, MUNGE, MPI and gpuconform versions identical on every node";
+  suite.summary =
+      "kernel, driver, CUDA, NCCL, Slurm, MUNGE, MPI and gpuconform versions identical on every node; VBIOS, "
+      "InfoROM and HCA firmware identical on every device of one model";
   for (const auto& source : Components()) {
     suite.checks.push_back(
         {source.component.check, "every node runs the same " + source.component.label, false, JudgeComponent(source)});
     AddProbeOnce(suite.probes, source.probe);
+  }
+  for (const auto& source : FirmwareComponents()) {
+    suite.checks.push_back({source.component.check,
+                            "every " + std::string(source.component.on_gpus ? "GPU" : "HCA") + " of one model runs the same " +
+                                source.component.label,
+                            false, JudgeFirmware(source)});
+    for (const auto& probe : source.probes) AddProbeOnce(suite.probes, probe);
   }
   return suite;
 }

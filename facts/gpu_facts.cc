@@ -4,6 +4,7 @@
 
 #include "harness/fact_reading.h"
 #include "probes/cuda_p2p/cuda_p2p_probe.h"
+#include "probes/nvidia_smi/nvlink_errors_facts.h"
 #include "probes/nvml/nvml_parse.h"
 #include "probes/nvml/nvml_probe.h"
 #include "probes/nvidia_smi/query_text_parse.h"
@@ -151,6 +152,17 @@ versions::VersionReading ReadCudaVersion(const ClusterRaw& raw, const std::strin
 
 const Result<cuda_p2p::P2pReport>& ReadCudaP2p(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<cuda_p2p::P2pReport>>("cuda-p2p", node, [&] { return ParseCudaP2pFacts(raw, node); });
+}
+
+const Result<nvidia_smi::NvlinkErrorReport>& ReadNvlinkErrorCounters(const ClusterRaw& raw, const std::string& node) {
+  return raw.facts.Get<Result<nvidia_smi::NvlinkErrorReport>>(
+      "nvlink-error-counters", node, [&]() -> Result<nvidia_smi::NvlinkErrorReport> {
+        if (const auto& report = ReadNvmlReport(raw, node); report && *report) {
+          const RawOutput nvml = raw.NodeOutput(node, NvmlProbe().id);
+          if (auto counters = nvml::ToNvlinkErrors(**report, OriginOf(nvml, node, NvmlProbe()))) return *counters;
+        }
+        return nvidia_smi::ReadNvlinkErrors(raw, node);
+      });
 }
 
 const Result<TopoMatrix>& ReadTopoMatrix(const ClusterRaw& raw, const std::string& node) {

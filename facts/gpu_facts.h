@@ -25,6 +25,7 @@
 #include "harness/probe.h"
 #include "probes/cuda_p2p/cuda_p2p_parse.h"
 #include "probes/nvidia_smi/nvidia_smi_probes.h"
+#include "probes/nvidia_smi/nvlink_errors_parse.h"
 #include "probes/nvidia_smi/query_xml_parse.h"
 #include "probes/nvidia_smi/topo_nvlink_parse.h"
 #include "probes/versions/versions_facts.h"
@@ -55,6 +56,9 @@ const Result<nvidia_smi::GpuInventory>& ReadNvidiaSmiQuery(const ClusterRaw& raw
 // there is none.
 versions::VersionReading ReadDriverVersion(const ClusterRaw& raw, const std::string& node);
 versions::VersionReading ReadCudaVersion(const ClusterRaw& raw, const std::string& node);
+// Each NVLink's error counters: NVML's DL counters where nvml.txt reports them, else
+// `nvidia-smi nvlink -e` (the same counters, through the same driver).
+const Result<nvidia_smi::NvlinkErrorReport>& ReadNvlinkErrorCounters(const ClusterRaw& raw, const std::string& node);
 // The node's `nvidia-smi topo -m` (nvidia_smi::NvidiaSmiTopoMatrix), which NvSwitch and
 // InfiniBand both read.
 const Result<TopoMatrix>& ReadTopoMatrix(const ClusterRaw& raw, const std::string& node);

@@ -24,7 +24,14 @@ constexpr unsigned kNvmlNvlinkMaxLinks = 18;               // NVML_NVLINK_MAX_LI
 constexpr unsigned kFieldNvlinkSpeedCommon = 90;           // NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON (MB/s, active links)
 constexpr unsigned kFieldNvlinkLinkCount = 91;             // NVML_FI_DEV_NVLINK_LINK_COUNT
 constexpr unsigned kFieldNvlinkGetSpeed = 164;             // NVML_FI_DEV_NVLINK_GET_SPEED (MB/s, scopeId = link)
+// The DL (data link) error counters of one link (scopeId = link), as nvidia-smi nvlink -e
+// reports them; unlike the _L0.._L11 fields they reach every link of an 18-link Hopper GPU.
+constexpr unsigned kFieldNvlinkErrorDlReplay = 161;        // NVML_FI_DEV_NVLINK_ERROR_DL_REPLAY
+constexpr unsigned kFieldNvlinkErrorDlRecovery = 162;      // NVML_FI_DEV_NVLINK_ERROR_DL_RECOVERY
+constexpr unsigned kFieldNvlinkErrorDlCrc = 163;           // NVML_FI_DEV_NVLINK_ERROR_DL_CRC
 constexpr int kNvmlValueTypeUnsignedInt = 1;               // NVML_VALUE_TYPE_UNSIGNED_INT
+constexpr int kNvmlValueTypeUnsignedLong = 2;              // NVML_VALUE_TYPE_UNSIGNED_LONG
+constexpr int kNvmlValueTypeUnsignedLongLong = 3;          // NVML_VALUE_TYPE_UNSIGNED_LONG_LONG
 constexpr NvmlNvlinkDeviceType kNvlinkDeviceGpu = 0;       // NVML_NVLINK_DEVICE_TYPE_GPU
 constexpr NvmlNvlinkDeviceType kNvlinkDeviceIbmNpu = 1;    // NVML_NVLINK_DEVICE_TYPE_IBMNPU
 constexpr NvmlNvlinkDeviceType kNvlinkDeviceSwitch = 2;    // NVML_NVLINK_DEVICE_TYPE_SWITCH

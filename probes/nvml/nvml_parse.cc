@@ -1,5 +1,6 @@
 #include "probes/nvml/nvml_parse.h"
 
+#include <charconv>
 #include <map>
 #include <set>
 
@@ -29,6 +30,22 @@ std::optional<Error> ReadInt(const RecordLine& record, const std::string& key, c
   auto value = IntegerField(record, key, origin);
   if (!value) return Error{value.error()};
   if (*value) into = static_cast<int>(**value);
+  return std::nullopt;
+}
+
+// The error counters of a link line, each a whole unsigned 64-bit number where present.
+std::optional<Error> ReadCounters(const RecordLine& record, const std::string& origin, NvmlLink& link) {
+  for (const char* key : {nvidia_smi::kNvlinkReplay, nvidia_smi::kNvlinkRecovery, nvidia_smi::kNvlinkCrc}) {
+    const std::string text = record.Get(key);
+    if (text.empty()) continue;
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size()) {
+      return ErrorAt(origin, record.line,
+                     std::string(key) + " must be a whole number of errors, got " + QuoteForMessage(text));
+    }
+    link.error_counters[key] = value;
+  }
   return std::nullopt;
 }
 
@@ -79,6 +96,7 @@ Result<NvmlLink> ReadLink(const RecordLine& record, const std::string& origin) {
   auto speed = NumberField(record, "speed_mbyte_per_s", origin);
   if (!speed) return Error{speed.error()};
   if (*speed) link.speed_gb_per_s = **speed / 1000.0;
+  if (auto error = ReadCounters(record, origin, link)) return *error;
   return link;
 }
 
@@ -169,6 +187,23 @@ NvlinkStatus ToNvlinkStatus(const NvmlReport& report) {
     status.gpus.push_back(std::move(out));
   }
   return status;
+}
+
+std::optional<nvidia_smi::NvlinkErrorReport> ToNvlinkErrors(const NvmlReport& report, const std::string& origin) {
+  nvidia_smi::NvlinkErrorReport errors;
+  errors.origin = origin;
+  bool any = false;
+  for (const NvmlGpu& gpu : report.gpus) {
+    nvidia_smi::NvlinkGpuErrors out{gpu.index, gpu.name, "", {}};
+    for (const NvmlLink& link : gpu.links) {
+      if (link.error_counters.empty()) continue;
+      any = true;
+      out.links.push_back({link.link, link.error_counters});
+    }
+    errors.gpus.push_back(std::move(out));
+  }
+  if (!any) return std::nullopt;
+  return errors;
 }
 
 }  // namespace gpuconform::nvml

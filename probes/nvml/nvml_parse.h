@@ -5,11 +5,14 @@
 //       pcie_gen_max=5 pcie_width_current=16 pcie_width_max=16 fabric_state=completed
 //       fabric_status=success                                          (one line in the file)
 //   link gpu=0 link=0 state=active remote=nvswitch remote_bus_id=00000000:05:00.0 version=4
-//       speed_mbyte_per_s=26562                                        (one line in the file)
+//       speed_mbyte_per_s=26562 replay_errors=0 recovery_errors=0 crc_errors=0
+//                                                                      (one line in the file)
 //   gpu index=3 error="GPU is lost"              (the device handle could not be obtained)
 // state: active|inactive. remote: nvswitch|gpu|ibmnpu|unknown. fabric_state: not-supported|
 // not-started|in-progress|completed; fabric_status: success or NVML's error string. A field
-// the driver does not report (an older NVML without the call, NOT_SUPPORTED) is left out.
+// the driver does not report (an older NVML without the call, NOT_SUPPORTED) is left out. The
+// error counters are NVML's DL counters of an active link (NVML_FI_DEV_NVLINK_ERROR_DL_*), the
+// ones nvidia-smi nvlink -e prints.
 // Parse is pure: text in, NvmlReport out, or an error naming origin:line.
 //
 // One fact model, either source: ToGpuInventory and ToNvlinkStatus turn the report into the
@@ -18,11 +21,14 @@
 // else nvidia-smi.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "harness/result.h"
+#include "probes/nvidia_smi/nvlink_errors_parse.h"
 #include "probes/nvidia_smi/topo_nvlink_parse.h"
 #include "probes/nvidia_smi/query_xml_parse.h"
 
@@ -37,6 +43,7 @@ struct NvmlLink {
   std::string remote_bus_id;  // the PCI bus id of the far end, where reported
   std::optional<int> version;
   std::optional<double> speed_gb_per_s;  // speed_mbyte_per_s / 1000
+  std::map<std::string, std::uint64_t> error_counters;  // nvidia_smi::kNvlink* -> value, where reported
 };
 
 struct NvmlGpu {
@@ -63,5 +70,8 @@ Result<NvmlReport> ParseNvml(const std::string& text, const std::string& origin)
 nvidia_smi::GpuInventory ToGpuInventory(const NvmlReport& report);
 // The links as nvidia-smi nvlink -s would show them, with each link's remote device type.
 NvlinkStatus ToNvlinkStatus(const NvmlReport& report);
+// The links' error counters as nvidia-smi nvlink -e would show them, or nullopt where NVML
+// reported no counter on any link (an NVML before the DL fields, or no active link).
+std::optional<nvidia_smi::NvlinkErrorReport> ToNvlinkErrors(const NvmlReport& report, const std::string& origin);
 
 }  // namespace gpuconform::nvml

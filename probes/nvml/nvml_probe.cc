@@ -54,6 +54,26 @@ std::optional<unsigned> FieldValue(const Nvml& api, NvmlDevice device, unsigned 
   return value.value.ui;
 }
 
+// A counter field of the device (scope = link), in whichever unsigned width NVML answers.
+std::optional<unsigned long long> CounterFieldValue(const Nvml& api, NvmlDevice device, unsigned field,
+                                                    unsigned scope) {
+  if (!api.field_values) return std::nullopt;
+  NvmlFieldValue value{};
+  value.field_id = field;
+  value.scope_id = scope;
+  if (api.field_values(device, 1, &value) != kNvmlSuccess || value.nvml_return != kNvmlSuccess) return std::nullopt;
+  switch (value.value_type) {
+    case kNvmlValueTypeUnsignedInt:
+      return value.value.ui;
+    case kNvmlValueTypeUnsignedLong:
+      return value.value.ul;
+    case kNvmlValueTypeUnsignedLongLong:
+      return value.value.ull;
+    default:
+      return std::nullopt;  // a signed or floating counter is not one NVML documents
+  }
+}
+
 std::string RemoteName(int type) {
   switch (type) {
     case kNvlinkDeviceGpu:
@@ -109,6 +129,13 @@ std::vector<std::string> LinkLines(const Nvml& api, NvmlDevice device, unsigned 
       auto speed = FieldValue(api, device, kFieldNvlinkGetSpeed, link);
       if (!speed || *speed == 0) speed = common_speed;
       if (speed && *speed > 0) fields.emplace_back("speed_mbyte_per_s", std::to_string(*speed));
+      // The counters nvidia-smi nvlink -e prints, read where the link is up; a GPU that does not
+      // keep one answers NOT_SUPPORTED, and the key is left out.
+      for (const auto& [key, field] : {std::pair{"replay_errors", kFieldNvlinkErrorDlReplay},
+                                       std::pair{"recovery_errors", kFieldNvlinkErrorDlRecovery},
+                                       std::pair{"crc_errors", kFieldNvlinkErrorDlCrc}}) {
+        if (auto count = CounterFieldValue(api, device, field, link)) fields.emplace_back(key, std::to_string(*count));
+      }
     }
     lines.push_back(FormatRecord("link", fields));
   }

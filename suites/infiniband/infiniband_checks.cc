@@ -272,14 +272,17 @@ CheckResult CheckPortErrorCounters(const std::string& node, const ib_counters::C
         }
         continue;
       }
+      // The profile's count limit where it sets one, else the counter's default.
+      const std::optional<std::uint64_t> profile_limit = rates.CountLimit(info.name);
+      const std::uint64_t count_limit = profile_limit.value_or(info.default_limit);
       if (value > 0) {
         measurements.push_back({entity + "." + info.name, std::to_string(value),
-                                saturated ? kSaturatedCounterUnit : kCounterUnit,
-                                "<= " + std::to_string(info.default_limit), ib_counters::kDefaultLimitSource});
+                                saturated ? kSaturatedCounterUnit : kCounterUnit, "<= " + std::to_string(count_limit),
+                                profile_limit ? rates.source : std::string(ib_counters::kDefaultLimitSource)});
       }
-      if (value > info.default_limit) {
+      if (value > count_limit) {
         over[info.kind].push_back(fmt::format("{} {}{} > {}", info.name, saturated ? "at least " : "", value,
-                                              info.default_limit));
+                                              count_limit));
       }
       const double limit = *RateLimitPerHour(info.kind, rates);
       const CounterRise rise = JudgeCounterRise(previous, check, link + "." + info.name, static_cast<double>(value),
@@ -289,8 +292,8 @@ CheckResult CheckPortErrorCounters(const std::string& node, const ib_counters::C
       }
       if (rise.kind == CounterRise::Kind::kOver) {
         rising.push_back(fmt::format("{} {} ({:.2f}/h > {:g}/h; now {}{})", info.name, rise.note, rise.per_hour, limit,
-                                     value, value <= info.default_limit
-                                                ? fmt::format(", within its count limit {}", info.default_limit)
+                                     value, value <= count_limit
+                                                ? fmt::format(", within its count limit {}", count_limit)
                                                 : ""));
       }
     }

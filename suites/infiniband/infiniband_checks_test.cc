@@ -390,6 +390,30 @@ TEST(PortErrorCounters, SignalErrorsAboveTheLimitAreHardwareNamingThePort) {
             Verdict::kSkip);
 }
 
+// The profile's link_counters.count_limits replaces a counter's default, with the profile's source;
+// every counter the check judges by count is a name the profile accepts.
+TEST(PortErrorCounters, AProfileCountLimitReplacesTheDefaultWithItsSource) {
+  const auto counters = Counters("counter device=mlx5_4 port=1 name=symbol_error value=6\n");
+  EXPECT_EQ(CheckPortErrorCounters("node3", counters).verdict, Verdict::kPass) << "6 is within the default 10";
+  LinkCounterRates strict;
+  strict.count_limits = {{"symbol_error", 5}};
+  strict.source = "our fleet's acceptance policy";
+  const auto result = CheckPortErrorCounters("node3", counters, strict);
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  EXPECT_NE(result.findings[0].message.find("symbol_error 6 > 5"), std::string::npos) << Messages(result);
+  ASSERT_FALSE(result.measurements.empty());
+  EXPECT_EQ(result.measurements[0].threshold, "<= 5");
+  EXPECT_EQ(result.measurements[0].source, "our fleet's acceptance policy");
+
+  std::string yaml = "name: n\nlink_counters:\n  source: s\n  count_limits:\n";
+  for (const auto& info : ib_counters::KnownCounters()) {
+    if (info.kind != ib_counters::CounterKind::kCongestion) yaml += "    " + info.name + ": 1\n";
+  }
+  const auto profile = ParseProfile(yaml, "t.yaml");
+  ASSERT_TRUE(profile) << profile.error();
+  EXPECT_EQ(profile->link_counters.count_limits.size(), ib_counters::KnownCounters().size() - 1);
+}
+
 // Rates since the node's previous run in the history (harness/counter_history.h).
 NodeCounterReadings PreviousReading(double hours_before, std::map<std::string, CheckCounterReadings::Reading> counters) {
   NodeCounterReadings node;

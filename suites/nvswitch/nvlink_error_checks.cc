@@ -42,10 +42,13 @@ CheckResult CheckNvlinkErrorCounters(const std::string& node, const nvidia_smi::
       const std::string entity = node + "/" + metric_link;
       std::vector<std::string> over, recovered, rising;
       for (const auto& [counter, value] : link.counters) {
-        const std::uint64_t limit = LimitOf(counter, limits);
+        // The profile's count limit where it sets one, else gpuconform's default.
+        const std::optional<std::uint64_t> profile_limit = rates.CountLimit(counter);
+        const std::uint64_t limit = profile_limit.value_or(LimitOf(counter, limits));
         if (value > 0) {
           measurements.push_back({entity + "." + counter, std::to_string(value), kCounterUnit,
-                                  "<= " + std::to_string(limit), kNvlinkLimitSource});
+                                  "<= " + std::to_string(limit),
+                                  profile_limit ? rates.source : std::string(kNvlinkLimitSource)});
         }
         if (value > limit) {
           (counter == nvidia_smi::kNvlinkRecovery ? recovered : over)

@@ -72,6 +72,17 @@ TEST(NvlinkErrorCounters, AGpuThatKeepsNoCountersSkipsSayingSo) {
   EXPECT_NE(none.findings.at(0).message.find("lists no NVLink error counters"), std::string::npos);
 }
 
+TEST(NvlinkErrorCounters, AProfileCountLimitReplacesTheDefault) {
+  LinkCounterRates strict;
+  strict.count_limits = {{"crc_errors", 10}};
+  strict.source = "our acceptance policy";
+  const CheckResult result = CheckNvlinkErrorCounters("n1", Report(Link(7, 20, 0, 50)), strict);
+  ASSERT_EQ(result.verdict, Verdict::kFail);
+  ASSERT_EQ(result.findings.size(), 1u);
+  EXPECT_TRUE(AnyMessageHas(result, "nvlink-errors", "crc_errors 50 > 10")) << result.findings[0].message;
+  EXPECT_FALSE(AnyMessageHas(result, "nvlink-errors", "replay_errors")) << "20 is within the default 100";
+}
+
 // Through the registered suite on snapshots: every h100 fixture's links at 0 pass (the
 // TopoFixtures table), the edited one fails on its retrained link; the local profile skips.
 TEST(NvlinkErrorCounters, SnapshotsOfAHealthyNodeAndOfAFailingOne) {
@@ -90,6 +101,14 @@ TEST(NvlinkErrorCounters, SnapshotsOfAHealthyNodeAndOfAFailingOne) {
   EXPECT_TRUE(AnyMessageHas(failing, "nvlink-recovery", "GPU 5 (GPU-"));
   EXPECT_TRUE(AnyMessageHas(failing, "nvlink-recovery", "NVLink 7: recovery_errors 3 > 0"));
   EXPECT_EQ(judged("topo-h100-healthy", "local").verdict, Verdict::kSkip);
+
+  // NVML's counters come first: its snapshot's nvidia-smi nvlink -e shows every link at 0.
+  EXPECT_EQ(judged("gpu-h100-healthy", "h100-sxm-8").verdict, Verdict::kPass);
+  const CheckResult from_nvml = judged("gpu-h100-nvml-nvlink-errors", "h100-sxm-8");
+  ASSERT_EQ(from_nvml.verdict, Verdict::kFail);
+  ASSERT_EQ(from_nvml.findings.size(), 1u) << "its 57 replays are within their limit";
+  EXPECT_TRUE(AnyMessageHas(from_nvml, "nvlink-recovery", "GPU 2 NVLink 11: recovery_errors 2 > 0"))
+      << from_nvml.findings[0].message;
 }
 
 }  // namespace

@@ -88,6 +88,29 @@ TEST(NvmlParse, UnreportedFieldsStayUnsetAndBadValuesNameTheLine) {
   topo_test::ExpectEachRefused(ParseNvml, bad);
 }
 
+// NVML's DL error counters become the same report nvidia-smi nvlink -e gives; without them
+// (an NVML before the fields) there is none, and nvidia-smi's counters are read instead.
+TEST(NvmlParse, LinkErrorCountersBecomeTheNvlinkErrorReport) {
+  const auto report = test_support::Parsed(ParseNvml(
+      "nvml\ngpu index=0 name=H100\nlink gpu=0 link=0 state=active replay_errors=57 recovery_errors=2 "
+      "crc_errors=18446744073709551615\nlink gpu=0 link=1 state=active\n",
+      "f"));
+  const auto errors = ToNvlinkErrors(report, "n1: nvml.txt");
+  ASSERT_TRUE(errors.has_value());
+  EXPECT_EQ(errors->origin, "n1: nvml.txt");
+  ASSERT_EQ(errors->gpus.size(), 1u);
+  ASSERT_EQ(errors->gpus[0].links.size(), 1u) << "link 1 reports no counter";
+  EXPECT_EQ(errors->gpus[0].links[0].counters.at(nvidia_smi::kNvlinkReplay), 57u);
+  EXPECT_EQ(errors->gpus[0].links[0].counters.at(nvidia_smi::kNvlinkRecovery), 2u);
+  EXPECT_EQ(errors->gpus[0].links[0].counters.at(nvidia_smi::kNvlinkCrc), 18446744073709551615ull);
+  EXPECT_FALSE(ToNvlinkErrors(test_support::Parsed(ParseNvml(HealthyNvml(), "f")), "o").has_value());
+  topo_test::ExpectEachRefused(
+      ParseNvml, {{"nvml\ngpu index=0\nlink gpu=0 link=0 state=active crc_errors=-1\n",
+                   "f:3: crc_errors must be a whole number of errors, got '-1'"},
+                  {"nvml\ngpu index=0\nlink gpu=0 link=0 state=active replay_errors=18446744073709551616\n",
+                   "f:3: replay_errors must be a whole number of errors"}});
+}
+
 TEST(NvmlParse, SurvivesEveryTruncationAndRandomBytes) {
   topo_test::SurvivesTruncationAndNoise(HealthyNvml().substr(0, 4000), ParseNvml);
 }

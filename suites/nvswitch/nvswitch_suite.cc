@@ -7,7 +7,6 @@
 #include "harness/suite_registry.h"
 #include "probes/cuda_p2p/cuda_p2p_probe.h"
 #include "probes/nvidia_smi/nvidia_smi_probes.h"
-#include "probes/nvidia_smi/nvlink_errors_facts.h"
 #include "suites/nvswitch/nvlink_error_checks.h"
 #include "suites/nvswitch/nvswitch_checks.h"
 #include "suites/nvswitch/p2p_checks.h"
@@ -83,11 +82,12 @@ SuiteDefinition Definition() {
                   "every GPU has nvlink.links_per_gpu links, each active at >= link_bandwidth_gb_per_s, to an NVSwitch",
                   ReadNvlinkStatus, CheckAllLinksActive),
         {kNvlinkErrorCounters,
-         "every NVLink's CRC and replay errors <= 100 and no recovery since the driver loaded (nvidia-smi nvlink -e); "
+         "every NVLink's CRC and replay errors <= 100 and no recovery since the driver loaded (NVML's DL counters, "
+         "else nvidia-smi nvlink -e); "
          "with --history, none rising faster than link_counters.nvlink_errors_per_hour",
          true,
          ReadThenJudge([](const SuiteContext& c, const std::string& node) -> decltype(auto) {
-                         return ReadNvlinkErrors(c.raw, node);
+                         return ReadNvlinkErrorCounters(c.raw, node);
                        },
                        [](const NvlinkErrorReport& report, const SuiteContext& c, const std::string& node) {
                          return CheckNvlinkErrorCounters(node, report, c.profile.link_counters,

@@ -379,4 +379,9 @@ CheckResult CheckAerErrorsWithinLimits(const std::string& node, const pcie_aer::
   return failed;
 }
 
+AerLimits AerLimitsOf(const LinkCounterRates& rates) {
+  if (const auto limit = rates.CountLimit("aer_correctable")) return {*limit, rates.source};
+  return {};
+}
+
 }  // namespace gpuconform::pcie

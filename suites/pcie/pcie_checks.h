@@ -47,6 +47,8 @@ struct AerLimits {
   std::uint64_t correctable = kDefaultCorrectableLimit;
   std::string source = kAerLimitSource;
 };
+// The profile's link_counters.count_limits.aer_correctable (with its source) where set, else the default.
+AerLimits AerLimitsOf(const LinkCounterRates& rates);
 
 // Why LinksAtMaxGenAndWidth does not apply: the profile expects no GPUs. nullopt when it applies.
 std::optional<std::string> GpuLinksSkipReason(const Profile& profile);

@@ -258,6 +258,16 @@ TEST(PcieAerErrorsWithinLimits, AnAllZeroCorrectableFilePasses) {
   EXPECT_TRUE(result.measurements.empty());
 }
 
+TEST(PcieAerErrorsWithinLimits, TheProfileCountLimitOfCorrectableErrorsIsUsedWithItsSource) {
+  EXPECT_EQ(AerLimitsOf(LinkCounterRates{}).correctable, kDefaultCorrectableLimit);
+  LinkCounterRates rates;
+  rates.count_limits = {{"aer_correctable", 0}};
+  rates.source = "strict";
+  const AerLimits limits = AerLimitsOf(rates);
+  EXPECT_EQ(limits.correctable, 0u);
+  EXPECT_EQ(limits.source, "strict");
+}
+
 TEST(PcieAerErrorsWithinLimits, EachSeverityFailsWithItsCode) {
   const auto fatal = CheckAerErrorsWithinLimits("node1", Counters(Gpu18("aer_dev_fatal", "DLP", 1)), nullptr,
                                                 {{"0000:18:00.0", "GPU 0"}});

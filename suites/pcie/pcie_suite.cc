@@ -64,8 +64,8 @@ SuiteDefinition Definition() {
                        },
                        [](const pcie_aer::AerReport& counters, const SuiteContext& c, const std::string& node) {
                          const auto& log = kernel_log::ReadKernelLog(c.raw, node);
-                         return CheckAerErrorsWithinLimits(node, counters, log ? &*log : nullptr, GpuNames(c, node), {},
-                                                           c.profile.link_counters, c.counter_history.Of(node));
+                         return CheckAerErrorsWithinLimits(node, counters, log ? &*log : nullptr, GpuNames(c, node),
+                                                           AerLimitsOf(c.profile.link_counters), c.profile.link_counters, c.counter_history.Of(node));
                        }),
          [](const SuiteContext& c, const std::string&) { return AerSkipReason(c.profile); }},
     },

@@ -14,9 +14,8 @@ constexpr char kNoDcgm[] = "DCGM is not installed on the node (no dcgmi)";
 const Result<DcgmDiagReport>& ReadDcgmDiag(const ClusterRaw& raw, const std::string& node) {
   return raw.facts.Get<Result<DcgmDiagReport>>("dcgmi-diag", node, [&] {
     // JSON carries the error codes the table leaves out, so it is read first.
-    const bool has_json = raw.NodeOutput(node, DcgmDiagJsonProbe().id).status != ProbeStatus::kAbsent;
-    return facts::ParseNodeOutputWhateverItsExit(raw, node, has_json ? DcgmDiagJsonProbe() : DcgmDiagTextProbe(),
-                                                 kNoDcgm, ParseDcgmDiag);
+    return facts::ParseFirstPresentWhateverItsExit(raw, node, {&DcgmDiagJsonProbe(), &DcgmDiagTextProbe()}, kNoDcgm,
+                                                   ParseDcgmDiag);
   });
 }
 

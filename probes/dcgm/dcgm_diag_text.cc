@@ -130,7 +130,10 @@ std::optional<int> LevelOf(std::string_view command) {
 
 class TextReader {
  public:
-  TextReader(const std::string& origin) : origin_(origin) { report_.origin = origin; report_.format = "text"; }
+  explicit TextReader(const std::string& origin) : origin_(origin) {
+    report_.origin = origin;
+    report_.format = "text";
+  }
 
   Result<DcgmDiagReport> Read(const std::string& text) {
     const auto lines = SplitLines(text);

@@ -46,7 +46,10 @@ std::optional<PerftestErrorKind> ClassifyPerftestLine(std::string_view line) {
                     "cuDeviceGetByPCIBusId failed", "Failed to load CUDA", "cuDeviceGetCount() returned"})) {
     return PerftestErrorKind::kCuda;
   }
-  if (StartsWith(line, "Couldn't") || StartsWith(line, "Unable to") || StartsWith(line, "Failed to") ||
+  // "Completion with error at client" then "Failed status 12: wr_id 0 syndrom 0x81": the
+  // transport gave up mid-run (retries exceeded), often a link that went down.
+  if (StartsWith(line, "Couldn't") || StartsWith(line, "Unable to") || StartsWith(line, "Failed") ||
+      StartsWith(line, "Completion with error") || StartsWith(line, "Problems with warm up") ||
       StartsWith(line, "Error") || StartsWith(line, "ERROR") || Contains(line, " failed")) {
     return PerftestErrorKind::kOther;
   }

@@ -32,7 +32,7 @@ enum class PerftestErrorKind {
   kNoDevice,       // no RDMA device, or not the one named: "Did not detect devices", "IB device mlx5_9 not found"
   kConnectFailed,  // the peer was not reached or went away: "Couldn't connect to 10.0.0.2:18515"
   kCuda,           // --use_cuda could not get its GPU: "cuInit(0) returned 100", "Couldn't init GPU context"
-  kOther,          // any other "Couldn't ...", "Unable to ...", "Failed to ...", "... failed"
+  kOther,          // any other "Couldn't ...", "Unable to ...", "Failed ...", "... failed", "Completion with error"
 };
 
 const char* PerftestErrorKindName(PerftestErrorKind kind);  // "no-device", "connect-failed", "cuda", "other"
@@ -66,7 +66,7 @@ struct PerftestReport {
   std::string command;  // the transcript's command line, where there is one
   std::string test;     // the title: "RDMA_Write BW Test", "RDMA_Write Latency Test"
   bool is_latency = false;
-  bool is_client = false;  // perftest prints "TX depth" on the sending side only
+  bool is_client = false;  // perftest prints "TX depth" on the client only (on both sides with -b)
   std::string device;      // "mlx5_1": the header's Device, else -d on the command line
   std::optional<int> port;  // -i/--ib-port on the command line (perftest does not print it)
   std::string link_type;    // "IB", "Ethernet" (RoCE)

@@ -59,17 +59,19 @@ TEST(PerftestParse, ConnectFailuresAndCudaFailuresAreToldApart) {
   const auto report = Parsed(ParsePerftest(
       "$ ib_write_bw -d mlx5_0 -i 2 --use_cuda=1 10.0.0.2\n"
       "Couldn't connect to 10.0.0.2:18515\nUnable to open file descriptor for socket connection\n"
-      "cuInit(0) returned 100\nibv_post_send failed\n",
+      "cuInit(0) returned 100\nibv_post_send failed\n Completion with error at client\n Failed status 12: wr_id 0 syndrom 0x81\n",
       "f"));
   EXPECT_EQ(report.device, "mlx5_0");
   EXPECT_EQ(report.port, 2);
   EXPECT_EQ(report.cuda_device, 1);
-  ASSERT_EQ(report.errors.size(), 4u);
+  ASSERT_EQ(report.errors.size(), 6u);
   EXPECT_EQ(report.errors[0].kind, PerftestErrorKind::kConnectFailed);
   EXPECT_EQ(report.errors[0].line_number, 2);
   EXPECT_EQ(report.errors[1].kind, PerftestErrorKind::kConnectFailed);
   EXPECT_EQ(report.errors[2].kind, PerftestErrorKind::kCuda);
   EXPECT_EQ(report.errors[3].kind, PerftestErrorKind::kOther);
+  EXPECT_EQ(report.errors[4].kind, PerftestErrorKind::kOther);
+  EXPECT_EQ(report.errors[5].line, "Failed status 12: wr_id 0 syndrom 0x81");
   EXPECT_EQ(report.FirstError(PerftestErrorKind::kConnectFailed)->line, "Couldn't connect to 10.0.0.2:18515");
   EXPECT_EQ(report.FirstError(PerftestErrorKind::kNoDevice), nullptr);
 }

@@ -235,6 +235,15 @@ inline constexpr ReasonEntry kReasons[] = {
      "an InfiniBand port's signal error counters (symbol errors, recoveries, integrity) are above their limits",
      "reseat or replace the cable or transceiver the message names and check its switch port; clear the counters "
      "(perfquery -x -R) and watch the rate"},
+    {"rail-bandwidth-low", reason_detail::kHw,
+     "ib_write_bw on one rail of the node is below the floor in every pair it was measured in, its partners passing "
+     "with other nodes",
+     "check the rail's HCA and cable on the node (mlxlink -d <hca>, ibstat), then reseat or replace the cable or "
+     "the HCA"},
+    {"rail-pair-slow", reason_detail::kHw,
+     "ib_write_bw between two nodes on one rail is below the floor while both pass with other nodes",
+     "the fabric path between the two nodes (a leaf or spine switch port, a cable): run ibdiagnet and read the "
+     "switch ports' counters on that path"},
     {"ib-link-error-rate", reason_detail::kHw,
      "an InfiniBand port's error counters rose faster than the profile's link_counters rate since the node's "
      "previous run in the history, even where the count is within its limit",

@@ -54,11 +54,17 @@ bool IsSlow(const PairResult& pair, double fastest, double slow_fraction) {
 
 std::map<std::string, PairCounts> CountPairs(const std::vector<PairResult>& pairs, double fastest,
                                              double slow_fraction) {
+  return CountPairs(pairs, [&](const PairResult& pair) { return IsSlow(pair, fastest, slow_fraction); });
+}
+
+std::map<std::string, PairCounts> CountPairs(const std::vector<PairResult>& pairs,
+                                             const std::function<bool(const PairResult&)>& is_slow) {
   std::map<std::string, PairCounts> counts;
   for (const auto& pair : pairs) {
+    const bool slow = is_slow(pair);
     for (const auto* node : {&pair.node_a, &pair.node_b}) {
       ++counts[*node].pairs;
-      if (IsSlow(pair, fastest, slow_fraction)) ++counts[*node].slow;
+      if (slow) ++counts[*node].slow;
     }
   }
   return counts;

@@ -5,6 +5,7 @@
 // computes the same pairs.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -54,6 +55,9 @@ struct PairCounts {
 };
 std::map<std::string, PairCounts> CountPairs(const std::vector<PairResult>& pairs, double fastest,
                                              double slow_fraction = kSlowPairFraction);
+// The same with the caller's notion of slow (a floor rather than a fraction of the fastest).
+std::map<std::string, PairCounts> CountPairs(const std::vector<PairResult>& pairs,
+                                             const std::function<bool(const PairResult&)>& is_slow);
 bool AllSlow(const PairCounts& counts);  // two or more pairs, every one slow
 
 }  // namespace gpuconform::mpi_sweep

@@ -1,0 +1,18 @@
+// The pairing pass's results (cluster/perftest-rail-pairs.txt, rail_pairs_parse.h), parsed once
+// per run. Live, the pairing pass is not wired yet: the probe answers "absent" saying so, and
+// the check that reads it says why it has no fact; snapshots carry the file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/cluster_raw.h"
+#include "harness/probe.h"
+#include "probes/perftest/rail_pairs_parse.h"
+
+namespace gpuconform::perftest {
+
+const ProbeSpec& RailPairsProbe();  // cluster/perftest-rail-pairs.txt
+const Result<std::vector<RailPair>>& ReadRailPairs(const ClusterRaw& raw);
+
+}  // namespace gpuconform::perftest

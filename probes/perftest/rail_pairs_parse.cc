@@ -1,0 +1,63 @@
+#include "probes/perftest/rail_pairs_parse.h"
+
+#include <cmath>
+
+#include "harness/record_lines.h"
+#include "harness/text_util.h"
+
+namespace gpuconform::perftest {
+
+namespace {
+
+Result<RailPair> ReadPair(const RecordLine& record, const std::string& origin) {
+  RailPair pair;
+  pair.line = record.line;
+  auto pass = IntegerField(record, "pass", origin);
+  if (!pass) return Error{pass.error()};
+  if (!*pass || (**pass != 1 && **pass != 2)) return ErrorAt(origin, record.line, "a pair needs pass=1 or pass=2");
+  pair.pass = static_cast<int>(**pass);
+  pair.client = record.Get("client");
+  pair.server = record.Get("server");
+  pair.hca = record.Get("hca");
+  if (pair.client.empty() || pair.server.empty() || pair.hca.empty()) {
+    return ErrorAt(origin, record.line, "a pair needs client=, server= and hca=");
+  }
+  if (pair.client == pair.server) {
+    return ErrorAt(origin, record.line, "a pair needs two nodes, got " + QuoteForMessage(pair.client) + " twice");
+  }
+  auto port = IntegerField(record, "port", origin);
+  if (!port) return Error{port.error()};
+  if (!*port || **port < 1 || **port > 255) return ErrorAt(origin, record.line, "a pair needs port=<1..255>");
+  pair.port = static_cast<int>(**port);
+  auto bandwidth = NumberField(record, "bw_average_gbit_per_s", origin);
+  if (!bandwidth) return Error{bandwidth.error()};
+  pair.bw_average_gbit_per_s = *bandwidth;
+  pair.error = record.Get("error");
+  if (pair.bw_average_gbit_per_s.has_value() == !pair.error.empty()) {
+    return ErrorAt(origin, record.line, "a pair needs either bw_average_gbit_per_s= or error=, not both or neither");
+  }
+  if (pair.bw_average_gbit_per_s && (!std::isfinite(*pair.bw_average_gbit_per_s) || *pair.bw_average_gbit_per_s < 0)) {
+    return ErrorAt(origin, record.line, "bw_average_gbit_per_s must be a non-negative number");
+  }
+  return pair;
+}
+
+}  // namespace
+
+Result<std::vector<RailPair>> ParseRailPairs(const std::string& text, const std::string& origin) {
+  auto records = ParseRecordLines(text, origin);
+  if (!records) return Error{records.error()};
+  std::vector<RailPair> pairs;
+  for (const auto& record : *records) {
+    if (record.kind != "pair") {
+      return ErrorAt(origin, record.line, "unknown record '" + record.kind + "' (expected pair)");
+    }
+    auto pair = ReadPair(record, origin);
+    if (!pair) return Error{pair.error()};
+    pairs.push_back(std::move(pair).value());
+  }
+  if (pairs.empty()) return ErrorAt(origin, 1, "no pair lines: the pairing pass measured nothing");
+  return pairs;
+}
+
+}  // namespace gpuconform::perftest

@@ -1,0 +1,36 @@
+// cluster/perftest-rail-pairs.txt: ib_write_bw between pairs of nodes on each rail (HCA and
+// port), as the pairing pass recorded them, in record lines (harness/record_lines.h). v1:
+//   # perftest-rail-pairs v1
+//   pair pass=1 client=node-01 server=node-02 hca=mlx5_0 port=1 bw_average_gbit_per_s=392.41
+//   pair pass=2 client=node-05 server=node-01 hca=mlx5_3 port=1 error="Couldn't connect to node-01:18515"
+// Pass 1 pairs the nodes in a ring on each rail; pass 2 measures each node whose every pass-1
+// pair on a rail was slow once more with a node that passed (probes/mpi_sweep/pair_results.h's
+// ConfirmationPairs), so that the slow node, not its ring neighbours, is named. Each pair's
+// number is the client's ib_write_bw average (probes/perftest/perftest_parse.h), or perftest's
+// own error line. Pure: text in, pairs out, or an error naming origin:line.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/result.h"
+
+namespace gpuconform::perftest {
+
+struct RailPair {
+  int pass = 1;
+  std::string client;
+  std::string server;
+  std::string hca;  // "mlx5_3"
+  int port = 1;
+  std::optional<double> bw_average_gbit_per_s;
+  std::string error;  // perftest's own words where the pair did not complete
+  int line = 0;
+
+  std::string Rail() const { return hca + " port " + std::to_string(port); }
+};
+
+Result<std::vector<RailPair>> ParseRailPairs(const std::string& text, const std::string& origin);
+
+}  // namespace gpuconform::perftest

@@ -1,0 +1,41 @@
+// Perftest suite glue: the pairing pass's results (probes/perftest/rail_pairs_facts.h), judged
+// cluster-wide against the floor from the profile's InfiniBand rate; skipped, saying why, where
+// the profile expects no InfiniBand/RoCE rails. An active test: never one of health-check's
+// quick checks. And the registration.
+#include "harness/suite_registry.h"
+#include "probes/perftest/rail_pairs_facts.h"
+#include "suites/perftest/rail_pair_checks.h"
+
+namespace gpuconform::perftest {
+
+namespace {
+
+SuiteDefinition Definition() {
+  return {
+      .name = kSuite,
+      .summary = "ib_write_bw between node pairs on every rail at 90% of the profile's link rate, the slow node "
+                 "named by a second pass",
+      .checks =
+          {
+              {kRailPairsAtFloor,
+               "every rail's ib_write_bw pairs at >= 90% of infiniband.rate_gbit_per_s; a node slow in every pair "
+               "on a rail (second pass included) is named, not its partners",
+               false,
+               ReadThenJudge([](const SuiteContext& c, const std::string&) -> decltype(auto) { return ReadRailPairs(c.raw); },
+                             [](const std::vector<RailPair>& pairs, const SuiteContext& c, const std::string&) {
+                               return CheckRailPairs(pairs, *RailFloorOf(c.profile));
+                             }),
+               [](const SuiteContext& c, const std::string&) -> std::optional<std::string> {
+                 if (RailFloorOf(c.profile)) return std::nullopt;
+                 return "profile " + c.profile.name + " expects no InfiniBand or RoCE rails: no ib_write_bw pairs to measure";
+               }},
+          },
+      .probes = {RailPairsProbe()},
+  };
+}
+
+const SuiteRegistration kRegistration(Definition());
+
+}  // namespace
+
+}  // namespace gpuconform::perftest

@@ -1,0 +1,142 @@
+// Perftest.RailPairsAtFloor: the pairing pass's results judged per rail; the slow node is named
+// and its ring neighbours are not; a slow path between two good nodes names the pair; the
+// pairs file is parsed strictly; and, live without an RDMA device, perftest's own words.
+#include "suites/perftest/rail_pair_checks.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "harness/live_source.h"
+#include "probes/mpi_sweep/pair_results.h"
+#include "probes/perftest/rail_pairs_facts.h"
+#include "tests/support/registered_checks.h"
+#include "tests/support/test_support.h"
+
+namespace gpuconform::perftest {
+namespace {
+
+const RailFloor kNdrFloor{360, "90% of 400"};
+
+std::vector<RailPair> Pairs(const std::string& lines) {
+  return test_support::Parsed(ParseRailPairs(lines, "cluster/perftest-rail-pairs.txt"));
+}
+
+// A ring of n nodes on mlx5_0 where the pairs touching `slow` nodes run at 180 Gb/s.
+std::string Ring(int n, const std::set<int>& slow) {
+  std::string lines;
+  for (int i = 1; i <= n; ++i) {
+    const int next = i % n + 1;
+    const bool is_slow = slow.count(i) || slow.count(next);
+    lines += "pair pass=1 client=n" + std::to_string(i) + " server=n" + std::to_string(next) +
+             " hca=mlx5_0 port=1 bw_average_gbit_per_s=" + (is_slow ? "180" : "390") + "\n";
+  }
+  return lines;
+}
+
+std::vector<std::string> Entities(const CheckResult& result, const std::string& code) {
+  std::vector<std::string> entities;
+  for (const auto& finding : result.findings) {
+    if (finding.code == code) entities.push_back(finding.entity);
+  }
+  return entities;
+}
+
+CheckResult JudgedSnapshot(const std::string& snapshot) {
+  for (const auto& result : test_support::EvaluateSuiteOnSnapshot(kSuite, test_support::FixtureDir(snapshot),
+                                                                  test_support::BuiltinProfile("h100-sxm-8"))) {
+    if (result.check == kRailPairsAtFloor) return result;
+  }
+  ADD_FAILURE() << "no " << kRailPairsAtFloor << " on " << snapshot;
+  return CheckResult{};
+}
+
+// The must-show: eight nodes, one slow rail on one node; the second pass names it alone.
+TEST(RailPairsAtFloor, EightNodesWithOneSlowRailNameThatNodeAndNotItsPartners) {
+  const CheckResult slow = JudgedSnapshot("perftest-8node-one-slow-rail");
+  ASSERT_EQ(slow.verdict, Verdict::kFail);
+  ASSERT_EQ(slow.findings.size(), 1u) << slow.findings[0].message;
+  EXPECT_EQ(slow.findings[0].code, "rail-bandwidth-low");
+  EXPECT_EQ(slow.findings[0].entity, "gpu-node-05");
+  EXPECT_NE(slow.findings[0].message.find("gpu-node-05: rail mlx5_3 port 1 is below 360 Gb/s in every pair"),
+            std::string::npos)
+      << slow.findings[0].message;
+  EXPECT_NE(slow.findings[0].message.find("with gpu-node-01 (second pass)"), std::string::npos);
+  EXPECT_EQ(JudgedSnapshot("perftest-8node-healthy").verdict, Verdict::kPass);
+}
+
+// In a ring, a healthy node between two slow ones has only slow first-pass pairs; the second
+// pass (planned by the MPI sweep's ConfirmationPairs) clears it.
+TEST(RailPairsAtFloor, TheSecondPassClearsAHealthyNodeBetweenTwoSlowOnes) {
+  const std::string first = Ring(8, {5, 7});
+  std::vector<mpi_sweep::PairResult> first_pass;
+  for (const auto& pair : Pairs(first)) {
+    first_pass.push_back({pair.client, pair.server, 0, *pair.bw_average_gbit_per_s, ""});
+  }
+  const auto confirm = mpi_sweep::ConfirmationPairs(first_pass);
+  ASSERT_EQ(confirm.size(), 3u) << "n5, n6 and n7 each have only slow pairs";
+  std::string second;
+  for (const auto& [a, b] : confirm) {
+    const bool healthy = a == "n6" || b == "n6";
+    second += "pair pass=2 client=" + a + " server=" + b + " hca=mlx5_0 port=1 bw_average_gbit_per_s=" +
+              (healthy ? "391" : "181") + "\n";
+  }
+  EXPECT_EQ(Entities(CheckRailPairs(Pairs(first), kNdrFloor), "rail-bandwidth-low"),
+            (std::vector<std::string>{"n5", "n6", "n7"}))
+      << "without the second pass, n6 is blamed with its neighbours";
+  const CheckResult judged = CheckRailPairs(Pairs(first + second), kNdrFloor);
+  EXPECT_EQ(Entities(judged, "rail-bandwidth-low"), (std::vector<std::string>{"n5", "n7"}));
+  EXPECT_TRUE(Entities(judged, "rail-pair-slow").empty());
+}
+
+TEST(RailPairsAtFloor, ASlowPathBetweenTwoGoodNodesNamesThePairAndAFailedPairQuotesPerftest) {
+  const CheckResult judged = CheckRailPairs(
+      Pairs("pair pass=1 client=n1 server=n2 hca=mlx5_2 port=1 bw_average_gbit_per_s=390\n"
+            "pair pass=1 client=n2 server=n3 hca=mlx5_2 port=1 error=\"Couldn't connect to n3:18515\"\n"
+            "pair pass=1 client=n3 server=n4 hca=mlx5_2 port=1 bw_average_gbit_per_s=391\n"
+            "pair pass=1 client=n4 server=n1 hca=mlx5_2 port=1 bw_average_gbit_per_s=389\n"),
+      kNdrFloor);
+  ASSERT_EQ(judged.verdict, Verdict::kFail);
+  ASSERT_EQ(judged.findings.size(), 1u);
+  EXPECT_EQ(judged.findings[0].code, "rail-pair-slow");
+  EXPECT_EQ(judged.findings[0].entity, "n2,n3");
+  EXPECT_NE(judged.findings[0].message.find("failed (Couldn't connect to n3:18515)"), std::string::npos);
+  EXPECT_EQ(judged.measurements.size(), 4u);
+}
+
+TEST(RailPairsAtFloor, TheFloorComesFromTheProfileRateAndLocalSkips) {
+  const auto floor = RailFloorOf(test_support::BuiltinProfile("h100-sxm-8"));
+  ASSERT_TRUE(floor.has_value());
+  EXPECT_DOUBLE_EQ(floor->gbit_per_s, 360);
+  EXPECT_FALSE(RailFloorOf(test_support::BuiltinProfile("local")).has_value());
+  for (const auto& result : test_support::EvaluateSuiteOnSnapshot(kSuite, test_support::FixtureDir("perftest-8node-healthy"),
+                                                                  test_support::BuiltinProfile("local"))) {
+    EXPECT_EQ(result.verdict, Verdict::kSkip);
+  }
+}
+
+TEST(RailPairsParse, RefusesBrokenLinesNamingThem) {
+  test_support::ExpectEachRefused(
+      ParseRailPairs,
+      {{"pair pass=3 client=a server=b hca=mlx5_0 port=1 bw_average_gbit_per_s=1\n", "f:1: a pair needs pass=1 or pass=2"},
+       {"pair pass=1 client=a server=a hca=mlx5_0 port=1 bw_average_gbit_per_s=1\n", "f:1: a pair needs two nodes"},
+       {"pair pass=1 client=a server=b hca=mlx5_0 port=1\n", "f:1: a pair needs either bw_average_gbit_per_s= or error="},
+       {"pair pass=1 client=a server=b hca=mlx5_0 port=1 bw_average_gbit_per_s=-3\n", "f:1: bw_average_gbit_per_s must"},
+       {"link pass=1\n", "f:1: unknown record 'link'"},
+       {"# nothing\n", "f:1: no pair lines"}});
+}
+
+// Live, on a machine without an RDMA device (as these are), the pairing pass quotes perftest.
+TEST(RailPairsProbe, WithoutAnRdmaDeviceQuotesPerftestsOwnWords) {
+  if (std::filesystem::exists("/sys/class/infiniband")) GTEST_SKIP() << "this machine has RDMA devices";
+  const RawOutput out = RailPairsProbe().builtin(LiveContext{"testnode", nullptr});
+  if (out.status == ProbeStatus::kToolMissing) GTEST_SKIP() << "perftest is not installed: " << out.detail;
+  EXPECT_EQ(out.status, ProbeStatus::kFailed);
+  EXPECT_NE(out.detail.find("testnode: no RDMA device, in perftest's own words: 'Did not detect devices"),
+            std::string::npos)
+      << out.detail;
+}
+
+}  // namespace
+}  // namespace gpuconform::perftest

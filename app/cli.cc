@@ -262,7 +262,7 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
       "A node's cases come from the newest run (by end time) that judged it; an older run that gave\n"
       "one of them another verdict is listed as a conflict. A cluster-wide case keeps the worst verdict\n"
       "among the runs, with every run's findings. Exit status as run's, for the merged results.\n"
-      "Example, after one job per partition (ci/slurm/gpuconform-fleet submits them and the merge):\n"
+      "Example, after one job per partition (share/gpuconform/slurm/gpuconform-fleet submits them and the merge):\n"
       "  gpuconform merge gpuconform-*.json --json fleet.json --html fleet.html --drain-plan fleet-drain.json");
 
   CLI::App* health = app.add_subcommand(
@@ -288,8 +288,8 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
       "  HealthCheckProgram=/etc/slurm/gpuconform-health-check\n"
       "  HealthCheckInterval=300\n"
       "  HealthCheckNodeState=ANY,CYCLE\n"
-      "with the wrapper:  #!/bin/sh\n"
-      "                   exec /usr/local/bin/gpuconform health-check --profile h100-sxm-8 --budget 45s\n"
+      "with the wrapper share/gpuconform/slurm/gpuconform-health-check (installed; set its profile),\n"
+      "which runs:  gpuconform health-check --profile h100-sxm-8 --budget 45s\n"
       "Exit status as run's (0 conforms, 1 fault, 3 a check could not be evaluated, 2 bad invocation).");
 
   ParsedCommandLine parsed;

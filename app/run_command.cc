@@ -343,7 +343,7 @@ int ProfilesVerb() {
     std::cout << builtin.name << "\t" << (profile ? profile->description : "INVALID: " + profile.error()) << "\n";
   }
   std::cout << "Use one with --profile NAME, or pass --profile FILE for your own (copy one of "
-               "topologies/*.yaml as a start).\n";
+               "share/gpuconform/profiles/*.yaml where installed, topologies/*.yaml in the source, as a start).\n";
   return 0;
 }
 

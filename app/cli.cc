@@ -2,8 +2,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "fleet/drain_plan.h"
+#include "app/completion_words.h"
 #include "app/health_check_verb.h"
+#include "fleet/drain_plan.h"
+#include "harness/version.h"
 
 namespace gpuconform {
 
@@ -28,7 +30,7 @@ constexpr char kRunFooter[] =
     "Examples:\n"
     "  gpuconform run --profile local                      live, this node only\n"
     "  srun -N4 --ntasks-per-node=1 gpuconform run --junit r.xml   every node of the allocation\n"
-    "  gpuconform run --snapshot snap/ --filter 'Software.*:Munge.*'\n"
+    "  gpuconform run --snapshot snap/ --filter 'Software.*:Munge.*'   two suites, offline\n"
     "  gpuconform run --filter 'SlurmGres.GresMatchesHardware'        a check on every node\n"
     "  gpuconform run --filter '*-Software.*'              all but one suite\n"
     "Filters use GoogleTest syntax over Suite.Check; per-node cases are Suite.Check/<node>.";
@@ -53,6 +55,16 @@ void AddCheckpointOptions(CLI::App& verb, CommandLine& command) {
                   "(default: the checkpoint directory itself); a different filesystem is reported (EXDEV)");
 }
 
+// What `gpuconform` alone prints: a few lines, not the whole help (which --help gives).
+std::string ShortUsage(const CLI::App& app) {
+  std::string verbs;
+  for (const std::string& verb : VisibleVerbs(app)) verbs += (verbs.empty() ? "" : ", ") + verb;
+  return "Usage: gpuconform VERB [OPTIONS]\n"
+         "Verbs: " + verbs + "\n"
+         "Example: gpuconform run --snapshot snap/ --profile h100-sxm-8\n"
+         "Run `gpuconform --help` for the whole help, `gpuconform VERB --help` for a verb's.\n";
+}
+
 }  // namespace
 
 ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
@@ -60,6 +72,7 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   CLI::App app(kDescription, "gpuconform");
   app.require_subcommand(1);
   app.footer("Verbs have their own --help, e.g. `gpuconform run --help`.");
+  app.set_version_flag("--version", std::string("gpuconform ") + kVersion, "print the gpuconform version and exit");
 
   CLI::App* run = app.add_subcommand("run", "evaluate the suites live on this node (every node under srun/mpirun) or from --snapshot");
   AddReportOptions(*run, command);
@@ -173,6 +186,11 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
       ->required();
   explain->footer("Exit status 2 for a code the catalogue does not have; `gpuconform reasons` lists them all.");
   CLI::App* version = app.add_subcommand("version", "print the gpuconform version");
+  // Hidden (no group): the bash completion script asks it for verbs, options, profiles, reasons.
+  std::vector<std::string> completion_request;
+  CLI::App* complete = app.add_subcommand("complete", "words for shell completion (app/completion_words.h)");
+  complete->group("");
+  complete->add_option("request", completion_request, "verbs | options VERB | profiles | reasons")->required();
 
   CLI::App* baseline = app.add_subcommand(
       "baseline", "write a baseline from one or more results documents: per metric, the median across nodes and runs");
@@ -244,7 +262,7 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
       "A node's cases come from the newest run (by end time) that judged it; an older run that gave\n"
       "one of them another verdict is listed as a conflict. A cluster-wide case keeps the worst verdict\n"
       "among the runs, with every run's findings. Exit status as run's, for the merged results.\n"
-      "Example, after one job per partition (ci/slurm/gpuconform-fleet submits them and the merge):\n"
+      "Example, after one job per partition (share/gpuconform/slurm/gpuconform-fleet submits them and the merge):\n"
       "  gpuconform merge gpuconform-*.json --json fleet.json --html fleet.html --drain-plan fleet-drain.json");
 
   CLI::App* health = app.add_subcommand(
@@ -270,14 +288,23 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
       "  HealthCheckProgram=/etc/slurm/gpuconform-health-check\n"
       "  HealthCheckInterval=300\n"
       "  HealthCheckNodeState=ANY,CYCLE\n"
-      "with the wrapper:  #!/bin/sh\n"
-      "                   exec /usr/local/bin/gpuconform health-check --profile h100-sxm-8 --budget 45s\n"
+      "with the wrapper share/gpuconform/slurm/gpuconform-health-check (installed; set its profile),\n"
+      "which runs:  gpuconform health-check --profile h100-sxm-8 --budget 45s\n"
       "Exit status as run's (0 conforms, 1 fault, 3 a check could not be evaluated, 2 bad invocation).");
 
-  std::vector<std::string> reversed(args.rbegin(), args.rend());
   ParsedCommandLine parsed;
+  if (args.empty()) {
+    parsed.message = ShortUsage(app);
+    parsed.exit_status = 2;
+    return parsed;
+  }
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
+  } catch (const CLI::CallForVersion& e) {
+    parsed.message = std::string(e.what()) + "\n";
+    parsed.exit_status = 0;
+    return parsed;
   } catch (const CLI::CallForHelp&) {
     // `--help` after a verb asks for that verb's help.
     CLI::App* target = &app;
@@ -285,12 +312,19 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
          {run, capture, launch, list, profiles, reasons, explain, version, baseline, diff, report, history, health, merge}) {
       if (verb->parsed()) target = verb;
     }
-    parsed.message = target->help();
+    // A verb's usage line names the program too: "Usage: gpuconform run [OPTIONS]".
+    parsed.message = target == &app ? app.help() : target->help(app.get_name());
     parsed.exit_status = 0;
     return parsed;
   } catch (const CLI::ParseError& e) {
     parsed.message = std::string("gpuconform: ") + e.what() + "\nRun `gpuconform --help` for usage.\n";
     parsed.exit_status = 2;
+    return parsed;
+  }
+  if (complete->parsed()) {
+    const auto words = CompletionWords(app, completion_request);
+    parsed.message = words ? *words : "gpuconform complete: ask for verbs, options VERB, profiles or reasons\n";
+    parsed.exit_status = words ? 0 : 2;
     return parsed;
   }
   if (run->parsed()) command.verb = Verb::kRun;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -45,6 +46,39 @@ TEST(Cli, EveryVerbHasHelp) {
     EXPECT_NE(r.stdout_text.find(verb), std::string::npos) << verb << ": " << r.stdout_text;
   }
   EXPECT_NE(Gpuconform({"run", "--help"}).stdout_text.find("--snapshot"), std::string::npos);
+}
+
+TEST(Cli, VersionFlagPrintsOneLineAsTheVersionVerb) {
+  auto flag = Gpuconform({"--version"});
+  EXPECT_EQ(flag.exit_code, 0) << flag.stderr_text;
+  EXPECT_EQ(flag.stdout_text, Gpuconform({"version"}).stdout_text);
+  EXPECT_EQ(flag.stdout_text.rfind("gpuconform ", 0), 0u) << flag.stdout_text;
+  EXPECT_EQ(std::count(flag.stdout_text.begin(), flag.stdout_text.end(), '\n'), 1) << flag.stdout_text;
+}
+
+TEST(Cli, NoArgumentsPrintsAShortUsageNamingTheVerbsAndHelp) {
+  auto r = Gpuconform({});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_LE(std::count(r.stderr_text.begin(), r.stderr_text.end(), '\n'), 5) << r.stderr_text;
+  for (const char* text : {"Usage: gpuconform VERB", "run, launch, capture", "health-check", "--help"}) {
+    EXPECT_NE(r.stderr_text.find(text), std::string::npos) << text << " in " << r.stderr_text;
+  }
+  EXPECT_EQ(r.stderr_text.find("A subcommand is required"), std::string::npos) << r.stderr_text;
+  EXPECT_EQ(r.stderr_text.find("complete"), std::string::npos) << "the completion helper stays hidden";
+}
+
+TEST(Cli, CompleteListsVerbsOptionsProfilesAndReasonsForTheShell) {
+  const std::string verbs = Gpuconform({"complete", "verbs"}).stdout_text;
+  EXPECT_EQ(verbs.rfind("run\nlaunch\ncapture\n", 0), 0u) << verbs;
+  EXPECT_EQ(verbs.find("complete"), std::string::npos) << verbs;
+  const std::string run = Gpuconform({"complete", "options", "run"}).stdout_text;
+  EXPECT_NE(run.find("--profile\tvalue\n"), std::string::npos) << run;
+  EXPECT_NE(run.find("--quiet\tflag\n-q\tflag\n"), std::string::npos) << run;
+  EXPECT_EQ(run.find("--launched"), std::string::npos) << "hidden options stay hidden: " << run;
+  EXPECT_NE(Gpuconform({"complete", "profiles"}).stdout_text.find("h100-sxm-8\n"), std::string::npos);
+  EXPECT_NE(Gpuconform({"complete", "reasons"}).stdout_text.find("link-inactive\n"), std::string::npos);
+  EXPECT_EQ(Gpuconform({"complete", "options", "no-such-verb"}).exit_code, 2);
+  EXPECT_EQ(Gpuconform({"complete", "frobnicate"}).exit_code, 2);
 }
 
 TEST(Cli, BadInvocationExitsTwo) {

@@ -16,6 +16,7 @@
 #include "app/run_command.h"
 #include "harness/run_options.h"
 #include "harness/start_watchdog.h"
+#include "harness/version.h"
 #include "harness/world.h"
 #include "probes/slurm/srun_launch.h"
 
@@ -65,7 +66,7 @@ int main(int argc, char** argv) {
     case Verb::kProfiles: return ProfilesVerb();
     case Verb::kReasons: return ReasonsVerb(command.json);
     case Verb::kExplain: return ExplainVerb(command.reason_code);
-    case Verb::kVersion: std::cout << "gpuconform " << GPUCONFORM_VERSION << "\n"; return 0;
+    case Verb::kVersion: std::cout << "gpuconform " << kVersion << "\n"; return 0;
     case Verb::kBaseline:
       return BaselineVerb(command);
     case Verb::kDiff:

@@ -28,6 +28,7 @@
 #include "harness/suite_registry.h"
 #include "harness/text_util.h"
 #include "harness/timestamp.h"
+#include "harness/version.h"
 #include "history/history_store.h"
 #include "reports/json_report.h"
 #include "reports/report_sinks.h"
@@ -170,7 +171,7 @@ CounterHistory PreviousCountersFor(const CommandLine& command, const RunOptions&
 Result<int> WriteLiveSnapshot(const ClusterRaw& raw, const std::vector<RankInfo>& ranks,
                               const std::vector<ProbeSpec>& probes, const std::string& dir, const Profile& profile) {
   const std::map<std::string, std::string> manifest = {
-      {"captured_at", UtcIso8601()}, {"captured_on", LocalHostname()}, {"gpuconform_version", GPUCONFORM_VERSION},
+      {"captured_at", UtcIso8601()}, {"captured_on", LocalHostname()}, {"gpuconform_version", kVersion},
       {"profile", profile.name}, {"nodes", Join(raw.nodes, ",")}};
   auto written = WriteSnapshot(raw, probes, dir, manifest);
   if (!written) return written;
@@ -342,7 +343,7 @@ int ProfilesVerb() {
     std::cout << builtin.name << "\t" << (profile ? profile->description : "INVALID: " + profile.error()) << "\n";
   }
   std::cout << "Use one with --profile NAME, or pass --profile FILE for your own (copy one of "
-               "topologies/*.yaml as a start).\n";
+               "share/gpuconform/profiles/*.yaml where installed, topologies/*.yaml in the source, as a start).\n";
   return 0;
 }
 

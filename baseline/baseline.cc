@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/metric_bound.h"
+#include "harness/version.h"
 
 namespace gpuconform {
 
@@ -104,7 +105,7 @@ std::string RenderBaselineJson(const Baseline& baseline, const std::string& crea
   const json document = {{"kind", kBaselineKind},
                          {"schema_version", kBaselineSchemaVersion},
                          {"created_utc", created_utc},
-                         {"gpuconform_version", GPUCONFORM_VERSION},
+                         {"gpuconform_version", kVersion},
                          {"built_from", baseline.origin},
                          {"run_ids", baseline.run_ids},
                          {"metrics", metrics}};

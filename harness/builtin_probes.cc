@@ -1,6 +1,7 @@
 #include "harness/builtin_probes.h"
 
 #include "harness/dynamic_library.h"
+#include "harness/version.h"
 
 #include <mpi.h>
 #include <sys/stat.h>
@@ -48,7 +49,7 @@ RawOutput MpiLibraryVersionOutput(const LiveContext& context) {
 }
 
 RawOutput GpuconformVersionOutput(const LiveContext& context) {
-  return {ProbeStatus::kOk, std::string(GPUCONFORM_VERSION) + "\n", context.host + ": gpuconform", ""};
+  return {ProbeStatus::kOk, std::string(kVersion) + "\n", context.host + ": gpuconform", ""};
 }
 
 namespace {

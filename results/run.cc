@@ -4,6 +4,7 @@
 #include <random>
 #include <utility>
 
+#include "harness/version.h"
 
 namespace gpuconform {
 
@@ -24,7 +25,7 @@ RunRecord StartRecord(std::string started_utc, std::string profile, std::string 
   record.run_id = NewRunId();
   record.started_utc = std::move(started_utc);
   record.facts_read_utc = record.started_utc;
-  record.gpuconform_version = GPUCONFORM_VERSION;
+  record.gpuconform_version = kVersion;
   record.profile = std::move(profile);
   record.hostname = std::move(hostname);
   record.mode = std::move(mode);

@@ -59,7 +59,7 @@ VersionReading ReadNcclVersion(const ClusterRaw& raw, const std::string& node) {
   return ReadParsed(raw, node, NcclVersion(), ParseDottedVersion);
 }
 VersionReading ReadGpuconformVersion(const ClusterRaw& raw, const std::string& node) {
-  return ReadParsed(raw, node, GpuconformVersion(), ParseDottedVersion);
+  return ReadParsed(raw, node, GpuconformVersion(), ParseGpuconformVersion);
 }
 
 }  // namespace gpuconform::versions

@@ -65,6 +65,12 @@ Result<std::string> ParseDottedVersion(const std::string& text, const std::strin
   return MatchFirstLine(text, origin, kDotted, "a version such as 2.18.3");
 }
 
+Result<std::string> ParseGpuconformVersion(const std::string& text, const std::string& origin) {
+  // The suffix after '+' names the commit, so two builds of one release differ, as they should.
+  static const std::regex kGpuconform(R"(([0-9]+(?:\.[0-9]+)+(?:\+[0-9A-Za-z.]+)?))");
+  return MatchFirstLine(text, origin, kGpuconform, "a version such as 0.1.0 or 1.2.0+12.gabc1234");
+}
+
 Result<NvidiaSmiVersions> ParseNvidiaSmiVersions(const std::string& xml, const std::string& origin) {
   auto inventory = nvidia_smi::ParseNvidiaSmiGpus(xml, origin);
   if (!inventory) return Error{inventory.error()};

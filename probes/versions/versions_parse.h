@@ -15,6 +15,8 @@ Result<std::string> ParseSlurmdVersion(const std::string& text, const std::strin
 Result<std::string> ParseMungedVersion(const std::string& text, const std::string& origin);  // munged --version
 Result<std::string> ParseMpiLibraryVersion(const std::string& text, const std::string& origin);
 Result<std::string> ParseDottedVersion(const std::string& text, const std::string& origin);  // "2.18.3"
+// gpuconform's own (cmake/GitVersion.cmake): "0.1.0", "1.2.0+12.gabc1234", "0.1.0+git229.gcec10b0.dirty".
+Result<std::string> ParseGpuconformVersion(const std::string& text, const std::string& origin);
 
 struct NvidiaSmiVersions {
   std::string driver;  // <driver_version>

@@ -42,6 +42,9 @@ TEST(SoftwareParse, ReadsRealToolOutputs) {
                 "Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022\n", "o"),
             "Open MPI v4.1.4");
   EXPECT_EQ(*ParseDottedVersion("2.18.3\n", "o"), "2.18.3");
+  EXPECT_EQ(*ParseGpuconformVersion("0.1.0\n", "o"), "0.1.0");
+  EXPECT_EQ(*ParseGpuconformVersion("1.2.0+12.gabc1234\n", "o"), "1.2.0+12.gabc1234");
+  EXPECT_EQ(*ParseGpuconformVersion("0.1.0+git229.gcec10b0.dirty\n", "o"), "0.1.0+git229.gcec10b0.dirty");
 }
 
 TEST(SoftwareParse, GarbageIsAnErrorNamingOriginAndLine) {
@@ -50,6 +53,7 @@ TEST(SoftwareParse, GarbageIsAnErrorNamingOriginAndLine) {
       "snap/nodes/n1/slurmd-V.txt:3: ");
   EXPECT_FALSE(ParseKernelRelease("", "o"));
   EXPECT_FALSE(ParseDottedVersion("not a version", "o"));
+  EXPECT_FALSE(ParseGpuconformVersion("0.1.0 and more\n", "o"));
 }
 
 TEST(SoftwareParse, NvidiaSmiXmlTruncatedOrWrongRootIsAnError) {

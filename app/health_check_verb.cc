@@ -26,10 +26,13 @@ using Clock = std::chrono::steady_clock;
 
 constexpr char kScontrolProbeId[] = "scontrol-show-node";
 
-// The probes that measure or talk to other nodes: never in a health check.
+// The probes that measure, load the GPUs or talk to other nodes: never in a health check.
+// DCGM's diagnostic and nvbandwidth hold the GPUs for minutes (for hours at DCGM level 4), and
+// their snapshot-only text forms go with them.
 bool IsActive(const std::string& id) {
-  static const std::set<std::string> kActive = {"cuda-p2p",       "fabric-reach",  "nccl-topo",
-                                                "nccl-allreduce", "mpi-allreduce", "checkpoint"};
+  static const std::set<std::string> kActive = {
+      "cuda-p2p",        "fabric-reach",    "nccl-topo",        "nccl-allreduce",  "mpi-allreduce",
+      "checkpoint",      "dcgmi-diag-json", "dcgmi-diag-text", "nvbandwidth-json", "nvbandwidth-text"};
   return kActive.count(id) > 0;
 }
 

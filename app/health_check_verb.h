@@ -21,7 +21,8 @@ int HealthCheckVerb(const CommandLine& command, const RunOptions& options);
 
 // The probes a health check may run: node-local and passive. Cluster-scope probes are dropped
 // except `scontrol show node`, which is asked about this node alone; so are the probes that
-// measure or talk to other nodes (P2P bandwidth, NCCL, MPI, fabric reachability, checkpoint).
+// measure, load the GPUs or talk to other nodes (P2P bandwidth, NCCL, MPI, fabric reachability,
+// checkpoint, DCGM's diagnostic, nvbandwidth).
 std::vector<ProbeSpec> QuickProbes(const std::vector<ProbeSpec>& probes, const std::string& host);
 
 // "45s" or "45" -> 45; 0 when it is not a whole number of seconds.

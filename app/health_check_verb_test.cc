@@ -31,6 +31,18 @@ TEST(HealthCheck, KeepsNodeProbesAndAsksTheControllerAboutThisNodeOnly) {
   EXPECT_EQ(quick[1].id, "ip-link");
 }
 
+// DCGM's diagnostic and nvbandwidth load the GPUs for minutes: a health check never runs them,
+// even where a profile lists their checks.
+TEST(HealthCheck, NeverRunsTheActiveGpuTests) {
+  std::vector<ProbeSpec> probes = {CommandProbe("ip-link", ProbeScope::kNode, "l.txt", {"ip", "link"})};
+  for (const char* id : {"dcgmi-diag-json", "dcgmi-diag-text", "nvbandwidth-json", "nvbandwidth-text"}) {
+    probes.push_back(CommandProbe(id, ProbeScope::kNode, std::string(id) + ".txt", {"x"}));
+  }
+  const auto quick = QuickProbes(probes, "node7");
+  ASSERT_EQ(quick.size(), 1u);
+  EXPECT_EQ(quick[0].id, "ip-link");
+}
+
 TEST(HealthCheck, BudgetIsWholeSeconds) {
   EXPECT_EQ(BudgetSeconds("45s"), 45);
   EXPECT_EQ(BudgetSeconds("45"), 45);

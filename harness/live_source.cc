@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -26,7 +27,18 @@ LiveSource::LiveSource(std::string hostname, const Profile* profile, const RunOp
 RawOutput LiveSource::Fetch(const ProbeSpec& spec, const std::string& /*node*/) {
   const std::string& host = context_.host;
   switch (spec.method) {
-    case ProbeMethod::kCommand: return RunProbeCommand(spec);
+    case ProbeMethod::kCommand: {
+      if (!spec.command_from_profile) return RunProbeCommand(spec);
+      const auto chosen = spec.command_from_profile(context_.profile);
+      if (!chosen) {
+        return {ProbeStatus::kAbsent, "", host + ": `" + CommandText(spec.argv) + "`",
+                host + ": `" + CommandText(spec.argv) + "` was not run: the profile does not ask for it"};
+      }
+      ProbeSpec resolved = spec;
+      resolved.argv = chosen->argv;
+      resolved.timeout_ms = std::min(chosen->timeout_ms, spec.timeout_ms);
+      return RunProbeCommand(resolved);
+    }
     case ProbeMethod::kReadFile: return ReadProbeFile(spec);
     case ProbeMethod::kBuiltin: {
       if (!spec.builtin) {

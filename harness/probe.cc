@@ -50,6 +50,13 @@ ProbeSpec CommandProbe(std::string id, ProbeScope scope, std::string file, std::
   return spec;
 }
 
+ProbeSpec ProfileCommandProbe(std::string id, ProbeScope scope, std::string file, ProbeCommand fallback,
+                              std::function<std::optional<ProbeCommand>(const Profile*)> command) {
+  ProbeSpec spec = CommandProbe(std::move(id), scope, std::move(file), std::move(fallback.argv), fallback.timeout_ms);
+  spec.command_from_profile = std::move(command);
+  return spec;
+}
+
 ProbeSpec FileProbe(std::string id, ProbeScope scope, std::string file, std::string path) {
   ProbeSpec spec = Spec(std::move(id), scope, ProbeMethod::kReadFile, std::move(file));
   spec.path = std::move(path);

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,14 @@ namespace gpuconform {
 
 struct CollectiveContext;  // gather.h
 struct LiveContext;        // live_source.h
+struct Profile;            // profile.h
 struct RawOutput;
+
+// A command and its deadline, as a profile chooses them (ProbeSpec::command_from_profile).
+struct ProbeCommand {
+  std::vector<std::string> argv;
+  int timeout_ms = 15000;
+};
 
 enum class ProbeScope {
   kNode,     // one answer per node: nodes/<host>/<file>
@@ -48,6 +56,11 @@ struct ProbeSpec {
   std::function<RawOutput(const CollectiveContext&)> collective;
   // kBuiltin: computes the output in-process on the node (library calls, device files).
   std::function<RawOutput(const LiveContext&)> builtin;
+  // kCommand whose options are the profile's (dcgmi diag's level): the live source runs what
+  // this returns for the run's profile (null where a capture has none) instead of argv, under
+  // the smaller of its deadline and timeout_ms (a health check's budget shortens the latter);
+  // nullopt: the profile does not ask for the tool, which is then not run ("absent", saying so).
+  std::function<std::optional<ProbeCommand>(const Profile*)> command_from_profile;
 };
 
 enum class ProbeStatus {
@@ -69,6 +82,11 @@ ProbeSpec FileProbe(std::string id, ProbeScope scope, std::string file, std::str
 ProbeSpec BuiltinProbe(std::string id, ProbeScope scope, std::string file,
                        std::function<RawOutput(const LiveContext&)> run);
 ProbeSpec CollectiveProbe(std::string id, std::string file, std::function<RawOutput(const CollectiveContext&)> run);
+
+// A command probe whose argv and deadline `command` chooses from the run's profile
+// (ProbeSpec::command_from_profile); `fallback` is what messages and docs show.
+ProbeSpec ProfileCommandProbe(std::string id, ProbeScope scope, std::string file, ProbeCommand fallback,
+                              std::function<std::optional<ProbeCommand>(const Profile*)> command);
 
 // Paths that exist while the drivers of the node's devices are loaded (ProbeSpec::device_driver).
 inline constexpr char kNvidiaDriverLoaded[] = "/proc/driver/nvidia";

@@ -710,6 +710,27 @@ GpuHealthExpectation ReadGpuHealth(ProfileReader& reader, const Fields& fields) 
   return health;
 }
 
+DcgmExpectation ReadDcgm(ProfileReader& reader, const Fields& fields) {
+  DcgmExpectation dcgm;
+  reader.Require(fields, {"level", "source"}, "a dcgm section names the diagnostic level it runs and why");
+  dcgm.level = static_cast<int>(reader.PositiveInteger(fields, "level", 4).value_or(1));
+  dcgm.parameters_file = reader.NonEmptyString(fields, "parameters_file").value_or("");
+  dcgm.dcgmi = reader.NonEmptyString(fields, "dcgmi").value_or(dcgm.dcgmi);
+  dcgm.source = reader.NonEmptyString(fields, "source").value_or("");
+  return dcgm;
+}
+
+NvbandwidthExpectation ReadNvbandwidth(ProfileReader& reader, const Fields& fields) {
+  NvbandwidthExpectation nvbandwidth;
+  nvbandwidth.host_to_device_gb_per_s = reader.PositiveNumber(fields, "host_to_device_gb_per_s").value_or(0);
+  nvbandwidth.device_to_host_gb_per_s = reader.PositiveNumber(fields, "device_to_host_gb_per_s").value_or(0);
+  nvbandwidth.device_to_device_gb_per_s = reader.PositiveNumber(fields, "device_to_device_gb_per_s").value_or(0);
+  nvbandwidth.binary = reader.NonEmptyString(fields, "binary").value_or(nvbandwidth.binary);
+  nvbandwidth.source = reader.NonEmptyString(fields, "source").value_or("");
+  reader.RequireSourceFor(fields, {"host_to_device_gb_per_s", "device_to_host_gb_per_s", "device_to_device_gb_per_s"});
+  return nvbandwidth;
+}
+
 // Opens root[key] as a section when present and hands it to `read`; absent stays absent.
 template <typename Read>
 auto ReadSection(ProfileReader& reader, const Fields& root, std::string_view key,
@@ -772,6 +793,12 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
                                  {"command", "nproc_per_node", "backend", "timeout_s", "allreduce_size_bytes",
                                   "busbw_floor_gb_per_s", "dataload_floor_mb_per_s", "source"},
                                  ReadTorchrun);
+  profile.dcgm =
+      ReadSection(reader, root, "dcgm", {"level", "parameters_file", "dcgmi", "source"}, ReadDcgm);
+  profile.nvbandwidth = ReadSection(reader, root, "nvbandwidth",
+                                    {"host_to_device_gb_per_s", "device_to_host_gb_per_s",
+                                     "device_to_device_gb_per_s", "binary", "source"},
+                                    ReadNvbandwidth);
 }
 
 Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file) {
@@ -789,7 +816,8 @@ Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file
   std::optional<Fields> root = reader.Mapping(root_node, "", LineOf(root_node.Mark()),
                                               {"name", "description", "gpu", "nvlink", "infiniband", "nccl", "slurm",
                                                "munge", "allreduce", "fabric", "checkpoint", "software", "regression",
-                                               "link_counters", "gpu_health", "health_check", "torchrun"});
+                                               "link_counters", "gpu_health", "health_check", "torchrun", "dcgm",
+                                               "nvbandwidth"});
   if (!root) return Error{*reader.error()};
   Profile profile;
   profile.file = file;

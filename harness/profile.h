@@ -196,6 +196,24 @@ struct TorchrunExpectation {
   std::string source;
 };
 
+// The Dcgm suite: `dcgmi diag -r <level> -j` on each node (an active test: minutes of load).
+struct DcgmExpectation {
+  int level = 1;                // 1 quick, 2 medium, 3 long, 4 extended (dcgmi diag -r)
+  std::string parameters_file;  // dcgmi diag -c: DCGM's YAML of test parameters; empty: DCGM's defaults
+  std::string dcgmi = "dcgmi";  // the dcgmi binary; a bare name is looked up on PATH
+  std::string source;
+};
+
+// The Nvbandwidth suite: `nvbandwidth -j` copy-engine bandwidth floors, in GB/s per GPU (host
+// copies) or per GPU pair (device-to-device copies).
+struct NvbandwidthExpectation {
+  double host_to_device_gb_per_s = 0;    // host_to_device_memcpy_ce, per GPU; 0: recorded, not judged
+  double device_to_host_gb_per_s = 0;    // device_to_host_memcpy_ce, per GPU
+  double device_to_device_gb_per_s = 0;  // device_to_device_memcpy_write_ce (or _read_ce), per pair
+  std::string binary = "nvbandwidth";    // a bare name is looked up on PATH
+  std::string source;
+};
+
 struct Profile {
   std::string name;
   std::string description;
@@ -215,6 +233,8 @@ struct Profile {
   LinkCounterRates link_counters;  // always set: the section, else the defaults
   std::optional<HealthCheckExpectation> health_check;
   std::optional<TorchrunExpectation> torchrun;
+  std::optional<DcgmExpectation> dcgm;
+  std::optional<NvbandwidthExpectation> nvbandwidth;
 
   bool ExpectsGpus() const { return gpu && gpu->present; }
 };

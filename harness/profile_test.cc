@@ -189,6 +189,27 @@ TEST(BuiltinProfiles, GpuProfilesExpectNcclOverIbWithGdrSlurmGpu8AndMungeTtl) {
   }
 }
 
+// The active GPU tests' sections: a DCGM level and nvbandwidth floors on every GPU profile,
+// below the realdata's healthy A100-class copies (h2d ~26 GB/s, d2d ~276 GB/s) on the A100 one.
+TEST(BuiltinProfiles, GpuProfilesRunDcgmAndNvbandwidthWithSourcedFloors) {
+  for (const char* name : {"h100-sxm-8", "h200-sxm-8", "a100-sxm-8"}) {
+    const Profile profile = MustLoad(name);
+    ASSERT_TRUE(profile.dcgm && profile.nvbandwidth) << name;
+    EXPECT_GE(profile.dcgm->level, 1) << name;
+    EXPECT_FALSE(profile.dcgm->source.empty()) << name;
+    EXPECT_GT(profile.nvbandwidth->host_to_device_gb_per_s, 0) << name;
+    EXPECT_GT(profile.nvbandwidth->device_to_host_gb_per_s, 0) << name;
+    EXPECT_GT(profile.nvbandwidth->device_to_device_gb_per_s, 0) << name;
+    EXPECT_FALSE(profile.nvbandwidth->source.empty()) << name;
+  }
+  const Profile a100 = MustLoad("a100-sxm-8");
+  EXPECT_LT(a100.nvbandwidth->host_to_device_gb_per_s, 25.94);
+  EXPECT_LT(a100.nvbandwidth->device_to_device_gb_per_s, 274.89);
+  const Profile local = MustLoad("local");
+  EXPECT_FALSE(local.dcgm.has_value());
+  EXPECT_FALSE(local.nvbandwidth.has_value());
+}
+
 TEST(BuiltinProfiles, LocalHasNoGpusNoInfinibandAndPinsCollectivesToEns1) {
   const Profile profile = MustLoad("local");
   ASSERT_TRUE(profile.gpu && profile.infiniband && profile.nccl && profile.slurm && profile.munge);
@@ -551,6 +572,38 @@ TEST(ParseProfile, ReadsLinkCounterCountLimitsAndRejectsUnknownOrNegativeOnes) {
               StartsWith("t.yaml:3:link_counters.count_limits.crc_eror: unknown counter 'crc_eror' (known: "));
   EXPECT_EQ(ParseError(Lines({"name: n", "link_counters:", "  count_limits: {crc_errors: -1}", "  source: s"})),
             "t.yaml:3:link_counters.count_limits.crc_errors: expected a whole number of errors (0 or more), got '-1'");
+}
+
+TEST(ParseProfile, ReadsTheDcgmLevelAndToolAndRefusesALevelBeyondFour) {
+  auto profile = ParseProfile(Lines({"name: n", "dcgm:", "  level: 2", "  parameters_file: /etc/dcgm/diag.yaml",
+                                     "  source: DCGM docs"}),
+                              kFile);
+  ASSERT_TRUE(profile) << profile.error();
+  ASSERT_TRUE(profile->dcgm);
+  EXPECT_EQ(profile->dcgm->level, 2);
+  EXPECT_EQ(profile->dcgm->parameters_file, "/etc/dcgm/diag.yaml");
+  EXPECT_EQ(profile->dcgm->dcgmi, "dcgmi");  // on PATH unless the profile names one
+  EXPECT_THAT(ParseError(Lines({"name: n", "dcgm:", "  level: 5", "  source: s"})),
+              StartsWith("t.yaml:3:dcgm.level: too large"));
+  EXPECT_THAT(ParseError(Lines({"name: n", "dcgm:", "  level: 1"})), HasSubstr("dcgm.source: missing"));
+  EXPECT_THAT(ParseError(Lines({"name: n", "dcgm:", "  levl: 1", "  source: s"})), HasSubstr("did you mean 'level'"));
+}
+
+TEST(ParseProfile, ReadsNvbandwidthFloorsWithTheirSource) {
+  auto profile = ParseProfile(Lines({"name: n", "nvbandwidth:", "  host_to_device_gb_per_s: 40",
+                                     "  device_to_host_gb_per_s: 40.5", "  device_to_device_gb_per_s: 300",
+                                     "  binary: /opt/nvbandwidth/nvbandwidth", "  source: measured"}),
+                              kFile);
+  ASSERT_TRUE(profile) << profile.error();
+  ASSERT_TRUE(profile->nvbandwidth);
+  EXPECT_DOUBLE_EQ(profile->nvbandwidth->host_to_device_gb_per_s, 40);
+  EXPECT_DOUBLE_EQ(profile->nvbandwidth->device_to_host_gb_per_s, 40.5);
+  EXPECT_DOUBLE_EQ(profile->nvbandwidth->device_to_device_gb_per_s, 300);
+  EXPECT_EQ(profile->nvbandwidth->binary, "/opt/nvbandwidth/nvbandwidth");
+  EXPECT_THAT(ParseError(Lines({"name: n", "nvbandwidth:", "  host_to_device_gb_per_s: 40"})),
+              HasSubstr("nvbandwidth.source: missing"));
+  EXPECT_THAT(ParseError(Lines({"name: n", "nvbandwidth:", "  device_to_device_gb_per_s: -1", "  source: s"})),
+              StartsWith("t.yaml:3:nvbandwidth.device_to_device_gb_per_s: must be positive"));
 }
 
 TEST(ParseProfile, ReadsPinnedVersionsPerComponentAndPerFirmwareModel) {

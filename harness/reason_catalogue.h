@@ -142,6 +142,13 @@ inline constexpr ReasonEntry kReasons[] = {
      "the message quotes"},
     {"torture-failed", reason_detail::kTool, "the Checkpoint crash-torture test could not run on a node",
      "read the problem the message names on the checkpoint directory"},
+    {"dcgm-host-engine", reason_detail::kTool,
+     "dcgmi could not reach DCGM's host engine (nv-hostengine), so no diagnostic ran on the node",
+     "start the host engine on the node (systemctl start nvidia-dcgm, or nv-hostengine) and rerun"},
+    {"dcgm-internal-error", reason_detail::kTool,
+     "DCGM's diagnostic failed inside itself (DCGM_FR_INTERNAL), so its run says nothing about the GPUs",
+     "rerun the diagnostic with the whole node to itself (outside a cgroup-limited step: sbatch --exclusive, or "
+     "as root on the node); report it to NVIDIA with dcgmi's log if it repeats"},
 
     // ---- hardware: a device, link or cable does not perform as it must ----
     {"gpu-count", reason_detail::kHw, "the driver sees fewer or more GPUs than the profile expects",
@@ -284,8 +291,20 @@ inline constexpr ReasonEntry kReasons[] = {
     {"dataload-below-floor", reason_detail::kHw,
      "a node's DataLoader (num_workers=4) reads the shared data below the profile's torchrun floor",
      "check that node's mount of the shared storage (options, its NIC to the storage); compare with fio there"},
+    {"dcgm-diag-failed", reason_detail::kHw, "a DCGM diagnostic test failed on a GPU",
+     "drain the node and follow DCGM's own suggestion the message quotes; rerun the level on the GPU after a reset, "
+     "and reseat or RMA it if the same test fails again"},
+    {"copy-bandwidth-low", reason_detail::kHw,
+     "nvbandwidth copied below the profile's floor between host and GPU, or between two GPUs",
+     "a host copy: read the GPU's PCIe link (nvidia-smi -q: generation and width) for a downtrained link and reseat "
+     "it; a GPU pair: read nvidia-smi nvlink -s on both GPUs for a link down, then reset or RMA"},
 
     // ---- configuration: Slurm, MUNGE, NCCL, MPI, storage and profile vs reality ----
+    {"dcgm-fabric-not-ready", reason_detail::kConf,
+     "CUDA could not start on the node ('system not yet initialized'): Fabric Manager has not set up the NVSwitch "
+     "fabric, so no GPU can run work",
+     "start Fabric Manager (systemctl enable --now nvidia-fabricmanager, its version matching the driver's), "
+     "then rerun; no GPU is at fault"},
     {"metric-regression", reason_detail::kConf,
      "a metric moved the wrong way past its tolerance compared with the baseline run (--baseline)",
      "see what changed since the baseline (gpuconform diff BASELINE.json NEW.json: image tag, driver, NCCL, "

@@ -1,6 +1,6 @@
 // The DCGM readers on a run's raw outputs: the JSON is preferred to the text, a dcgmi that
 // exited non-zero is still read (it does when a test fails), and a node without either file
-// is an error naming it.
+// is an error naming it; live, the JSON runs at the profile's level.
 #include <gtest/gtest.h>
 
 #include "harness/cluster_raw.h"
@@ -54,13 +54,31 @@ TEST(DcgmFacts, FallsBackToTheTextAndNamesTheFileWhenNeitherIsThere) {
   EXPECT_EQ(none.error().rfind("n2: ", 0), 0u) << none.error();
 }
 
-TEST(DcgmFacts, LiveRunsAreNotWiredAndSaySo) {
+TEST(DcgmFacts, LiveRunsTheJsonAtTheProfilesLevelAndReadsTheRestFromSnapshots) {
   EXPECT_EQ(DcgmDiagJsonProbe().file, "dcgmi-diag.json");
   EXPECT_EQ(DcgmDiagTextProbe().file, "dcgmi-diag.txt");
   EXPECT_EQ(DcgmNvlinkStatusProbe().file, "dcgmi-nvlink-s.txt");
-  const RawOutput live = DcgmDiagJsonProbe().builtin(LiveContext{"n1"});
-  EXPECT_EQ(live.status, ProbeStatus::kAbsent);
-  EXPECT_NE(live.detail.find("snapshots only"), std::string::npos) << live.detail;
+  EXPECT_EQ(DcgmDiagJsonProbe().method, ProbeMethod::kCommand);
+  ASSERT_TRUE(DcgmDiagJsonProbe().command_from_profile);
+
+  Profile profile;
+  EXPECT_FALSE(DcgmDiagCommand(&profile)) << "no dcgm section: nothing to run";
+  profile.dcgm = DcgmExpectation{3, "/etc/dcgm/diag.yaml", "/opt/dcgm/bin/dcgmi", "s"};
+  const auto level3 = DcgmDiagCommand(&profile);
+  ASSERT_TRUE(level3);
+  EXPECT_EQ(level3->argv, (std::vector<std::string>{"/opt/dcgm/bin/dcgmi", "diag", "-r", "3", "-j", "-c",
+                                                     "/etc/dcgm/diag.yaml"}));
+  EXPECT_EQ(level3->timeout_ms, 40 * 60 * 1000);
+  const auto capture = DcgmDiagCommand(nullptr);  // a capture without a profile: the quick level
+  ASSERT_TRUE(capture);
+  EXPECT_EQ(capture->argv, (std::vector<std::string>{"dcgmi", "diag", "-r", "1", "-j"}));
+  EXPECT_EQ(DiagTimeoutMs(1), 2 * 60 * 1000);
+  EXPECT_EQ(DiagTimeoutMs(2), 5 * 60 * 1000);
+  EXPECT_EQ(DiagTimeoutMs(4), 90 * 60 * 1000);
+
+  const RawOutput text = DcgmDiagTextProbe().builtin(LiveContext{"n1"});
+  EXPECT_EQ(text.status, ProbeStatus::kAbsent);
+  EXPECT_NE(text.detail.find("snapshots only"), std::string::npos) << text.detail;
 }
 
 }  // namespace

@@ -1,11 +1,37 @@
 #include "probes/dcgm/dcgm_probes.h"
 
+#include <string>
+
 #include "harness/snapshot_only_probe.h"
 
 namespace gpuconform::dcgm {
 
+int DiagTimeoutMs(int level) {
+  constexpr int kMinuteMs = 60 * 1000;
+  switch (level) {
+    case 1: return 2 * kMinuteMs;
+    case 2: return 5 * kMinuteMs;
+    case 3: return 40 * kMinuteMs;
+    default: return 90 * kMinuteMs;
+  }
+}
+
+std::optional<ProbeCommand> DcgmDiagCommand(const Profile* profile) {
+  if (profile != nullptr && !profile->dcgm) return std::nullopt;
+  const DcgmExpectation dcgm = profile == nullptr ? DcgmExpectation{} : *profile->dcgm;
+  ProbeCommand command{{dcgm.dcgmi, "diag", "-r", std::to_string(dcgm.level), "-j"}, DiagTimeoutMs(dcgm.level)};
+  if (!dcgm.parameters_file.empty()) {
+    command.argv.push_back("-c");
+    command.argv.push_back(dcgm.parameters_file);
+  }
+  return command;
+}
+
 const ProbeSpec& DcgmDiagJsonProbe() {
-  static const ProbeSpec kSpec = SnapshotOnlyProbe("dcgmi-diag-json", "dcgmi-diag.json", "dcgmi diag -j");
+  // The longest level's deadline is the ceiling; the profile's level sets the real one.
+  static const ProbeSpec kSpec = ProfileCommandProbe(
+      "dcgmi-diag-json", ProbeScope::kNode, "dcgmi-diag.json",
+      {{"dcgmi", "diag", "-r", "1", "-j"}, DiagTimeoutMs(4)}, DcgmDiagCommand);
   return kSpec;
 }
 

@@ -4,8 +4,18 @@
 
 namespace gpuconform::nvbandwidth {
 
+std::optional<ProbeCommand> NvbandwidthCommand(const Profile* profile) {
+  if (profile != nullptr && !profile->nvbandwidth) return std::nullopt;
+  const std::string binary = profile == nullptr ? NvbandwidthExpectation{}.binary : profile->nvbandwidth->binary;
+  return ProbeCommand{{binary, "-j"}, kNvbandwidthTimeoutMs};
+}
+
 const ProbeSpec& NvbandwidthJsonProbe() {
-  static const ProbeSpec kSpec = SnapshotOnlyProbe("nvbandwidth-json", "nvbandwidth.json", "nvbandwidth -j");
+  // It copies on the GPUs: past its deadline with the driver loaded, the GPU is wedged.
+  static const ProbeSpec kSpec = TalksToDevices(
+      ProfileCommandProbe("nvbandwidth-json", ProbeScope::kNode, "nvbandwidth.json",
+                          {{"nvbandwidth", "-j"}, kNvbandwidthTimeoutMs}, NvbandwidthCommand),
+      kNvidiaDriverLoaded);
   return kSpec;
 }
 

@@ -98,6 +98,13 @@ void AddState(std::vector<Measurement>& measurements, const std::string& name, D
   measurements.push_back({name, dcgm::DiagStateName(state), "", "", ""});
 }
 
+// dcgmi ran but found no host engine to talk to: the tooling's fault, with DCGM's words.
+CheckResult HostEngineUnreachable(const std::string& node, const std::string& evidence) {
+  return Errored("dcgm-host-engine", node + ": dcgmi could not reach DCGM's host engine, so no diagnostic ran; "
+                                            "start nv-hostengine (systemctl start nvidia-dcgm) and rerun: " +
+                                            evidence);
+}
+
 }  // namespace
 
 std::optional<std::string> DiagnosticsSkipReason(const Profile& profile) {
@@ -120,9 +127,7 @@ CheckResult CheckDiagnosticsPass(const std::string& node, const DcgmDiagReport& 
   }
   const Evidence engine = EvidenceOf(report, EnvironmentFailure::kHostEngineUnreachable);
   if (!engine.first.empty()) {
-    return Errored("dcgm-host-engine", node + ": dcgmi could not reach DCGM's host engine, so no diagnostic ran; "
-                                              "start nv-hostengine (systemctl start nvidia-dcgm) and rerun. DCGM: \"" +
-                                              engine.first + "\"");
+    return HostEngineUnreachable(node, "DCGM: \"" + engine.first + "\"");
   }
   const Evidence internal = EvidenceOf(report, EnvironmentFailure::kDcgmInternalError);
 
@@ -194,9 +199,7 @@ CheckResult DiagnosticsUnread(const std::string& node, bool tool_missing, const 
                        "dcgm.dcgmi");
   }
   if (dcgm::ClassifyEnvironment(problem) == EnvironmentFailure::kHostEngineUnreachable) {
-    return Errored("dcgm-host-engine", node + ": dcgmi could not reach DCGM's host engine, so no diagnostic ran; "
-                                              "start nv-hostengine (systemctl start nvidia-dcgm) and rerun: " +
-                                              problem);
+    return HostEngineUnreachable(node, problem);
   }
   return Errored("unavailable", problem);
 }

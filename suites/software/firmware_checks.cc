@@ -5,6 +5,7 @@
 
 #include "harness/gpu_applicability.h"
 #include "harness/text_util.h"
+#include "suites/software/software_checks.h"
 
 namespace gpuconform::software {
 
@@ -19,10 +20,6 @@ struct Holder {
 };
 using HoldersByVersion = std::map<std::string, std::vector<Holder>>;
 
-bool Required(const Profile& profile, const std::string& key) {
-  const auto& list = profile.software.identical_across_nodes;
-  return std::find(list.begin(), list.end(), key) != list.end() || profile.software.PinFor(key) != nullptr;
-}
 
 // "96.00.74.00.0D" where every device of the node agrees, else each version with its devices.
 std::string NodeSummary(const FirmwareReading& reading) {
@@ -110,7 +107,7 @@ CheckResult CheckFirmwareIdentical(const FirmwareComponent& component,
     return with_measurements(
         Skipped("profile " + profile.name + " expects no InfiniBand or RoCE HCAs, so there is no HCA firmware to compare"));
   }
-  if (!Required(profile, component.key)) {
+  if (!JudgedByProfile(profile, component.key)) {
     return with_measurements(Skipped("recorded only: profile " + profile.name + " does not list '" + component.key +
                                      "' in software.identical_across_nodes"));
   }

@@ -10,10 +10,6 @@ namespace gpuconform::software {
 
 namespace {
 
-bool Required(const Profile& profile, const std::string& key) {
-  const auto& list = profile.software.identical_across_nodes;
-  return std::find(list.begin(), list.end(), key) != list.end() || profile.software.PinFor(key) != nullptr;
-}
 
 // The version most nodes run; ties go to the smaller string so the verdict is stable.
 std::string MajorityVersion(const std::map<std::string, std::vector<std::string>>& nodes_by_version) {
@@ -29,6 +25,11 @@ std::string MajorityVersion(const std::map<std::string, std::vector<std::string>
 }
 
 }  // namespace
+
+bool JudgedByProfile(const Profile& profile, const std::string& key) {
+  const auto& list = profile.software.identical_across_nodes;
+  return std::find(list.begin(), list.end(), key) != list.end() || profile.software.PinFor(key) != nullptr;
+}
 
 CheckResult CheckVersionsIdentical(const Component& component, const std::map<std::string, VersionReading>& readings,
                                    const Profile& profile) {
@@ -58,7 +59,7 @@ CheckResult CheckVersionsIdentical(const Component& component, const std::map<st
       return with_measurements(Skipped(*reason));
     }
   }
-  if (!Required(profile, component.key)) {
+  if (!JudgedByProfile(profile, component.key)) {
     return with_measurements(Skipped("recorded only: profile " + profile.name + " does not list '" + component.key +
                                          "' in software.identical_across_nodes"));
   }

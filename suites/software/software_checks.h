@@ -27,6 +27,10 @@ struct Component {
   std::string fix;        // what an operator does about skew
 };
 
+// Whether the profile judges `key` (listed in software.identical_across_nodes, or pinned);
+// otherwise its versions are recorded only. The firmware checks ask the same.
+bool JudgedByProfile(const Profile& profile, const std::string& key);
+
 // One cluster-wide case: every node runs the same version. Missing on some nodes while
 // present on others is skew too; unreadable everywhere is an error.
 CheckResult CheckVersionsIdentical(const Component& component, const std::map<std::string, VersionReading>& readings,

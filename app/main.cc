@@ -10,6 +10,7 @@
 #include "app/cli.h"
 #include "harness/collective_deadline.h"
 #include "app/document_verbs.h"
+#include "app/gather_bench_verb.h"
 #include "app/health_check_verb.h"
 #include "harness/live_source.h"
 #include "app/reasons_command.h"
@@ -21,6 +22,10 @@
 #include "probes/slurm/srun_launch.h"
 
 namespace {
+
+// The final gather alone, for bench/gather-traffic (registered here: the app library is not
+// linked whole, so a registration in its own file would be dropped).
+const gpuconform::ChildVerbRegistration kGatherBench(gpuconform::kGatherBenchVerb, gpuconform::GatherBenchMain);
 
 // A collective (or forming the world) did not complete: rank 0 writes the report it can
 // make alone, then ends the job; the launcher then kills every rank, stopped ones included.

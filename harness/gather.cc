@@ -77,7 +77,8 @@ GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<P
   // here after its own node probes, so the others may wait here for the slowest node's.
   const Exchange raw_outputs{"the gather of every node's raw outputs", collective_timeout + NodeProbeBudget(probes),
                              "a rank stopped answering (its node, its slurmstepd, or the launcher's PMIx server), "
-                             "or a node's probes ran past their timeouts"};
+                             "or a node's probes ran past their timeouts",
+                             hosts};
   GatheredRun run;
   std::vector<std::string> parts =
       world.GatherToRoot(envelope.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), raw_outputs);

@@ -38,8 +38,9 @@ Result<std::shared_ptr<PmixChannel>> PmixChannel::Connect() {
 
 PmixChannel::~PmixChannel() { PMIx_Finalize(nullptr, 0); }
 
-Result<std::string> PmixChannel::Publish(const std::string& mine) {
-  const std::string prefix = "gpuconform." + std::to_string(sequence_++);
+std::string PmixChannel::NextPrefix() { return "gpuconform." + std::to_string(sequence_++); }
+
+Result<bool> PmixChannel::Publish(const std::string& prefix, const std::string& mine) {
   const std::size_t chunks = (mine.size() + kChunkBytes - 1) / kChunkBytes;
   pmix_value_t count;
   count.type = PMIX_UINT32;
@@ -55,7 +56,7 @@ Result<std::string> PmixChannel::Publish(const std::string& mine) {
   }
   if (status == PMIX_SUCCESS) status = PMIx_Commit();
   if (status != PMIX_SUCCESS) return Error{"PMIx_Put of " + prefix + " failed: " + Describe(status)};
-  return prefix;
+  return true;
 }
 
 Result<bool> PmixChannel::Fence(const std::string& what) {
@@ -101,9 +102,9 @@ Result<std::string> PmixChannel::Fetch(int rank, const std::string& prefix) {
 }
 
 Result<std::vector<std::string>> PmixChannel::AllGather(const std::string& mine) {
-  auto prefix = Publish(mine);
-  if (!prefix) return Error{prefix.error()};
-  if (auto fenced = Fence("exchange " + *prefix); !fenced) return Error{fenced.error()};
+  const std::string prefix = NextPrefix();
+  if (auto put = Publish(prefix, mine); !put) return Error{put.error()};
+  if (auto fenced = Fence("exchange " + prefix); !fenced) return Error{fenced.error()};
   std::vector<std::string> parts;
   parts.reserve(static_cast<std::size_t>(size_));
   for (int r = 0; r < size_; ++r) {
@@ -111,7 +112,7 @@ Result<std::vector<std::string>> PmixChannel::AllGather(const std::string& mine)
       parts.push_back(mine);
       continue;
     }
-    auto part = Fetch(r, *prefix);
+    auto part = Fetch(r, prefix);
     if (!part) return Error{part.error()};
     parts.push_back(std::move(*part));
   }
@@ -123,10 +124,22 @@ Result<std::vector<std::string>> PmixChannel::GatherToRoot(const std::string& mi
   // rank 0 fetches them: a rank that fetched every part only to drop it would hold the whole
   // fleet's raw outputs for a moment (N parts on each of N ranks).
   if (rank_ == 0) return AllGather(mine);
-  auto prefix = Publish(mine);
-  if (!prefix) return Error{prefix.error()};
-  if (auto fenced = Fence("exchange " + *prefix); !fenced) return Error{fenced.error()};
+  const std::string prefix = NextPrefix();
+  if (auto put = Publish(prefix, mine); !put) return Error{put.error()};
+  if (auto fenced = Fence("exchange " + prefix); !fenced) return Error{fenced.error()};
   return std::vector<std::string>{};
+}
+
+Result<std::string> PmixChannel::BroadcastFromRoot(const std::string& value) {
+  const std::string prefix = NextPrefix();
+  if (rank_ == 0) {
+    if (auto put = Publish(prefix, value); !put) return Error{put.error()};
+  } else if (const pmix_status_t status = PMIx_Commit(); status != PMIX_SUCCESS) {
+    return Error{"PMIx_Commit before " + prefix + " failed: " + Describe(status)};
+  }
+  if (auto fenced = Fence("broadcast " + prefix); !fenced) return Error{fenced.error()};
+  if (rank_ == 0) return value;
+  return Fetch(0, prefix);
 }
 
 Result<bool> PmixChannel::Barrier() { return Fence("barrier"); }

@@ -37,8 +37,14 @@ class PmixChannel {
 
   // Every rank receives every rank's value, by rank.
   Result<std::vector<std::string>> AllGather(const std::string& mine);
-  // Rank 0 receives every rank's value, by rank; the others receive an empty vector.
+  // Rank 0 receives every rank's value, by rank; the others receive an empty vector. The
+  // collecting fence brings every part to every node's PMIx server (N^2 parts across the
+  // network in all): kept for GPUCONFORM_GATHER=pmix, where nodes cannot open TCP connections
+  // to rank 0's node; the run's gather goes through tcp_gather.h.
   Result<std::vector<std::string>> GatherToRoot(const std::string& mine);
+  // Every rank receives rank 0's `value` (the others' argument is ignored). Only rank 0 puts a
+  // value, so the collecting fence carries one small value, not one per rank.
+  Result<std::string> BroadcastFromRoot(const std::string& value);
   // Returns when every rank has called it. It waits in the PMIx server, without spinning.
   Result<bool> Barrier();
   // Ends every rank of the job (the launcher kills them), reporting `status`.
@@ -46,8 +52,10 @@ class PmixChannel {
 
  private:
   PmixChannel(std::string nspace, int rank, int size) : nspace_(std::move(nspace)), rank_(rank), size_(size) {}
-  // Puts `mine` under a fresh key prefix and commits it; returns the prefix.
-  Result<std::string> Publish(const std::string& mine);
+  // A fresh key prefix: the same on every rank, as collectives are called in the same order.
+  std::string NextPrefix();
+  // Puts `mine` under `prefix` and commits it.
+  Result<bool> Publish(const std::string& prefix, const std::string& mine);
   Result<bool> Fence(const std::string& what);
   Result<std::string> Fetch(int rank, const std::string& prefix);
 

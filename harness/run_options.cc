@@ -55,6 +55,7 @@ LaunchFacts ReadLaunchFacts(const Environment& env) {
   facts.pmi = env.count("PMI_RANK") > 0;
   facts.slurm_step = env.count("SLURM_STEP_ID") > 0;
   if (const auto tasks = Lookup(env, "SLURM_STEP_NUM_TASKS")) facts.slurm_step_num_tasks = std::atoi(tasks->c_str());
+  facts.gather_through_pmix = Lookup(env, "GPUCONFORM_GATHER").value_or("") == "pmix";
   return facts;
 }
 
@@ -147,6 +148,11 @@ const std::vector<EnvironmentVariable> kEnvironmentVariables = {
     {"GPUCONFORM_COLLECTIVE_TIMEOUT_S",
      "the deadline for each collective of a measurement, and for each stage of the Checkpoint suite",
      "60 (Checkpoint: 120)"},
+    {"GPUCONFORM_GATHER",
+     "how the ranks send their raw outputs to rank 0: `tcp` (each rank opens one connection to rank 0's host name, "
+     "on the management network; traffic grows linearly with the nodes) or `pmix` (the launcher's collecting fence, "
+     "which brings every node's part to every node: for sites whose nodes cannot open TCP connections to each other)",
+     "`tcp`"},
     {"GPUCONFORM_HISTORY_LOCK_TIMEOUT_S",
      "how long `--history` waits while another process writes to the database; then the run is not recorded "
      "there, the other reports are still written, and the run exits 2 saying so",

@@ -48,6 +48,9 @@ struct LaunchFacts {
   bool pmi = false;              // PMI_RANK is set
   bool slurm_step = false;       // SLURM_STEP_ID is set
   int slurm_step_num_tasks = 1;  // SLURM_STEP_NUM_TASKS
+  // GPUCONFORM_GATHER=pmix: gather the raw outputs through the launcher's collecting fence
+  // (quadratic traffic), where the nodes cannot open TCP connections to rank 0's node.
+  bool gather_through_pmix = false;
 };
 
 // A node Slurm could not start the run's task on (srun's error line, quoted), as

@@ -15,4 +15,8 @@ struct TcpProbeResult {
 
 TcpProbeResult TcpConnect(const std::string& host, int port, std::chrono::milliseconds timeout);
 
+// The same, keeping the connection: a connected non-blocking socket the caller closes, or -1
+// with the system's words in `error`. Each of the host's addresses is tried in turn.
+int TcpOpenConnection(const std::string& host, int port, std::chrono::milliseconds timeout, std::string& error);
+
 }  // namespace gpuconform

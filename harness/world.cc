@@ -1,11 +1,13 @@
 #include "harness/world.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
 #include "harness/collective_deadline.h"
 #include "harness/live_source.h"
 #include "harness/pmix_channel.h"
+#include "harness/tcp_gather.h"
 
 namespace gpuconform {
 
@@ -45,7 +47,7 @@ Result<World> World::Start(const LaunchFacts& launch) {
   // The world is formed when every rank has answered once: PMIx_Init only reaches the local
   // server, and a node whose slurmd died is found here, under the caller's start deadline.
   if (auto formed = (*channel)->Barrier(); !formed) return Error{"under " + launcher + ": " + formed.error()};
-  return World(std::move(*channel), launcher);
+  return World(std::move(*channel), launcher, launch.gather_through_pmix);
 }
 
 int World::rank() const { return channel_ ? channel_->rank() : 0; }
@@ -66,7 +68,13 @@ std::vector<std::string> World::AllGather(const std::string& mine, const Exchang
 std::vector<std::string> World::GatherToRoot(const std::string& mine, const Exchange& exchange) const {
   if (!channel_) return {mine};
   const CollectiveDeadline deadline(exchange.deadline, Overdue(exchange));
-  return OrGiveUp(channel_->GatherToRoot(mine));
+  if (gather_through_pmix_) return OrGiveUp(channel_->GatherToRoot(mine));
+  // The gather's own deadline comes first, so that its problem names the ranks that did not
+  // send; the guard above stays as the backstop.
+  const auto own = std::max(std::chrono::milliseconds(1000),
+                            std::chrono::duration_cast<std::chrono::milliseconds>(exchange.deadline) -
+                                std::chrono::milliseconds(2000));
+  return OrGiveUp(TcpGatherToRoot(*channel_, mine, own, exchange.rank_names));
 }
 
 void World::SleepingBarrier(const Exchange& exchange) const {

@@ -32,6 +32,7 @@ struct Exchange {
   std::string likely_cause =
       "a rank stopped answering (its node, its slurmstepd, or the launcher's PMIx server); "
       "GPUCONFORM_COLLECTIVE_TIMEOUT_S sets the deadline";
+  std::vector<std::string> rank_names = {};  // each rank's host, where known: names the ranks that did not answer
 };
 
 class World {
@@ -53,6 +54,8 @@ class World {
 
   std::vector<std::string> AllGather(const std::string& mine, const Exchange& exchange) const;
   // Rank 0 receives every rank's value, by rank; the other ranks receive an empty vector.
+  // Linear in the ranks: each rank sends its value to rank 0 over TCP (tcp_gather.h), unless
+  // the launch asked for the launcher's collecting fence (GPUCONFORM_GATHER=pmix).
   std::vector<std::string> GatherToRoot(const std::string& mine, const Exchange& exchange) const;
   // Waits in the PMIx server without spinning: ranks that wait while others work must not
   // take cores from them on shared or oversubscribed nodes.
@@ -68,10 +71,11 @@ class World {
   void Finish(int status, std::chrono::seconds deadline) const;
 
  private:
-  World(std::shared_ptr<PmixChannel> channel, std::string launcher)
-      : channel_(std::move(channel)), launcher_(std::move(launcher)) {}
+  World(std::shared_ptr<PmixChannel> channel, std::string launcher, bool gather_through_pmix = false)
+      : channel_(std::move(channel)), launcher_(std::move(launcher)), gather_through_pmix_(gather_through_pmix) {}
   std::shared_ptr<PmixChannel> channel_;  // null in a single process
   std::string launcher_;
+  bool gather_through_pmix_ = false;
 };
 
 }  // namespace gpuconform

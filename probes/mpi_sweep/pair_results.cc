@@ -92,7 +92,12 @@ void MergeRemeasured(std::vector<PairResult>& pairs, const PairResult& again) {
 
 std::vector<std::pair<std::string, std::string>> ConfirmationPairs(const std::vector<PairResult>& first_pass) {
   const double fastest = Fastest(first_pass);
-  const auto counts = CountPairs(first_pass, fastest);
+  return ConfirmationPairs(first_pass, [fastest](const PairResult& pair) { return IsSlow(pair, fastest); });
+}
+
+std::vector<std::pair<std::string, std::string>> ConfirmationPairs(
+    const std::vector<PairResult>& first_pass, const std::function<bool(const PairResult&)>& is_slow) {
+  const auto counts = CountPairs(first_pass, is_slow);
   std::vector<std::string> suspects, good;
   for (const auto& [node, count] : counts) {
     if (AllSlow(count)) {

@@ -45,6 +45,9 @@ void MergeRemeasured(std::vector<PairResult>& pairs, const PairResult& again);
 // with a known-good node (one with a fast pair) it has not been paired with. Deterministic,
 // so every rank computes the same list. Empty when nothing is slow or no node is known good.
 std::vector<std::pair<std::string, std::string>> ConfirmationPairs(const std::vector<PairResult>& first_pass);
+// The same with the caller's notion of slow (the perftest pass: a floor, not the fastest pair).
+std::vector<std::pair<std::string, std::string>> ConfirmationPairs(
+    const std::vector<PairResult>& first_pass, const std::function<bool(const PairResult&)>& is_slow);
 
 double Fastest(const std::vector<PairResult>& pairs);  // the fastest pair's busbw, GB/s
 bool IsSlow(const PairResult& pair, double fastest, double slow_fraction = kSlowPairFraction);

@@ -1,6 +1,5 @@
 // The pairing pass's results (cluster/perftest-rail-pairs.txt, rail_pairs_parse.h), parsed once
-// per run. Live, the pairing pass is not wired yet: the probe answers "absent" saying so, and
-// the check that reads it says why it has no fact; snapshots carry the file.
+// per run. Live, the probe is the pairing pass (rail_pairs_pass.h), a collective on every rank.
 #pragma once
 
 #include <string>

@@ -12,10 +12,6 @@ namespace gpuconform::perftest {
 
 namespace {
 
-bool Slow(const RailPair& pair, double floor) {
-  return !pair.error.empty() || !pair.bw_average_gbit_per_s || *pair.bw_average_gbit_per_s < floor;
-}
-
 std::string Measured(const RailPair& pair) {
   if (!pair.error.empty()) return "failed (" + pair.error + ")";
   return fmt::format("{:.1f} Gb/s", *pair.bw_average_gbit_per_s);
@@ -34,16 +30,6 @@ std::string PairsOf(const std::string& node, const std::vector<const RailPair*>&
 
 }  // namespace
 
-std::optional<RailFloor> RailFloorOf(const Profile& profile) {
-  if (!profile.infiniband || !profile.infiniband->present || profile.infiniband->rate_gbit_per_s <= 0) {
-    return std::nullopt;
-  }
-  return RailFloor{kRailFloorFraction * profile.infiniband->rate_gbit_per_s,
-                   fmt::format("90% of infiniband.rate_gbit_per_s {} (ib_write_bw reaches 95% or more of a healthy "
-                               "link's rate): {}",
-                               profile.infiniband->rate_gbit_per_s, profile.infiniband->source)};
-}
-
 CheckResult CheckRailPairs(const std::vector<RailPair>& pairs, const RailFloor& floor) {
   std::map<std::string, std::vector<const RailPair*>> by_rail;
   for (const RailPair& pair : pairs) by_rail[pair.Rail()].push_back(&pair);
@@ -54,16 +40,13 @@ CheckResult CheckRailPairs(const std::vector<RailPair>& pairs, const RailFloor& 
   for (const auto& [rail, rail_pairs] : by_rail) {
     std::vector<mpi_sweep::PairResult> results;
     for (const RailPair* pair : rail_pairs) {
-      results.push_back({pair->client, pair->server, 0, pair->bw_average_gbit_per_s.value_or(0), pair->error});
+      results.push_back(AsPairResult(*pair, floor.gbit_per_s));
       measurements.push_back({fmt::format("{}/port{}.pass{}.{}->{}", pair->hca, pair->port, pair->pass, pair->client,
                                           pair->server),
                               pair->error.empty() ? fmt::format("{:.2f}", *pair->bw_average_gbit_per_s) : "failed",
                               pair->error.empty() ? "Gbit/s" : "", threshold, floor.source});
     }
-    const auto counts = mpi_sweep::CountPairs(
-        results, [&](const mpi_sweep::PairResult& result) {
-          return !result.failure.empty() || result.busbw_gb_per_s < floor.gbit_per_s;
-        });
+    const auto counts = mpi_sweep::CountPairs(results, CountsAsSlow);
     std::set<std::string> blamed;
     for (const auto& [node, count] : counts) {
       if (!mpi_sweep::AllSlow(count)) continue;
@@ -77,7 +60,7 @@ CheckResult CheckRailPairs(const std::vector<RailPair>& pairs, const RailFloor& 
                        rail_pairs.front()->hca, node)});
     }
     for (const RailPair* pair : rail_pairs) {
-      if (!Slow(*pair, floor.gbit_per_s) || blamed.count(pair->client) || blamed.count(pair->server)) continue;
+      if (!IsSlow(*pair, floor.gbit_per_s) || blamed.count(pair->client) || blamed.count(pair->server)) continue;
       findings.push_back(
           {"rail-pair-slow", pair->client + "," + pair->server,
            fmt::format("{} -> {} on rail {}: {} (floor {:g} Gb/s), while both nodes pass with other nodes: the path "

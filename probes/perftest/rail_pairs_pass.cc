@@ -1,0 +1,250 @@
+#include "probes/perftest/rail_pairs_pass.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "harness/process_runner.h"
+#include "harness/record_lines.h"
+#include "harness/text_util.h"
+#include "probes/perftest/perftest_parse.h"
+#include "probes/perftest/rail_floor.h"
+#include "probes/perftest/rail_pair_plan.h"
+
+namespace gpuconform::perftest {
+
+namespace {
+
+namespace fs = std::filesystem;
+using std::chrono::seconds;
+
+constexpr int kDurationS = 5;           // each pair's ib_write_bw -D
+constexpr int kFirstTcpPort = 18515;    // perftest's default; one port per round after it
+constexpr seconds kServerTimeout{kDurationS + 40};
+constexpr seconds kClientTimeout{kDurationS + 15};
+constexpr seconds kConnectWindow{20};   // a client tries to reach its server this long
+constexpr std::chrono::milliseconds kNoDeviceProbeTimeout{10000};
+
+std::vector<std::string> SplitOn(const std::string& text, char separator) {
+  std::vector<std::string> items;
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, separator);) items.push_back(item);
+  return items;
+}
+
+std::string Clean(std::string text) {
+  for (char& c : text) {
+    if (c == '"') c = '\'';
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  }
+  return std::string(Trim(text));
+}
+
+// This node's active RDMA ports: /sys/class/infiniband/<hca>/ports/<n>/state says "4: ACTIVE".
+std::vector<Rail> ActiveRails(const std::string& sysfs_root) {
+  std::vector<Rail> rails;
+  std::error_code ec;
+  const fs::path root = fs::path(sysfs_root) / "class/infiniband";
+  for (const auto& hca : fs::directory_iterator(root, ec)) {
+    for (const auto& port : fs::directory_iterator(hca.path() / "ports", ec)) {
+      std::ifstream state(port.path() / "state");
+      std::string text;
+      std::getline(state, text);
+      if (text.find("ACTIVE") == std::string::npos) continue;
+      rails.push_back({hca.path().filename().string(), std::atoi(port.path().filename().c_str())});
+    }
+  }
+  std::sort(rails.begin(), rails.end());
+  return rails;
+}
+
+bool OnPath(const std::string& tool) {
+  const char* path = std::getenv("PATH");
+  for (const std::string& dir : SplitOn(path ? path : "", ':')) {
+    std::error_code ec;
+    if (!dir.empty() && fs::exists(fs::path(dir) / tool, ec)) return true;
+  }
+  return false;
+}
+
+// This node's part of the plan: its active rails, or why it takes no part, in perftest's words.
+std::string NodePart(const CollectiveContext& context) {
+  if (!OnPath("ib_write_bw")) {
+    return FormatRecord("absent", {{"node", context.host},
+                                   {"status", "missing"},
+                                   {"why", "ib_write_bw is not installed (Debian's perftest package provides it)"}});
+  }
+  const std::vector<Rail> rails = ActiveRails(context.options.sysfs_root);
+  if (rails.empty()) {
+    // perftest exits at once, in its own words, where there is no RDMA device.
+    const CommandResult run = RunCommand({"ib_write_bw"}, kNoDeviceProbeTimeout);
+    const std::string said(Trim(run.stdout_text + "\n" + run.stderr_text));
+    return FormatRecord(
+        "absent", {{"node", context.host},
+                   {"status", "failed"},
+                   {"why", Clean("no RDMA device, in perftest's own words: " +
+                                 (said.empty() ? "(it printed nothing, exit " + std::to_string(run.exit_code) + ")"
+                                               : QuoteForMessage(said.substr(0, 400))))}});
+  }
+  std::string list;
+  for (const Rail& rail : rails) list += (list.empty() ? "" : ",") + rail.hca + ":" + std::to_string(rail.port);
+  return FormatRecord("rails", {{"node", context.host}, {"list", list}});
+}
+
+// An exchange of the pass, under the collective deadline, naming the ranks' hosts.
+Exchange Named(const CollectiveContext& context, const std::string& what) {
+  Exchange exchange{what, seconds(context.options.collective_timeout_s)};
+  exchange.rank_names = context.rank_hosts;
+  return exchange;
+}
+
+struct Absent {
+  std::string node, status, why;
+};
+
+std::vector<std::string> Arguments(const Rail& rail, int tcp_port) {
+  return {"ib_write_bw", "-d", rail.hca, "-i", std::to_string(rail.port), "-p", std::to_string(tcp_port),
+          "-D", std::to_string(kDurationS), "-F", "--report_gbits"};
+}
+
+// The client's side of one pair, as a cluster/perftest-rail-pairs.txt line.
+std::string MeasureAsClient(const PlannedPair& pair, int tcp_port) {
+  std::vector<std::string> argv = Arguments(pair.rail, tcp_port);
+  argv.push_back(pair.server);
+  const auto give_up_at = std::chrono::steady_clock::now() + kConnectWindow;
+  std::string error;
+  std::optional<double> average;
+  for (;;) {
+    const CommandResult run = RunCommand(argv, kClientTimeout);
+    const std::string origin = pair.client + ": " + CommandText(argv);
+    auto report = ParsePerftest(run.stdout_text + "\n" + run.stderr_text, origin);
+    if (run.outcome == CommandOutcome::kTimedOut) {
+      error = "ib_write_bw did not finish within " + std::to_string(kClientTimeout.count()) + " s and was killed";
+    } else if (report && !report->bandwidth.empty()) {
+      average = report->bandwidth.back().bw_average_gbit_per_s;
+      error.clear();
+    } else if (report && !report->errors.empty()) {
+      error = report->errors.front().line;
+    } else {
+      error = "ib_write_bw ended with exit status " + std::to_string(run.exit_code) + " and printed no result" +
+              (report ? "" : ": " + report.error());
+    }
+    const bool refused = report && report->FirstError(PerftestErrorKind::kConnectFailed) != nullptr;
+    if (average || !refused || std::chrono::steady_clock::now() >= give_up_at) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the server may not listen yet
+  }
+  std::vector<std::pair<std::string, std::string>> fields = {
+      {"pass", std::to_string(pair.pass)}, {"client", pair.client}, {"server", pair.server},
+      {"hca", pair.rail.hca},             {"port", std::to_string(pair.rail.port)}};
+  if (average) {
+    fields.emplace_back("bw_average_gbit_per_s", std::to_string(*average));
+  } else {
+    fields.emplace_back("error", Clean(error));
+  }
+  return FormatRecord("pair", fields) + "\n";
+}
+
+// One round, on every rank: servers start, the ranks meet, clients measure, the ranks meet.
+std::string RunRound(const CollectiveContext& context, const Round& round, int tcp_port) {
+  const PlannedPair* as_server = nullptr;
+  const PlannedPair* as_client = nullptr;
+  for (const auto& pair : round) {
+    if (context.node_owner && pair.server == context.host) as_server = &pair;
+    if (context.node_owner && pair.client == context.host) as_client = &pair;
+  }
+  std::thread server;
+  if (as_server != nullptr) {
+    server = std::thread([argv = Arguments(as_server->rail, tcp_port)] { (void)RunCommand(argv, kServerTimeout); });
+  }
+  const seconds collective(context.options.collective_timeout_s);
+  context.world.SleepingBarrier({"the start of an ib_write_bw round's servers", collective});
+  std::string line;
+  if (as_client != nullptr) line = MeasureAsClient(*as_client, tcp_port);
+  if (server.joinable()) server.join();
+  context.world.SleepingBarrier({"the end of an ib_write_bw round", collective + kConnectWindow + kServerTimeout,
+                                 "a rank's ib_write_bw outlived its deadline, or a rank stopped answering"});
+  return line;
+}
+
+std::string RunRounds(const CollectiveContext& context, const std::vector<Round>& rounds, int& tcp_port) {
+  std::string lines;
+  for (const Round& round : rounds) {
+    lines += RunRound(context, round, tcp_port);
+    tcp_port = tcp_port + 1 > kFirstTcpPort + 200 ? kFirstTcpPort : tcp_port + 1;
+  }
+  return lines;
+}
+
+}  // namespace
+
+RawOutput RunRailPairsPass(const CollectiveContext& context) {
+  RawOutput out;
+  out.origin = context.host + ": ib_write_bw pairing pass";
+  const auto floor = context.profile ? RailFloorOf(*context.profile) : std::nullopt;
+  if (!floor) {  // the same on every rank: nobody measures
+    out.status = ProbeStatus::kAbsent;
+    out.detail = "the profile expects no InfiniBand or RoCE rails: no ib_write_bw pairs to measure";
+    return out;
+  }
+  const seconds collective(context.options.collective_timeout_s);
+  const auto parts = context.world.AllGather(context.node_owner ? NodePart(context) : "",
+                                             {"the exchange of every node's active RDMA ports", collective + seconds(15),
+                                              "a rank stopped answering, or ib_write_bw hung on a node without a device",
+                                              context.rank_hosts});
+  RailsByNode nodes;
+  std::vector<Absent> absent;
+  for (const auto& part : parts) {
+    auto records = ParseRecordLines(part, "a node's RDMA ports");
+    if (!records) continue;
+    for (const auto& record : *records) {
+      if (record.kind == "absent") absent.push_back({record.Get("node"), record.Get("status"), record.Get("why")});
+      if (record.kind != "rails") continue;
+      std::vector<Rail> rails;
+      for (const std::string& item : SplitOn(record.Get("list"), ',')) {
+        const auto colon = item.rfind(':');
+        if (colon == std::string::npos) continue;
+        rails.push_back({item.substr(0, colon), std::atoi(item.substr(colon + 1).c_str())});
+      }
+      nodes.emplace_back(record.Get("node"), rails);
+    }
+  }
+  const std::vector<Round> ring = RingRounds(nodes);
+  if (ring.empty()) {
+    out.status = ProbeStatus::kFailed;
+    bool all_missing = !absent.empty();
+    std::string why;
+    for (const auto& node : absent) {
+      all_missing = all_missing && node.status == "missing";
+      why += (why.empty() ? "" : "; ") + node.node + ": " + node.why;
+    }
+    if (all_missing) out.status = ProbeStatus::kToolMissing;
+    if (why.empty()) why = "fewer than two nodes share an active RDMA port (HCA and port)";
+    out.detail = why;
+    return out;
+  }
+  int tcp_port = kFirstTcpPort;
+  const std::string first = RunRounds(context, ring, tcp_port);
+  // Every rank needs pass 1's results to plan pass 2 the same way.
+  std::string pass1;
+  for (const auto& part : context.world.AllGather(first, Named(context, "the exchange of ib_write_bw pass 1"))) {
+    pass1 += part;
+  }
+  std::vector<RailPair> measured;
+  if (auto pairs = ParseRailPairs(pass1, "ib_write_bw pass 1")) measured = std::move(*pairs);
+  const std::string second = RunRounds(context, ConfirmationRounds(measured, floor->gbit_per_s), tcp_port);
+  const auto seconds_parts =
+      context.world.GatherToRoot(second, Named(context, "the gather of ib_write_bw pass 2"));
+  if (!context.world.is_root()) return out;
+  out.text = "# perftest-rail-pairs v1\n";
+  for (const auto& node : absent) out.text += "# not paired: " + node.node + ": " + node.why + "\n";
+  out.text += pass1;
+  for (const auto& part : seconds_parts) out.text += part;
+  out.status = ProbeStatus::kOk;
+  return out;
+}
+
+}  // namespace gpuconform::perftest

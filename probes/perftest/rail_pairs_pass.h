@@ -1,0 +1,20 @@
+// The live pairing pass: ib_write_bw between node pairs on every rail, as rail_pair_plan.h
+// plans them, run by the node owners' ranks one round at a time. In each round the servers
+// start (`ib_write_bw -d HCA -i PORT -p TCP_PORT -D 5 -F --report_gbits`), the ranks meet, and
+// each client runs the same command with its server's host name: perftest's own handshake then
+// travels over the management network, which that name resolves to, never the fabric under
+// test. Both sides run under deadlines (a server whose client never comes is killed), a client
+// that could not connect tries again until its deadline, and every rank meets the others
+// between rounds with a deadline, so a dead peer costs one round, never the run. Rank 0's
+// answer is cluster/perftest-rail-pairs.txt (rail_pairs_parse.h). Where no node has an active
+// RDMA port, the answer quotes perftest's own words on each node.
+#pragma once
+
+#include "harness/gather.h"
+#include "harness/probe.h"
+
+namespace gpuconform::perftest {
+
+RawOutput RunRailPairsPass(const CollectiveContext& context);
+
+}  // namespace gpuconform::perftest

@@ -5,9 +5,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
+#include "harness/hostlist.h"
 #include "harness/process_runner.h"
 #include "harness/record_lines.h"
 #include "harness/text_util.h"
@@ -215,13 +217,17 @@ RawOutput RunRailPairsPass(const CollectiveContext& context) {
   const std::vector<Round> ring = RingRounds(nodes);
   if (ring.empty()) {
     out.status = ProbeStatus::kFailed;
+    // Nodes that give the same reason are named once, as a hostlist: "node[1-3]: no RDMA device ...".
+    std::map<std::string, std::vector<std::string>> nodes_by_why;
     bool all_missing = !absent.empty();
-    std::string why;
     for (const auto& node : absent) {
       all_missing = all_missing && node.status == "missing";
-      why += (why.empty() ? "" : "; ") + node.node + ": " + node.why;
+      nodes_by_why[node.why].push_back(node.node);
     }
     if (all_missing) out.status = ProbeStatus::kToolMissing;
+    std::vector<std::string> reasons;
+    for (const auto& [reason, hosts] : nodes_by_why) reasons.push_back(ShortHostlist(hosts) + ": " + reason);
+    std::string why = Join(reasons, "; ");
     if (why.empty()) why = "fewer than two nodes share an active RDMA port (HCA and port)";
     out.detail = why;
     return out;

@@ -251,6 +251,16 @@ inline constexpr ReasonEntry kReasons[] = {
      "ib_write_bw between two nodes on one rail is below the floor while both pass with other nodes",
      "the fabric path between the two nodes (a leaf or spine switch port, a cable): run ibdiagnet and read the "
      "switch ports' counters on that path"},
+    {"rail-latency-high", reason_detail::kHw,
+     "ib_write_lat on one rail of the node is more than twice the rail's median latency in every pair it was "
+     "measured in, its partners meeting it with other nodes",
+     "check the rail's HCA, cable and link on the node (mlxlink -d <hca> for the speed, width and FEC it "
+     "negotiated; ibstat), and the switch port it reaches"},
+    {"rail-pair-latency-high", reason_detail::kHw,
+     "ib_write_lat between two nodes on one rail is more than twice the rail's median while both nodes meet it "
+     "with other nodes",
+     "the fabric path between the two nodes (extra hops through the spine, a congested or degraded switch port): "
+     "run ibdiagnet and ibtracert between the two nodes"},
     {"ib-link-error-rate", reason_detail::kHw,
      "an InfiniBand port's error counters rose faster than the profile's link_counters rate since the node's "
      "previous run in the history, even where the count is within its limit",

@@ -39,6 +39,16 @@ Result<RailPair> ReadPair(const RecordLine& record, const std::string& origin) {
   if (pair.bw_average_gbit_per_s && (!std::isfinite(*pair.bw_average_gbit_per_s) || *pair.bw_average_gbit_per_s < 0)) {
     return ErrorAt(origin, record.line, "bw_average_gbit_per_s must be a non-negative number");
   }
+  auto latency = NumberField(record, "lat_average_us", origin);
+  if (!latency) return Error{latency.error()};
+  pair.lat_average_us = *latency;
+  pair.lat_error = record.Get("lat_error");
+  if (pair.lat_average_us && !pair.lat_error.empty()) {
+    return ErrorAt(origin, record.line, "a pair carries lat_average_us= or lat_error=, not both");
+  }
+  if (pair.lat_average_us && (!std::isfinite(*pair.lat_average_us) || *pair.lat_average_us <= 0)) {
+    return ErrorAt(origin, record.line, "lat_average_us must be a positive number");
+  }
   return pair;
 }
 

@@ -3,6 +3,9 @@
 //   # perftest-rail-pairs v1
 //   pair pass=1 client=node-01 server=node-02 hca=mlx5_0 port=1 bw_average_gbit_per_s=392.41
 //   pair pass=2 client=node-05 server=node-01 hca=mlx5_3 port=1 error="Couldn't connect to node-01:18515"
+//   pair pass=1 client=node-01 server=node-02 hca=mlx5_0 port=1 bw_average_gbit_per_s=392.41 lat_average_us=1.21
+// Each pair may also carry ib_write_lat's average latency between the same two nodes on the same
+// rail (lat_average_us=), or its error (lat_error=); older files carry neither.
 // Pass 1 pairs the nodes in a ring on each rail; pass 2 measures each node whose every pass-1
 // pair on a rail was slow once more with a node that passed (probes/mpi_sweep/pair_results.h's
 // ConfirmationPairs), so that the slow node, not its ring neighbours, is named. Each pair's
@@ -26,6 +29,8 @@ struct RailPair {
   int port = 1;
   std::optional<double> bw_average_gbit_per_s;
   std::string error;  // perftest's own words where the pair did not complete
+  std::optional<double> lat_average_us;  // ib_write_lat's t_avg, where it was measured
+  std::string lat_error;                 // ib_write_lat's own words where it did not complete
   int line = 0;
 
   std::string Rail() const { return hca + " port " + std::to_string(port); }

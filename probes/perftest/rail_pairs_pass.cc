@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <optional>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -108,44 +110,75 @@ struct Absent {
   std::string node, status, why;
 };
 
-std::vector<std::string> Arguments(const Rail& rail, int tcp_port) {
+// Both sides of a pair run the same command; the client adds its server's host name. The
+// latency run listens on its own port, so a bandwidth server killed late cannot hold it.
+std::vector<std::string> BandwidthArguments(const Rail& rail, int tcp_port) {
   return {"ib_write_bw", "-d", rail.hca, "-i", std::to_string(rail.port), "-p", std::to_string(tcp_port),
           "-D", std::to_string(kDurationS), "-F", "--report_gbits"};
 }
 
-// The client's side of one pair, as a cluster/perftest-rail-pairs.txt line.
-std::string MeasureAsClient(const PlannedPair& pair, int tcp_port) {
-  std::vector<std::string> argv = Arguments(pair.rail, tcp_port);
-  argv.push_back(pair.server);
+std::vector<std::string> LatencyArguments(const Rail& rail, int tcp_port) {
+  return {"ib_write_lat", "-d", rail.hca, "-i", std::to_string(rail.port), "-p", std::to_string(tcp_port + 500), "-F"};
+}
+
+struct ClientRun {
+  std::optional<double> value;
+  std::string error;  // perftest's own words, or how the run ended
+};
+
+// A perftest client against `server`, tried again while it could not connect (its server may
+// not listen yet) until the connect window passes; `read` takes the number from its report.
+ClientRun RunClient(std::vector<std::string> argv, const std::string& client, const std::string& server,
+                    const std::function<std::optional<double>(const PerftestReport&)>& read) {
+  argv.push_back(server);
   const auto give_up_at = std::chrono::steady_clock::now() + kConnectWindow;
-  std::string error;
-  std::optional<double> average;
+  ClientRun result;
   for (;;) {
     const CommandResult run = RunCommand(argv, kClientTimeout);
-    const std::string origin = pair.client + ": " + CommandText(argv);
-    auto report = ParsePerftest(run.stdout_text + "\n" + run.stderr_text, origin);
-    if (run.outcome == CommandOutcome::kTimedOut) {
-      error = "ib_write_bw did not finish within " + std::to_string(kClientTimeout.count()) + " s and was killed";
-    } else if (report && !report->bandwidth.empty()) {
-      average = report->bandwidth.back().bw_average_gbit_per_s;
-      error.clear();
+    auto report = ParsePerftest(run.stdout_text + "\n" + run.stderr_text, client + ": " + CommandText(argv));
+    result.value = report ? read(*report) : std::nullopt;
+    if (result.value) {
+      result.error.clear();
+    } else if (run.outcome == CommandOutcome::kTimedOut) {
+      result.error = argv[0] + " did not finish within " + std::to_string(kClientTimeout.count()) + " s and was killed";
+    } else if (run.outcome == CommandOutcome::kNotFound) {
+      result.error = argv[0] + " is not installed on " + client;
     } else if (report && !report->errors.empty()) {
-      error = report->errors.front().line;
+      result.error = report->errors.front().line;
     } else {
-      error = "ib_write_bw ended with exit status " + std::to_string(run.exit_code) + " and printed no result" +
-              (report ? "" : ": " + report.error());
+      result.error = argv[0] + " ended with exit status " + std::to_string(run.exit_code) + " and printed no result" +
+                     (report ? "" : ": " + report.error());
     }
     const bool refused = report && report->FirstError(PerftestErrorKind::kConnectFailed) != nullptr;
-    if (average || !refused || std::chrono::steady_clock::now() >= give_up_at) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the server may not listen yet
+    if (result.value || !refused || std::chrono::steady_clock::now() >= give_up_at) return result;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+}
+
+// The client's side of one pair, bandwidth then latency, as a cluster/perftest-rail-pairs.txt line.
+std::string MeasureAsClient(const PlannedPair& pair, int tcp_port) {
+  const ClientRun bandwidth =
+      RunClient(BandwidthArguments(pair.rail, tcp_port), pair.client, pair.server, [](const PerftestReport& report) {
+        return report.bandwidth.empty() ? std::nullopt : std::optional(report.bandwidth.back().bw_average_gbit_per_s);
+      });
+  ClientRun latency;
+  if (bandwidth.value) {
+    latency = RunClient(LatencyArguments(pair.rail, tcp_port), pair.client, pair.server, [](const PerftestReport& report) {
+      return report.latency.empty() ? std::nullopt : std::optional(report.latency.back().t_avg_us);
+    });
   }
   std::vector<std::pair<std::string, std::string>> fields = {
       {"pass", std::to_string(pair.pass)}, {"client", pair.client}, {"server", pair.server},
       {"hca", pair.rail.hca},             {"port", std::to_string(pair.rail.port)}};
-  if (average) {
-    fields.emplace_back("bw_average_gbit_per_s", std::to_string(*average));
+  if (bandwidth.value) {
+    fields.emplace_back("bw_average_gbit_per_s", std::to_string(*bandwidth.value));
+    if (latency.value) {
+      fields.emplace_back("lat_average_us", std::to_string(*latency.value));
+    } else {
+      fields.emplace_back("lat_error", Clean(latency.error));
+    }
   } else {
-    fields.emplace_back("error", Clean(error));
+    fields.emplace_back("error", Clean(bandwidth.error));
   }
   return FormatRecord("pair", fields) + "\n";
 }
@@ -160,14 +193,19 @@ std::string RunRound(const CollectiveContext& context, const Round& round, int t
   }
   std::thread server;
   if (as_server != nullptr) {
-    server = std::thread([argv = Arguments(as_server->rail, tcp_port)] { (void)RunCommand(argv, kServerTimeout); });
+    // The latency server starts as soon as the bandwidth run ends (its client runs next).
+    server = std::thread([bandwidth = BandwidthArguments(as_server->rail, tcp_port),
+                          latency = LatencyArguments(as_server->rail, tcp_port)] {
+      (void)RunCommand(bandwidth, kServerTimeout);
+      (void)RunCommand(latency, kServerTimeout);
+    });
   }
   const seconds collective(context.options.collective_timeout_s);
   context.world.SleepingBarrier({"the start of an ib_write_bw round's servers", collective});
   std::string line;
   if (as_client != nullptr) line = MeasureAsClient(*as_client, tcp_port);
   if (server.joinable()) server.join();
-  context.world.SleepingBarrier({"the end of an ib_write_bw round", collective + kConnectWindow + kServerTimeout,
+  context.world.SleepingBarrier({"the end of an ib_write_bw round", collective + kConnectWindow + 2 * kServerTimeout,
                                  "a rank's ib_write_bw outlived its deadline, or a rank stopped answering"});
   return line;
 }

@@ -1,7 +1,8 @@
 // The live pairing pass: ib_write_bw between node pairs on every rail, as rail_pair_plan.h
 // plans them, run by the node owners' ranks one round at a time. In each round the servers
-// start (`ib_write_bw -d HCA -i PORT -p TCP_PORT -D 5 -F --report_gbits`), the ranks meet, and
-// each client runs the same command with its server's host name: perftest's own handshake then
+// start (`ib_write_bw -d HCA -i PORT -p TCP_PORT -D 5 -F --report_gbits`, then `ib_write_lat`
+// on the same rail), the ranks meet, and each client runs the same commands with its server's
+// host name: perftest's own handshake then
 // travels over the management network, which that name resolves to, never the fabric under
 // test. Both sides run under deadlines (a server whose client never comes is killed), a client
 // that could not connect tries again until its deadline, and every rank meets the others

@@ -29,6 +29,18 @@ SuiteDefinition Definition() {
                  if (RailFloorOf(c.profile)) return std::nullopt;
                  return "profile " + c.profile.name + " expects no InfiniBand or RoCE rails: no ib_write_bw pairs to measure";
                }},
+              {kRailLatencyConsistent,
+               "every rail's ib_write_lat pairs within twice the rail's median latency; a node high in every pair "
+               "on a rail is named, not its partners",
+               false,
+               ReadThenJudge([](const SuiteContext& c, const std::string&) -> decltype(auto) { return ReadRailPairs(c.raw); },
+                             [](const std::vector<RailPair>& pairs, const SuiteContext&, const std::string&) {
+                               return CheckRailLatency(pairs);
+                             }),
+               [](const SuiteContext& c, const std::string&) -> std::optional<std::string> {
+                 if (RailFloorOf(c.profile)) return std::nullopt;
+                 return "profile " + c.profile.name + " expects no InfiniBand or RoCE rails: no ib_write_lat pairs to measure";
+               }},
           },
       .probes = {RailPairsProbe()},
   };

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -75,6 +76,96 @@ CheckResult CheckRailPairs(const std::vector<RailPair>& pairs, const RailFloor& 
     return result;
   }
   CheckResult result = Passed();
+  result.measurements = std::move(measurements);
+  return result;
+}
+
+namespace {
+
+bool LatencyHigh(const RailPair& pair, double ceiling_us) {
+  return !pair.lat_error.empty() || (pair.lat_average_us && *pair.lat_average_us > ceiling_us);
+}
+
+std::string LatencyOf(const RailPair& pair) {
+  if (!pair.lat_error.empty()) return "failed (" + pair.lat_error + ")";
+  return fmt::format("{:.2f} us", *pair.lat_average_us);
+}
+
+// "4.10 us with node-04, 3.95 us with node-01 (second pass)".
+std::string LatenciesOf(const std::string& node, const std::vector<const RailPair*>& pairs) {
+  std::vector<std::string> parts;
+  for (const RailPair* pair : pairs) {
+    if (pair->client != node && pair->server != node) continue;
+    const std::string& peer = pair->client == node ? pair->server : pair->client;
+    parts.push_back(LatencyOf(*pair) + " with " + peer + (pair->pass == 2 ? " (second pass)" : ""));
+  }
+  return Join(parts, ", ");
+}
+
+double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+}  // namespace
+
+CheckResult CheckRailLatency(const std::vector<RailPair>& pairs) {
+  std::map<std::string, std::vector<const RailPair*>> by_rail;
+  for (const RailPair& pair : pairs) {
+    if (pair.lat_average_us || !pair.lat_error.empty()) by_rail[pair.Rail()].push_back(&pair);
+  }
+  if (by_rail.empty()) return Skipped("no pair carries ib_write_lat's latency (a pairing pass that measured bandwidth only)");
+  std::vector<Finding> findings;
+  std::vector<Measurement> measurements;
+  std::vector<std::string> too_few;
+  for (const auto& [rail, rail_pairs] : by_rail) {
+    std::vector<double> latencies;
+    for (const RailPair* pair : rail_pairs) {
+      if (pair->lat_average_us) latencies.push_back(*pair->lat_average_us);
+    }
+    if (latencies.size() < 3) {
+      too_few.push_back(rail);
+      continue;
+    }
+    const double median = Median(latencies);
+    const double ceiling = kLatencyMedianFactor * median;
+    const std::string threshold = fmt::format("<= {:.2f}", ceiling);
+    const std::string source = fmt::format("twice the median of rail {}'s pairs ({:.2f} us)", rail, median);
+    std::vector<mpi_sweep::PairResult> results;
+    for (const RailPair* pair : rail_pairs) {
+      mpi_sweep::PairResult result{pair->client, pair->server, 0, 0, LatencyHigh(*pair, ceiling) ? "high" : ""};
+      results.push_back(result);
+      measurements.push_back({fmt::format("{}/port{}.pass{}.{}->{}.latency", pair->hca, pair->port, pair->pass,
+                                          pair->client, pair->server),
+                              pair->lat_average_us ? fmt::format("{:.2f}", *pair->lat_average_us) : "failed",
+                              pair->lat_average_us ? "us" : "", threshold, source});
+    }
+    std::set<std::string> blamed;
+    for (const auto& [node, count] : mpi_sweep::CountPairs(results, CountsAsSlow)) {
+      if (!mpi_sweep::AllSlow(count)) continue;
+      blamed.insert(node);
+      findings.push_back(
+          {"rail-latency-high", node,
+           fmt::format("{}: rail {} is above {:.2f} us (twice the rail's median, {:.2f} us) in every pair it was "
+                       "measured in ({}), while the nodes it was paired with meet it with others: check the link "
+                       "it negotiated (`mlxlink -d {}` on {}: speed, width, FEC) and its cable and switch port",
+                       node, rail, ceiling, median, LatenciesOf(node, rail_pairs), rail_pairs.front()->hca, node)});
+    }
+    for (const RailPair* pair : rail_pairs) {
+      if (!LatencyHigh(*pair, ceiling) || blamed.count(pair->client) || blamed.count(pair->server)) continue;
+      findings.push_back(
+          {"rail-pair-latency-high", pair->client + "," + pair->server,
+           fmt::format("{} -> {} on rail {}: {} (twice the rail's median is {:.2f} us), while both nodes meet it "
+                       "with other nodes: the path between them; run ibtracert and ibdiagnet between the two",
+                       pair->client, pair->server, rail, LatencyOf(*pair), ceiling)});
+    }
+  }
+  if (measurements.empty()) {
+    return Skipped("fewer than three pairs with a latency on every rail (" + Join(too_few, ", ") +
+                   "): no median to compare them with");
+  }
+  CheckResult result = findings.empty() ? Passed() : Failed(std::move(findings));
   result.measurements = std::move(measurements);
   return result;
 }

@@ -18,7 +18,19 @@ namespace gpuconform::perftest {
 
 inline constexpr char kSuite[] = "Perftest";
 inline constexpr char kRailPairsAtFloor[] = "RailPairsAtFloor";
+inline constexpr char kRailLatencyConsistent[] = "RailLatencyConsistent";
+
+// Latency is judged against the rail's own pairs, not a fixed number: what a healthy pair
+// measures depends on the hops between the two nodes, the cables and the link generation, which
+// no profile states. A pair at more than twice its rail's median (of three or more pairs)
+// stands out from its peers.
+inline constexpr double kLatencyMedianFactor = 2.0;
 
 CheckResult CheckRailPairs(const std::vector<RailPair>& pairs, const RailFloor& floor);
+// The pairs' ib_write_lat: a node above the ceiling in every pair it was in (two or more) is
+// named (`rail-latency-high`), a pair that no such node explains names the path
+// (`rail-pair-latency-high`); a rail with fewer than three measured pairs is not judged, and
+// pairs without latency (older files) are skipped, saying so.
+CheckResult CheckRailLatency(const std::vector<RailPair>& pairs);
 
 }  // namespace gpuconform::perftest

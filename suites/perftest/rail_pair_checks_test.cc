@@ -42,12 +42,12 @@ std::vector<std::string> Entities(const CheckResult& result, const std::string& 
   return entities;
 }
 
-CheckResult JudgedSnapshot(const std::string& snapshot) {
+CheckResult JudgedSnapshot(const std::string& snapshot, const std::string& check = kRailPairsAtFloor) {
   for (const auto& result : test_support::EvaluateSuiteOnSnapshot(kSuite, test_support::FixtureDir(snapshot),
                                                                   test_support::BuiltinProfile("h100-sxm-8"))) {
-    if (result.check == kRailPairsAtFloor) return result;
+    if (result.check == check) return result;
   }
-  ADD_FAILURE() << "no " << kRailPairsAtFloor << " on " << snapshot;
+  ADD_FAILURE() << "no " << check << " on " << snapshot;
   return CheckResult{};
 }
 
@@ -124,6 +124,66 @@ TEST(RailPairsParse, RefusesBrokenLinesNamingThem) {
        {"pair pass=1 client=a server=b hca=mlx5_0 port=1 bw_average_gbit_per_s=-3\n", "f:1: bw_average_gbit_per_s must"},
        {"link pass=1\n", "f:1: unknown record 'link'"},
        {"# nothing\n", "f:1: no pair lines"}});
+}
+
+// Eight nodes, one rail of one node with a high latency: that node is named, its two ring
+// partners (which meet the ceiling with their other partners) are not, and bandwidth passes.
+TEST(RailLatencyConsistent, EightNodesWithOneHighLatencyRailNameThatNode) {
+  const CheckResult high = JudgedSnapshot("perftest-8node-one-high-latency", kRailLatencyConsistent);
+  ASSERT_EQ(high.verdict, Verdict::kFail);
+  ASSERT_EQ(high.findings.size(), 1u) << high.findings[1].message;
+  EXPECT_EQ(high.findings[0].code, "rail-latency-high");
+  EXPECT_EQ(high.findings[0].entity, "gpu-node-05");
+  EXPECT_NE(high.findings[0].message.find("gpu-node-05: rail mlx5_4 port 1 is above"), std::string::npos)
+      << high.findings[0].message;
+  EXPECT_NE(high.findings[0].message.find("us with gpu-node-04"), std::string::npos) << high.findings[0].message;
+  EXPECT_EQ(JudgedSnapshot("perftest-8node-one-high-latency").verdict, Verdict::kPass);
+  EXPECT_EQ(JudgedSnapshot("perftest-8node-healthy", kRailLatencyConsistent).verdict, Verdict::kPass);
+  // A pass that measured bandwidth only says so.
+  const CheckResult older = JudgedSnapshot("perftest-8node-one-slow-rail", kRailLatencyConsistent);
+  EXPECT_EQ(older.verdict, Verdict::kSkip);
+}
+
+// One pair high between two nodes that meet the ceiling with others: the path is named.
+TEST(RailLatencyConsistent, AHighPairBetweenGoodNodesNamesThePathAndAFailedRunCounts) {
+  const std::string ring =
+      "pair pass=1 client=n1 server=n2 hca=mlx5_0 port=1 bw_average_gbit_per_s=390 lat_average_us=1.2\n"
+      "pair pass=1 client=n2 server=n3 hca=mlx5_0 port=1 bw_average_gbit_per_s=390 lat_average_us=9.5\n"
+      "pair pass=1 client=n3 server=n4 hca=mlx5_0 port=1 bw_average_gbit_per_s=390 lat_average_us=1.3\n"
+      "pair pass=1 client=n4 server=n1 hca=mlx5_0 port=1 bw_average_gbit_per_s=390 lat_average_us=1.2\n";
+  const CheckResult path = CheckRailLatency(Pairs(ring));
+  ASSERT_EQ(path.verdict, Verdict::kFail);
+  EXPECT_EQ(Entities(path, "rail-pair-latency-high"), std::vector<std::string>{"n2,n3"});
+  EXPECT_NE(path.findings[0].message.find("n2 -> n3 on rail mlx5_0 port 1: 9.50 us"), std::string::npos)
+      << path.findings[0].message;
+  const std::string failed = ring + "pair pass=1 client=n1 server=n3 hca=mlx5_0 port=1 bw_average_gbit_per_s=390 "
+                                    "lat_error=\"Couldn't connect to n3:19015\"\n";
+  // A latency run that failed counts as high; n3 still meets the ceiling with n4, so both
+  // pairs are paths, not n3.
+  EXPECT_EQ(Entities(CheckRailLatency(Pairs(failed)), "rail-pair-latency-high"),
+            (std::vector<std::string>{"n2,n3", "n1,n3"}));
+  EXPECT_EQ(CheckRailLatency(Pairs(ring)).measurements.size(), 4u);
+}
+
+TEST(RailLatencyConsistent, FewerThanThreePairsOnARailAreNotJudged) {
+  const CheckResult few = CheckRailLatency(
+      Pairs("pair pass=1 client=n1 server=n2 hca=mlx5_0 port=1 bw_average_gbit_per_s=390 lat_average_us=1.2\n"
+            "pair pass=1 client=n2 server=n1 hca=mlx5_0 port=1 bw_average_gbit_per_s=390 lat_average_us=9.2\n"));
+  EXPECT_EQ(few.verdict, Verdict::kSkip);
+  ASSERT_FALSE(few.findings.empty());
+  EXPECT_NE(few.findings[0].message.find("fewer than three pairs"), std::string::npos) << few.findings[0].message;
+}
+
+TEST(RailPairsParse, LatencyIsOptionalButNeverBothOrNegative) {
+  test_support::ExpectEachRefused(
+      ParseRailPairs,
+      {{"pair pass=1 client=a server=b hca=mlx5_0 port=1 bw_average_gbit_per_s=1 lat_average_us=1 lat_error=x\n",
+        "f:1: a pair carries lat_average_us= or lat_error=, not both"},
+       {"pair pass=1 client=a server=b hca=mlx5_0 port=1 bw_average_gbit_per_s=1 lat_average_us=-2\n",
+        "f:1: lat_average_us must be a positive number"}});
+  const auto pairs = Pairs("pair pass=1 client=a server=b hca=mlx5_0 port=1 bw_average_gbit_per_s=1 lat_average_us=1.5\n");
+  ASSERT_TRUE(pairs[0].lat_average_us.has_value());
+  EXPECT_DOUBLE_EQ(*pairs[0].lat_average_us, 1.5);
 }
 
 }  // namespace

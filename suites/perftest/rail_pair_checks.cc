@@ -18,13 +18,14 @@ std::string Measured(const RailPair& pair) {
   return fmt::format("{:.1f} Gb/s", *pair.bw_average_gbit_per_s);
 }
 
-// "181.2 Gb/s with node-04, 180.4 Gb/s with node-01 (second pass)".
-std::string PairsOf(const std::string& node, const std::vector<const RailPair*>& pairs) {
+// "181.2 Gb/s with node-04, 180.4 Gb/s with node-01 (second pass)", each pair as `measured` says.
+std::string PairsOf(const std::string& node, const std::vector<const RailPair*>& pairs,
+                    std::string (*measured)(const RailPair&)) {
   std::vector<std::string> parts;
   for (const RailPair* pair : pairs) {
     if (pair->client != node && pair->server != node) continue;
     const std::string& peer = pair->client == node ? pair->server : pair->client;
-    parts.push_back(Measured(*pair) + " with " + peer + (pair->pass == 2 ? " (second pass)" : ""));
+    parts.push_back(measured(*pair) + " with " + peer + (pair->pass == 2 ? " (second pass)" : ""));
   }
   return Join(parts, ", ");
 }
@@ -57,7 +58,7 @@ CheckResult CheckRailPairs(const std::vector<RailPair>& pairs, const RailFloor& 
            fmt::format("{}: rail {} is below {:g} Gb/s in every pair it was measured in ({}), while the nodes it "
                        "was paired with pass with others: the node's HCA or cable on that rail; check `mlxlink -d "
                        "{}` and `ibstat {}` on {}, then reseat or replace the cable or the HCA",
-                       node, rail, floor.gbit_per_s, PairsOf(node, rail_pairs), rail_pairs.front()->hca,
+                       node, rail, floor.gbit_per_s, PairsOf(node, rail_pairs, Measured), rail_pairs.front()->hca,
                        rail_pairs.front()->hca, node)});
     }
     for (const RailPair* pair : rail_pairs) {
@@ -89,17 +90,6 @@ bool LatencyHigh(const RailPair& pair, double ceiling_us) {
 std::string LatencyOf(const RailPair& pair) {
   if (!pair.lat_error.empty()) return "failed (" + pair.lat_error + ")";
   return fmt::format("{:.2f} us", *pair.lat_average_us);
-}
-
-// "4.10 us with node-04, 3.95 us with node-01 (second pass)".
-std::string LatenciesOf(const std::string& node, const std::vector<const RailPair*>& pairs) {
-  std::vector<std::string> parts;
-  for (const RailPair* pair : pairs) {
-    if (pair->client != node && pair->server != node) continue;
-    const std::string& peer = pair->client == node ? pair->server : pair->client;
-    parts.push_back(LatencyOf(*pair) + " with " + peer + (pair->pass == 2 ? " (second pass)" : ""));
-  }
-  return Join(parts, ", ");
 }
 
 double Median(std::vector<double> values) {
@@ -150,7 +140,7 @@ CheckResult CheckRailLatency(const std::vector<RailPair>& pairs) {
            fmt::format("{}: rail {} is above {:.2f} us (twice the rail's median, {:.2f} us) in every pair it was "
                        "measured in ({}), while the nodes it was paired with meet it with others: check the link "
                        "it negotiated (`mlxlink -d {}` on {}: speed, width, FEC) and its cable and switch port",
-                       node, rail, ceiling, median, LatenciesOf(node, rail_pairs), rail_pairs.front()->hca, node)});
+                       node, rail, ceiling, median, PairsOf(node, rail_pairs, LatencyOf), rail_pairs.front()->hca, node)});
     }
     for (const RailPair* pair : rail_pairs) {
       if (!LatencyHigh(*pair, ceiling) || blamed.count(pair->client) || blamed.count(pair->server)) continue;

@@ -317,48 +317,8 @@ Result<KernelLog> ParseKernelLog(LineSource& source, const std::string& origin) 
 }
 
 Result<KernelLog> ParseKernelLog(const std::string& text, const std::string& origin) {
-  (void)origin;  // every line is acceptable; kept for the parsers' common signature
-  KernelLog log;
-  const std::vector<std::string_view> lines = SplitLines(text);
-  log.lines = static_cast<int>(lines.size());
-  AerReader aer(log);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const int number = static_cast<int>(i) + 1;
-    aer.Read(lines[i], number);
-    if (auto event = XidLine(lines[i], number)) {
-      log.events.push_back(std::move(*event));
-      continue;
-    }
-    if (!Contains(lines[i], "fallen off the bus")) continue;
-    // Newer drivers say it over three lines ("The NVIDIA GPU 0000:18:00.0 / (PCI ID: ...)
-    // installed in this system has / fallen off the bus ..."): the address is up to two lines up.
-    std::string bus_id;
-    std::size_t first = i;
-    for (std::size_t back = 0; back <= 2 && back <= i && bus_id.empty(); ++back) {
-      bus_id = FindPciAddress(lines[i - back]);
-      if (!bus_id.empty()) first = i - back;
-    }
-    XidEvent event;
-    event.line = static_cast<int>(first) + 1;
-    event.xid = 79;
-    event.bus_id = bus_id;
-    const std::size_t nvrm = lines[first].find("NVRM:");
-    event.timestamp = nvrm == std::string_view::npos ? "" : TimestampOf(lines[first].substr(0, nvrm));
-    event.message = std::string(
-        Trim(lines[i].substr(lines[i].find("NVRM:") == std::string_view::npos ? 0 : lines[i].find("NVRM:") + 6)));
-    event.from_bus_message = true;
-    log.events.push_back(std::move(event));
-  }
-  // The same fall is often logged twice, as "Xid ... 79" and as a message; keep the Xid line.
-  std::vector<std::string> xid79_buses;
-  for (const XidEvent& event : log.events) {
-    if (!event.from_bus_message && event.xid == 79) xid79_buses.push_back(event.bus_id);
-  }
-  std::erase_if(log.events, [&](const XidEvent& event) {
-    return event.from_bus_message &&
-           std::find(xid79_buses.begin(), xid79_buses.end(), event.bus_id) != xid79_buses.end();
-  });
-  return log;
+  TextLines lines(text);
+  return ParseKernelLog(lines, origin);
 }
 
 }  // namespace gpuconform::kernel_log

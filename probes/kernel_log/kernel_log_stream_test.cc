@@ -1,5 +1,6 @@
 // The streamed parse of a kernel log (ParseKernelLog over a LineSource, as the reader runs it
-// on a replayed dmesg.txt read in chunks) gives the facts of the whole-text parse, on the
+// on a replayed dmesg.txt read in chunks) gives the facts of its whole text in one piece (and,
+// when it was written, of the whole-text parser it replaced), on the
 // fixtures' dmesg.txt and the published kernel logs in realdata (skipped, saying so, where
 // absent), and where a fall off the bus names its GPU lines above it.
 #include <gtest/gtest.h>

@@ -547,25 +547,8 @@ Result<NcclLog> ParseNcclLog(LineSource& lines, const std::string& origin) {
 }
 
 Result<NcclLog> ParseNcclLog(std::string_view text, const std::string& origin) {
-  NcclLog log;
-  LogBuilder builder(log);
-  std::size_t start = 0;
-  int number = 0;
-  while (start < text.size()) {
-    auto end = text.find('\n', start);
-    if (end == std::string_view::npos && number > 0) {
-      // A log that ends inside a line was cut off (a full disk, a killed job, a copy that
-      // stopped): "via NET/I" or half a device list would be judged as a wrong transport,
-      // so the fragment is counted and named, never judged.
-      ++log.lines;
-      log.cut_last_line = ++number;
-      break;
-    }
-    if (end == std::string_view::npos) end = text.size();
-    builder.Line(text.substr(start, end - start), ++number);
-    start = end + 1;
-  }
-  return Finish(std::move(log), origin);
+  TextLines lines(text);
+  return ParseNcclLog(lines, origin);
 }
 
 }  // namespace gpuconform::nccl_log

@@ -530,12 +530,8 @@ Result<std::vector<BandwidthTable>> ParseNcclTestsRuns(const std::string& text, 
 }
 
 Result<BandwidthTable> ParseNcclTestsOutput(const std::string& text, const std::string& origin) {
-  auto runs = ParseNcclTestsRuns(text, origin);
-  if (!runs) return Error{runs.error()};
-  for (auto run = runs->rbegin(); run != runs->rend(); ++run) {
-    if (run->ended_with_summary) return *run;
-  }
-  return runs->back();
+  TextLines lines(text);
+  return ParseNcclTestsOutput(lines, origin);
 }
 
 Result<BandwidthTable> ParseNcclTestsOutput(LineSource& lines, const std::string& origin) {

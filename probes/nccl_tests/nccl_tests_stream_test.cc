@@ -6,7 +6,10 @@
 
 #include <sstream>
 
+#include "harness/live_source.h"
+#include "probes/nccl_tests/nccl_tests_facts.h"
 #include "probes/nccl_tests/nccl_tests_parse.h"
+#include "probes/nccl_tests/nccl_tests_probe.h"
 #include "tests/support/streamed_parse.h"
 #include "tests/support/test_support.h"
 
@@ -80,6 +83,30 @@ TEST(NcclTestsStream, ALongSweepKeepsTheRunTheWholeTextWouldJudge) {
   const auto table = ParseNcclTestsOutput(lines, "sweep");
   ASSERT_TRUE(table) << table.error();
   EXPECT_DOUBLE_EQ(table->rows.back().busbw_gb_per_s, 107);
+}
+
+// Live, an operator's output (GPUCONFORM_NCCL_TESTS_OUTPUT) is taken on rank 0 as a reference
+// to its file, which the reader streams.
+TEST(NcclTestsStream, AnOperatorsOutputIsReadFromItsFileLive) {
+  test_support::TempDir dir;
+  const std::string path = dir.path() + "/all_reduce_perf.txt";
+  std::ofstream(path) << "#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+                         "     1048576        262144     float     sum      -1    100.0   10.49   19.66      0\n"
+                         "# Out of bounds values : 0 OK\n";
+  RunOptions options = DefaultRunOptions();
+  options.nccl_tests_output = path;
+  const ProbeSpec spec = NcclTestsOutputProbe();
+  ASSERT_TRUE(spec.large_output);
+  const RawOutput out = spec.builtin(LiveContext{"node1", nullptr, options});
+  ASSERT_TRUE(out.ok()) << out.detail;
+  EXPECT_EQ(out.file, path);
+  EXPECT_TRUE(out.text.empty());
+  ClusterRaw raw;
+  raw.cluster[spec.id] = out;
+  const auto& table = ReadBandwidthTable(raw, spec.id);
+  ASSERT_TRUE(table) << table.error();
+  ASSERT_EQ(table->rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(table->rows[0].busbw_gb_per_s, 19.66);
 }
 
 }  // namespace

@@ -3,17 +3,22 @@
 // nccl-tests rows, PyTorch warnings and training output) parsed and judged by NcclTransport.
 // Reported: wall time, throughput, and the peak heap the parse and judgement held above
 // what was live before (heap_counter.h), which the parser's caps bound whatever the log's
-// size; a hostile log of maximal lines shows the bound holds for garbage too.
+// size; a hostile log of maximal lines shows the bound holds for garbage too. BM_NcclLogFile
+// parses the file GPUCONFORM_BENCH_NCCL_LOG names as the run's reader does, streamed from the
+// file in chunks (bench/large-logs times it on logs of 50 MB to 1 GB).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <string>
 
 #include "bench/heap_counter.h"
 #include "harness/profile.h"
+#include "harness/raw_lines.h"
 #include "suites/nccl_transport/nccl_transport_checks.h"
 #include "probes/nccl_log/nccl_log_parse.h"
 
@@ -174,5 +179,31 @@ BENCHMARK(BM_NcclLogParseAndJudge)->Arg(3)->Arg(30)->Arg(300)->Unit(benchmark::k
 
 void BM_NcclLogParseAndJudgeHostile(benchmark::State& state) { ParseAndJudge(state, true); }
 BENCHMARK(BM_NcclLogParseAndJudgeHostile)->Arg(300)->Unit(benchmark::kMillisecond)->Iterations(2);
+
+void BM_NcclLogFile(benchmark::State& state) {
+  const char* path = std::getenv("GPUCONFORM_BENCH_NCCL_LOG");
+  if (path == nullptr) {
+    state.SkipWithError("set GPUCONFORM_BENCH_NCCL_LOG to an NCCL_DEBUG=INFO log");
+    return;
+  }
+  std::size_t peak = 0;
+  for (auto _ : state) {
+    const std::size_t baseline = bench::HeapLiveBytes();
+    bench::ResetHeapPeak();
+    auto lines = FileLines(path);
+    if (!lines) {
+      state.SkipWithError(lines.error().c_str());
+      return;
+    }
+    auto log = nccl_log::ParseNcclLog(**lines, path);
+    benchmark::DoNotOptimize(log);
+    peak = std::max(peak, bench::HeapPeakBytes() - baseline);
+  }
+  const auto bytes = static_cast<std::int64_t>(std::filesystem::file_size(path));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * bytes);
+  state.counters["log_MiB"] = static_cast<double>(bytes) / kMiB;
+  state.counters["heap_peak_MiB"] = static_cast<double>(peak) / kMiB;
+}
+BENCHMARK(BM_NcclLogFile)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace

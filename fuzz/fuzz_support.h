@@ -3,10 +3,13 @@
 // asserts anything a parser does not promise: returning (a value or an error) is a pass.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
+#include "harness/line_source.h"
 #include "harness/result.h"
 
 namespace gpuconform::fuzz {
@@ -20,6 +23,22 @@ inline constexpr std::size_t kMaxHosts = 500;
 
 inline std::string AsText(const std::uint8_t* data, std::size_t size) {
   return std::string(reinterpret_cast<const char*>(data), size);
+}
+
+// The input as a streamed parser reads a file: lines split from chunks of 1 to 16 bytes (the
+// input's first byte chooses), so the splitting of lines across chunks runs under the
+// sanitizers too. The input must outlive the source.
+inline ChunkLines AsChunkedLines(const std::uint8_t* data, std::size_t size) {
+  const std::size_t chunk = size == 0 ? 1 : data[0] % 16 + 1;
+  std::size_t at = 0;
+  return ChunkLines(
+      [data, size, chunk, at](char* buffer, std::size_t room) mutable -> long {
+        const std::size_t n = std::min({chunk, room, size - at});
+        if (n > 0) std::memcpy(buffer, data + at, n);
+        at += n;
+        return static_cast<long>(n);
+      },
+      chunk);
 }
 
 // Keeps a value alive, so the optimiser cannot drop the code that computed it.

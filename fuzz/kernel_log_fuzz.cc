@@ -6,6 +6,8 @@
 using namespace gpuconform;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  auto lines = fuzz::AsChunkedLines(data, size);  // as a replayed dmesg.txt is read
+  fuzz::Inspect(kernel_log::ParseKernelLog(lines, fuzz::kOrigin), [](const auto& log) { fuzz::Keep(log.lines); });
   fuzz::Inspect(kernel_log::ParseKernelLog(fuzz::AsText(data, size), fuzz::kOrigin), [](const auto& log) {
     for (const auto& event : log.events) {
       fuzz::Keep(event.bus_id + event.timestamp + event.message + std::to_string(event.xid + event.line));

@@ -95,4 +95,28 @@ Result<bool> WriteFileAtomically(const std::string& path, const std::string& con
   return (*writer)->Commit();
 }
 
+Result<bool> CopyFileAtomically(const std::string& from, const std::string& path) {
+  const int in = open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) return Error{"cannot read " + from + ": " + std::strerror(errno)};
+  auto writer = AtomicFileWriter::Open(path);
+  if (!writer.ok()) {
+    close(in);
+    return Error{writer.error()};
+  }
+  std::string chunk(kBufferBytes, '\0');
+  for (;;) {
+    const ssize_t n = read(in, chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const std::string why = "cannot read " + from + ": " + std::strerror(errno);
+      close(in);
+      return Error{why};  // the writer, dropped uncommitted, removes its temporary file
+    }
+    if (n == 0) break;
+    (*writer)->Append(std::string_view(chunk.data(), static_cast<std::size_t>(n)));
+  }
+  close(in);
+  return (*writer)->Commit();
+}
+
 }  // namespace gpuconform

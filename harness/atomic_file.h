@@ -17,6 +17,8 @@
 namespace gpuconform {
 
 Result<bool> WriteFileAtomically(const std::string& path, const std::string& contents);
+// The same for a copy of the file at `from`, read a chunk at a time (a log of gigabytes).
+Result<bool> CopyFileAtomically(const std::string& from, const std::string& path);
 
 class AtomicFileWriter {
  public:

@@ -44,7 +44,10 @@ void ClusterRaw::ReleaseNode(const std::string& node_name) const {
 namespace {
 
 json OutputToJson(const RawOutput& out) {
-  return {{"status", static_cast<int>(out.status)}, {"text", out.text}, {"origin", out.origin}, {"detail", out.detail}};
+  json j = {{"status", static_cast<int>(out.status)}, {"text", out.text}, {"origin", out.origin}, {"detail", out.detail}};
+  // Only rank 0 takes large outputs, and it gathers its own part too: the path stays valid.
+  if (!out.file.empty()) j["file"] = out.file;
+  return j;
 }
 
 RawOutput OutputFromJson(const json& j) {
@@ -53,6 +56,7 @@ RawOutput OutputFromJson(const json& j) {
   out.text = j.at("text").get<std::string>();
   out.origin = j.at("origin").get<std::string>();
   out.detail = j.at("detail").get<std::string>();
+  out.file = j.value("file", "");
   return out;
 }
 
@@ -149,7 +153,8 @@ Result<int> WriteOne(const std::filesystem::path& root, const ProbeSpec& spec, c
   const auto path = root / SnapshotPath(spec, node);
   if (out.status == ProbeStatus::kAbsent) return 0;
   if (out.ok()) {
-    auto written = WriteFileAtomically(path.string(), out.text);
+    auto written = out.file.empty() ? WriteFileAtomically(path.string(), out.text)
+                                    : CopyFileAtomically(out.file, path.string());
     if (!written) return Error{written.error()};
     return 1;
   }

@@ -124,4 +124,17 @@ RawOutput ReadFileOutput(const std::string& host, const std::string& path) {
   return out;
 }
 
+RawOutput FileReferenceOutput(const std::string& host, const std::string& path) {
+  RawOutput out;
+  out.origin = host + ":" + path;
+  if (!std::ifstream(path, std::ios::binary)) {
+    out.status = ProbeStatus::kToolMissing;
+    out.detail = host + ": cannot read " + path;
+    return out;
+  }
+  out.file = path;
+  out.status = ProbeStatus::kOk;
+  return out;
+}
+
 }  // namespace gpuconform

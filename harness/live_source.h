@@ -38,6 +38,9 @@ class LiveSource : public ProbeSource {
 
 // A file's contents as a probe's output: kToolMissing, naming the node, where it cannot be read.
 RawOutput ReadFileOutput(const std::string& host, const std::string& path);
+// The same for a large output (ProbeSpec::large_output) that rank 0 judges: the output refers
+// to the file (RawOutput::file), which its reader streams, where it can be opened.
+RawOutput FileReferenceOutput(const std::string& host, const std::string& path);
 
 // This machine's short host name (what Slurm calls the node).
 std::string LocalHostname();

@@ -61,6 +61,10 @@ struct ProbeSpec {
   // the smaller of its deadline and timeout_ms (a health check's budget shortens the latter);
   // nullopt: the profile does not ask for the tool, which is then not run ("absent", saying so).
   std::function<std::optional<ProbeCommand>(const Profile*)> command_from_profile;
+  // An output that can outgrow memory (the logs of long jobs): a snapshot, or an operator's file
+  // read on rank 0, answers with RawOutput::file instead of the text, and its reader streams it
+  // line by line (harness/raw_lines.h).
+  bool large_output = false;
 };
 
 enum class ProbeStatus {
@@ -107,6 +111,10 @@ struct RawOutput {
   std::string text;    // stdout (or file contents); kept for kFailed too, tools explain on stdout
   std::string origin;  // where it came from, for messages: "node1: `uname -r`" or a file path
   std::string detail;  // for non-ok: what went wrong, naming the command and node
+  // kOk with `text` empty: the output is this file's content, too large to hold (a probe with
+  // ProbeSpec::large_output). Readers stream it with RawLines; it is read where it was taken,
+  // on rank 0 or from the snapshot, never sent between ranks.
+  std::string file{};  // braced so the outputs built from four fields need not name it
 
   bool ok() const { return status == ProbeStatus::kOk; }
 };

@@ -1,5 +1,6 @@
 #include "harness/raw_text.h"
 
+#include "harness/read_file.h"
 #include "harness/text_util.h"
 
 namespace gpuconform {
@@ -8,6 +9,9 @@ Result<std::string> UsableText(const RawOutput& out, const std::string& node, co
                                const std::string& missing_tool) {
   switch (out.status) {
     case ProbeStatus::kOk:
+      // A large output (RawOutput::file) is streamed by its own reader; any other reader gets
+      // the file whole, as it would have had the text.
+      if (!out.file.empty()) return ReadTextFile(out.file, node + " " + file);
       return out.text;
     case ProbeStatus::kAbsent:
       // The source's own detail names the path it looked for; it is the more precise of the two.

@@ -40,7 +40,14 @@ RawOutput SnapshotSource::Fetch(const ProbeSpec& spec, const std::string& node) 
   const fs::path path = fs::path(dir_) / SnapshotPath(spec, node);
   RawOutput out;
   out.origin = path.string();
-  if (auto text = ReadWholeFile(path)) {
+  if (spec.large_output) {
+    // Its reader streams it (RawLines): here only whether it can be opened is known.
+    if (std::ifstream(path, std::ios::binary)) {
+      out.status = ProbeStatus::kOk;
+      out.file = path.string();
+      return out;
+    }
+  } else if (auto text = ReadWholeFile(path)) {
     out.status = ProbeStatus::kOk;
     out.text = std::move(*text);
     return out;

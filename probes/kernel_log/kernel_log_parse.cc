@@ -242,6 +242,30 @@ class AerReader {
   std::string reporter_;  // the port that received the last report
 };
 
+// Newer drivers say it over three lines ("The NVIDIA GPU 0000:18:00.0 / (PCI ID: ...)
+// installed in this system has / fallen off the bus ..."): the address is up to two lines up.
+// `above` holds the line above `line` and the one above that; `number` is line's.
+XidEvent BusFallEvent(std::string_view line, const std::string (&above)[2], int number) {
+  auto back = [&](int lines_up) -> std::string_view { return lines_up == 0 ? line : above[lines_up - 1]; };
+  std::string bus_id;
+  int first = 0;  // how many lines up the address is
+  for (int up = 0; up <= 2 && up < number && bus_id.empty(); ++up) {
+    bus_id = FindPciAddress(back(up));
+    if (!bus_id.empty()) first = up;
+  }
+  XidEvent event;
+  event.line = number - first;
+  event.xid = 79;
+  event.bus_id = bus_id;
+  const std::string_view first_line = back(first);
+  const std::size_t nvrm = first_line.find("NVRM:");
+  event.timestamp = nvrm == std::string_view::npos ? "" : TimestampOf(first_line.substr(0, nvrm));
+  event.message =
+      std::string(Trim(line.substr(line.find("NVRM:") == std::string_view::npos ? 0 : line.find("NVRM:") + 6)));
+  event.from_bus_message = true;
+  return event;
+}
+
 }  // namespace
 
 const char* AerSeverityName(AerSeverity severity) {
@@ -259,39 +283,27 @@ bool AerEvent::SurpriseDown() const {
   });
 }
 
-Result<KernelLog> ParseKernelLog(const std::string& text, const std::string& origin) {
-  (void)origin;  // every line is acceptable; kept for the parsers' common signature
+Result<KernelLog> ParseKernelLog(LineSource& source, const std::string& origin) {
   KernelLog log;
-  const std::vector<std::string_view> lines = SplitLines(text);
-  log.lines = static_cast<int>(lines.size());
   AerReader aer(log);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const int number = static_cast<int>(i) + 1;
-    aer.Read(lines[i], number);
-    if (auto event = XidLine(lines[i], number)) {
+  // The two lines above the current one, as a fall off the bus names its GPU up to two lines up.
+  std::string above[2];
+  int number = 0;
+  while (const auto next = source.Next()) {
+    std::string_view line = next->text;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    ++number;
+    aer.Read(line, number);
+    if (auto event = XidLine(line, number)) {
       log.events.push_back(std::move(*event));
-      continue;
+    } else if (Contains(line, "fallen off the bus")) {
+      log.events.push_back(BusFallEvent(line, above, number));
     }
-    if (!Contains(lines[i], "fallen off the bus")) continue;
-    // Newer drivers say it over three lines ("The NVIDIA GPU 0000:18:00.0 / (PCI ID: ...)
-    // installed in this system has / fallen off the bus ..."): the address is up to two lines up.
-    std::string bus_id;
-    std::size_t first = i;
-    for (std::size_t back = 0; back <= 2 && back <= i && bus_id.empty(); ++back) {
-      bus_id = FindPciAddress(lines[i - back]);
-      if (!bus_id.empty()) first = i - back;
-    }
-    XidEvent event;
-    event.line = static_cast<int>(first) + 1;
-    event.xid = 79;
-    event.bus_id = bus_id;
-    const std::size_t nvrm = lines[first].find("NVRM:");
-    event.timestamp = nvrm == std::string_view::npos ? "" : TimestampOf(lines[first].substr(0, nvrm));
-    event.message = std::string(
-        Trim(lines[i].substr(lines[i].find("NVRM:") == std::string_view::npos ? 0 : lines[i].find("NVRM:") + 6)));
-    event.from_bus_message = true;
-    log.events.push_back(std::move(event));
+    std::swap(above[1], above[0]);
+    above[0].assign(line);
   }
+  if (const std::string error = source.error(); !error.empty()) return Error{origin + ": " + error};
+  log.lines = number;
   // The same fall is often logged twice, as "Xid ... 79" and as a message; keep the Xid line.
   std::vector<std::string> xid79_buses;
   for (const XidEvent& event : log.events) {
@@ -302,6 +314,11 @@ Result<KernelLog> ParseKernelLog(const std::string& text, const std::string& ori
            std::find(xid79_buses.begin(), xid79_buses.end(), event.bus_id) != xid79_buses.end();
   });
   return log;
+}
+
+Result<KernelLog> ParseKernelLog(const std::string& text, const std::string& origin) {
+  TextLines lines(text);
+  return ParseKernelLog(lines, origin);
 }
 
 }  // namespace gpuconform::kernel_log

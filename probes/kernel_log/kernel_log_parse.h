@@ -10,12 +10,14 @@
 //   pcieport 0000:00:02.0:    [ 5] Surprise Down Error    (First)
 //   nvidia 0000:02:00.0: device has no AER-aware driver
 // Pure; lines it does not recognise are ignored, so prompts, other drivers' lines and any byte
-// string are harmless.
+// string are harmless. One pass over a LineSource holding the line and the two before it, so
+// the kernel log of a long uptime (or a journal of months) is never in memory whole.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "harness/line_source.h"
 #include "harness/result.h"
 
 namespace gpuconform::kernel_log {
@@ -60,6 +62,8 @@ struct KernelLog {
   std::vector<AerEvent> aer_events;  // in log order
 };
 
+Result<KernelLog> ParseKernelLog(LineSource& lines, const std::string& origin);
+// The same over a text held whole (fuzzing, tests).
 Result<KernelLog> ParseKernelLog(const std::string& text, const std::string& origin);
 
 }  // namespace gpuconform::kernel_log

@@ -41,7 +41,12 @@ std::string Why(const CommandResult& run) {
 }  // namespace
 
 const ProbeSpec& KernelLogProbe() {
-  static const ProbeSpec kSpec = BuiltinProbe("kernel-log", ProbeScope::kNode, "dmesg.txt", KernelLogOutput);
+  static const ProbeSpec kSpec = [] {
+    ProbeSpec spec = BuiltinProbe("kernel-log", ProbeScope::kNode, "dmesg.txt", KernelLogOutput);
+    // A replayed log of a long uptime is streamed (live, the node sends its output as text).
+    spec.large_output = true;
+    return spec;
+  }();
   return kSpec;
 }
 

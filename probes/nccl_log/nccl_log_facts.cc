@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "harness/raw_lines.h"
 #include "harness/text_util.h"
 #include "probes/nccl_log/nccl_debug_log_probe.h"
 
@@ -18,8 +19,11 @@ const Result<NcclLog>& ReadNcclLog(const ClusterRaw& raw) {
   return raw.facts.Get<Result<NcclLog>>("nccl-log", "", [&]() -> Result<NcclLog> {
     const RawOutput out = raw.ClusterOutput(DebugLogProbe().id);
     if (!out.ok()) return Error{out.detail};
+    // Streamed: a snapshot's log (or an operator's, live) is read a chunk at a time.
+    auto lines = RawLines(out);
+    if (!lines) return Error{lines.error()};
     ++parse_count;
-    return ParseNcclLog(out.text, out.origin);
+    return ParseNcclLog(**lines, out.origin);
   });
 }
 

@@ -11,6 +11,10 @@ namespace gpuconform::nccl_log {
 
 namespace {
 
+// Prefixes as string_view literals: their length is known, so each test compiles to a compare
+// of a few bytes (a char* prefix costs a strlen and a call, on every line of a long log).
+using namespace std::string_view_literals;
+
 // Every text the parser keeps is clipped, so a log of long garbage lines cannot make the
 // capped fact lists hold kMaxLineBytes per field.
 std::string Field(std::string_view text) { return std::string(text.substr(0, kMaxFieldBytes)); }
@@ -33,6 +37,27 @@ std::string_view AfterPrefix(std::string_view text, std::string_view prefix) {
   return text.substr(std::min(prefix.size(), text.size()));
 }
 
+// Trim (text_util.h) by hand: the library's set search costs a call per byte looked at, and
+// every line of a long log is trimmed.
+std::string_view TrimBlanks(std::string_view text) {
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  std::size_t start = 0;
+  std::size_t end = text.size();
+  while (start < end && blank(text[start])) ++start;
+  while (end > start && blank(text[end - 1])) --end;
+  return text.substr(start, end - start);
+}
+
+// The last of the words SplitWords would give, without building them all.
+std::string_view LastWord(std::string_view text) {
+  auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  std::size_t end = text.size();
+  while (end > 0 && blank(text[end - 1])) --end;
+  std::size_t start = end;
+  while (start > 0 && !blank(text[start - 1])) --start;
+  return text.substr(start, end - start);
+}
+
 std::string_view FirstWord(std::string_view text) {
   const auto words = SplitWords(text);
   return words.empty() ? std::string_view() : words.front();
@@ -41,7 +66,7 @@ std::string_view FirstWord(std::string_view text) {
 // "eth0:10.0.0.4<0>" -> "eth0"; "[0]eth0:..." -> "eth0".
 std::string InterfaceOf(std::string_view text) {
   text = Trim(text);
-  if (StartsWith(text, "[")) {
+  if (text.starts_with("["sv)) {
     const auto close = text.find(']');
     text = close == std::string_view::npos ? std::string_view() : text.substr(close + 1);
   }
@@ -58,26 +83,26 @@ void ParseNcclPrefix(std::string_view head, Source& source) {
   const auto open = head.rfind('[', close);
   if (open == std::string_view::npos) return;
   source.cuda_dev = LeadingInt(head.substr(open + 1)).value_or(-1);
-  const auto words = SplitWords(head.substr(0, open));
-  if (words.empty()) return;
-  std::string_view token = words.back();
+  const std::string_view token = LastWord(head.substr(0, open));
+  if (token.empty()) return;
   const auto tid_colon = token.rfind(':');
   if (tid_colon == std::string_view::npos || tid_colon == 0) return;
   const auto pid_colon = token.rfind(':', tid_colon - 1);
   if (pid_colon == std::string_view::npos) return;
   source.pid = LeadingInt(token.substr(pid_colon + 1)).value_or(-1);
   std::string_view host = token.substr(0, pid_colon);
-  const auto junk = host.find_last_of(":>]");
-  if (junk != std::string_view::npos) host = host.substr(junk + 1);
+  std::size_t junk = host.size();  // past the last ':', '>' or ']' of a launcher's tag
+  while (junk > 0 && host[junk - 1] != ':' && host[junk - 1] != '>' && host[junk - 1] != ']') --junk;
+  host = host.substr(junk);
   source.host = Field(host);
 }
 
 TransportKind KindOfVia(std::string_view via) {
-  if (StartsWith(via, "NET/")) return TransportKind::kNet;
-  if (StartsWith(via, "P2P")) return TransportKind::kP2p;
-  if (StartsWith(via, "SHM")) return TransportKind::kShm;
-  if (StartsWith(via, "NVLS")) return TransportKind::kNvls;
-  if (StartsWith(via, "COLLNET") || StartsWith(via, "CollNet")) return TransportKind::kCollNet;
+  if (via.starts_with("NET/"sv)) return TransportKind::kNet;
+  if (via.starts_with("P2P"sv)) return TransportKind::kP2p;
+  if (via.starts_with("SHM"sv)) return TransportKind::kShm;
+  if (via.starts_with("NVLS"sv)) return TransportKind::kNvls;
+  if (via.starts_with("COLLNET"sv) || via.starts_with("CollNet"sv)) return TransportKind::kCollNet;
   return TransportKind::kOther;
 }
 
@@ -119,7 +144,7 @@ NetInit ParseNetInit(std::string_view net, std::string_view devices_text, const 
   devices_text = devices_text.substr(0, devices_text.find(';'));
   for (std::string_view word : SplitWords(devices_text)) {
     if (init.devices.size() >= kMaxDevicesPerInit) break;
-    if (!StartsWith(word, "[")) continue;
+    if (!word.starts_with("["sv)) continue;
     const auto close = word.find(']');
     if (close == std::string_view::npos || close + 1 >= word.size()) continue;  // "[RO]" and the like
     word = word.substr(close + 1);
@@ -158,14 +183,36 @@ std::optional<std::string> ErrorKind(std::string_view line, bool nccl_prefixed) 
 
 // "[rank3]:..." (PyTorch) names the rank; "[host:pid ..." (UCX) names the host.
 void ParseForeignPrefix(std::string_view line, std::optional<int>& rank, std::string& host) {
-  if (StartsWith(line, "[rank")) {
+  if (line.starts_with("[rank"sv)) {
     rank = LeadingInt(line.substr(5));
     return;
   }
-  if (!StartsWith(line, "[")) return;
+  if (!line.starts_with("["sv)) return;
   std::size_t end = 1;
   while (end < line.size() && IsHostChar(line[end])) ++end;
   if (end > 1 && end < line.size() && line[end] == ':') host = Field(line.substr(1, end - 1));
+}
+
+// Where NCCL's markers are in a line: " NCCL INFO ", " NCCL WARN " and "NCCL version ", each
+// the first of its kind (npos when absent). One pass over the line's "NCCL " words, where a
+// search per marker stopped at every space of every line: most of a long log's time.
+struct Markers {
+  std::size_t info = std::string_view::npos;
+  std::size_t warn = std::string_view::npos;
+  std::size_t version = std::string_view::npos;
+};
+
+Markers FindMarkers(std::string_view line) {
+  Markers markers;
+  for (auto at = line.find("NCCL "); at != std::string_view::npos; at = line.find("NCCL ", at + 1)) {
+    const std::string_view rest = line.substr(at + 5);
+    if (at > 0 && line[at - 1] == ' ') {
+      if (markers.info == std::string_view::npos && rest.starts_with("INFO "sv)) markers.info = at - 1;
+      if (markers.warn == std::string_view::npos && rest.starts_with("WARN "sv)) markers.warn = at - 1;
+    }
+    if (markers.version == std::string_view::npos && rest.starts_with("version "sv)) markers.version = at;
+  }
+  return markers;
 }
 
 class LogBuilder {
@@ -176,15 +223,17 @@ class LogBuilder {
     ++log_.lines;
     if (line.size() > kMaxLineBytes) line = line.substr(0, kMaxLineBytes);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    const std::string_view trimmed = Trim(line);
+    const std::string_view trimmed = TrimBlanks(line);
     if (trimmed.empty()) return;  // a blank line does not break a continuation
     Source source;
     source.line = number;
-    const auto info = line.find(" NCCL INFO ");
-    const auto warn = line.find(" NCCL WARN ");
-    if (const auto version = line.find("NCCL version "); version != std::string_view::npos) {
+    const Markers markers = FindMarkers(line);
+    const std::size_t info = markers.info;
+    const std::size_t warn = markers.warn;
+    const std::size_t version = markers.version;
+    if (version != std::string_view::npos) {
       AddVersion(FirstWord(line.substr(version + 13)));
-      if (info == std::string_view::npos && warn == std::string_view::npos && StartsWith(trimmed, "NCCL version")) {
+      if (info == std::string_view::npos && warn == std::string_view::npos && trimmed.starts_with("NCCL version"sv)) {
         ++log_.nccl_lines;
         previous_problem_ = false;
         return;
@@ -193,7 +242,7 @@ class LogBuilder {
     if (info != std::string_view::npos) {
       ++log_.nccl_lines;
       ParseNcclPrefix(line.substr(0, info), source);
-      Info(Trim(line.substr(info + 11)), source);
+      Info(TrimBlanks(line.substr(info + 11)), source);
       previous_problem_ = false;
       return;
     }
@@ -201,10 +250,11 @@ class LogBuilder {
       ++log_.nccl_lines;
       ParseNcclPrefix(line.substr(0, warn), source);
       const std::string_view message = Trim(line.substr(warn + 11));
-      AddProblem(source, std::nullopt, ErrorKind(message, true).value_or("warn"), WarnText(line, warn, message));
+      AddProblem(source, std::nullopt, ErrorKind(message, true).value_or("warn"),
+                 [&] { return WarnText(line, warn, message); });
       return;
     }
-    if (StartsWith(trimmed, "#")) {  // nccl-tests' own comments and tables, annotations
+    if (trimmed.starts_with("#"sv)) {  // nccl-tests' own comments and tables, annotations
       previous_problem_ = false;
       return;
     }
@@ -223,7 +273,7 @@ class LogBuilder {
   }
 
   void Info(std::string_view message, const Source& source) {
-    if (StartsWith(message, "Channel ") || StartsWith(message, "Ring ")) {
+    if (message.starts_with("Channel "sv) || message.starts_with("Ring "sv)) {
       if (auto channel = ParseChannel(message, source)) {
         if (log_.channels.size() < kMaxChannels) {
           log_.channels.push_back(std::move(*channel));
@@ -233,57 +283,60 @@ class LogBuilder {
       }
       return;
     }
-    if (StartsWith(message, "NET/")) {
+    if (message.starts_with("NET/"sv)) {
       const auto colon = message.find(" : ");
       if (colon == std::string_view::npos) return;
       const std::string_view net = Trim(message.substr(4, colon - 4));
       const std::string_view rest = Trim(message.substr(colon + 3));
-      if (StartsWith(rest, "Using ")) {
-        Store(log_.net_inits, ParseNetInit(net, AfterPrefix(rest, "Using "), source));
-      } else if (StartsWith(rest, "No device found")) {
+      if (rest.starts_with("Using "sv)) {
+        if (Room(log_.net_inits)) log_.net_inits.push_back(ParseNetInit(net, AfterPrefix(rest, "Using "), source));
+      } else if (rest.starts_with("No device found"sv)) {
         Store(log_.no_device, SourcedText{source, Field(net)});
       } else if (Contains(rest, "GPU Direct RDMA") && Contains(rest, "for GPU ")) {
         GdrPathLine(rest, source);
       } else if (Contains(rest, "GPU Direct RDMA") && Contains(rest, "for HCA")) {
-        Store(log_.gdr, ParseGdrStatus(rest, source));
+        if (Room(log_.gdr)) log_.gdr.push_back(ParseGdrStatus(rest, source));
       }
       return;
     }
-    if (StartsWith(message, "GPU Direct RDMA ") && Contains(message, "for GPU ")) {
+    if (message.starts_with("GPU Direct RDMA "sv) && Contains(message, "for GPU ")) {
       GdrPathLine(message, source);
       return;
     }
-    if (StartsWith(message, "GPU/") && Contains(message, " :")) {
+    if (message.starts_with("GPU/"sv) && Contains(message, " :")) {
       GpuNetPaths(message, source);
       return;
     }
-    if (StartsWith(message, "Using network ")) {
-      Store(log_.networks, SourcedText{source, Field(Trim(AfterPrefix(message, "Using network ")))});
+    if (message.starts_with("Using network "sv)) {
+      if (Room(log_.networks)) log_.networks.push_back({source, Field(Trim(AfterPrefix(message, "Using network ")))});
       return;
     }
-    if (StartsWith(message, "Bootstrap : Using ")) {
-      Store(log_.bootstraps, SourcedText{source, InterfaceOf(AfterPrefix(message, "Bootstrap : Using "))});
+    if (message.starts_with("Bootstrap : Using "sv)) {
+      if (Room(log_.bootstraps)) {
+        log_.bootstraps.push_back({source, InterfaceOf(AfterPrefix(message, "Bootstrap : Using "))});
+      }
       return;
     }
     if (const auto at = message.find(" set by environment to"); at != std::string_view::npos) {
-      const auto words = SplitWords(message.substr(0, at));
-      if (words.empty()) return;
+      const std::string_view name = LastWord(message.substr(0, at));
+      if (name.empty() || !Room(log_.env)) return;
       std::string value = Field(Trim(message.substr(at + 22)));
       if (!value.empty() && value.back() == '.') value.pop_back();  // integer parameters end in "."
-      Store(log_.env, EnvSetting{source, Field(words.back()), value});
+      log_.env.push_back({source, Field(name), value});
       return;
     }
-    if (StartsWith(message, "Connected NVLS") || Contains(message, "NVLS comm ")) log_.nvls_connected = true;
-    if (StartsWith(message, "Connected CollNet") || (Contains(message, "CollNet") && Contains(message, "enabled"))) {
+    if (message.starts_with("Connected NVLS"sv) || Contains(message, "NVLS comm ")) log_.nvls_connected = true;
+    if (message.starts_with("Connected CollNet"sv) || (Contains(message, "CollNet") && Contains(message, "enabled"))) {
       log_.collnet_connected = true;
     }
     if (Contains(message, " rank ") && (Contains(message, "nranks ") || Contains(message, "nRanks "))) {
       RankIdentity identity;
-      identity.source = source;
       identity.rank = IntAfter(message, " rank ").value_or(-1);
+      if (identity.rank < 0 || !Room(log_.ranks)) return;
+      identity.source = source;
       identity.nranks = IntAfter(message, "nranks ").value_or(IntAfter(message, "nRanks ").value_or(-1));
       identity.nnodes = IntAfter(message, "nNodes ").value_or(-1);
-      if (identity.rank >= 0) Store(log_.ranks, std::move(identity));
+      log_.ranks.push_back(std::move(identity));
     }
   }
 
@@ -361,10 +414,13 @@ class LogBuilder {
       rank = previous_rank_;
       where.host = previous_host_;
     }
-    AddProblem(where, rank, *kind, std::string(line));
+    AddProblem(where, rank, *kind, [&] { return std::string(line); });
   }
 
-  void AddProblem(const Source& source, std::optional<int> rank, const std::string& kind, std::string text) {
+  // `make_text()` is the problem's text, made only for a problem that is kept: a log of
+  // millions of errors costs a count past the cap, not a copy of each line.
+  template <typename MakeText>
+  void AddProblem(const Source& source, std::optional<int> rank, const std::string& kind, MakeText make_text) {
     previous_problem_ = true;
     previous_rank_ = rank;
     previous_host_ = source.host;
@@ -372,6 +428,7 @@ class LogBuilder {
       ++log_.dropped;
       return;
     }
+    std::string text = make_text();
     if (text.size() > 300) text = text.substr(0, 300) + "...";
     log_.problems.push_back({source, rank, kind, std::move(text)});
   }
@@ -386,13 +443,19 @@ class LogBuilder {
     }
   }
 
+  // Whether one more fact of a kind is kept; past the cap it is counted as dropped instead.
+  // Checked before a fact is built, so that a long log, which repeats its facts far past the
+  // caps, costs no more than the recognition of each line.
+  template <typename Fact>
+  bool Room(const std::vector<Fact>& facts) {
+    if (facts.size() < kMaxFactsPerKind) return true;
+    ++log_.dropped;
+    return false;
+  }
+
   template <typename Fact>
   void Store(std::vector<Fact>& facts, Fact fact) {
-    if (facts.size() < kMaxFactsPerKind) {
-      facts.push_back(std::move(fact));
-    } else {
-      ++log_.dropped;
-    }
+    if (Room(facts)) facts.push_back(std::move(fact));
   }
 
   NcclLog& log_;
@@ -420,7 +483,7 @@ const char* TransportKindName(TransportKind kind) {
 }
 
 std::string NetFamily(std::string_view net) {
-  if (net == "IB" || StartsWith(net, "IBext")) return "IB";
+  if (net == "IB" || net.starts_with("IBext"sv)) return "IB";
   return std::string(net);
 }
 
@@ -450,25 +513,9 @@ std::optional<std::string> NcclLog::HostOfRank(int rank) const {
   return found->second;
 }
 
-Result<NcclLog> ParseNcclLog(std::string_view text, const std::string& origin) {
-  NcclLog log;
-  LogBuilder builder(log);
-  std::size_t start = 0;
-  int number = 0;
-  while (start < text.size()) {
-    auto end = text.find('\n', start);
-    if (end == std::string_view::npos && number > 0) {
-      // A log that ends inside a line was cut off (a full disk, a killed job, a copy that
-      // stopped): "via NET/I" or half a device list would be judged as a wrong transport,
-      // so the fragment is counted and named, never judged.
-      ++log.lines;
-      log.cut_last_line = ++number;
-      break;
-    }
-    if (end == std::string_view::npos) end = text.size();
-    builder.Line(text.substr(start, end - start), ++number);
-    start = end + 1;
-  }
+namespace {
+
+Result<NcclLog> Finish(NcclLog log, const std::string& origin) {
   if (log.nccl_lines == 0 && log.problems.empty()) {
     return Error{origin + ":1: no NCCL output in " + std::to_string(log.lines) +
                  " line(s) (no 'NCCL INFO', 'NCCL WARN' or 'NCCL version' line); capture the job's output with "
@@ -476,6 +523,32 @@ Result<NcclLog> ParseNcclLog(std::string_view text, const std::string& origin) {
   }
   log.BuildIndex();
   return log;
+}
+
+}  // namespace
+
+Result<NcclLog> ParseNcclLog(LineSource& lines, const std::string& origin) {
+  NcclLog log;
+  LogBuilder builder(log);
+  int number = 0;
+  while (const auto line = lines.Next()) {
+    if (!line->terminated && number > 0) {
+      // A log that ends inside a line was cut off (a full disk, a killed job, a copy that
+      // stopped): "via NET/I" or half a device list would be judged as a wrong transport,
+      // so the fragment is counted and named, never judged.
+      ++log.lines;
+      log.cut_last_line = ++number;
+      break;
+    }
+    builder.Line(line->text, ++number);
+  }
+  if (const std::string error = lines.error(); !error.empty()) return Error{origin + ": " + error};
+  return Finish(std::move(log), origin);
+}
+
+Result<NcclLog> ParseNcclLog(std::string_view text, const std::string& origin) {
+  TextLines lines(text);
+  return ParseNcclLog(lines, origin);
 }
 
 }  // namespace gpuconform::nccl_log

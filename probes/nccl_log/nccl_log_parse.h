@@ -1,9 +1,11 @@
 // Parser for NCCL_DEBUG=INFO logs (NCCL 2.1x-2.2x): every rank of a multi-node run
 // interleaved, with other program output (nccl-tests tables, PyTorch, MPI) mixed in.
-// Pure and bounded: text in, the facts the transport checks need out; lines it does not
-// recognise are ignored, each kind of fact is capped (so a log of hundreds of MB keeps
-// memory bounded) and counted past the cap. No regular expressions: a hostile line cannot
-// make the parser recurse or backtrack. The only error is a text with no NCCL output at all.
+// Pure and bounded: lines in (a LineSource: one pass, one line held at a time, so a log of
+// gigabytes is never in memory whole), the facts the transport checks need out; lines it does
+// not recognise are ignored, each kind of fact is capped (so the facts of any log stay
+// bounded) and counted past the cap. No regular expressions: a hostile line cannot make the
+// parser recurse or backtrack. The errors are a source that could not be read to its end and
+// a log with no NCCL output at all.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/line_source.h"
 #include "harness/result.h"
 
 namespace gpuconform::nccl_log {
@@ -163,6 +166,9 @@ struct NcclLog {
   std::optional<std::string> HostOfRank(int rank) const;
 };
 
+// The facts of every line `lines` gives, in one pass.
+Result<NcclLog> ParseNcclLog(LineSource& lines, const std::string& origin);
+// The same over a text held whole (fuzzing, tests, a small output).
 Result<NcclLog> ParseNcclLog(std::string_view text, const std::string& origin);
 
 // Network family: "IBext_v8" and other HPC-X/plugin IB transports are "IB".

@@ -1,5 +1,6 @@
 #include "probes/nccl_tests/nccl_tests_parse.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -406,20 +407,25 @@ void ReadJsonDevices(const JsonValue& document, BandwidthTable& table) {
 }
 
 // Walks the lines once; a table opens at its header (or at a bare row) and closes at the
-// summary, at a new header or when the sizes stop ascending.
+// summary, at a new header or when the sizes stop ascending. With kJudgedOnly it keeps only
+// the runs ParseNcclTestsOutput may choose (the last, and the last that reached its summary).
+enum class Keep { kAllRuns, kJudgedOnly };
+
 class TextParser {
  public:
-  explicit TextParser(std::string origin) : origin_(std::move(origin)) {}
+  TextParser(std::string origin, Keep keep) : origin_(std::move(origin)), keep_(keep) {}
 
-  Result<std::vector<BandwidthTable>> Parse(const std::string& text) {
-    const auto lines = SplitLines(text);
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      const int number = static_cast<int>(i + 1);
-      if (auto error = ParseLine(StripRankPrefix(lines[i]), number)) return *error;
+  Result<std::vector<BandwidthTable>> Parse(LineSource& lines) {
+    int number = 0;
+    while (const auto next = lines.Next()) {
+      std::string_view line = next->text;
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (auto error = ParseLine(StripRankPrefix(line), ++number)) return *error;
     }
+    if (const std::string error = lines.error(); !error.empty()) return Error{origin_ + ": " + error};
     CloseTable();
     if (tables_.empty()) {
-      return ErrorAt(origin_, static_cast<int>(lines.size()),
+      return ErrorAt(origin_, number,
                      "no nccl-tests result table (a '# size count type redop root time algbw busbw #wrong' "
                      "header followed by rows); is this all_reduce_perf output?");
     }
@@ -496,9 +502,19 @@ class TextParser {
     if (open_ && !current_.rows.empty()) tables_.push_back(std::move(current_));
     current_ = BandwidthTable{};
     open_ = false;
+    if (keep_ == Keep::kJudgedOnly && tables_.size() > 2) {
+      // Only the last run and the last that reached its summary can be judged.
+      const auto last_summary = std::find_if(tables_.rbegin() + 1, tables_.rend(),
+                                             [](const BandwidthTable& table) { return table.ended_with_summary; });
+      std::vector<BandwidthTable> kept;
+      if (last_summary != tables_.rend() && !tables_.back().ended_with_summary) kept.push_back(std::move(*last_summary));
+      kept.push_back(std::move(tables_.back()));
+      tables_ = std::move(kept);
+    }
   }
 
   std::string origin_;
+  Keep keep_;
   std::map<long long, std::string> devices_;  // rank -> host, of the run being read
   std::vector<BandwidthTable> tables_;
   BandwidthTable current_;
@@ -509,11 +525,17 @@ class TextParser {
 }  // namespace
 
 Result<std::vector<BandwidthTable>> ParseNcclTestsRuns(const std::string& text, const std::string& origin) {
-  return TextParser(origin).Parse(text);
+  TextLines lines(text);
+  return TextParser(origin, Keep::kAllRuns).Parse(lines);
 }
 
 Result<BandwidthTable> ParseNcclTestsOutput(const std::string& text, const std::string& origin) {
-  auto runs = ParseNcclTestsRuns(text, origin);
+  TextLines lines(text);
+  return ParseNcclTestsOutput(lines, origin);
+}
+
+Result<BandwidthTable> ParseNcclTestsOutput(LineSource& lines, const std::string& origin) {
+  auto runs = TextParser(origin, Keep::kJudgedOnly).Parse(lines);
   if (!runs) return Error{runs.error()};
   for (auto run = runs->rbegin(); run != runs->rend(); ++run) {
     if (run->ended_with_summary) return *run;

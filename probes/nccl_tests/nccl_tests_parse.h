@@ -10,11 +10,14 @@
 // JSON: the document nccl-tests' src/util.cu writes (version 2: config.devices, results[]
 // with out_of_place / in_place {time, alg_bw, bus_bw, nwrong}, average_bus_bandwidth).
 // Never crashes on any bytes; "# Avg bus bandwidth" is kept for the report, never judged.
+// The text is read in one pass over a LineSource; the run to judge keeps only the runs it may
+// choose, so the output of a long sweep of many runs is never in memory whole.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "harness/line_source.h"
 #include "harness/result.h"
 #include "probes/nccl_tests/bandwidth_table.h"
 
@@ -26,6 +29,7 @@ Result<std::vector<BandwidthTable>> ParseNcclTestsRuns(const std::string& text, 
 
 // The run to judge: the last one that reached the tool's closing summary, or the last
 // run when none did (excerpts often drop the summary).
+Result<BandwidthTable> ParseNcclTestsOutput(LineSource& lines, const std::string& origin);
 Result<BandwidthTable> ParseNcclTestsOutput(const std::string& text, const std::string& origin);
 
 // The -J JSON file of one nccl-tests run.

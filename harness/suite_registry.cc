@@ -4,6 +4,7 @@
 #include <chrono>
 #include <exception>
 #include <iterator>
+#include <utility>
 #include <set>
 
 namespace gpuconform {
@@ -170,8 +171,8 @@ std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*
     run.results = run.defect.empty() ? InCheckOrder(*run.suite, std::move(run.results)) : DefectCases(run);
     ShareTime(run.results.begin(), run.results.end(), run.elapsed_s);
   }
-  // Every case is judged straight into its place in the run's results, in suite order: a fleet's
-  // 600,000 cases are never sorted, nor copied from one vector into another.
+  // Each case has its place in the run's results, in suite order, and a node's case is judged
+  // into it: a fleet's 600,000 cases are never sorted, nor copied from one vector into another.
   std::vector<Slots> slots(runs.size());
   std::size_t total = 0;
   for (std::size_t s = 0; s < runs.size(); ++s) {
@@ -182,25 +183,35 @@ std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*
     }
     total += slots[s].count;
   }
-  std::vector<CheckResult> all(total);
-  for (std::size_t s = 0; s < runs.size(); ++s) {
-    const auto at = all.begin() + static_cast<std::ptrdiff_t>(slots[s].first);
-    if (runs[s].suite->evaluate) std::move(runs[s].results.begin(), runs[s].results.end(), at);
-    runs[s].results = {};
-  }
   // Suites judged check by check: cluster checks once, then every per-node check of every such
   // suite node by node. A node's parsed facts are shared by all the suites that read them and
   // dropped once the node is judged, with the node's raw outputs (nothing reads them after
   // evaluation), so a fleet's evaluation holds one node's facts at a time and its raw text shrinks.
+  // The cluster checks' cases wait beside `all`, which is made only after them: they read every
+  // node's facts at once (the Software suite's versions and firmware), the run's other peak.
+  std::vector<std::pair<std::size_t, CheckResult>> cluster_cases;  // (slot, case)
   for (std::size_t s = 0; s < runs.size(); ++s) {
     if (runs[s].suite->evaluate) continue;
     const auto& checks = runs[s].suite->checks;
     for (std::size_t c = 0; c < checks.size(); ++c) {
       if (checks[c].per_node) continue;
       RunPart(runs[s], [&] {
-        all[slots[s].first + slots[s].check_first[c]] = JudgeCheck(*runs[s].suite, checks[c], context, "");
+        cluster_cases.emplace_back(slots[s].first + slots[s].check_first[c],
+                                   JudgeCheck(*runs[s].suite, checks[c], context, ""));
       });
+      // What it read of every node is dropped before the next: kept, every cluster check's
+      // reads would add up to the fleet's parsed facts at once (some 30 KB a node). The next
+      // check, and the node-by-node pass, parse a node's outputs again where they need them.
+      for (const auto& node : nodes) context.raw.facts.ClearNode(node);
     }
+  }
+  std::vector<CheckResult> all(total);
+  for (auto& [slot, result] : cluster_cases) all[slot] = std::move(result);
+  cluster_cases = {};
+  for (std::size_t s = 0; s < runs.size(); ++s) {
+    const auto at = all.begin() + static_cast<std::ptrdiff_t>(slots[s].first);
+    if (runs[s].suite->evaluate) std::move(runs[s].results.begin(), runs[s].results.end(), at);
+    runs[s].results = {};
   }
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     for (std::size_t s = 0; s < runs.size(); ++s) {

@@ -95,12 +95,9 @@ bool FilterSelects(const std::string& filter, const std::string& test_name) {
 
 std::vector<CheckResult> SelectCases(std::vector<CheckResult> results, const std::string& filter) {
   const ExpandedFilter expanded = Expand(filter);
-  std::vector<CheckResult> selected;
-  selected.reserve(results.size());
-  for (auto& result : results) {
-    if (Selects(expanded, result.TestName())) selected.push_back(std::move(result));
-  }
-  return selected;
+  // In place: a second vector of a fleet's cases would double their share of the peak.
+  std::erase_if(results, [&](const CheckResult& result) { return !Selects(expanded, result.TestName()); });
+  return results;
 }
 
 }  // namespace gpuconform

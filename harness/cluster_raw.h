@@ -10,6 +10,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "harness/fact_cache.h"
@@ -33,7 +34,8 @@ struct ClusterRaw {
   // Empty when every output is in `node` (live runs, FetchAll).
   std::function<RawOutput(const std::string& node_name, const std::string& probe_id)> node_loader;
   mutable std::string loaded_node;         // whose outputs `node` holds, when loading lazily
-  mutable std::set<std::string> released;  // nodes a lazy replay must not read again
+  // Nodes a lazy replay must not read again: hashed, as a fleet's sorted names share long prefixes.
+  mutable std::unordered_set<std::string> released;
 
   RawOutput NodeOutput(const std::string& node_name, const std::string& probe_id) const;
   RawOutput ClusterOutput(const std::string& probe_id) const;

@@ -1,6 +1,7 @@
 #include "harness/snapshot_gaps.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "harness/hostlist.h"
 #include "harness/text_util.h"
@@ -11,8 +12,10 @@ namespace {
 
 constexpr std::string_view kAbsentWords = "the snapshot has no ";
 
-void AddOnce(std::vector<std::string>& list, const std::string& item) {
-  if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+// Adds `item` to `list` unless `listed` (what `list` holds) has it: searching the list
+// instead would make a gap that every node has cost O(nodes^2).
+void AddOnce(std::vector<std::string>& list, std::unordered_set<std::string>& listed, const std::string& item) {
+  if (listed.insert(item).second) list.push_back(item);
 }
 
 }  // namespace
@@ -43,6 +46,7 @@ std::string AbsentFileIn(const std::string& message, std::string* node) {
 
 std::vector<SnapshotGap> FindSnapshotGaps(const std::vector<CheckResult>& results) {
   std::vector<SnapshotGap> gaps;
+  std::vector<std::unordered_set<std::string>> nodes_of, checks_of;  // what gaps[i] lists
   for (const auto& result : results) {
     if (result.verdict != Verdict::kError) continue;
     for (const auto& finding : result.findings) {
@@ -50,9 +54,14 @@ std::vector<SnapshotGap> FindSnapshotGaps(const std::vector<CheckResult>& result
       const std::string file = AbsentFileIn(finding.message, &node);
       if (file.empty()) continue;
       auto gap = std::find_if(gaps.begin(), gaps.end(), [&](const SnapshotGap& g) { return g.file == file; });
-      if (gap == gaps.end()) gap = gaps.insert(gaps.end(), SnapshotGap{file, {}, {}});
-      if (!node.empty()) AddOnce(gap->nodes, node);
-      AddOnce(gap->checks, result.suite + "." + result.check);
+      if (gap == gaps.end()) {
+        gap = gaps.insert(gaps.end(), SnapshotGap{file, {}, {}});
+        nodes_of.emplace_back();
+        checks_of.emplace_back();
+      }
+      const auto at = static_cast<std::size_t>(gap - gaps.begin());
+      if (!node.empty()) AddOnce(gap->nodes, nodes_of[at], node);
+      AddOnce(gap->checks, checks_of[at], result.suite + "." + result.check);
     }
   }
   return gaps;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <iterator>
+#include <utility>
 #include <set>
 
 namespace gpuconform {
@@ -40,7 +42,12 @@ CheckResult JudgeCheck(const SuiteDefinition& suite, const CheckDefinition& chec
   if (check.not_applicable) {
     if (auto why = check.not_applicable(context, node)) return Stamped(Skipped(*why), suite.name, check.name, node);
   }
-  return Stamped(check.judge(context, node), suite.name, check.name, node);
+  CheckResult result = Stamped(check.judge(context, node), suite.name, check.name, node);
+  // Kept until the reports are written: the spare capacity a check's push_backs left would
+  // be a fleet's results' largest waste.
+  result.findings.shrink_to_fit();
+  result.measurements.shrink_to_fit();
+  return result;
 }
 
 // An `evaluate`'s judgements belong to its suite, whatever the suite's glue named them.
@@ -89,63 +96,149 @@ void RunPart(SuiteRun& run, Work work) {
   run.elapsed_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The suite's results in its declared check order, one check's nodes together, each with a
-// share of the suite's time; internal errors in place of everything if it threw.
-std::vector<CheckResult> Finish(SuiteRun& run) {
+// The internal errors that stand for every check of a suite that threw.
+std::vector<CheckResult> DefectCases(const SuiteRun& run) {
   const SuiteDefinition& suite = *run.suite;
-  if (!run.defect.empty()) {
-    run.results.clear();
-    for (const auto& check : suite.checks) {
-      run.results.push_back(Errored(suite.name, check.name, "", "internal-error",
-                                    "gpuconform defect: suite " + suite.name + " threw: " + run.defect +
-                                        " (please report it with the snapshot)"));
-    }
+  std::vector<CheckResult> cases;
+  for (const auto& check : suite.checks) {
+    cases.push_back(Errored(suite.name, check.name, "", "internal-error",
+                            "gpuconform defect: suite " + suite.name + " threw: " + run.defect +
+                                " (please report it with the snapshot)"));
   }
-  auto check_index = [&suite](const CheckResult& result) {
-    for (std::size_t i = 0; i < suite.checks.size(); ++i) {
-      if (suite.checks[i].name == result.check) return i;
-    }
-    return suite.checks.size();
-  };
-  std::stable_sort(run.results.begin(), run.results.end(),
-                   [&](const CheckResult& a, const CheckResult& b) { return check_index(a) < check_index(b); });
-  for (auto& result : run.results) {
-    if (result.time_s == 0.0) result.time_s = run.elapsed_s / run.results.size();
+  return cases;
+}
+
+// Each result gets an equal share of its suite's time where its judgement measured none.
+void ShareTime(std::vector<CheckResult>::iterator begin, std::vector<CheckResult>::iterator end, double elapsed_s) {
+  const auto count = static_cast<std::size_t>(end - begin);
+  for (auto it = begin; it != end; ++it) {
+    if (it->time_s == 0.0) it->time_s = elapsed_s / count;
   }
-  return std::move(run.results);
+}
+
+// An `evaluate`'s results in the suite's declared check order, one check's cases together in
+// the order judged (a name the suite does not declare last). A counting sort on each result's
+// check, looked up once: a comparison sort would compare check names O(n log n) times.
+std::vector<CheckResult> InCheckOrder(const SuiteDefinition& suite, std::vector<CheckResult> results) {
+  const std::size_t unknown = suite.checks.size();
+  std::vector<std::size_t> check_of(results.size(), unknown);
+  std::vector<std::size_t> first(unknown + 2, 0);  // where each check's results start, once summed
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    for (std::size_t c = 0; c < unknown; ++c) {
+      if (suite.checks[c].name == results[i].check) {
+        check_of[i] = c;
+        break;
+      }
+    }
+    ++first[check_of[i] + 2];
+  }
+  for (std::size_t c = 2; c < first.size(); ++c) first[c] += first[c - 1];
+  std::vector<std::size_t> order(results.size());
+  for (std::size_t i = 0; i < results.size(); ++i) order[first[check_of[i] + 1]++] = i;
+  std::vector<CheckResult> ordered;
+  ordered.reserve(results.size());
+  for (const std::size_t i : order) ordered.push_back(std::move(results[i]));
+  return ordered;
+}
+
+// Where a suite judged check by check puts its cases in the run's results: from `first`, each
+// check's in declared order, one per node for a per-node check (in node order), one otherwise.
+struct Slots {
+  std::size_t first = 0;
+  std::size_t count = 0;
+  std::vector<std::size_t> check_first;  // offset of each check's cases from `first`
+};
+
+Slots SlotsOf(const SuiteDefinition& suite, std::size_t first, std::size_t nodes) {
+  Slots slots{first, 0, {}};
+  for (const auto& check : suite.checks) {
+    slots.check_first.push_back(slots.count);
+    slots.count += check.per_node ? nodes : 1;
+  }
+  return slots;
 }
 
 }  // namespace
 
 std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*>& suites,
                                         const SuiteContext& context) {
+  const std::vector<std::string>& nodes = context.raw.nodes;
   std::vector<SuiteRun> runs;
   for (const auto* suite : suites) runs.push_back({suite, {}, 0, ""});
   for (auto& run : runs) {
-    if (run.suite->evaluate) RunPart(run, [&] { run.results = EvaluateTogether(*run.suite, context); });
+    if (!run.suite->evaluate) continue;
+    RunPart(run, [&] { run.results = EvaluateTogether(*run.suite, context); });
+    run.results = run.defect.empty() ? InCheckOrder(*run.suite, std::move(run.results)) : DefectCases(run);
+    ShareTime(run.results.begin(), run.results.end(), run.elapsed_s);
+  }
+  // Each case has its place in the run's results, in suite order, and a node's case is judged
+  // into it: a fleet's 600,000 cases are never sorted, nor copied from one vector into another.
+  std::vector<Slots> slots(runs.size());
+  std::size_t total = 0;
+  for (std::size_t s = 0; s < runs.size(); ++s) {
+    if (runs[s].suite->evaluate) {
+      slots[s] = {total, runs[s].results.size(), {}};
+    } else {
+      slots[s] = SlotsOf(*runs[s].suite, total, nodes.size());
+    }
+    total += slots[s].count;
   }
   // Suites judged check by check: cluster checks once, then every per-node check of every such
   // suite node by node. A node's parsed facts are shared by all the suites that read them and
   // dropped once the node is judged, with the node's raw outputs (nothing reads them after
   // evaluation), so a fleet's evaluation holds one node's facts at a time and its raw text shrinks.
-  for (auto& run : runs) {
-    if (run.suite->evaluate) continue;
-    for (const auto& check : run.suite->checks) {
-      if (!check.per_node) RunPart(run, [&] { run.results.push_back(JudgeCheck(*run.suite, check, context, "")); });
+  // The cluster checks' cases wait beside `all`, which is made only after them: they read every
+  // node's facts at once (the Software suite's versions and firmware), the run's other peak.
+  std::vector<std::pair<std::size_t, CheckResult>> cluster_cases;  // (slot, case)
+  for (std::size_t s = 0; s < runs.size(); ++s) {
+    if (runs[s].suite->evaluate) continue;
+    const auto& checks = runs[s].suite->checks;
+    for (std::size_t c = 0; c < checks.size(); ++c) {
+      if (checks[c].per_node) continue;
+      RunPart(runs[s], [&] {
+        cluster_cases.emplace_back(slots[s].first + slots[s].check_first[c],
+                                   JudgeCheck(*runs[s].suite, checks[c], context, ""));
+      });
+      // What it read of every node is dropped before the next: kept, every cluster check's
+      // reads would add up to the fleet's parsed facts at once (some 30 KB a node). The next
+      // check, and the node-by-node pass, parse a node's outputs again where they need them.
+      for (const auto& node : nodes) context.raw.facts.ClearNode(node);
     }
   }
-  for (const auto& node : context.raw.nodes) {
-    for (auto& run : runs) {
-      if (run.suite->evaluate) continue;
-      for (const auto& check : run.suite->checks) {
-        if (check.per_node) RunPart(run, [&] { run.results.push_back(JudgeCheck(*run.suite, check, context, node)); });
+  std::vector<CheckResult> all(total);
+  for (auto& [slot, result] : cluster_cases) all[slot] = std::move(result);
+  cluster_cases = {};
+  for (std::size_t s = 0; s < runs.size(); ++s) {
+    const auto at = all.begin() + static_cast<std::ptrdiff_t>(slots[s].first);
+    if (runs[s].suite->evaluate) std::move(runs[s].results.begin(), runs[s].results.end(), at);
+    runs[s].results = {};
+  }
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    for (std::size_t s = 0; s < runs.size(); ++s) {
+      if (runs[s].suite->evaluate) continue;
+      const auto& checks = runs[s].suite->checks;
+      for (std::size_t c = 0; c < checks.size(); ++c) {
+        if (!checks[c].per_node) continue;
+        RunPart(runs[s], [&] {
+          all[slots[s].first + slots[s].check_first[c] + n] = JudgeCheck(*runs[s].suite, checks[c], context, nodes[n]);
+        });
       }
     }
-    context.raw.ReleaseNode(node);
+    context.raw.ReleaseNode(nodes[n]);
   }
-  std::vector<CheckResult> all;
-  for (auto& run : runs) {
-    for (auto& result : Finish(run)) all.push_back(std::move(result));
+  // A suite that threw: its internal errors in place of its cases (rare; the one copy is then fine).
+  for (std::size_t s = runs.size(); s-- > 0;) {
+    if (runs[s].suite->evaluate) continue;
+    const auto begin = all.begin() + static_cast<std::ptrdiff_t>(slots[s].first);
+    const auto end = begin + static_cast<std::ptrdiff_t>(slots[s].count);
+    if (runs[s].defect.empty()) {
+      ShareTime(begin, end, runs[s].elapsed_s);
+      continue;
+    }
+    std::vector<CheckResult> errors = DefectCases(runs[s]);
+    ShareTime(errors.begin(), errors.end(), runs[s].elapsed_s);
+    const auto at = all.erase(begin, end);
+    all.insert(at, std::make_move_iterator(errors.begin()), std::make_move_iterator(errors.end()));
   }
   return all;
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/interned_text.h"
 #include "harness/reason_code.h"
 
 namespace gpuconform {
@@ -50,7 +51,8 @@ struct Measurement {
   std::string value;
   std::string unit;       // empty for text values
   std::string threshold;  // empty when the check has none, e.g. ">= 460"
-  std::string source;     // where the threshold came from
+  // Where the threshold came from: the profile's citation, the same on every node, so held once.
+  InternedText source;
   BaselineComparison baseline = {};  // set by the baseline comparison
 };
 

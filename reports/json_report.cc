@@ -24,7 +24,7 @@ nlohmann::json Metric(const Measurement& measurement) {
   if (bound.floor) metric["floor"] = *bound.floor;
   if (bound.ceiling) metric["ceiling"] = *bound.ceiling;
   if (!measurement.threshold.empty()) metric["threshold"] = measurement.threshold;
-  if (!measurement.source.empty()) metric["source"] = measurement.source;
+  if (!measurement.source.empty()) metric["source"] = measurement.source.str();
   if (const BaselineComparison& baseline = measurement.baseline; baseline.compared) {
     metric["baseline"] = {{"value", baseline.value},
                           {"change_fraction", baseline.change_fraction},

@@ -189,8 +189,12 @@ struct SuiteCases {
 std::vector<SuiteCases> GroupBySuiteInFirstSeenOrder(const std::vector<CheckResult>& results) {
   std::vector<SuiteCases> suites;
   for (const CheckResult& result : results) {
-    auto it = std::find_if(suites.begin(), suites.end(),
-                           [&](const SuiteCases& suite) { return suite.name == result.suite; });
+    // A suite's cases come together: the last suite is the one to try first, so a fleet's
+    // cases are not each compared with every suite's name.
+    auto it = !suites.empty() && suites.back().name == result.suite
+                  ? suites.end() - 1
+                  : std::find_if(suites.begin(), suites.end(),
+                                 [&](const SuiteCases& suite) { return suite.name == result.suite; });
     if (it == suites.end()) it = suites.insert(suites.end(), SuiteCases{result.suite, {}});
     it->cases.push_back(&result);
   }

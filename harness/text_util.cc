@@ -1,5 +1,7 @@
 #include "harness/text_util.h"
 
+#include <string.h>
+
 #include <cctype>
 
 namespace gpuconform {
@@ -51,7 +53,13 @@ std::vector<std::string_view> SplitWords(std::string_view line) {
 
 bool StartsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
-bool Contains(std::string_view text, std::string_view needle) { return text.find(needle) != std::string_view::npos; }
+bool Contains(std::string_view text, std::string_view needle) {
+  // glibc's memmem, not string_view::find: find stops at every occurrence of the needle's first
+  // byte and compares from there, which on text full of a common letter ('e' of "error") was
+  // most of the time spent reading a large log; memmem scans by pairs of bytes.
+  if (needle.empty()) return true;
+  return ::memmem(text.data(), text.size(), needle.data(), needle.size()) != nullptr;
+}
 
 std::string StripAnsiEscapes(std::string_view text) {
   std::string out;

@@ -11,7 +11,9 @@
 #include <sstream>
 #include <thread>
 
+#include "harness/builtin_probes.h"
 #include "harness/hostlist.h"
+#include "harness/live_source.h"
 #include "harness/process_runner.h"
 #include "harness/record_lines.h"
 #include "harness/text_util.h"
@@ -110,15 +112,49 @@ struct Absent {
   std::string node, status, why;
 };
 
-// Both sides of a pair run the same command; the client adds its server's host name. The
-// latency run listens on its own port, so a bandwidth server killed late cannot hold it.
-std::vector<std::string> BandwidthArguments(const Rail& rail, int tcp_port) {
-  return {"ib_write_bw", "-d", rail.hca, "-i", std::to_string(rail.port), "-p", std::to_string(tcp_port),
-          "-D", std::to_string(kDurationS), "-F", "--report_gbits"};
+// Where this node's side of a pair keeps its buffers. With GPUs on the node and a perftest built
+// with CUDA, the k-th active rail uses GPU k (--use_cuda=k), as an HGX board pairs NIC k with
+// GPU k under one PCIe switch, so the pass measures GPUDirect RDMA; otherwise host memory. The
+// topology itself is not read.
+struct BufferPlacement {
+  std::vector<Rail> rails;  // this node's active rails, sorted
+  int gpus = 0;
+  bool perftest_has_cuda = false;
+
+  std::vector<std::string> Flags(const Rail& rail) const {
+    const auto at = std::find(rails.begin(), rails.end(), rail);
+    if (!perftest_has_cuda || gpus <= 0 || at == rails.end()) return {};
+    return {"--use_cuda=" + std::to_string((at - rails.begin()) % gpus)};
+  }
+};
+
+BufferPlacement PlacementOf(const CollectiveContext& context) {
+  BufferPlacement placement;
+  if (!context.node_owner || !OnPath("ib_write_bw")) return placement;
+  placement.rails = ActiveRails(context.options.sysfs_root);
+  const RawOutput devices = GpuDevicesOutput(LiveContext{context.host, context.profile, context.options});
+  for (std::string_view line : SplitLines(devices.text)) placement.gpus += StartsWith(line, "device ") ? 1 : 0;
+  if (placement.gpus > 0 && !placement.rails.empty()) {
+    const CommandResult help = RunCommand({"ib_write_bw", "--help"}, kNoDeviceProbeTimeout);
+    placement.perftest_has_cuda = Contains(help.stdout_text + help.stderr_text, "use_cuda");
+  }
+  return placement;
 }
 
-std::vector<std::string> LatencyArguments(const Rail& rail, int tcp_port) {
-  return {"ib_write_lat", "-d", rail.hca, "-i", std::to_string(rail.port), "-p", std::to_string(tcp_port + 500), "-F"};
+// Both sides of a pair run the same command; the client adds its server's host name. The
+// latency run listens on its own port, so a bandwidth server killed late cannot hold it.
+std::vector<std::string> BandwidthArguments(const Rail& rail, int tcp_port, const BufferPlacement& placement) {
+  std::vector<std::string> argv = {"ib_write_bw", "-d", rail.hca, "-i", std::to_string(rail.port), "-p",
+                                   std::to_string(tcp_port), "-D", std::to_string(kDurationS), "-F", "--report_gbits"};
+  for (auto& flag : placement.Flags(rail)) argv.push_back(std::move(flag));
+  return argv;
+}
+
+std::vector<std::string> LatencyArguments(const Rail& rail, int tcp_port, const BufferPlacement& placement) {
+  std::vector<std::string> argv = {"ib_write_lat", "-d", rail.hca, "-i", std::to_string(rail.port),
+                                   "-p", std::to_string(tcp_port + 500), "-F"};
+  for (auto& flag : placement.Flags(rail)) argv.push_back(std::move(flag));
+  return argv;
 }
 
 struct ClientRun {
@@ -156,14 +192,14 @@ ClientRun RunClient(std::vector<std::string> argv, const std::string& client, co
 }
 
 // The client's side of one pair, bandwidth then latency, as a cluster/perftest-rail-pairs.txt line.
-std::string MeasureAsClient(const PlannedPair& pair, int tcp_port) {
+std::string MeasureAsClient(const PlannedPair& pair, int tcp_port, const BufferPlacement& placement) {
   const ClientRun bandwidth =
-      RunClient(BandwidthArguments(pair.rail, tcp_port), pair.client, pair.server, [](const PerftestReport& report) {
+      RunClient(BandwidthArguments(pair.rail, tcp_port, placement), pair.client, pair.server, [](const PerftestReport& report) {
         return report.bandwidth.empty() ? std::nullopt : std::optional(report.bandwidth.back().bw_average_gbit_per_s);
       });
   ClientRun latency;
   if (bandwidth.value) {
-    latency = RunClient(LatencyArguments(pair.rail, tcp_port), pair.client, pair.server, [](const PerftestReport& report) {
+    latency = RunClient(LatencyArguments(pair.rail, tcp_port, placement), pair.client, pair.server, [](const PerftestReport& report) {
       return report.latency.empty() ? std::nullopt : std::optional(report.latency.back().t_avg_us);
     });
   }
@@ -184,7 +220,8 @@ std::string MeasureAsClient(const PlannedPair& pair, int tcp_port) {
 }
 
 // One round, on every rank: servers start, the ranks meet, clients measure, the ranks meet.
-std::string RunRound(const CollectiveContext& context, const Round& round, int tcp_port) {
+std::string RunRound(const CollectiveContext& context, const Round& round, int tcp_port,
+                     const BufferPlacement& placement) {
   const PlannedPair* as_server = nullptr;
   const PlannedPair* as_client = nullptr;
   for (const auto& pair : round) {
@@ -194,8 +231,8 @@ std::string RunRound(const CollectiveContext& context, const Round& round, int t
   std::thread server;
   if (as_server != nullptr) {
     // The latency server starts as soon as the bandwidth run ends (its client runs next).
-    server = std::thread([bandwidth = BandwidthArguments(as_server->rail, tcp_port),
-                          latency = LatencyArguments(as_server->rail, tcp_port)] {
+    server = std::thread([bandwidth = BandwidthArguments(as_server->rail, tcp_port, placement),
+                          latency = LatencyArguments(as_server->rail, tcp_port, placement)] {
       (void)RunCommand(bandwidth, kServerTimeout);
       (void)RunCommand(latency, kServerTimeout);
     });
@@ -203,17 +240,18 @@ std::string RunRound(const CollectiveContext& context, const Round& round, int t
   const seconds collective(context.options.collective_timeout_s);
   context.world.SleepingBarrier({"the start of an ib_write_bw round's servers", collective});
   std::string line;
-  if (as_client != nullptr) line = MeasureAsClient(*as_client, tcp_port);
+  if (as_client != nullptr) line = MeasureAsClient(*as_client, tcp_port, placement);
   if (server.joinable()) server.join();
   context.world.SleepingBarrier({"the end of an ib_write_bw round", collective + kConnectWindow + 2 * kServerTimeout,
                                  "a rank's ib_write_bw outlived its deadline, or a rank stopped answering"});
   return line;
 }
 
-std::string RunRounds(const CollectiveContext& context, const std::vector<Round>& rounds, int& tcp_port) {
+std::string RunRounds(const CollectiveContext& context, const std::vector<Round>& rounds, int& tcp_port,
+                      const BufferPlacement& placement) {
   std::string lines;
   for (const Round& round : rounds) {
-    lines += RunRound(context, round, tcp_port);
+    lines += RunRound(context, round, tcp_port, placement);
     tcp_port = tcp_port + 1 > kFirstTcpPort + 200 ? kFirstTcpPort : tcp_port + 1;
   }
   return lines;
@@ -271,7 +309,8 @@ RawOutput RunRailPairsPass(const CollectiveContext& context) {
     return out;
   }
   int tcp_port = kFirstTcpPort;
-  const std::string first = RunRounds(context, ring, tcp_port);
+  const BufferPlacement placement = PlacementOf(context);
+  const std::string first = RunRounds(context, ring, tcp_port, placement);
   // Every rank needs pass 1's results to plan pass 2 the same way.
   std::string pass1;
   for (const auto& part : context.world.AllGather(first, Named(context, "the exchange of ib_write_bw pass 1"))) {
@@ -279,7 +318,7 @@ RawOutput RunRailPairsPass(const CollectiveContext& context) {
   }
   std::vector<RailPair> measured;
   if (auto pairs = ParseRailPairs(pass1, "ib_write_bw pass 1")) measured = std::move(*pairs);
-  const std::string second = RunRounds(context, ConfirmationRounds(measured, floor->gbit_per_s), tcp_port);
+  const std::string second = RunRounds(context, ConfirmationRounds(measured, floor->gbit_per_s), tcp_port, placement);
   const auto seconds_parts =
       context.world.GatherToRoot(second, Named(context, "the gather of ib_write_bw pass 2"));
   if (!context.world.is_root()) return out;

@@ -8,7 +8,9 @@
 // that could not connect tries again until its deadline, and every rank meets the others
 // between rounds with a deadline, so a dead peer costs one round, never the run. Rank 0's
 // answer is cluster/perftest-rail-pairs.txt (rail_pairs_parse.h). Where no node has an active
-// RDMA port, the answer quotes perftest's own words on each node.
+// RDMA port, the answer quotes perftest's own words on each node. Where the node has GPUs and
+// its perftest was built with CUDA, each side passes --use_cuda=<k> for its k-th active rail
+// (GPUDirect RDMA, as an HGX board pairs NIC k with GPU k); otherwise host memory.
 #pragma once
 
 #include "harness/gather.h"

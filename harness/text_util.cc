@@ -57,7 +57,9 @@ bool Contains(std::string_view text, std::string_view needle) {
   // glibc's memmem, not string_view::find: find stops at every occurrence of the needle's first
   // byte and compares from there, which on text full of a common letter ('e' of "error") was
   // most of the time spent reading a large log; memmem scans by pairs of bytes.
+  // An empty view may hold a null pointer, which memmem must not be given.
   if (needle.empty()) return true;
+  if (text.size() < needle.size()) return false;
   return ::memmem(text.data(), text.size(), needle.data(), needle.size()) != nullptr;
 }
 

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <charconv>
 #include <cstdint>
+#include <cstring>
+#include <iterator>
 #include <map>
 
 #include "harness/text_util.h"
@@ -16,6 +18,12 @@ namespace {
 // Prefixes as string_view literals: their length is known, so each test compiles to a compare
 // of a few bytes (a char* prefix costs a strlen and a call, on every line of a long log).
 using namespace std::string_view_literals;
+
+// string_view::starts_with, inlined: GCC calls it out of line, and then memcmp, for each of the
+// dozen prefixes tried on every line of a long log.
+inline bool Begins(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() && std::memcmp(text.data(), prefix.data(), prefix.size()) == 0;
+}
 
 // Every text the parser keeps is clipped, so a log of long garbage lines cannot make the
 // capped fact lists hold kMaxLineBytes per field.
@@ -68,7 +76,7 @@ std::string_view FirstWord(std::string_view text) {
 // "eth0:10.0.0.4<0>" -> "eth0"; "[0]eth0:..." -> "eth0".
 std::string InterfaceOf(std::string_view text) {
   text = Trim(text);
-  if (text.starts_with("["sv)) {
+  if (Begins(text, "["sv)) {
     const auto close = text.find(']');
     text = close == std::string_view::npos ? std::string_view() : text.substr(close + 1);
   }
@@ -99,23 +107,42 @@ void ParseNcclPrefix(std::string_view head, Source& source) {
   source.host = Field(host);
 }
 
+// The source of an NCCL INFO line, its prefix parsed only when a fact from the line is kept:
+// most INFO lines of a long log carry nothing the checks read, or repeat a fact past its cap.
+class LazySource {
+ public:
+  LazySource(std::string_view head, int number) : head_(head) { source_.line = number; }
+  const Source& get() const {
+    if (!parsed_) {
+      ParseNcclPrefix(head_, source_);
+      parsed_ = true;
+    }
+    return source_;
+  }
+
+ private:
+  std::string_view head_;
+  mutable Source source_;
+  mutable bool parsed_ = false;
+};
+
 TransportKind KindOfVia(std::string_view via) {
-  if (via.starts_with("NET/"sv)) return TransportKind::kNet;
-  if (via.starts_with("P2P"sv)) return TransportKind::kP2p;
-  if (via.starts_with("SHM"sv)) return TransportKind::kShm;
-  if (via.starts_with("NVLS"sv)) return TransportKind::kNvls;
-  if (via.starts_with("COLLNET"sv) || via.starts_with("CollNet"sv)) return TransportKind::kCollNet;
+  if (Begins(via, "NET/"sv)) return TransportKind::kNet;
+  if (Begins(via, "P2P"sv)) return TransportKind::kP2p;
+  if (Begins(via, "SHM"sv)) return TransportKind::kShm;
+  if (Begins(via, "NVLS"sv)) return TransportKind::kNvls;
+  if (Begins(via, "COLLNET"sv) || Begins(via, "CollNet"sv)) return TransportKind::kCollNet;
   return TransportKind::kOther;
 }
 
 // "Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA" (message after "NCCL INFO ").
-std::optional<Channel> ParseChannel(std::string_view message, const Source& source) {
+std::optional<Channel> ParseChannel(std::string_view message, const LazySource& source) {
   const auto via_at = message.find(" via ");
   if (via_at == std::string_view::npos) return std::nullopt;
   const auto words = SplitWords(message.substr(0, via_at));
   if (words.size() < 6 || words[2] != ":" || words[4] != "->") return std::nullopt;
   Channel channel;
-  channel.source = source;
+  channel.source = source.get();
   channel.channel = Field(words[1]);
   const auto from = LeadingInt(words[3]);
   const auto to = LeadingInt(words[5]);
@@ -146,7 +173,7 @@ NetInit ParseNetInit(std::string_view net, std::string_view devices_text, const 
   devices_text = devices_text.substr(0, devices_text.find(';'));
   for (std::string_view word : SplitWords(devices_text)) {
     if (init.devices.size() >= kMaxDevicesPerInit) break;
-    if (!word.starts_with("["sv)) continue;
+    if (!Begins(word, "["sv)) continue;
     const auto close = word.find(']');
     if (close == std::string_view::npos || close + 1 >= word.size()) continue;  // "[RO]" and the like
     word = word.substr(close + 1);
@@ -168,18 +195,58 @@ NetInit ParseNetInit(std::string_view net, std::string_view devices_text, const 
   return init;
 }
 
-// Whether `line` may hold one of ErrorKind's signatures: every signature contains one of these
-// anchors. A large log is mostly lines that hold none, so the line is scanned once for a pair
-// of bytes inside each anchor that ordinary text rarely holds ("cc" of "nccl", "rr" of "error"),
-// and an anchor is compared only where its pair is; searching for each anchor in turn stopped at
-// every 'e' of the line and was most of the time spent reading a large log.
+// The error signatures a line is classed by, most telling first: a line that holds several is
+// the first one's kind. Each signature contains an anchor, at `anchor_at`.
 struct Anchor {
   std::string_view text;
-  std::size_t pair_at;  // where the rare pair of bytes starts in `text`
+  // Where two overlapping pairs of bytes that ordinary text seldom holds start in `text`: the
+  // pairs at pair_at and pair_at + 1. One of them starts at an even place of the line wherever
+  // the anchor is, so the scan looks at every second pair only.
+  std::size_t pair_at;
 };
-constexpr Anchor kAnchors[] = {{"nccl", 1},          {"error", 1},         {"timeout", 3},
-                               {"Watchdog", 4},      {"remote process", 9}, {"Caught signal", 3},
-                               {"Segmentation fault", 2}, {"terminate called", 3}};
+constexpr Anchor kAnchors[] = {{"nccl", 1},          {"error", 1},         {"timeout", 2},
+                               {"Watchdog", 4},      {"remote process", 2}, {"Caught signal", 2},
+                               {"Segmentation fault", 1}, {"terminate called", 2}};
+enum AnchorIndex { kNccl, kError, kTimeout, kWatchdog, kRemoteProcess, kCaughtSignal, kSegfault, kTerminate };
+
+struct Signature {
+  std::string_view text;
+  int rank;  // the kind's place in kKinds: lower wins
+  AnchorIndex anchor;
+  std::size_t anchor_at;  // where the anchor starts in `text`
+};
+constexpr std::string_view kKinds[] = {"timeout",     "remote-error", "system-error", "internal-error",
+                                       "cuda-error",  "invalid-usage", "crash",       "nccl-error"};
+constexpr Signature kSignatures[] = {
+    {"collective operation timeout", 0, kTimeout, 21},
+    {"Watchdog caught", 0, kWatchdog, 0},
+    {"ncclRemoteError", 1, kNccl, 0},
+    {"remote process exited", 1, kRemoteProcess, 0},
+    {"ncclSystemError", 2, kNccl, 0},
+    {"unhandled system error", 2, kError, 17},
+    {"ncclInternalError", 3, kNccl, 0},
+    {"internal error - please report", 3, kError, 9},
+    {"ncclUnhandledCudaError", 4, kNccl, 0},
+    {"unhandled cuda error", 4, kError, 15},
+    {"ncclInvalidUsage", 5, kNccl, 0},
+    {"ncclInvalidArgument", 5, kNccl, 0},
+    {"Caught signal", 6, kCaughtSignal, 0},
+    {"Segmentation fault", 6, kSegfault, 0},
+    {"terminate called after throwing", 6, kTerminate, 0},
+    {"NCCL error", 7, kError, 5},
+};
+
+// Each signature holds its anchor where it says: the one-pass search relies on it.
+constexpr bool SignaturesHoldTheirAnchors() {
+  for (const Signature& signature : kSignatures) {
+    if (!signature.text.substr(signature.anchor_at).starts_with(kAnchors[signature.anchor].text)) return false;
+  }
+  for (const Anchor& anchor : kAnchors) {
+    if (anchor.text.size() < anchor.pair_at + 3) return false;
+  }
+  return true;
+}
+static_assert(SignaturesHoldTheirAnchors());
 
 std::uint16_t PairKey(char first, char second) {
   return static_cast<std::uint16_t>(static_cast<unsigned char>(first) << 8 | static_cast<unsigned char>(second));
@@ -188,48 +255,52 @@ std::uint16_t PairKey(char first, char second) {
 const std::bitset<65536>& AnchorPairs() {
   static const std::bitset<65536> pairs = [] {
     std::bitset<65536> set;
-    for (const Anchor& anchor : kAnchors) set.set(PairKey(anchor.text[anchor.pair_at], anchor.text[anchor.pair_at + 1]));
+    for (const Anchor& anchor : kAnchors) {
+      for (std::size_t at = anchor.pair_at; at <= anchor.pair_at + 1; ++at) set.set(PairKey(anchor.text[at], anchor.text[at + 1]));
+    }
     return set;
   }();
   return pairs;
 }
 
-bool MayHoldErrorSignature(std::string_view line, bool nccl_prefixed) {
+// The kind of problem a line reports, if it holds an error signature. A large log is mostly
+// lines that hold none, and even its problem lines are long: the line is scanned once, two bytes
+// at a time, for the pairs of bytes inside each anchor ("cc" and "cl" of "nccl", "rr" and "ro" of
+// "error"), an anchor is compared only where one of its pairs is, and a signature only where its anchor is. Every occurrence of a signature
+// holds its anchor at a fixed place, so this finds what a search for each signature in turn
+// finds (which, one memmem per signature, was most of the time spent on a log full of errors).
+std::optional<std::string> ErrorKind(std::string_view line, bool nccl_prefixed) {
   const std::bitset<65536>& pairs = AnchorPairs();
-  for (std::size_t i = 0; i + 1 < line.size(); ++i) {
+  int best = static_cast<int>(std::size(kKinds));
+  for (std::size_t i = 0; i + 1 < line.size(); i += 2) {
     const std::uint16_t key = PairKey(line[i], line[i + 1]);
-    if (!pairs.test(key)) continue;
-    for (const Anchor& anchor : kAnchors) {
-      if (PairKey(anchor.text[anchor.pair_at], anchor.text[anchor.pair_at + 1]) != key || i < anchor.pair_at) continue;
-      if (line.substr(i - anchor.pair_at).starts_with(anchor.text)) return true;
+    if (!pairs[key]) continue;
+    for (int a = 0; a < static_cast<int>(std::size(kAnchors)); ++a) {
+      const Anchor& anchor = kAnchors[a];
+      for (std::size_t at = anchor.pair_at; at <= anchor.pair_at + 1; ++at) {
+        if (PairKey(anchor.text[at], anchor.text[at + 1]) != key || i < at) continue;
+        const std::size_t anchor_start = i - at;
+        if (!Begins(line.substr(anchor_start), anchor.text)) continue;
+        for (const Signature& signature : kSignatures) {
+          if (signature.anchor != a || signature.rank >= best || anchor_start < signature.anchor_at) continue;
+          if (Begins(line.substr(anchor_start - signature.anchor_at), signature.text)) best = signature.rank;
+        }
+      }
     }
   }
-  return nccl_prefixed && Contains(line, "Timeout");
-}
-
-std::optional<std::string> ErrorKind(std::string_view line, bool nccl_prefixed) {
-  if (!MayHoldErrorSignature(line, nccl_prefixed)) return std::nullopt;
-  if (Contains(line, "collective operation timeout") || Contains(line, "Watchdog caught")) return "timeout";
-  if (Contains(line, "ncclRemoteError") || Contains(line, "remote process exited")) return "remote-error";
-  if (Contains(line, "ncclSystemError") || Contains(line, "unhandled system error")) return "system-error";
-  if (Contains(line, "ncclInternalError") || Contains(line, "internal error - please report")) return "internal-error";
-  if (Contains(line, "ncclUnhandledCudaError") || Contains(line, "unhandled cuda error")) return "cuda-error";
-  if (Contains(line, "ncclInvalidUsage") || Contains(line, "ncclInvalidArgument")) return "invalid-usage";
-  if (Contains(line, "Caught signal") || Contains(line, "Segmentation fault") ||
-      Contains(line, "terminate called after throwing")) {
-    return "crash";
-  }
-  if (Contains(line, "NCCL error") || (nccl_prefixed && Contains(line, "Timeout"))) return "nccl-error";
+  if (best < static_cast<int>(std::size(kKinds))) return std::string(kKinds[best]);
+  // NCCL's own lines also say "Timeout" of a proxy or socket wait, which holds no anchor.
+  if (nccl_prefixed && Contains(line, "Timeout")) return "nccl-error";
   return std::nullopt;
 }
 
 // "[rank3]:..." (PyTorch) names the rank; "[host:pid ..." (UCX) names the host.
 void ParseForeignPrefix(std::string_view line, std::optional<int>& rank, std::string& host) {
-  if (line.starts_with("[rank"sv)) {
+  if (Begins(line, "[rank"sv)) {
     rank = LeadingInt(line.substr(5));
     return;
   }
-  if (!line.starts_with("["sv)) return;
+  if (!Begins(line, "["sv)) return;
   std::size_t end = 1;
   while (end < line.size() && IsHostChar(line[end])) ++end;
   if (end > 1 && end < line.size() && line[end] == ':') host = Field(line.substr(1, end - 1));
@@ -249,10 +320,10 @@ Markers FindMarkers(std::string_view line) {
   for (auto at = line.find("NCCL "); at != std::string_view::npos; at = line.find("NCCL ", at + 1)) {
     const std::string_view rest = line.substr(at + 5);
     if (at > 0 && line[at - 1] == ' ') {
-      if (markers.info == std::string_view::npos && rest.starts_with("INFO "sv)) markers.info = at - 1;
-      if (markers.warn == std::string_view::npos && rest.starts_with("WARN "sv)) markers.warn = at - 1;
+      if (markers.info == std::string_view::npos && Begins(rest, "INFO "sv)) markers.info = at - 1;
+      if (markers.warn == std::string_view::npos && Begins(rest, "WARN "sv)) markers.warn = at - 1;
     }
-    if (markers.version == std::string_view::npos && rest.starts_with("version "sv)) markers.version = at;
+    if (markers.version == std::string_view::npos && Begins(rest, "version "sv)) markers.version = at;
   }
   return markers;
 }
@@ -275,7 +346,7 @@ class LogBuilder {
     const std::size_t version = markers.version;
     if (version != std::string_view::npos) {
       AddVersion(FirstWord(line.substr(version + 13)));
-      if (info == std::string_view::npos && warn == std::string_view::npos && trimmed.starts_with("NCCL version"sv)) {
+      if (info == std::string_view::npos && warn == std::string_view::npos && Begins(trimmed, "NCCL version"sv)) {
         ++log_.nccl_lines;
         previous_problem_ = false;
         return;
@@ -283,8 +354,7 @@ class LogBuilder {
     }
     if (info != std::string_view::npos) {
       ++log_.nccl_lines;
-      ParseNcclPrefix(line.substr(0, info), source);
-      Info(TrimBlanks(line.substr(info + 11)), source);
+      Info(TrimBlanks(line.substr(info + 11)), LazySource(line.substr(0, info), number));
       previous_problem_ = false;
       return;
     }
@@ -296,7 +366,7 @@ class LogBuilder {
                  [&] { return WarnText(line, warn, message); });
       return;
     }
-    if (trimmed.starts_with("#"sv)) {  // nccl-tests' own comments and tables, annotations
+    if (Begins(trimmed, "#"sv)) {  // nccl-tests' own comments and tables, annotations
       previous_problem_ = false;
       return;
     }
@@ -314,9 +384,9 @@ class LogBuilder {
     return text + "NCCL WARN " + std::string(message);
   }
 
-  void Info(std::string_view message, const Source& source) {
-    if (message.starts_with("Channel "sv) || message.starts_with("Ring "sv)) {
-      if (auto channel = ParseChannel(message, source)) {
+  void Info(std::string_view message, const LazySource& at) {
+    if (Begins(message, "Channel "sv) || Begins(message, "Ring "sv)) {
+      if (auto channel = ParseChannel(message, at)) {
         if (log_.channels.size() < kMaxChannels) {
           log_.channels.push_back(std::move(*channel));
         } else {
@@ -325,57 +395,59 @@ class LogBuilder {
       }
       return;
     }
-    if (message.starts_with("NET/"sv)) {
+    if (Begins(message, "NET/"sv)) {
       const auto colon = message.find(" : ");
       if (colon == std::string_view::npos) return;
       const std::string_view net = Trim(message.substr(4, colon - 4));
       const std::string_view rest = Trim(message.substr(colon + 3));
-      if (rest.starts_with("Using "sv)) {
-        if (Room(log_.net_inits)) log_.net_inits.push_back(ParseNetInit(net, AfterPrefix(rest, "Using "), source));
-      } else if (rest.starts_with("No device found"sv)) {
-        Store(log_.no_device, SourcedText{source, Field(net)});
-      } else if (Contains(rest, "GPU Direct RDMA") && Contains(rest, "for GPU ")) {
-        GdrPathLine(rest, source);
-      } else if (Contains(rest, "GPU Direct RDMA") && Contains(rest, "for HCA")) {
-        if (Room(log_.gdr)) log_.gdr.push_back(ParseGdrStatus(rest, source));
+      if (Begins(rest, "Using "sv)) {
+        if (Room(log_.net_inits)) log_.net_inits.push_back(ParseNetInit(net, AfterPrefix(rest, "Using "), at.get()));
+      } else if (Begins(rest, "No device found"sv)) {
+        Store(log_.no_device, SourcedText{at.get(), Field(net)});
+      } else if (const bool gdr = Contains(rest, "GPU Direct RDMA"); gdr && Contains(rest, "for GPU ")) {
+        GdrPathLine(rest, at.get());
+      } else if (gdr && Contains(rest, "for HCA")) {
+        if (Room(log_.gdr)) log_.gdr.push_back(ParseGdrStatus(rest, at.get()));
       }
       return;
     }
-    if (message.starts_with("GPU Direct RDMA "sv) && Contains(message, "for GPU ")) {
-      GdrPathLine(message, source);
+    if (Begins(message, "GPU Direct RDMA "sv) && Contains(message, "for GPU ")) {
+      GdrPathLine(message, at.get());
       return;
     }
-    if (message.starts_with("GPU/"sv) && Contains(message, " :")) {
-      GpuNetPaths(message, source);
+    if (Begins(message, "GPU/"sv) && Contains(message, " :")) {
+      GpuNetPaths(message, at.get());
       return;
     }
-    if (message.starts_with("Using network "sv)) {
-      if (Room(log_.networks)) log_.networks.push_back({source, Field(Trim(AfterPrefix(message, "Using network ")))});
+    if (Begins(message, "Using network "sv)) {
+      if (Room(log_.networks)) log_.networks.push_back({at.get(), Field(Trim(AfterPrefix(message, "Using network ")))});
       return;
     }
-    if (message.starts_with("Bootstrap : Using "sv)) {
+    if (Begins(message, "Bootstrap : Using "sv)) {
       if (Room(log_.bootstraps)) {
-        log_.bootstraps.push_back({source, InterfaceOf(AfterPrefix(message, "Bootstrap : Using "))});
+        log_.bootstraps.push_back({at.get(), InterfaceOf(AfterPrefix(message, "Bootstrap : Using "))});
       }
       return;
     }
-    if (const auto at = message.find(" set by environment to"); at != std::string_view::npos) {
-      const std::string_view name = LastWord(message.substr(0, at));
+    if (const auto set_at = message.find(" set by environment to"); set_at != std::string_view::npos) {
+      const std::string_view name = LastWord(message.substr(0, set_at));
       if (name.empty() || !Room(log_.env)) return;
-      std::string value = Field(Trim(message.substr(at + 22)));
+      std::string value = Field(Trim(message.substr(set_at + 22)));
       if (!value.empty() && value.back() == '.') value.pop_back();  // integer parameters end in "."
-      log_.env.push_back({source, Field(name), value});
+      log_.env.push_back({at.get(), Field(name), value});
       return;
     }
-    if (message.starts_with("Connected NVLS"sv) || Contains(message, "NVLS comm ")) log_.nvls_connected = true;
-    if (message.starts_with("Connected CollNet"sv) || (Contains(message, "CollNet") && Contains(message, "enabled"))) {
+    // Both need an 'N' ("NVLS", "CollNet"), which most of the lines that reach here lack.
+    const bool has_n = !message.empty() && std::memchr(message.data(), 'N', message.size()) != nullptr;
+    if (has_n && (Begins(message, "Connected NVLS"sv) || Contains(message, "NVLS comm "))) log_.nvls_connected = true;
+    if (has_n && (Begins(message, "Connected CollNet"sv) || (Contains(message, "CollNet") && Contains(message, "enabled")))) {
       log_.collnet_connected = true;
     }
     if (Contains(message, " rank ") && (Contains(message, "nranks ") || Contains(message, "nRanks "))) {
       RankIdentity identity;
       identity.rank = IntAfter(message, " rank ").value_or(-1);
       if (identity.rank < 0 || !Room(log_.ranks)) return;
-      identity.source = source;
+      identity.source = at.get();
       identity.nranks = IntAfter(message, "nranks ").value_or(IntAfter(message, "nRanks ").value_or(-1));
       identity.nnodes = IntAfter(message, "nNodes ").value_or(-1);
       log_.ranks.push_back(std::move(identity));
@@ -525,7 +597,7 @@ const char* TransportKindName(TransportKind kind) {
 }
 
 std::string NetFamily(std::string_view net) {
-  if (net == "IB" || net.starts_with("IBext"sv)) return "IB";
+  if (net == "IB" || Begins(net, "IBext"sv)) return "IB";
   return std::string(net);
 }
 

@@ -68,18 +68,9 @@ std::vector<Rail> ActiveRails(const std::string& sysfs_root) {
   return rails;
 }
 
-bool OnPath(const std::string& tool) {
-  const char* path = std::getenv("PATH");
-  for (const std::string& dir : SplitOn(path ? path : "", ':')) {
-    std::error_code ec;
-    if (!dir.empty() && fs::exists(fs::path(dir) / tool, ec)) return true;
-  }
-  return false;
-}
-
 // This node's part of the plan: its active rails, or why it takes no part, in perftest's words.
 std::string NodePart(const CollectiveContext& context) {
-  if (!OnPath("ib_write_bw")) {
+  if (!FindOnPath("ib_write_bw")) {
     return FormatRecord("absent", {{"node", context.host},
                                    {"status", "missing"},
                                    {"why", "ib_write_bw is not installed (Debian's perftest package provides it)"}});
@@ -130,7 +121,7 @@ struct BufferPlacement {
 
 BufferPlacement PlacementOf(const CollectiveContext& context) {
   BufferPlacement placement;
-  if (!context.node_owner || !OnPath("ib_write_bw")) return placement;
+  if (!context.node_owner || !FindOnPath("ib_write_bw")) return placement;
   placement.rails = ActiveRails(context.options.sysfs_root);
   const RawOutput devices = GpuDevicesOutput(LiveContext{context.host, context.profile, context.options});
   for (std::string_view line : SplitLines(devices.text)) placement.gpus += StartsWith(line, "device ") ? 1 : 0;

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
+#include "harness/hostlist.h"
 #include "harness/text_util.h"
 #include "probes/mpi_sweep/pair_results.h"
 
@@ -30,13 +32,31 @@ std::string PairsOf(const std::string& node, const std::vector<const RailPair*>&
   return Join(parts, ", ");
 }
 
+// Nodes with active rails that the pass could not pair because ib_write_bw is not installed
+// there, as one finding naming them as a hostlist (a fleet missing perftest is one line).
+std::optional<Finding> NodesWithoutPerftest(const std::vector<UnpairedNode>& unpaired) {
+  std::vector<std::string> nodes;
+  for (const UnpairedNode& node : unpaired) {
+    if (node.ToolMissing() && !node.rails.empty()) nodes.push_back(node.node);
+  }
+  if (nodes.empty()) return std::nullopt;
+  const std::string names = ShortHostlist(nodes);
+  return Finding{"tool-missing", CompressHostlist(nodes),
+                 fmt::format("{}: ib_write_bw (perftest) is not installed, so {} active rails were not measured "
+                             "with any other node; install perftest there (apt install perftest, or dnf install "
+                             "perftest) and rerun",
+                             names, nodes.size() == 1 ? "its" : "their")};
+}
+
 }  // namespace
 
-CheckResult CheckRailPairs(const std::vector<RailPair>& pairs, const RailFloor& floor) {
+CheckResult CheckRailPairs(const RailPairsFile& file, const RailFloor& floor) {
   std::map<std::string, std::vector<const RailPair*>> by_rail;
-  for (const RailPair& pair : pairs) by_rail[pair.Rail()].push_back(&pair);
+  for (const RailPair& pair : file.pairs) by_rail[pair.Rail()].push_back(&pair);
 
   std::vector<Finding> findings;
+  std::vector<Finding> tooling;
+  if (auto missing = NodesWithoutPerftest(file.unpaired)) tooling.push_back(std::move(*missing));
   std::vector<Measurement> measurements;
   const std::string threshold = fmt::format(">= {:g}", floor.gbit_per_s);
   for (const auto& [rail, rail_pairs] : by_rail) {
@@ -71,12 +91,16 @@ CheckResult CheckRailPairs(const std::vector<RailPair>& pairs, const RailFloor& 
                        pair->client, pair->server, rail, Measured(*pair), floor.gbit_per_s)});
     }
   }
-  if (!findings.empty()) {
-    CheckResult result = Failed(std::move(findings));
-    result.measurements = std::move(measurements);
-    return result;
-  }
+  // A rail's fault fails the check; what the tooling could not measure rides along with it, and
+  // alone makes the check an error: the rails it left out were not judged.
   CheckResult result = Passed();
+  if (!findings.empty()) {
+    for (auto& finding : tooling) findings.push_back(std::move(finding));
+    result = Failed(std::move(findings));
+  } else if (!tooling.empty()) {
+    result.verdict = Verdict::kError;
+    result.findings = std::move(tooling);
+  }
   result.measurements = std::move(measurements);
   return result;
 }

@@ -17,6 +17,7 @@
 #include "harness/process_runner.h"
 #include "harness/record_lines.h"
 #include "harness/text_util.h"
+#include "probes/perftest/pair_error.h"
 #include "probes/perftest/perftest_parse.h"
 #include "probes/perftest/rail_floor.h"
 #include "probes/perftest/rail_pair_plan.h"
@@ -173,9 +174,9 @@ ClientRun RunClient(std::vector<std::string> argv, const std::string& client, co
     if (result.value) {
       result.error.clear();
     } else if (run.outcome == CommandOutcome::kTimedOut) {
-      result.error = argv[0] + " did not finish within " + std::to_string(kClientTimeout.count()) + " s and was killed";
+      result.error = ToolKilledAtDeadline(argv[0], static_cast<int>(kClientTimeout.count()));
     } else if (run.outcome == CommandOutcome::kNotFound) {
-      result.error = argv[0] + " is not installed on " + client;
+      result.error = ToolNotInstalled(argv[0], client);
     } else if (report && !report->errors.empty()) {
       result.error = report->errors.front().line;
     } else {

@@ -10,6 +10,7 @@
 #include "harness/hostlist.h"
 #include "harness/text_util.h"
 #include "probes/mpi_sweep/pair_results.h"
+#include "probes/perftest/pair_error.h"
 
 namespace gpuconform::perftest {
 
@@ -48,6 +49,20 @@ std::optional<Finding> NodesWithoutPerftest(const std::vector<UnpairedNode>& unp
                              names, nodes.size() == 1 ? "its" : "their")};
 }
 
+// A pair that failed before it measured its rail (pair_error.h): the tooling's finding, naming
+// both nodes, the rail and perftest's own words; neither node is blamed for it.
+Finding NotMeasuredPair(const RailPair& pair) {
+  return {"rail-pair-not-measured", pair.client + "," + pair.server,
+          fmt::format("{} -> {} on rail {}{}: not measured, in perftest's own words: \"{}\"; that is perftest's "
+                      "setup, its deadline or its TCP handshake over the management network, not the rail, so "
+                      "neither node is blamed: check that {} reaches {} by host name with no firewall on TCP port "
+                      "18515 and up, then run `ib_write_bw -d {} -i {}` on {} and `ib_write_bw -d {} -i {} {}` on {} "
+                      "by hand",
+                      pair.client, pair.server, pair.Rail(), pair.pass == 2 ? " (second pass)" : "", pair.error,
+                      pair.client, pair.server, pair.hca, pair.port, pair.server, pair.hca, pair.port, pair.server,
+                      pair.client)};
+}
+
 }  // namespace
 
 CheckResult CheckRailPairs(const RailPairsFile& file, const RailFloor& floor) {
@@ -62,7 +77,11 @@ CheckResult CheckRailPairs(const RailPairsFile& file, const RailFloor& floor) {
   for (const auto& [rail, rail_pairs] : by_rail) {
     std::vector<mpi_sweep::PairResult> results;
     for (const RailPair* pair : rail_pairs) {
-      results.push_back(AsPairResult(*pair, floor.gbit_per_s));
+      if (NotMeasured(*pair)) {
+        tooling.push_back(NotMeasuredPair(*pair));
+      } else {
+        results.push_back(AsPairResult(*pair, floor.gbit_per_s));
+      }
       measurements.push_back({fmt::format("{}/port{}.pass{}.{}->{}", pair->hca, pair->port, pair->pass, pair->client,
                                           pair->server),
                               pair->error.empty() ? fmt::format("{:.2f}", *pair->bw_average_gbit_per_s) : "failed",

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <set>
 
+#include "harness/reason_catalogue.h"
 #include "probes/mpi_sweep/pair_results.h"
 #include "probes/perftest/rail_pairs_facts.h"
 #include "tests/support/registered_checks.h"
@@ -100,7 +101,7 @@ TEST(RailPairsAtFloor, TheSecondPassClearsAHealthyNodeBetweenTwoSlowOnes) {
 TEST(RailPairsAtFloor, ASlowPathBetweenTwoGoodNodesNamesThePairAndAFailedPairQuotesPerftest) {
   const CheckResult judged = CheckRailPairs(
       File("pair pass=1 client=n1 server=n2 hca=mlx5_2 port=1 bw_average_gbit_per_s=390\n"
-           "pair pass=1 client=n2 server=n3 hca=mlx5_2 port=1 error=\"Couldn't connect to n3:18515\"\n"
+           "pair pass=1 client=n2 server=n3 hca=mlx5_2 port=1 error=\"Completion with error at client\"\n"
            "pair pass=1 client=n3 server=n4 hca=mlx5_2 port=1 bw_average_gbit_per_s=391\n"
            "pair pass=1 client=n4 server=n1 hca=mlx5_2 port=1 bw_average_gbit_per_s=389\n"),
       kNdrFloor);
@@ -108,8 +109,60 @@ TEST(RailPairsAtFloor, ASlowPathBetweenTwoGoodNodesNamesThePairAndAFailedPairQuo
   ASSERT_EQ(judged.findings.size(), 1u);
   EXPECT_EQ(judged.findings[0].code, "rail-pair-slow");
   EXPECT_EQ(judged.findings[0].entity, "n2,n3");
-  EXPECT_NE(judged.findings[0].message.find("failed (Couldn't connect to n3:18515)"), std::string::npos);
+  EXPECT_NE(judged.findings[0].message.find("failed (Completion with error at client)"), std::string::npos);
   EXPECT_EQ(judged.measurements.size(), 4u);
+}
+
+// perftest's handshake goes over the management network: a pair that could not connect says
+// nothing about its rail. Every measured pair is at the floor, so nothing is slow; the pair is
+// the tooling's error, naming both nodes, the rail and perftest's words.
+TEST(RailPairsAtFloor, APairThatCouldNotConnectIsNotSlowButAToolingErrorNamingBothNodes) {
+  const std::string failed = "pair pass=1 client=n2 server=n3 hca=mlx5_2 port=1 error=";
+  const std::string others =
+      "pair pass=1 client=n1 server=n2 hca=mlx5_2 port=1 bw_average_gbit_per_s=390\n"
+      "pair pass=1 client=n3 server=n4 hca=mlx5_2 port=1 bw_average_gbit_per_s=391\n"
+      "pair pass=1 client=n4 server=n1 hca=mlx5_2 port=1 bw_average_gbit_per_s=389\n";
+  const CheckResult judged = CheckRailPairs(File(failed + "\"Couldn't connect to n3:18515\"\n" + others), kNdrFloor);
+  ExpectOneFinding(judged, Verdict::kError, "rail-pair-not-measured", "n2,n3",
+                   "n2 -> n3 on rail mlx5_2 port 1: not measured, in perftest's own words: "
+                   "\"Couldn't connect to n3:18515\"");
+  EXPECT_EQ(FindReason("rail-pair-not-measured")->fault_class, FaultClass::kTooling);
+  EXPECT_EQ(judged.measurements.size(), 4u);
+  // A pair killed at its deadline, or whose GPU buffers perftest could not set up, is the same.
+  for (const std::string error : {"ib_write_bw did not finish within 20 s and was killed", "cuInit(0) returned 100"}) {
+    EXPECT_EQ(Entities(CheckRailPairs(File(failed + "\"" + error + "\"\n" + others), kNdrFloor), "rail-pair-not-measured"),
+              std::vector<std::string>{"n2,n3"})
+        << error;
+  }
+}
+
+// n3 reached neither ring neighbour: both its failed pairs used to count as slow and name its
+// rail; now neither counts, n3 is not blamed, and beside a real slow node the tooling's
+// findings ride along with the failure.
+TEST(RailPairsAtFloor, ANodeThatReachedNoPartnerIsNotBlamedAndASlowNodeStillIs) {
+  const std::string unreached =
+      "pair pass=1 client=n1 server=n2 hca=mlx5_1 port=1 bw_average_gbit_per_s=390\n"
+      "pair pass=1 client=n2 server=n3 hca=mlx5_1 port=1 error=\"Couldn't connect to n3:18515\"\n"
+      "pair pass=1 client=n3 server=n4 hca=mlx5_1 port=1 error=\"Failed to exchange data between server and clients\"\n"
+      "pair pass=1 client=n4 server=n1 hca=mlx5_1 port=1 bw_average_gbit_per_s=389\n";
+  const CheckResult judged = CheckRailPairs(File(unreached), kNdrFloor);
+  EXPECT_EQ(judged.verdict, Verdict::kError);
+  EXPECT_TRUE(Entities(judged, "rail-bandwidth-low").empty());
+  EXPECT_EQ(Entities(judged, "rail-pair-not-measured"), (std::vector<std::string>{"n2,n3", "n3,n4"}));
+  const CheckResult mixed = CheckRailPairs(File(unreached + Ring(8, {5})), kNdrFloor);
+  EXPECT_EQ(mixed.verdict, Verdict::kFail);
+  EXPECT_EQ(Entities(mixed, "rail-bandwidth-low"), std::vector<std::string>{"n5"});
+  EXPECT_EQ(Entities(mixed, "rail-pair-not-measured"), (std::vector<std::string>{"n2,n3", "n3,n4"}));
+}
+
+TEST(RailPairsAtFloor, ASnapshotWhoseHandshakesFailedBlamesNoRail) {
+  const CheckResult judged = JudgedSnapshot("perftest-8node-handshake-failed");
+  EXPECT_EQ(judged.verdict, Verdict::kError);
+  EXPECT_TRUE(Entities(judged, "rail-bandwidth-low").empty());
+  EXPECT_TRUE(Entities(judged, "rail-pair-slow").empty());
+  EXPECT_EQ(Entities(judged, "rail-pair-not-measured"),
+            (std::vector<std::string>{"gpu-node-04,gpu-node-05", "gpu-node-05,gpu-node-06"}));
+  EXPECT_EQ(JudgedSnapshot("perftest-8node-handshake-failed", kRailLatencyConsistent).verdict, Verdict::kPass);
 }
 
 // Nodes with active rails but no ib_write_bw: the tooling's error, naming them as a hostlist

@@ -1,7 +1,10 @@
 #include "harness/process_runner.h"
 
 #include <signal.h>
+#include <unistd.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <utility>
 
 #include <boost/asio.hpp>
@@ -36,13 +39,39 @@ void SurviveBrokenPipes() {
 
 namespace {
 
-boost::filesystem::path FindExecutable(const std::string& name) {
-  if (name.find('/') != std::string::npos) {
-    boost::system::error_code ec;
-    return boost::filesystem::exists(name, ec) ? boost::filesystem::path(name) : boost::filesystem::path();
-  }
-  return bp::search_path(name);
+bool IsExecutableFile(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec) && ::access(path.c_str(), X_OK) == 0;
 }
+
+}  // namespace
+
+std::optional<std::string> FindOnPath(const std::string& tool, std::string_view path_list) {
+  if (tool.empty()) return std::nullopt;
+  if (tool.find('/') != std::string::npos) {
+    if (IsExecutableFile(tool)) return tool;
+    return std::nullopt;
+  }
+  std::size_t start = 0;
+  while (start <= path_list.size()) {
+    const std::size_t colon = path_list.find(':', start);
+    const std::size_t end = colon == std::string_view::npos ? path_list.size() : colon;
+    const std::string_view dir = path_list.substr(start, end - start);
+    if (!dir.empty()) {
+      std::string candidate = std::string(dir) + "/" + tool;
+      if (IsExecutableFile(candidate)) return candidate;
+    }
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> FindOnPath(const std::string& tool) {
+  const char* path = std::getenv("PATH");
+  return FindOnPath(tool, path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin");
+}
+
+namespace {
 
 std::string Truncated(std::string text) {
   if (text.size() > kMaxCapturedBytes) text.resize(kMaxCapturedBytes);
@@ -63,8 +92,8 @@ CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::mill
     result.error = "empty command";
     return result;
   }
-  const auto exe = FindExecutable(argv[0]);
-  if (exe.empty()) {
+  const auto exe = FindOnPath(argv[0]);
+  if (!exe) {
     result.outcome = CommandOutcome::kNotFound;
     result.error = argv[0] + ": command not found";
     return result;
@@ -81,7 +110,7 @@ CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::mill
     // exit status is only reliable through on_exit.
     bool exited = false;
     int exit_code = -1;
-    bp::child child(exe, bp::args(args), bp::std_out > out, bp::std_err > err, bp::std_in < in_pipe, io, group,
+    bp::child child(boost::filesystem::path(*exe), bp::args(args), bp::std_out > out, bp::std_err > err, bp::std_in < in_pipe, io, group,
                     bp::on_exit = [&](int code, const std::error_code&) {
                       exited = true;
                       exit_code = code;

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuconform {
@@ -40,6 +42,14 @@ CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::mill
 // behave in their own pipelines. Idempotent; RunCommand calls it, and so does every other
 // writer to a child's pipe.
 void SurviveBrokenPipes();
+
+// Where `tool` runs from, as RunCommand finds it: a name with a '/' is a path and is not
+// searched for; any other name is looked up in `path_list`'s directories, in order. Only an
+// executable regular file counts. Empty entries are skipped: for execvp they mean the current
+// directory, which no probe means to run a tool from. nullopt where nothing is found.
+std::optional<std::string> FindOnPath(const std::string& tool, std::string_view path_list);
+// The same in this process's PATH (unset: /usr/local/bin:/usr/bin:/bin, as a shell's default).
+std::optional<std::string> FindOnPath(const std::string& tool);
 
 // "nvidia-smi topo -m" — argv joined for messages, quoting words with spaces.
 std::string CommandText(const std::vector<std::string>& argv);

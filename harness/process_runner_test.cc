@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/test_support.h"
 
 namespace gpuconform {
 namespace {
@@ -38,6 +42,52 @@ TEST(ProcessRunner, MissingToolIsNotFoundNotACrash) {
   const auto result = RunCommand({"gpuconform-no-such-tool", "-x"}, 1s);
   EXPECT_EQ(result.outcome, CommandOutcome::kNotFound);
   EXPECT_NE(result.error.find("gpuconform-no-such-tool"), std::string::npos);
+}
+
+// A directory with an executable `tool`, a `plain` file that is not executable and a directory
+// `folder`: only the first is a tool.
+std::string ToolDirectory(const test_support::TempDir& dir) {
+  namespace fs = std::filesystem;
+  std::ofstream(fs::path(dir.path()) / "tool") << "#!/bin/sh\n";
+  fs::permissions(fs::path(dir.path()) / "tool", fs::perms::owner_all);
+  std::ofstream(fs::path(dir.path()) / "plain") << "data\n";
+  fs::create_directories(fs::path(dir.path()) / "folder");
+  return dir.path();
+}
+
+TEST(FindOnPath, FindsAnExecutableInPathsOrderAndNothingElse) {
+  const test_support::TempDir first, second;
+  const std::string dir = ToolDirectory(second);
+  EXPECT_EQ(FindOnPath("tool", first.path() + ":" + dir), dir + "/tool");
+  EXPECT_EQ(FindOnPath("no-such-tool", dir), std::nullopt);
+  EXPECT_EQ(FindOnPath("plain", dir), std::nullopt) << "not executable";
+  EXPECT_EQ(FindOnPath("folder", dir), std::nullopt) << "a directory is no tool";
+  EXPECT_EQ(FindOnPath("", dir), std::nullopt);
+  test_support::ScopedEnvironment environment;
+  environment.Set("PATH", dir);
+  EXPECT_EQ(FindOnPath("tool"), dir + "/tool");
+}
+
+TEST(FindOnPath, ANameWithASlashIsAPathAndIsNotSearched) {
+  const test_support::TempDir dir;
+  const std::string path = ToolDirectory(dir);
+  EXPECT_EQ(FindOnPath(path + "/tool", ""), path + "/tool");
+  EXPECT_EQ(FindOnPath(path + "/plain", path), std::nullopt);
+  // "bin/tool" is relative to the working directory, never to PATH's directories.
+  std::filesystem::create_directories(path + "/bin");
+  std::filesystem::copy_file(path + "/tool", path + "/bin/tool");
+  EXPECT_EQ(FindOnPath("bin/tool", path), std::nullopt);
+}
+
+TEST(FindOnPath, EmptyEntriesAreSkippedNotTheWorkingDirectory) {
+  const test_support::TempDir dir, other;
+  const std::string path = ToolDirectory(dir);
+  EXPECT_EQ(FindOnPath("tool", "::" + path + ":"), path + "/tool");
+  const std::filesystem::path was = std::filesystem::current_path();
+  std::filesystem::current_path(path);
+  EXPECT_EQ(FindOnPath("tool", ":" + other.path() + ":"), std::nullopt);
+  EXPECT_EQ(FindOnPath("tool", ""), std::nullopt);
+  std::filesystem::current_path(was);
 }
 
 TEST(ProcessRunner, FeedsStdin) {

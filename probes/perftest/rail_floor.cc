@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "probes/perftest/pair_error.h"
+
 namespace gpuconform::perftest {
 
 std::optional<RailFloor> RailFloorOf(const Profile& profile) {
@@ -15,6 +17,7 @@ std::optional<RailFloor> RailFloorOf(const Profile& profile) {
 }
 
 bool IsSlow(const RailPair& pair, double floor_gbit_per_s) {
+  if (NotMeasured(pair)) return false;
   return !pair.error.empty() || !pair.bw_average_gbit_per_s || *pair.bw_average_gbit_per_s < floor_gbit_per_s;
 }
 

@@ -25,11 +25,14 @@ struct RailFloor {
 // profile expects no InfiniBand/RoCE rails.
 std::optional<RailFloor> RailFloorOf(const Profile& profile);
 
-// A pair that failed, or whose average is below the floor.
+// A pair whose average is below the floor, or that failed in a way that may be the rail's. A
+// pair that failed before it measured the rail (pair_error.h's NotMeasured) is not slow.
 bool IsSlow(const RailPair& pair, double floor_gbit_per_s);
 
 // A pair as the MPI sweep's pair bookkeeping counts it (probes/mpi_sweep/pair_results.h): a
 // slow pair carries a failure (its error, or "below the floor"), so CountsAsSlow is IsSlow.
+// Pairs that were not measured must be left out of that bookkeeping, not passed here: they
+// count as neither slow nor healthy, for either node.
 mpi_sweep::PairResult AsPairResult(const RailPair& pair, double floor_gbit_per_s);
 bool CountsAsSlow(const mpi_sweep::PairResult& result);
 

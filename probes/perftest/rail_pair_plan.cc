@@ -3,6 +3,7 @@
 #include <set>
 
 #include "probes/mpi_sweep/pair_results.h"
+#include "probes/perftest/pair_error.h"
 #include "probes/perftest/rail_floor.h"
 
 namespace gpuconform::perftest {
@@ -50,7 +51,7 @@ std::vector<Round> RingRounds(const RailsByNode& nodes) {
 std::vector<Round> ConfirmationRounds(const std::vector<RailPair>& first_pass, double floor_gbit_per_s) {
   std::map<Rail, std::vector<mpi_sweep::PairResult>> by_rail;
   for (const RailPair& pair : first_pass) {
-    if (pair.pass != 1) continue;
+    if (pair.pass != 1 || NotMeasured(pair)) continue;
     by_rail[{pair.hca, pair.port}].push_back(AsPairResult(pair, floor_gbit_per_s));
   }
   std::vector<Round> rounds;

@@ -2,7 +2,8 @@
 // port), the nodes whose port is active form a ring (each node the client of the next). Pass 2:
 // a node every one of whose pass-1 pairs on a rail was slow is measured once more with a node of
 // that rail that passed (probes/mpi_sweep/pair_results.h's ConfirmationPairs), so the slow node
-// is named rather than its ring neighbours. Pairs run in rounds: a node is in at most one pair
+// is named rather than its ring neighbours; a pair that failed before it measured the rail
+// (pair_error.h) counts for neither of its nodes. Pairs run in rounds: a node is in at most one pair
 // per round, and rails run one after another, so no two measurements share a port, an HCA or a
 // PCIe switch. Pure and deterministic, so every rank computes the same plan.
 #pragma once

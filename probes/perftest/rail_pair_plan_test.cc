@@ -82,6 +82,22 @@ TEST(ConfirmationRounds, TheNodeSlowInEveryPairIsMeasuredAgainWithAGoodNode) {
   EXPECT_EQ(planned[0].rail.hca, "mlx5_0");
 }
 
+// node-03 reached neither partner (perftest's handshake failed): nothing was measured on its
+// rail, so it is no suspect to confirm, and the pairs count as slow for nobody.
+TEST(ConfirmationRounds, PairsThatWereNotMeasuredMakeNoSuspect) {
+  std::vector<RailPair> first = {Pair("node-01", "node-02", 390), Pair("node-02", "node-03", 0),
+                                 Pair("node-03", "node-04", 0), Pair("node-04", "node-01", 391)};
+  for (RailPair* unreached : {&first[1], &first[2]}) {
+    unreached->bw_average_gbit_per_s.reset();
+    unreached->error = "Couldn't connect to " + unreached->server + ":18515";
+  }
+  EXPECT_TRUE(ConfirmationRounds(first, 360).empty());
+  first[2].error = "Completion with error at client";  // the transport gave up: maybe the rail
+  EXPECT_TRUE(ConfirmationRounds(first, 360).empty()) << "node-03 still has one pair not measured";
+  first[1].error = "Failed status 12: wr_id 0 syndrom 0x81";
+  ASSERT_EQ(ConfirmationRounds(first, 360).size(), 1u) << "two failures that may be the rail's make a suspect";
+}
+
 TEST(ConfirmationRounds, NothingSlowMeansNoSecondPass) {
   EXPECT_TRUE(ConfirmationRounds({Pair("a", "b", 390), Pair("b", "c", 391), Pair("c", "a", 392)}, 360).empty());
 }

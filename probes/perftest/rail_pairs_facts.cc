@@ -14,8 +14,8 @@ const ProbeSpec& RailPairsProbe() {
   return kSpec;
 }
 
-const Result<std::vector<RailPair>>& ReadRailPairs(const ClusterRaw& raw) {
-  return raw.facts.Get<Result<std::vector<RailPair>>>("perftest-rail-pairs", "", [&] {
+const Result<RailPairsFile>& ReadRailPairs(const ClusterRaw& raw) {
+  return raw.facts.Get<Result<RailPairsFile>>("perftest-rail-pairs", "", [&] {
     return facts::ParseOutput(raw.ClusterOutput(RailPairsProbe().id), ParseRailPairs);
   });
 }

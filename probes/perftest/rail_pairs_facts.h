@@ -12,6 +12,6 @@
 namespace gpuconform::perftest {
 
 const ProbeSpec& RailPairsProbe();  // cluster/perftest-rail-pairs.txt
-const Result<std::vector<RailPair>>& ReadRailPairs(const ClusterRaw& raw);
+const Result<RailPairsFile>& ReadRailPairs(const ClusterRaw& raw);
 
 }  // namespace gpuconform::perftest

@@ -1,6 +1,7 @@
 #include "probes/perftest/rail_pairs_parse.h"
 
 #include <cmath>
+#include <sstream>
 
 #include "harness/record_lines.h"
 #include "harness/text_util.h"
@@ -52,22 +53,41 @@ Result<RailPair> ReadPair(const RecordLine& record, const std::string& origin) {
   return pair;
 }
 
+Result<UnpairedNode> ReadUnpaired(const RecordLine& record, const std::string& origin) {
+  UnpairedNode node{record.Get("node"), record.Get("status"), {}, record.Get("why"), record.line};
+  if (node.node.empty()) return ErrorAt(origin, record.line, "an unpaired line needs node=");
+  if (node.status != "missing" && node.status != "failed") {
+    return ErrorAt(origin, record.line, "an unpaired line needs status=missing or status=failed");
+  }
+  std::istringstream rails(record.Get("rails"));
+  for (std::string rail; std::getline(rails, rail, ',');) {
+    if (!rail.empty()) node.rails.push_back(rail);
+  }
+  return node;
+}
+
 }  // namespace
 
-Result<std::vector<RailPair>> ParseRailPairs(const std::string& text, const std::string& origin) {
+Result<RailPairsFile> ParseRailPairs(const std::string& text, const std::string& origin) {
   auto records = ParseRecordLines(text, origin);
   if (!records) return Error{records.error()};
-  std::vector<RailPair> pairs;
+  RailPairsFile file;
   for (const auto& record : *records) {
+    if (record.kind == "unpaired") {
+      auto node = ReadUnpaired(record, origin);
+      if (!node) return Error{node.error()};
+      file.unpaired.push_back(std::move(node).value());
+      continue;
+    }
     if (record.kind != "pair") {
-      return ErrorAt(origin, record.line, "unknown record '" + record.kind + "' (expected pair)");
+      return ErrorAt(origin, record.line, "unknown record '" + record.kind + "' (expected pair or unpaired)");
     }
     auto pair = ReadPair(record, origin);
     if (!pair) return Error{pair.error()};
-    pairs.push_back(std::move(pair).value());
+    file.pairs.push_back(std::move(pair).value());
   }
-  if (pairs.empty()) return ErrorAt(origin, 1, "no pair lines: the pairing pass measured nothing");
-  return pairs;
+  if (file.pairs.empty()) return ErrorAt(origin, 1, "no pair lines: the pairing pass measured nothing");
+  return file;
 }
 
 }  // namespace gpuconform::perftest

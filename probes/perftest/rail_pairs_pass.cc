@@ -17,6 +17,7 @@
 #include "harness/process_runner.h"
 #include "harness/record_lines.h"
 #include "harness/text_util.h"
+#include "probes/perftest/pair_error.h"
 #include "probes/perftest/perftest_parse.h"
 #include "probes/perftest/rail_floor.h"
 #include "probes/perftest/rail_pair_plan.h"
@@ -68,23 +69,22 @@ std::vector<Rail> ActiveRails(const std::string& sysfs_root) {
   return rails;
 }
 
-bool OnPath(const std::string& tool) {
-  const char* path = std::getenv("PATH");
-  for (const std::string& dir : SplitOn(path ? path : "", ':')) {
-    std::error_code ec;
-    if (!dir.empty() && fs::exists(fs::path(dir) / tool, ec)) return true;
-  }
-  return false;
+std::string RailList(const std::vector<Rail>& rails) {
+  std::string list;
+  for (const Rail& rail : rails) list += (list.empty() ? "" : ",") + rail.hca + ":" + std::to_string(rail.port);
+  return list;
 }
 
 // This node's part of the plan: its active rails, or why it takes no part, in perftest's words.
+// A node without ib_write_bw lists its active rails too: those are the rails left unmeasured.
 std::string NodePart(const CollectiveContext& context) {
-  if (!OnPath("ib_write_bw")) {
+  const std::vector<Rail> rails = ActiveRails(context.options.sysfs_root);
+  if (!FindOnPath("ib_write_bw")) {
     return FormatRecord("absent", {{"node", context.host},
                                    {"status", "missing"},
+                                   {"rails", RailList(rails)},
                                    {"why", "ib_write_bw is not installed (Debian's perftest package provides it)"}});
   }
-  const std::vector<Rail> rails = ActiveRails(context.options.sysfs_root);
   if (rails.empty()) {
     // perftest exits at once, in its own words, where there is no RDMA device.
     const CommandResult run = RunCommand({"ib_write_bw"}, kNoDeviceProbeTimeout);
@@ -96,9 +96,7 @@ std::string NodePart(const CollectiveContext& context) {
                                  (said.empty() ? "(it printed nothing, exit " + std::to_string(run.exit_code) + ")"
                                                : QuoteForMessage(said.substr(0, 400))))}});
   }
-  std::string list;
-  for (const Rail& rail : rails) list += (list.empty() ? "" : ",") + rail.hca + ":" + std::to_string(rail.port);
-  return FormatRecord("rails", {{"node", context.host}, {"list", list}});
+  return FormatRecord("rails", {{"node", context.host}, {"list", RailList(rails)}});
 }
 
 // An exchange of the pass, under the collective deadline, naming the ranks' hosts.
@@ -109,7 +107,7 @@ Exchange Named(const CollectiveContext& context, const std::string& what) {
 }
 
 struct Absent {
-  std::string node, status, why;
+  std::string node, status, rails, why;
 };
 
 // Where this node's side of a pair keeps its buffers. With GPUs on the node and a perftest built
@@ -130,7 +128,7 @@ struct BufferPlacement {
 
 BufferPlacement PlacementOf(const CollectiveContext& context) {
   BufferPlacement placement;
-  if (!context.node_owner || !OnPath("ib_write_bw")) return placement;
+  if (!context.node_owner || !FindOnPath("ib_write_bw")) return placement;
   placement.rails = ActiveRails(context.options.sysfs_root);
   const RawOutput devices = GpuDevicesOutput(LiveContext{context.host, context.profile, context.options});
   for (std::string_view line : SplitLines(devices.text)) placement.gpus += StartsWith(line, "device ") ? 1 : 0;
@@ -176,9 +174,9 @@ ClientRun RunClient(std::vector<std::string> argv, const std::string& client, co
     if (result.value) {
       result.error.clear();
     } else if (run.outcome == CommandOutcome::kTimedOut) {
-      result.error = argv[0] + " did not finish within " + std::to_string(kClientTimeout.count()) + " s and was killed";
+      result.error = ToolKilledAtDeadline(argv[0], static_cast<int>(kClientTimeout.count()));
     } else if (run.outcome == CommandOutcome::kNotFound) {
-      result.error = argv[0] + " is not installed on " + client;
+      result.error = ToolNotInstalled(argv[0], client);
     } else if (report && !report->errors.empty()) {
       result.error = report->errors.front().line;
     } else {
@@ -279,7 +277,9 @@ RawOutput RunRailPairsPass(const CollectiveContext& context) {
     auto records = ParseRecordLines(part, "a node's RDMA ports");
     if (!records) continue;
     for (const auto& record : *records) {
-      if (record.kind == "absent") absent.push_back({record.Get("node"), record.Get("status"), record.Get("why")});
+      if (record.kind == "absent") {
+        absent.push_back({record.Get("node"), record.Get("status"), record.Get("rails"), record.Get("why")});
+      }
       if (record.kind != "rails") continue;
       std::vector<Rail> rails;
       for (const std::string& item : SplitOn(record.Get("list"), ',')) {
@@ -317,13 +317,18 @@ RawOutput RunRailPairsPass(const CollectiveContext& context) {
     pass1 += part;
   }
   std::vector<RailPair> measured;
-  if (auto pairs = ParseRailPairs(pass1, "ib_write_bw pass 1")) measured = std::move(*pairs);
+  if (auto file = ParseRailPairs(pass1, "ib_write_bw pass 1")) measured = std::move(file).value().pairs;
   const std::string second = RunRounds(context, ConfirmationRounds(measured, floor->gbit_per_s), tcp_port, placement);
   const auto seconds_parts =
       context.world.GatherToRoot(second, Named(context, "the gather of ib_write_bw pass 2"));
   if (!context.world.is_root()) return out;
   out.text = "# perftest-rail-pairs v1\n";
-  for (const auto& node : absent) out.text += "# not paired: " + node.node + ": " + node.why + "\n";
+  for (const auto& node : absent) {
+    std::vector<std::pair<std::string, std::string>> fields = {{"node", node.node}, {"status", node.status}};
+    if (!node.rails.empty()) fields.emplace_back("rails", node.rails);
+    fields.emplace_back("why", node.why);
+    out.text += FormatRecord("unpaired", fields) + "\n";
+  }
   out.text += pass1;
   for (const auto& part : seconds_parts) out.text += part;
   out.status = ProbeStatus::kOk;

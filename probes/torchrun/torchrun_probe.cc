@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <vector>
@@ -122,20 +123,6 @@ class PortHold {
   bool in_use_ = false;
   std::string problem_;
 };
-
-// The command as the task's PATH resolves it, or "" when it does not.
-std::string Resolve(const std::string& command) {
-  if (command.find('/') != std::string::npos) return ::access(command.c_str(), X_OK) == 0 ? command : "";
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin");
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    if (dir.empty()) continue;
-    const std::string candidate = dir + "/" + command;
-    if (::access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate)) return candidate;
-  }
-  return "";
-}
 
 // torch's and Python's versions as the launcher's own interpreter reports them (its #! line),
 // for the message of a launcher that crashed before any worker said.
@@ -376,12 +363,13 @@ Fields LauncherFields(const CollectiveContext& context, const Plan& plan) {
 std::string LaunchStage(const CollectiveContext& context, const Plan& plan) {
   const int task_rank = context.world.rank();
   Fields launcher = LauncherFields(context, plan);
-  const std::string resolved = Resolve(plan.command);
-  if (resolved.empty()) {
+  const std::optional<std::string> found = FindOnPath(plan.command);
+  if (!found) {
     launcher.emplace_back("state", "missing");
     launcher.emplace_back("detail", plan.command + " (from " + plan.command_origin + ") is not on PATH or not executable");
     return Line("launcher", launcher);
   }
+  const std::string& resolved = *found;
   launcher[2].second = resolved;
   std::error_code error;
   const char* tmp = std::getenv("TMPDIR");

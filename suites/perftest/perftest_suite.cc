@@ -22,8 +22,8 @@ SuiteDefinition Definition() {
                "on a rail (second pass included) is named, not its partners",
                false,
                ReadThenJudge([](const SuiteContext& c, const std::string&) -> decltype(auto) { return ReadRailPairs(c.raw); },
-                             [](const std::vector<RailPair>& pairs, const SuiteContext& c, const std::string&) {
-                               return CheckRailPairs(pairs, *RailFloorOf(c.profile));
+                             [](const RailPairsFile& file, const SuiteContext& c, const std::string&) {
+                               return CheckRailPairs(file, *RailFloorOf(c.profile));
                              }),
                [](const SuiteContext& c, const std::string&) -> std::optional<std::string> {
                  if (RailFloorOf(c.profile)) return std::nullopt;
@@ -34,8 +34,8 @@ SuiteDefinition Definition() {
                "on a rail is named, not its partners",
                false,
                ReadThenJudge([](const SuiteContext& c, const std::string&) -> decltype(auto) { return ReadRailPairs(c.raw); },
-                             [](const std::vector<RailPair>& pairs, const SuiteContext&, const std::string&) {
-                               return CheckRailLatency(pairs);
+                             [](const RailPairsFile& file, const SuiteContext&, const std::string&) {
+                               return CheckRailLatency(file.pairs);
                              }),
                [](const SuiteContext& c, const std::string&) -> std::optional<std::string> {
                  if (RailFloorOf(c.profile)) return std::nullopt;

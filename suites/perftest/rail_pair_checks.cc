@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
+#include "harness/hostlist.h"
 #include "harness/text_util.h"
 #include "probes/mpi_sweep/pair_results.h"
+#include "probes/perftest/pair_error.h"
 
 namespace gpuconform::perftest {
 
@@ -30,19 +33,55 @@ std::string PairsOf(const std::string& node, const std::vector<const RailPair*>&
   return Join(parts, ", ");
 }
 
+// Nodes with active rails that the pass could not pair because ib_write_bw is not installed
+// there, as one finding naming them as a hostlist (a fleet missing perftest is one line).
+std::optional<Finding> NodesWithoutPerftest(const std::vector<UnpairedNode>& unpaired) {
+  std::vector<std::string> nodes;
+  for (const UnpairedNode& node : unpaired) {
+    if (node.ToolMissing() && !node.rails.empty()) nodes.push_back(node.node);
+  }
+  if (nodes.empty()) return std::nullopt;
+  const std::string names = ShortHostlist(nodes);
+  return Finding{"tool-missing", CompressHostlist(nodes),
+                 fmt::format("{}: ib_write_bw (perftest) is not installed, so {} active rails were not measured "
+                             "with any other node; install perftest there (apt install perftest, or dnf install "
+                             "perftest) and rerun",
+                             names, nodes.size() == 1 ? "its" : "their")};
+}
+
+// A pair that failed before it measured its rail (pair_error.h): the tooling's finding, naming
+// both nodes, the rail and perftest's own words; neither node is blamed for it.
+Finding NotMeasuredPair(const RailPair& pair) {
+  return {"rail-pair-not-measured", pair.client + "," + pair.server,
+          fmt::format("{} -> {} on rail {}{}: not measured, in perftest's own words: \"{}\"; that is perftest's "
+                      "setup, its deadline or its TCP handshake over the management network, not the rail, so "
+                      "neither node is blamed: check that {} reaches {} by host name with no firewall on TCP port "
+                      "18515 and up, then run `ib_write_bw -d {} -i {}` on {} and `ib_write_bw -d {} -i {} {}` on {} "
+                      "by hand",
+                      pair.client, pair.server, pair.Rail(), pair.pass == 2 ? " (second pass)" : "", pair.error,
+                      pair.client, pair.server, pair.hca, pair.port, pair.server, pair.hca, pair.port, pair.server,
+                      pair.client)};
+}
+
 }  // namespace
 
-CheckResult CheckRailPairs(const std::vector<RailPair>& pairs, const RailFloor& floor) {
+CheckResult CheckRailPairs(const RailPairsFile& file, const RailFloor& floor) {
   std::map<std::string, std::vector<const RailPair*>> by_rail;
-  for (const RailPair& pair : pairs) by_rail[pair.Rail()].push_back(&pair);
+  for (const RailPair& pair : file.pairs) by_rail[pair.Rail()].push_back(&pair);
 
   std::vector<Finding> findings;
+  std::vector<Finding> tooling;
+  if (auto missing = NodesWithoutPerftest(file.unpaired)) tooling.push_back(std::move(*missing));
   std::vector<Measurement> measurements;
   const std::string threshold = fmt::format(">= {:g}", floor.gbit_per_s);
   for (const auto& [rail, rail_pairs] : by_rail) {
     std::vector<mpi_sweep::PairResult> results;
     for (const RailPair* pair : rail_pairs) {
-      results.push_back(AsPairResult(*pair, floor.gbit_per_s));
+      if (NotMeasured(*pair)) {
+        tooling.push_back(NotMeasuredPair(*pair));
+      } else {
+        results.push_back(AsPairResult(*pair, floor.gbit_per_s));
+      }
       measurements.push_back({fmt::format("{}/port{}.pass{}.{}->{}", pair->hca, pair->port, pair->pass, pair->client,
                                           pair->server),
                               pair->error.empty() ? fmt::format("{:.2f}", *pair->bw_average_gbit_per_s) : "failed",
@@ -71,12 +110,16 @@ CheckResult CheckRailPairs(const std::vector<RailPair>& pairs, const RailFloor& 
                        pair->client, pair->server, rail, Measured(*pair), floor.gbit_per_s)});
     }
   }
-  if (!findings.empty()) {
-    CheckResult result = Failed(std::move(findings));
-    result.measurements = std::move(measurements);
-    return result;
-  }
+  // A rail's fault fails the check; what the tooling could not measure rides along with it, and
+  // alone makes the check an error: the rails it left out were not judged.
   CheckResult result = Passed();
+  if (!findings.empty()) {
+    for (auto& finding : tooling) findings.push_back(std::move(finding));
+    result = Failed(std::move(findings));
+  } else if (!tooling.empty()) {
+    result.verdict = Verdict::kError;
+    result.findings = std::move(tooling);
+  }
   result.measurements = std::move(measurements);
   return result;
 }

@@ -3,7 +3,13 @@
 // is slow; a node every one of whose pairs on a rail is slow (two or more, the second pass's
 // pair with a known-good node included) is the one named, so its ring neighbours, which pass
 // with other nodes, are not blamed; a slow pair that no such node explains names the path
-// between its two nodes. Pure: the pairs + floor in, one cluster-wide judgement out.
+// between its two nodes. What the pass could not measure is the tooling's, never a rail's: a
+// pair that failed before it measured its rail (perftest's handshake, its GPU setup, a deadline,
+// a missing tool: pair_error.h) counts for neither node and is named as `rail-pair-not-measured`
+// with both nodes and perftest's words; nodes with active rails but no ib_write_bw are named,
+// as a hostlist, as `tool-missing`. Those alone make the check an error; beside a rail's
+// finding they ride along with the failure. Pure: the pairs + floor in, one cluster-wide
+// judgement out.
 #pragma once
 
 #include <string>
@@ -26,7 +32,7 @@ inline constexpr char kRailLatencyConsistent[] = "RailLatencyConsistent";
 // stands out from its peers.
 inline constexpr double kLatencyMedianFactor = 2.0;
 
-CheckResult CheckRailPairs(const std::vector<RailPair>& pairs, const RailFloor& floor);
+CheckResult CheckRailPairs(const RailPairsFile& file, const RailFloor& floor);
 // The pairs' ib_write_lat: a node above the ceiling in every pair it was in (two or more) is
 // named (`rail-latency-high`), a pair that no such node explains names the path
 // (`rail-pair-latency-high`); a rail with fewer than three measured pairs is not judged, and

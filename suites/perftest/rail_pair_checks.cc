@@ -49,18 +49,31 @@ std::optional<Finding> NodesWithoutPerftest(const std::vector<UnpairedNode>& unp
                              names, nodes.size() == 1 ? "its" : "their")};
 }
 
-// A pair that failed before it measured its rail (pair_error.h): the tooling's finding, naming
-// both nodes, the rail and perftest's own words; neither node is blamed for it.
-Finding NotMeasuredPair(const RailPair& pair) {
+// A pair whose `tool` run failed before it measured the rail (pair_error.h), with `error`: the
+// tooling's finding, naming both nodes, the rail and perftest's own words; neither node is blamed.
+Finding NotMeasuredPair(const RailPair& pair, const std::string& tool, const std::string& error) {
   return {"rail-pair-not-measured", pair.client + "," + pair.server,
-          fmt::format("{} -> {} on rail {}{}: not measured, in perftest's own words: \"{}\"; that is perftest's "
-                      "setup, its deadline or its TCP handshake over the management network, not the rail, so "
-                      "neither node is blamed: check that {} reaches {} by host name with no firewall on TCP port "
-                      "18515 and up, then run `ib_write_bw -d {} -i {}` on {} and `ib_write_bw -d {} -i {} {}` on {} "
-                      "by hand",
-                      pair.client, pair.server, pair.Rail(), pair.pass == 2 ? " (second pass)" : "", pair.error,
-                      pair.client, pair.server, pair.hca, pair.port, pair.server, pair.hca, pair.port, pair.server,
-                      pair.client)};
+          fmt::format("{} -> {} on rail {}{}: not measured by {}, in perftest's own words: \"{}\"; that is "
+                      "perftest's setup, its deadline or its TCP handshake over the management network, not the "
+                      "rail, so neither node is blamed: check that {} reaches {} by host name with no firewall on "
+                      "TCP port 18515 and up, then run `{} -d {} -i {}` on {} and `{} -d {} -i {} {}` on {} by hand",
+                      pair.client, pair.server, pair.Rail(), pair.pass == 2 ? " (second pass)" : "", tool, error,
+                      pair.client, pair.server, tool, pair.hca, pair.port, pair.server, tool, pair.hca, pair.port,
+                      pair.server, pair.client)};
+}
+
+// A rail's fault fails the check; what the tooling could not measure rides along with it, and
+// alone makes the check an error: the pairs it left out were not judged.
+CheckResult RailsJudged(std::vector<Finding> findings, std::vector<Finding> tooling) {
+  if (findings.empty() && tooling.empty()) return Passed();
+  if (findings.empty()) {
+    CheckResult result = Passed();
+    result.verdict = Verdict::kError;
+    result.findings = std::move(tooling);
+    return result;
+  }
+  for (auto& finding : tooling) findings.push_back(std::move(finding));
+  return Failed(std::move(findings));
 }
 
 }  // namespace
@@ -78,7 +91,7 @@ CheckResult CheckRailPairs(const RailPairsFile& file, const RailFloor& floor) {
     std::vector<mpi_sweep::PairResult> results;
     for (const RailPair* pair : rail_pairs) {
       if (NotMeasured(*pair)) {
-        tooling.push_back(NotMeasuredPair(*pair));
+        tooling.push_back(NotMeasuredPair(*pair, "ib_write_bw", pair->error));
       } else {
         results.push_back(AsPairResult(*pair, floor.gbit_per_s));
       }
@@ -110,24 +123,20 @@ CheckResult CheckRailPairs(const RailPairsFile& file, const RailFloor& floor) {
                        pair->client, pair->server, rail, Measured(*pair), floor.gbit_per_s)});
     }
   }
-  // A rail's fault fails the check; what the tooling could not measure rides along with it, and
-  // alone makes the check an error: the rails it left out were not judged.
-  CheckResult result = Passed();
-  if (!findings.empty()) {
-    for (auto& finding : tooling) findings.push_back(std::move(finding));
-    result = Failed(std::move(findings));
-  } else if (!tooling.empty()) {
-    result.verdict = Verdict::kError;
-    result.findings = std::move(tooling);
-  }
+  CheckResult result = RailsJudged(std::move(findings), std::move(tooling));
   result.measurements = std::move(measurements);
   return result;
 }
 
 namespace {
 
+// A latency run that failed before it measured the rail (its handshake, its deadline) is the
+// tooling's; one that failed while measuring counts as high, like a slow pair.
+bool LatencyNotMeasured(const RailPair& pair) { return FailedBeforeMeasuring(pair.lat_error); }
+
 bool LatencyHigh(const RailPair& pair, double ceiling_us) {
-  return !pair.lat_error.empty() || (pair.lat_average_us && *pair.lat_average_us > ceiling_us);
+  if (!pair.lat_error.empty()) return !LatencyNotMeasured(pair);
+  return pair.lat_average_us && *pair.lat_average_us > ceiling_us;
 }
 
 std::string LatencyOf(const RailPair& pair) {
@@ -150,9 +159,18 @@ CheckResult CheckRailLatency(const std::vector<RailPair>& pairs) {
   }
   if (by_rail.empty()) return Skipped("no pair carries ib_write_lat's latency (a pairing pass that measured bandwidth only)");
   std::vector<Finding> findings;
+  std::vector<Finding> tooling;
   std::vector<Measurement> measurements;
   std::vector<std::string> too_few;
-  for (const auto& [rail, rail_pairs] : by_rail) {
+  for (const auto& [rail, all_pairs] : by_rail) {
+    std::vector<const RailPair*> rail_pairs;
+    for (const RailPair* pair : all_pairs) {
+      if (LatencyNotMeasured(*pair)) {
+        tooling.push_back(NotMeasuredPair(*pair, "ib_write_lat", pair->lat_error));
+      } else {
+        rail_pairs.push_back(pair);
+      }
+    }
     std::vector<double> latencies;
     for (const RailPair* pair : rail_pairs) {
       if (pair->lat_average_us) latencies.push_back(*pair->lat_average_us);
@@ -194,11 +212,12 @@ CheckResult CheckRailLatency(const std::vector<RailPair>& pairs) {
                        pair->client, pair->server, rail, LatencyOf(*pair), ceiling)});
     }
   }
-  if (measurements.empty()) {
+  // A pair not measured makes the check an error even where too few pairs were left to judge.
+  if (findings.empty() && tooling.empty() && measurements.empty()) {
     return Skipped("fewer than three pairs with a latency on every rail (" + Join(too_few, ", ") +
                    "): no median to compare them with");
   }
-  CheckResult result = findings.empty() ? Passed() : Failed(std::move(findings));
+  CheckResult result = RailsJudged(std::move(findings), std::move(tooling));
   result.measurements = std::move(measurements);
   return result;
 }

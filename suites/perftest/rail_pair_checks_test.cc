@@ -124,7 +124,7 @@ TEST(RailPairsAtFloor, APairThatCouldNotConnectIsNotSlowButAToolingErrorNamingBo
       "pair pass=1 client=n4 server=n1 hca=mlx5_2 port=1 bw_average_gbit_per_s=389\n";
   const CheckResult judged = CheckRailPairs(File(failed + "\"Couldn't connect to n3:18515\"\n" + others), kNdrFloor);
   ExpectOneFinding(judged, Verdict::kError, "rail-pair-not-measured", "n2,n3",
-                   "n2 -> n3 on rail mlx5_2 port 1: not measured, in perftest's own words: "
+                   "n2 -> n3 on rail mlx5_2 port 1: not measured by ib_write_bw, in perftest's own words: "
                    "\"Couldn't connect to n3:18515\"");
   EXPECT_EQ(FindReason("rail-pair-not-measured")->fault_class, FaultClass::kTooling);
   EXPECT_EQ(judged.measurements.size(), 4u);
@@ -246,11 +246,34 @@ TEST(RailLatencyConsistent, AHighPairBetweenGoodNodesNamesThePathAndAFailedRunCo
       << path.findings[0].message;
   const std::string failed = ring + "pair pass=1 client=n1 server=n3 hca=mlx5_0 port=1 bw_average_gbit_per_s=390 "
                                     "lat_error=\"Couldn't connect to n3:19015\"\n";
-  // A latency run that failed counts as high; n3 still meets the ceiling with n4, so both
-  // pairs are paths, not n3.
-  EXPECT_EQ(Entities(CheckRailLatency(Pairs(failed)), "rail-pair-latency-high"),
+  // A latency run that failed while measuring counts as high; n3 still meets the ceiling with
+  // n4, so both pairs are paths, not n3.
+  const std::string broken = ring + "pair pass=1 client=n1 server=n3 hca=mlx5_0 port=1 bw_average_gbit_per_s=390 "
+                                    "lat_error=\"Completion with error at client\"\n";
+  EXPECT_EQ(Entities(CheckRailLatency(Pairs(broken)), "rail-pair-latency-high"),
             (std::vector<std::string>{"n2,n3", "n1,n3"}));
+  // One that never reached its server was not measured: the tooling's, naming both nodes, and
+  // no path is blamed for it.
+  const CheckResult unreached = CheckRailLatency(Pairs(failed));
+  EXPECT_EQ(unreached.verdict, Verdict::kFail);
+  EXPECT_EQ(Entities(unreached, "rail-pair-latency-high"), std::vector<std::string>{"n2,n3"});
+  EXPECT_EQ(Entities(unreached, "rail-pair-not-measured"), std::vector<std::string>{"n1,n3"});
   EXPECT_EQ(CheckRailLatency(Pairs(ring)).measurements.size(), 4u);
+}
+
+// Every latency measured is near the median, and one run could not connect: the check is the
+// tooling's error naming both nodes and ib_write_lat's words, not a high latency.
+TEST(RailLatencyConsistent, ARunThatCouldNotConnectIsAToolingErrorNotAHighLatency) {
+  const CheckResult judged = CheckRailLatency(
+      Pairs("pair pass=1 client=n1 server=n2 hca=mlx5_0 port=1 bw_average_gbit_per_s=390 lat_average_us=1.2\n"
+            "pair pass=1 client=n2 server=n3 hca=mlx5_0 port=1 bw_average_gbit_per_s=390 "
+            "lat_error=\"Couldn't connect to n3:19015\"\n"
+            "pair pass=1 client=n3 server=n4 hca=mlx5_0 port=1 bw_average_gbit_per_s=390 lat_average_us=1.3\n"
+            "pair pass=1 client=n4 server=n1 hca=mlx5_0 port=1 bw_average_gbit_per_s=390 lat_average_us=1.2\n"));
+  ExpectOneFinding(judged, Verdict::kError, "rail-pair-not-measured", "n2,n3",
+                   "n2 -> n3 on rail mlx5_0 port 1: not measured by ib_write_lat, in perftest's own words: "
+                   "\"Couldn't connect to n3:19015\"");
+  EXPECT_EQ(judged.measurements.size(), 3u);
 }
 
 TEST(RailLatencyConsistent, FewerThanThreePairsOnARailAreNotJudged) {

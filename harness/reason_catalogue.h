@@ -64,11 +64,11 @@ inline constexpr ReasonEntry kReasons[] = {
     {"not-measured", reason_detail::kTool, "a measurement (bandwidth sweep, P2P copy) did not produce a result",
      "rerun on idle nodes; if it fails again run the sweep command the message names by hand"},
     {"rail-pair-not-measured", reason_detail::kTool,
-     "an ib_write_bw pair on one rail failed before it measured the rail (perftest did not reach its peer over the "
-     "management network, could not set up its buffers, was killed at its deadline or is missing), so the pair "
-     "counts neither as slow nor as healthy",
+     "an ib_write_bw or ib_write_lat pair on one rail failed before it measured the rail (perftest did not reach "
+     "its peer over the management network, could not set up its buffers, was killed at its deadline or is "
+     "missing), so the pair counts neither as slow (nor high) nor as healthy",
      "check that the two nodes the message names reach each other by host name with no firewall on perftest's TCP "
-     "port (18515 and up), then run the ib_write_bw server and client the message names by hand on them"},
+     "port (18515 and up), then run the perftest server and client the message names by hand on them"},
     {"size-not-measured", reason_detail::kTool, "the allreduce sweep has no row for a size the profile judges",
      "rerun the sweep up to the profile's largest allreduce size (allreduce.size_bytes)"},
     {"node-count-unknown", reason_detail::kTool, "the number of nodes in the allreduce run is not known",

@@ -1,5 +1,6 @@
 #include "harness/record_lines.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "harness/text_util.h"
@@ -14,9 +15,15 @@ bool IsControl(char c) { return static_cast<unsigned char>(c) < 0x20 || static_c
 
 }  // namespace
 
-std::string RecordLine::Get(const std::string& key) const {
-  const auto it = fields.find(key);
-  return it == fields.end() ? "" : it->second;
+const std::string* RecordLine::Find(std::string_view key) const {
+  const auto it = std::lower_bound(fields.begin(), fields.end(), key,
+                                   [](const auto& field, std::string_view wanted) { return field.first < wanted; });
+  return it != fields.end() && it->first == key ? &it->second : nullptr;
+}
+
+std::string RecordLine::Get(std::string_view key) const {
+  const std::string* value = Find(key);
+  return value == nullptr ? "" : *value;
 }
 
 Result<std::vector<RecordLine>> ParseRecordLines(const std::string& text, const std::string& origin) {
@@ -66,10 +73,13 @@ Result<std::vector<RecordLine>> ParseRecordLines(const std::string& text, const 
       for (const char c : value) {
         if (IsControl(c)) return ErrorAt(origin, number, "control character in the value of " + key);
       }
-      if (!record.fields.emplace(key, value).second) {
-        return ErrorAt(origin, number, "key " + key + " appears twice");
+      for (const auto& field : record.fields) {
+        if (field.first == key) return ErrorAt(origin, number, "key " + key + " appears twice");
       }
+      record.fields.emplace_back(key, std::move(value));
     }
+    std::sort(record.fields.begin(), record.fields.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
     records.push_back(std::move(record));
   }
   return records;

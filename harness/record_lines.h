@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,11 +20,15 @@ namespace gpuconform {
 
 struct RecordLine {
   int line = 0;
-  std::string kind;                           // "gpu", "link", "port", ...
-  std::map<std::string, std::string> fields;  // key -> value, unquoted
+  std::string kind;  // "gpu", "link", "port", ...
+  // (key, value unquoted), sorted by key, each key once. A sorted vector, not a map: a record
+  // has a dozen fields, and a fleet's snapshot parses millions of records, each map node its
+  // own allocation and each lookup a walk through them.
+  std::vector<std::pair<std::string, std::string>> fields;
 
-  bool Has(const std::string& key) const { return fields.count(key) > 0; }
-  std::string Get(const std::string& key) const;  // empty when absent
+  bool Has(std::string_view key) const { return Find(key) != nullptr; }
+  std::string Get(std::string_view key) const;  // empty when absent
+  const std::string* Find(std::string_view key) const;  // the value, or nullptr when absent
 };
 
 Result<std::vector<RecordLine>> ParseRecordLines(const std::string& text, const std::string& origin);

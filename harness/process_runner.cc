@@ -110,7 +110,8 @@ CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::mill
     // exit status is only reliable through on_exit.
     bool exited = false;
     int exit_code = -1;
-    bp::child child(boost::filesystem::path(*exe), bp::args(args), bp::std_out > out, bp::std_err > err, bp::std_in < in_pipe, io, group,
+    bp::child child(boost::filesystem::path(*exe), bp::args(args), bp::std_out > out, bp::std_err > err,
+                    bp::std_in < in_pipe, io, group,
                     bp::on_exit = [&](int code, const std::error_code&) {
                       exited = true;
                       exit_code = code;

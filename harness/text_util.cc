@@ -51,6 +51,18 @@ std::vector<std::string_view> SplitWords(std::string_view line) {
   return words;
 }
 
+std::vector<std::string> SplitOn(std::string_view text, char separator) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(separator, start);
+    if (end == std::string_view::npos) end = text.size();
+    items.emplace_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return items;
+}
+
 bool StartsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
 bool Contains(std::string_view text, std::string_view needle) {

@@ -19,6 +19,9 @@ std::string QuoteForMessage(std::string_view text);
 std::string_view Trim(std::string_view text);
 std::vector<std::string_view> SplitLines(std::string_view text);  // '\n', strips '\r'
 std::vector<std::string_view> SplitWords(std::string_view line);  // on runs of spaces/tabs
+// Items between separators, as std::getline reads them: an empty text has no items, and a
+// trailing separator adds none ("a,,b," is "a", "", "b"). Copies, so a temporary text is safe.
+std::vector<std::string> SplitOn(std::string_view text, char separator);
 bool StartsWith(std::string_view text, std::string_view prefix);
 bool Contains(std::string_view text, std::string_view needle);
 std::string StripAnsiEscapes(std::string_view text);

@@ -15,5 +15,15 @@ TEST(TextUtil, ContainsHandlesEmptyViewsAndShortTexts) {
   EXPECT_FALSE(Contains("terror", "errors"));
 }
 
+// The rail-pairs file's lists and the torchrun gather's fields are split with these rules,
+// the ones std::getline gave them before: no item for nothing, none after a final separator.
+TEST(TextUtil, SplitOnKeepsInnerEmptiesAndDropsOneTrailingSeparator) {
+  EXPECT_TRUE(SplitOn("", ',').empty());
+  EXPECT_EQ(SplitOn("mlx5_0", ','), (std::vector<std::string>{"mlx5_0"}));
+  EXPECT_EQ(SplitOn("a,,b,", ','), (std::vector<std::string>{"a", "", "b"}));
+  EXPECT_EQ(SplitOn(",a", ','), (std::vector<std::string>{"", "a"}));
+  EXPECT_EQ(SplitOn("x\ty", '\t'), (std::vector<std::string>{"x", "y"}));
+}
+
 }  // namespace
 }  // namespace gpuconform

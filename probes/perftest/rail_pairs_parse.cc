@@ -1,7 +1,6 @@
 #include "probes/perftest/rail_pairs_parse.h"
 
 #include <cmath>
-#include <sstream>
 
 #include "harness/record_lines.h"
 #include "harness/text_util.h"
@@ -59,9 +58,8 @@ Result<UnpairedNode> ReadUnpaired(const RecordLine& record, const std::string& o
   if (node.status != "missing" && node.status != "failed") {
     return ErrorAt(origin, record.line, "an unpaired line needs status=missing or status=failed");
   }
-  std::istringstream rails(record.Get("rails"));
-  for (std::string rail; std::getline(rails, rail, ',');) {
-    if (!rail.empty()) node.rails.push_back(rail);
+  for (std::string& rail : SplitOn(record.Get("rails"), ',')) {
+    if (!rail.empty()) node.rails.push_back(std::move(rail));
   }
   return node;
 }

@@ -8,7 +8,6 @@
 #include <functional>
 #include <optional>
 #include <map>
-#include <sstream>
 #include <thread>
 
 #include "harness/builtin_probes.h"
@@ -35,13 +34,6 @@ constexpr seconds kServerTimeout{kDurationS + 40};
 constexpr seconds kClientTimeout{kDurationS + 15};
 constexpr seconds kConnectWindow{20};   // a client tries to reach its server this long
 constexpr std::chrono::milliseconds kNoDeviceProbeTimeout{10000};
-
-std::vector<std::string> SplitOn(const std::string& text, char separator) {
-  std::vector<std::string> items;
-  std::istringstream in(text);
-  for (std::string item; std::getline(in, item, separator);) items.push_back(item);
-  return items;
-}
 
 std::string Clean(std::string text) {
   for (char& c : text) {

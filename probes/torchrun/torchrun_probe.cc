@@ -56,13 +56,6 @@ struct Plan {
 
 std::string Line(const std::string& kind, const Fields& fields) { return FormatRecord(kind, fields) + "\n"; }
 
-std::vector<std::string> SplitOn(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::istringstream stream(text);
-  for (std::string part; std::getline(stream, part, separator);) parts.push_back(part);
-  return parts;
-}
-
 std::string RandomHex() {
   std::random_device device;
   std::ostringstream text;

@@ -18,6 +18,8 @@ struct DeviceFirmware {
   std::string device;   // how messages name it: "GPU 3 (00000000:9A:00.0)", "mlx5_2"
   std::string model;    // "NVIDIA H100 80GB HBM3", "MT4129"; empty when the tool does not say
   std::string version;  // empty: the device reports none ("N/A", or a trimmed output)
+
+  bool operator==(const DeviceFirmware&) const = default;
 };
 
 struct FirmwareReading {
@@ -26,6 +28,8 @@ struct FirmwareReading {
   bool not_installed = false;  // the tool is absent on the node (a fact, not an error)
   std::string problem;         // why the listing could not be read, naming node and tool
   ReasonCode reason{"unparseable"};
+
+  bool operator==(const FirmwareReading&) const = default;
 };
 
 FirmwareReading ReadVbiosVersions(const ClusterRaw& raw, const std::string& node);

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <exception>
 #include <iterator>
+#include <memory>
+#include <optional>
 #include <utility>
 #include <set>
 
@@ -37,17 +39,36 @@ namespace {
 
 // One check's case for one node (or the cluster, node ""): skipped where the check does not
 // apply, else the check's judgement; named from the check's definition either way.
-CheckResult JudgeCheck(const SuiteDefinition& suite, const CheckDefinition& check, const SuiteContext& context,
-                       const std::string& node) {
-  if (check.not_applicable) {
-    if (auto why = check.not_applicable(context, node)) return Stamped(Skipped(*why), suite.name, check.name, node);
-  }
-  CheckResult result = Stamped(check.judge(context, node), suite.name, check.name, node);
+CheckResult Named(const SuiteDefinition& suite, const CheckDefinition& check, const std::string& node,
+                  CheckResult judgement) {
+  CheckResult result = Stamped(std::move(judgement), suite.name, check.name, node);
   // Kept until the reports are written: the spare capacity a check's push_backs left would
   // be a fleet's results' largest waste.
   result.findings.shrink_to_fit();
   result.measurements.shrink_to_fit();
   return result;
+}
+
+std::optional<std::string> NotApplicable(const CheckDefinition& check, const SuiteContext& context,
+                                         const std::string& node) {
+  if (!check.not_applicable) return std::nullopt;
+  return check.not_applicable(context, node);
+}
+
+CheckResult JudgeCheck(const SuiteDefinition& suite, const CheckDefinition& check, const SuiteContext& context,
+                       const std::string& node) {
+  if (auto why = NotApplicable(check, context, node)) return Named(suite, check, node, Skipped(*why));
+  return Named(suite, check, node, check.judge(context, node));
+}
+
+// A comparison of every node's reading, judged on its own (a single suite's evaluation): each
+// node read in turn, then the judgement.
+CheckResult CompareEveryNode(const SuiteDefinition& suite, const CheckDefinition& check,
+                             const SuiteContext& context) {
+  if (auto why = NotApplicable(check, context, "")) return Named(suite, check, "", Skipped(*why));
+  const std::unique_ptr<NodeComparison> comparison = check.compare_nodes();
+  for (const auto& node : context.raw.nodes) comparison->Read(context, node);
+  return Named(suite, check, "", comparison->Judge(context));
 }
 
 // An `evaluate`'s judgements belong to its suite, whatever the suite's glue named them.
@@ -64,7 +85,8 @@ std::vector<CheckResult> EvaluateSuite(const SuiteDefinition& suite, const Suite
   std::vector<CheckResult> results;
   for (const auto& check : suite.checks) {
     if (!check.per_node) {
-      results.push_back(JudgeCheck(suite, check, context, ""));
+      results.push_back(check.compare_nodes ? CompareEveryNode(suite, check, context)
+                                            : JudgeCheck(suite, check, context, ""));
       continue;
     }
     for (const auto& node : context.raw.nodes) results.push_back(JudgeCheck(suite, check, context, node));
@@ -143,6 +165,14 @@ std::vector<CheckResult> InCheckOrder(const SuiteDefinition& suite, std::vector<
 
 // Where a suite judged check by check puts its cases in the run's results: from `first`, each
 // check's in declared order, one per node for a per-node check (in node order), one otherwise.
+// A cluster check comparing every node's reading, read node by node and judged after.
+struct PendingComparison {
+  std::size_t suite = 0;  // index in the run's suites
+  std::size_t check = 0;  // index in the suite's checks
+  std::size_t slot = 0;   // its case's place in the results
+  std::unique_ptr<NodeComparison> comparison;
+};
+
 struct Slots {
   std::size_t first = 0;
   std::size_t count = 0;
@@ -187,14 +217,28 @@ std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*
   // suite node by node. A node's parsed facts are shared by all the suites that read them and
   // dropped once the node is judged, with the node's raw outputs (nothing reads them after
   // evaluation), so a fleet's evaluation holds one node's facts at a time and its raw text shrinks.
-  // The cluster checks' cases wait beside `all`, which is made only after them: they read every
-  // node's facts at once (the Software suite's versions and firmware), the run's other peak.
+  // A cluster check that compares every node's reading (compare_nodes: the Software suite's
+  // versions and firmware) reads each node in the node-by-node pass and is judged after it, so
+  // the fleet's parsed facts are never held at once. Other cluster checks may read every node
+  // at once; their cases wait beside `all`, which is made only after them.
   std::vector<std::pair<std::size_t, CheckResult>> cluster_cases;  // (slot, case)
+  std::vector<PendingComparison> comparisons;
   for (std::size_t s = 0; s < runs.size(); ++s) {
     if (runs[s].suite->evaluate) continue;
     const auto& checks = runs[s].suite->checks;
     for (std::size_t c = 0; c < checks.size(); ++c) {
       if (checks[c].per_node) continue;
+      const std::size_t slot = slots[s].first + slots[s].check_first[c];
+      if (checks[c].compare_nodes) {
+        RunPart(runs[s], [&] {
+          if (auto why = NotApplicable(checks[c], context, "")) {
+            cluster_cases.emplace_back(slot, Named(*runs[s].suite, checks[c], "", Skipped(*why)));
+          } else {
+            comparisons.push_back({s, c, slot, checks[c].compare_nodes()});
+          }
+        });
+        continue;
+      }
       RunPart(runs[s], [&] {
         cluster_cases.emplace_back(slots[s].first + slots[s].check_first[c],
                                    JudgeCheck(*runs[s].suite, checks[c], context, ""));
@@ -224,7 +268,18 @@ std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*
         });
       }
     }
+    for (auto& pending : comparisons) {
+      RunPart(runs[pending.suite], [&] { pending.comparison->Read(context, nodes[n]); });
+    }
     context.raw.ReleaseNode(nodes[n]);
+  }
+  for (auto& pending : comparisons) {
+    SuiteRun& run = runs[pending.suite];
+    RunPart(run, [&] {
+      all[pending.slot] =
+          Named(*run.suite, run.suite->checks[pending.check], "", pending.comparison->Judge(context));
+    });
+    pending.comparison.reset();  // its readings
   }
   // A suite that threw: its internal errors in place of its cases (rare; the one copy is then fine).
   for (std::size_t s = runs.size(); s-- > 0;) {

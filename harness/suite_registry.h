@@ -10,9 +10,14 @@
 // SuiteRegistration in it and one line in suites/CMakeLists.txt.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/cluster_raw.h"
@@ -45,12 +50,76 @@ using CheckJudge = std::function<CheckResult(const SuiteContext&, const std::str
 using CheckApplicability =
     std::function<std::optional<std::string>(const SuiteContext&, const std::string& node)>;
 
+// A cluster check that compares one small reading of every node (the Software suite's versions
+// and firmware). The harness hands it each node in the node-by-node pass, while that node's
+// outputs are loaded and its facts parsed for the per-node checks anyway, and asks for the
+// judgement once every node is read. So the comparison parses no node's outputs a second time,
+// and never holds the fleet's parsed facts at once (10,000 nodes' GPU inventories alone are
+// hundreds of MB). One instance serves one run.
+class NodeComparison {
+ public:
+  virtual ~NodeComparison() = default;
+  virtual void Read(const SuiteContext& context, const std::string& node) = 0;  // each node once, in order
+  virtual CheckResult Judge(const SuiteContext& context) = 0;                    // once, after every Read
+};
+using NodeComparisonFactory = std::function<std::unique_ptr<NodeComparison>()>;
+
+// The usual comparison: `read(context, node)` gives a node's Reading, and `judge(readings,
+// context)` judges all of them, keyed by node. A fleet's nodes mostly read alike, so each node
+// keeps an index into the distinct readings seen (the few most recent are compared; a fleet
+// whose every node differs keeps every reading), and the map is built only to be judged.
+template <typename Reading, typename ReadFn, typename JudgeFn>
+class ReadingsComparison : public NodeComparison {
+ public:
+  ReadingsComparison(ReadFn read, JudgeFn judge) : read_(std::move(read)), judge_(std::move(judge)) {}
+  void Read(const SuiteContext& context, const std::string& node) override {
+    nodes_.emplace_back(node, IndexOf(read_(context, node)));
+  }
+  CheckResult Judge(const SuiteContext& context) override {
+    std::map<std::string, Reading> readings;
+    for (const auto& [node, index] : nodes_) readings.emplace_hint(readings.end(), node, distinct_[index]);
+    return judge_(readings, context);
+  }
+
+ private:
+  static constexpr std::size_t kRecentCompared = 8;
+
+  std::size_t IndexOf(Reading reading) {
+    for (std::size_t r = 0; r < recent_.size(); ++r) {
+      const std::size_t index = recent_[r];
+      if (distinct_[index] == reading) {
+        std::rotate(recent_.begin(), recent_.begin() + static_cast<std::ptrdiff_t>(r),
+                    recent_.begin() + static_cast<std::ptrdiff_t>(r) + 1);  // to the front
+        return index;
+      }
+    }
+    distinct_.push_back(std::move(reading));
+    if (recent_.size() == kRecentCompared) recent_.pop_back();
+    recent_.insert(recent_.begin(), distinct_.size() - 1);
+    return distinct_.size() - 1;
+  }
+
+  ReadFn read_;
+  JudgeFn judge_;
+  std::vector<std::pair<std::string, std::size_t>> nodes_;  // in the order read: sorted
+  std::vector<Reading> distinct_;
+  std::vector<std::size_t> recent_;  // indices into distinct_, the most recently matched first
+};
+
+template <typename Reading, typename ReadFn, typename JudgeFn>
+NodeComparisonFactory CompareNodes(ReadFn read, JudgeFn judge) {
+  return [read, judge] { return std::make_unique<ReadingsComparison<Reading, ReadFn, JudgeFn>>(read, judge); };
+}
+
 struct CheckDefinition {
   std::string name;         // "KeyIdenticalOnAllNodes"
   std::string requirement;  // one line: what conformance means
   bool per_node = false;    // one test case per node
-  CheckJudge judge = {};    // empty only in a suite whose `evaluate` judges its checks together
+  // Empty only in a suite whose `evaluate` judges its checks together, or in a cluster check
+  // that compares every node's reading (compare_nodes).
+  CheckJudge judge = {};
   CheckApplicability not_applicable = {};  // empty: the check always applies
+  NodeComparisonFactory compare_nodes = {};  // a cluster check judged from every node's reading
 };
 
 // A judge that reads its facts first. A read that fails is the check's error, code
@@ -82,7 +151,8 @@ struct SuiteDefinition {
   // Checkpoint's torture, NcclTransport's log, Launch's world), or the controller's nodes rather
   // than the run's are judged (SlurmGres, SlurmNodes). It names each judgement with Judged();
   // the harness adds the suite. Otherwise each check's `judge` is called, for every node of the
-  // run where the check is per node, and the harness names each case.
+  // run where the check is per node, or its `compare_nodes` reads every node, and the harness
+  // names each case.
   std::function<std::vector<CheckResult>(const SuiteContext&)> evaluate = {};
 };
 

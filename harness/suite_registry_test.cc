@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -27,8 +28,11 @@ TEST(CheckCatalogue, EveryCheckIsDeclaredOnceWithItsAssertionAndCanBeJudged) {
     for (const auto& check : suite->checks) {
       EXPECT_TRUE(names.insert(suite->name + "." + check.name).second) << suite->name << "." << check.name;
       EXPECT_FALSE(check.requirement.empty()) << suite->name << "." << check.name;
-      // A check without its own judge is judged by its suite's evaluate, or never.
-      EXPECT_TRUE(check.judge || suite->evaluate) << suite->name << "." << check.name << " has no judge";
+      // A check without its own judge is judged by its suite's evaluate or by comparing every
+      // node's reading, or never.
+      EXPECT_TRUE(check.judge || suite->evaluate || check.compare_nodes)
+          << suite->name << "." << check.name << " has no judge";
+      EXPECT_FALSE(check.compare_nodes && check.per_node) << suite->name << "." << check.name;
     }
   }
 }
@@ -122,6 +126,97 @@ TEST(CheckCatalogue, TheHarnessNamesEachJudgementSkipsWhatDoesNotApplyAndErrsOnA
   EXPECT_EQ(results[4].findings[0].entity, "cluster");
   EXPECT_EQ(results[4].findings[0].message, "n1/file: unreadable");
   EXPECT_EQ(judged, 0) << "neither a check that does not apply nor one whose read failed is judged";
+}
+
+// A comparison of every node's reading reads each node in the node-by-node pass, from the facts
+// the per-node checks parsed there (each node's fact parsed once in the run), and is judged
+// after the last node, in its declared place; one that does not apply reads nothing.
+TEST(CheckCatalogue, ANodeComparisonReadsEachNodeFromTheNodePassFactsAndIsJudgedInItsPlace) {
+  int parsed = 0;
+  int compared_reads = 0;
+  const auto fact = [&parsed](const SuiteContext& context, const std::string& node) {
+    return context.raw.facts.Get<std::string>("version", node, [&] {
+      ++parsed;
+      return node == "n2" ? std::string("2.0") : std::string("1.0");
+    });
+  };
+  SuiteDefinition suite;
+  suite.name = "Compare";
+  suite.checks = {
+      {"Identical", "every node reads the same", false, {}, {},
+       CompareNodes<std::string>(
+           [&](const SuiteContext& context, const std::string& node) {
+             ++compared_reads;
+             return fact(context, node);
+           },
+           [](const std::map<std::string, std::string>& readings, const SuiteContext&) {
+             std::vector<Finding> findings;
+             for (const auto& [node, version] : readings) {
+               if (version != readings.begin()->second) findings.push_back({"bad-profile", node, node + ": " + version});
+             }
+             return FromFindings(findings);
+           })},
+      {"PerNode", "reads the same fact", true,
+       [&](const SuiteContext& context, const std::string& node) {
+         fact(context, node);
+         return Passed();
+       }},
+      {"NotHere", "does not apply", false, {},
+       [](const SuiteContext&, const std::string&) -> std::optional<std::string> { return "nothing to compare"; },
+       CompareNodes<int>([&](const SuiteContext&, const std::string&) { return ++compared_reads; },
+                         [](const std::map<std::string, int>&, const SuiteContext&) { return Passed(); })},
+  };
+  ClusterRaw raw;
+  raw.nodes = {"n1", "n2", "n3"};
+  const Profile profile;
+  const std::vector<RankInfo> ranks;
+  const auto results = EvaluateSuites({&suite}, SuiteContext{raw, profile, ranks, false, ""});
+  ASSERT_EQ(results.size(), 5u);
+  EXPECT_EQ(results[0].TestName(), "Compare.Identical");
+  EXPECT_EQ(results[0].verdict, Verdict::kFail);
+  ASSERT_EQ(results[0].findings.size(), 1u);
+  EXPECT_EQ(results[0].findings[0].entity, "n2");
+  EXPECT_EQ(results[1].TestName(), "Compare.PerNode/n1");
+  EXPECT_EQ(results[4].TestName(), "Compare.NotHere");
+  EXPECT_EQ(results[4].verdict, Verdict::kSkip);
+  EXPECT_EQ(compared_reads, 3) << "each node read once, and nothing read for a check that does not apply";
+  EXPECT_EQ(parsed, 3) << "the comparison reads the facts the node pass parsed, not its own copies";
+
+  // A single suite's evaluation reads every node too, and judges the same.
+  parsed = 0;
+  compared_reads = 0;
+  ClusterRaw fresh;
+  fresh.nodes = raw.nodes;
+  const auto alone = EvaluateSuite(suite, SuiteContext{fresh, profile, ranks, false, ""});
+  ASSERT_EQ(alone.size(), 5u);
+  EXPECT_EQ(alone[0].verdict, Verdict::kFail);
+  EXPECT_EQ(alone[4].verdict, Verdict::kSkip);
+  EXPECT_EQ(compared_reads, 3);
+}
+
+// Nodes that read alike share one kept reading, but every node is judged on its own: with more
+// distinct readings than the comparison compares against, in any order, none is mixed up.
+TEST(CheckCatalogue, ANodeComparisonJudgesEveryNodeOnItsOwnReadingHoweverManyDiffer) {
+  ClusterRaw raw;
+  std::map<std::string, int> expected;
+  for (int n = 0; n < 60; ++n) {
+    const std::string node = "node" + std::to_string(100 + n);
+    raw.nodes.push_back(node);
+    expected[node] = n < 20 ? 7 : (n * 37) % 13;  // a run of one reading, then 13 interleaved
+  }
+  std::map<std::string, int> judged;
+  const auto comparison = CompareNodes<int>(
+      [&expected](const SuiteContext&, const std::string& node) { return expected.at(node); },
+      [&judged](const std::map<std::string, int>& readings, const SuiteContext&) {
+        judged = readings;
+        return Passed();
+      })();
+  const Profile profile;
+  const std::vector<RankInfo> ranks;
+  const SuiteContext context{raw, profile, ranks, false, ""};
+  for (const auto& node : raw.nodes) comparison->Read(context, node);
+  EXPECT_EQ(comparison->Judge(context).verdict, Verdict::kPass);
+  EXPECT_EQ(judged, expected);
 }
 
 // An evaluate's judgements keep the check and node its glue named, and belong to its suite.

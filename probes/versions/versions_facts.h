@@ -21,6 +21,8 @@ struct VersionReading {
   bool not_installed = false;  // the tool or library is absent (a fact, not an error)
   std::string problem;         // why there is no version, naming node and command or file
   ReasonCode reason{"unparseable"};  // the catalogue code of `problem`: the probe's status, or a parse failure
+
+  bool operator==(const VersionReading&) const = default;
 };
 
 // Reads a version out of a probe's output: its text and origin in, the version or why not out.

@@ -81,21 +81,23 @@ const std::vector<FirmwareSource>& FirmwareComponents() {
   return kComponents;
 }
 
-CheckJudge JudgeFirmware(const FirmwareSource& source) {
-  return [&source](const SuiteContext& context, const std::string&) {
-    std::map<std::string, facts::FirmwareReading> readings;
-    for (const auto& node : context.raw.nodes) readings[node] = source.read(context.raw, node);
-    return CheckFirmwareIdentical(source.component, readings, context.profile);
-  };
+// Each firmware component's check: every node's per-device reading, judged together. Each node
+// is read in the harness's node-by-node pass, from the GPU and port facts its per-node checks parse.
+NodeComparisonFactory CompareFirmware(const FirmwareSource& source) {
+  return CompareNodes<facts::FirmwareReading>(
+      [&source](const SuiteContext& context, const std::string& node) { return source.read(context.raw, node); },
+      [&source](const std::map<std::string, facts::FirmwareReading>& readings, const SuiteContext& context) {
+        return CheckFirmwareIdentical(source.component, readings, context.profile);
+      });
 }
 
-// One component's check: every node's reading, judged together.
-CheckJudge JudgeComponent(const ComponentSource& source) {
-  return [&source](const SuiteContext& context, const std::string&) {
-    std::map<std::string, VersionReading> readings;
-    for (const auto& node : context.raw.nodes) readings[node] = source.read(context.raw, node);
-    return CheckVersionsIdentical(source.component, readings, context.profile);
-  };
+// One component's check: every node's version, judged together.
+NodeComparisonFactory CompareComponent(const ComponentSource& source) {
+  return CompareNodes<VersionReading>(
+      [&source](const SuiteContext& context, const std::string& node) { return source.read(context.raw, node); },
+      [&source](const std::map<std::string, VersionReading>& readings, const SuiteContext& context) {
+        return CheckVersionsIdentical(source.component, readings, context.profile);
+      });
 }
 
 SuiteDefinition Definition() {
@@ -105,15 +107,15 @@ SuiteDefinition Definition() {
       "kernel, driver, CUDA, NCCL, Slurm, MUNGE, MPI and gpuconform versions identical on every node; VBIOS, "
       "InfoROM and HCA firmware identical on every device of one model";
   for (const auto& source : Components()) {
-    suite.checks.push_back(
-        {source.component.check, "every node runs the same " + source.component.label, false, JudgeComponent(source)});
+    suite.checks.push_back({source.component.check, "every node runs the same " + source.component.label, false, {},
+                            {}, CompareComponent(source)});
     AddProbeOnce(suite.probes, source.probe);
   }
   for (const auto& source : FirmwareComponents()) {
     suite.checks.push_back({source.component.check,
                             "every " + std::string(source.component.on_gpus ? "GPU" : "HCA") + " of one model runs the same " +
                                 source.component.label,
-                            false, JudgeFirmware(source)});
+                            false, {}, {}, CompareFirmware(source)});
     for (const auto& probe : source.probes) AddProbeOnce(suite.probes, probe);
   }
   return suite;

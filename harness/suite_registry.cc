@@ -201,6 +201,9 @@ std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*
     run.results = run.defect.empty() ? InCheckOrder(*run.suite, std::move(run.results)) : DefectCases(run);
     ShareTime(run.results.begin(), run.results.end(), run.elapsed_s);
   }
+  // What an `evaluate` read of the nodes (Launch reads every node's addresses) is dropped, as
+  // after a cluster check below, rather than held for the whole node-by-node pass.
+  for (const auto& node : nodes) context.raw.facts.ClearNode(node);
   // Each case has its place in the run's results, in suite order, and a node's case is judged
   // into it: a fleet's 600,000 cases are never sorted, nor copied from one vector into another.
   std::vector<Slots> slots(runs.size());

@@ -163,8 +163,6 @@ std::vector<CheckResult> InCheckOrder(const SuiteDefinition& suite, std::vector<
   return ordered;
 }
 
-// Where a suite judged check by check puts its cases in the run's results: from `first`, each
-// check's in declared order, one per node for a per-node check (in node order), one otherwise.
 // A cluster check comparing every node's reading, read node by node and judged after.
 struct PendingComparison {
   std::size_t suite = 0;  // index in the run's suites
@@ -173,6 +171,8 @@ struct PendingComparison {
   std::unique_ptr<NodeComparison> comparison;
 };
 
+// Where a suite judged check by check puts its cases in the run's results: from `first`, each
+// check's in declared order, one per node for a per-node check (in node order), one otherwise.
 struct Slots {
   std::size_t first = 0;
   std::size_t count = 0;
@@ -243,8 +243,7 @@ std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*
         continue;
       }
       RunPart(runs[s], [&] {
-        cluster_cases.emplace_back(slots[s].first + slots[s].check_first[c],
-                                   JudgeCheck(*runs[s].suite, checks[c], context, ""));
+        cluster_cases.emplace_back(slot, JudgeCheck(*runs[s].suite, checks[c], context, ""));
       });
       // What it read of every node is dropped before the next: kept, every cluster check's
       // reads would add up to the fleet's parsed facts at once (some 30 KB a node). The next

@@ -163,6 +163,12 @@ std::vector<CheckResult> InCheckOrder(const SuiteDefinition& suite, std::vector<
   return ordered;
 }
 
+// What was read of every node at once (an `evaluate`, a cluster check) is dropped; the
+// node-by-node pass parses a node's outputs again where its checks need them.
+void DropEveryNodesFacts(const SuiteContext& context) {
+  for (const auto& node : context.raw.nodes) context.raw.facts.ClearNode(node);
+}
+
 // A cluster check comparing every node's reading, read node by node and judged after.
 struct PendingComparison {
   std::size_t suite = 0;  // index in the run's suites
@@ -203,7 +209,7 @@ std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*
   }
   // What an `evaluate` read of the nodes (Launch reads every node's addresses) is dropped, as
   // after a cluster check below, rather than held for the whole node-by-node pass.
-  for (const auto& node : nodes) context.raw.facts.ClearNode(node);
+  DropEveryNodesFacts(context);
   // Each case has its place in the run's results, in suite order, and a node's case is judged
   // into it: a fleet's 600,000 cases are never sorted, nor copied from one vector into another.
   std::vector<Slots> slots(runs.size());
@@ -248,7 +254,7 @@ std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*
       // What it read of every node is dropped before the next: kept, every cluster check's
       // reads would add up to the fleet's parsed facts at once (some 30 KB a node). The next
       // check, and the node-by-node pass, parse a node's outputs again where they need them.
-      for (const auto& node : nodes) context.raw.facts.ClearNode(node);
+      DropEveryNodesFacts(context);
     }
   }
   std::vector<CheckResult> all(total);

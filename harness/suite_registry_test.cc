@@ -19,6 +19,16 @@ std::vector<CheckResult> EvaluateOn(const SuiteDefinition& suite, std::vector<st
   return EvaluateSuite(suite, SuiteContext{raw, profile, ranks, false, ""});
 }
 
+// The run's path: the cases these suites give together for these nodes under an empty profile.
+std::vector<CheckResult> EvaluateAllOn(const std::vector<const SuiteDefinition*>& suites,
+                                       std::vector<std::string> nodes) {
+  ClusterRaw raw;
+  raw.nodes = std::move(nodes);
+  const Profile profile;
+  const std::vector<RankInfo> ranks;
+  return EvaluateSuites(suites, SuiteContext{raw, profile, ranks, false, ""});
+}
+
 TEST(CheckCatalogue, EveryCheckIsDeclaredOnceWithItsAssertionAndCanBeJudged) {
   const auto suites = SuiteRegistry::Instance().Suites();
   ASSERT_FALSE(suites.empty());
@@ -68,11 +78,7 @@ TEST(CheckCatalogue, EvaluateSuitesOrdersCasesByCheckAndContainsAThrowingJudge) 
   broken.checks = {{"Throws", "a defect", true, [](const SuiteContext&, const std::string&) -> CheckResult {
                       throw std::runtime_error("boom");
                     }}};
-  ClusterRaw raw;
-  raw.nodes = {"n1", "n2"};
-  const Profile profile;
-  const std::vector<RankInfo> ranks;
-  const auto results = EvaluateSuites({&good, &broken}, SuiteContext{raw, profile, ranks, false, ""});
+  const auto results = EvaluateAllOn({&good, &broken}, {"n1", "n2"});
   ASSERT_EQ(results.size(), 5u);
   EXPECT_EQ(results[0].TestName(), "Good.First/n1");
   EXPECT_EQ(results[1].TestName(), "Good.First/n2");
@@ -166,11 +172,7 @@ TEST(CheckCatalogue, ANodeComparisonReadsEachNodeFromTheNodePassFactsAndIsJudged
        CompareNodes<int>([&](const SuiteContext&, const std::string&) { return ++compared_reads; },
                          [](const std::map<std::string, int>&, const SuiteContext&) { return Passed(); })},
   };
-  ClusterRaw raw;
-  raw.nodes = {"n1", "n2", "n3"};
-  const Profile profile;
-  const std::vector<RankInfo> ranks;
-  const auto results = EvaluateSuites({&suite}, SuiteContext{raw, profile, ranks, false, ""});
+  const auto results = EvaluateAllOn({&suite}, {"n1", "n2", "n3"});
   ASSERT_EQ(results.size(), 5u);
   EXPECT_EQ(results[0].TestName(), "Compare.Identical");
   EXPECT_EQ(results[0].verdict, Verdict::kFail);
@@ -185,9 +187,7 @@ TEST(CheckCatalogue, ANodeComparisonReadsEachNodeFromTheNodePassFactsAndIsJudged
   // A single suite's evaluation reads every node too, and judges the same.
   parsed = 0;
   compared_reads = 0;
-  ClusterRaw fresh;
-  fresh.nodes = raw.nodes;
-  const auto alone = EvaluateSuite(suite, SuiteContext{fresh, profile, ranks, false, ""});
+  const auto alone = EvaluateOn(suite, {"n1", "n2", "n3"});
   ASSERT_EQ(alone.size(), 5u);
   EXPECT_EQ(alone[0].verdict, Verdict::kFail);
   EXPECT_EQ(alone[4].verdict, Verdict::kSkip);

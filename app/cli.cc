@@ -1,6 +1,7 @@
 #include "app/cli.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 
 #include "app/completion_words.h"
 #include "app/health_check_verb.h"
@@ -17,7 +18,7 @@ constexpr char kDescription[] =
     "allreduce bandwidth, software versions, ...) and writes JUnit reports for CI.\n\n"
     "Run it on every node of an allocation, one task per node:\n"
     "  srun --ntasks-per-node=1 gpuconform run --profile h100-sxm-8 --junit report.xml\n"
-    "or let it start that step, and rerun without nodes Slurm cannot start a task on:\n"
+    "or let it start that step, and rerun without nodes whose task cannot start:\n"
     "  gpuconform launch -N4 -- --profile h100-sxm-8 --junit report.xml\n"
     "or offline, from a snapshot of raw command outputs captured on a cluster:\n"
     "  gpuconform run --snapshot snap/ --profile h100-sxm-8\n\n"
@@ -144,7 +145,7 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   run->footer(kRunFooter);
 
   CLI::App* launch = app.add_subcommand(
-      "launch", "start `gpuconform run` on the allocation's nodes with srun; rerun without nodes Slurm cannot start");
+      "launch", "start `gpuconform run` on the allocation's nodes with srun; rerun without nodes whose task cannot start");
   launch->add_option("-N,--nodes", command.launch_nodes,
                      "nodes for the step (default: every node of the allocation, $SLURM_JOB_NUM_NODES)");
   launch->add_option("-w,--nodelist", command.launch_nodelist, "srun --nodelist: these nodes");
@@ -153,13 +154,27 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
                      "srun --immediate: give up after S seconds when nodes are not free, rather than wait in the "
                      "queue")
       ->check(CLI::PositiveNumber);
+  launch->add_option("--gpus-per-node", command.launch_gpus_per_node,
+                     "GPUs per node to ask salloc and srun for: N, or none (0). Default: the run's profile's "
+                     "slurm.gpus_per_node (the profile of --profile after --, else the default)")
+      ->check(CLI::Validator(
+          [](const std::string& value) -> std::string {
+            if (value == "none" || (!value.empty() && value.size() <= 4 &&
+                                    value.find_first_not_of("0123456789") == std::string::npos)) {
+              return "";
+            }
+            return "a GPU count (0-9999) or none, not '" + value + "'";
+          },
+          "N|none"));
   launch->add_option("run-options", command.run_args, "after --: the options of `gpuconform run`");
   launch->footer(
       "Run it where srun works: a login or head node (it takes the allocation with salloc --immediate -N),\n"
-      "or inside sbatch or salloc. It starts one `gpuconform run` per node (srun --ntasks-per-node=1).\n"
-      "When Slurm cannot start the task on a node (its slurmd or munged does not answer), it runs the\n"
-      "step again without that node, and the report fails\n"
-      "Launch.TaskStarted/<node>, quoting Slurm's error. Exit status as `run`'s.\n"
+      "or inside sbatch or salloc. It starts one `gpuconform run` per node (srun --ntasks-per-node=1),\n"
+      "with the profile's GPUs per node (srun --gpus-per-node; see --gpus-per-node).\n"
+      "When Slurm cannot start the task on a node (its slurmd or munged does not answer), or the task\n"
+      "ends before the ranks meet (gpuconform cannot start in that node's image: exit 127, a missing\n"
+      "library, a crash), it ends the step and runs it again without that node, and the report fails\n"
+      "Launch.TaskStarted/<node>, quoting srun's words. Exit status as `run`'s.\n"
       "Example:\n"
       "  gpuconform launch -N3 -- --profile local --junit report.xml");
 
@@ -346,8 +361,14 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
 }
 
 slurm::LaunchRequest LaunchRequestOf(const CommandLine& command) {
-  return {command.launch_nodes, command.launch_nodelist, command.launch_partition, command.launch_immediate_s,
-          command.run_args};
+  std::optional<int> gpus_per_node;
+  if (command.launch_gpus_per_node == "none") {
+    gpus_per_node = 0;
+  } else if (!command.launch_gpus_per_node.empty()) {
+    gpus_per_node = std::atoi(command.launch_gpus_per_node.c_str());
+  }
+  return {command.launch_nodes,       command.launch_nodelist, command.launch_partition,
+          command.launch_immediate_s, command.run_args,        gpus_per_node};
 }
 
 CommandLineSettings SettingsOf(const CommandLine& command) {

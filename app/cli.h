@@ -76,6 +76,7 @@ struct CommandLine {
   std::string launch_nodelist;       // -w
   std::string launch_partition;      // -p
   int launch_immediate_s = 30;       // srun --immediate: give up rather than wait for nodes
+  std::string launch_gpus_per_node;  // --gpus-per-node N|none; empty: the profile's slurm.gpus_per_node
   std::vector<std::string> run_args;
   // run, as launch starts it (hidden): the nodes Slurm refused, NODE=srun's error line.
   bool launched = false;

@@ -285,5 +285,23 @@ TEST(CommandLine, OptionsAfterTheDoubleDashAreRuns) {
   EXPECT_EQ(ParseCommandLine({"launch", "-N", "zero"}).exit_status, 2);
 }
 
+TEST(CommandLine, LaunchAsksForTheProfilesGpusUnlessToldACountOrNone) {
+  const auto gpus_of = [](std::vector<std::string> args) {
+    const auto parsed = ParseCommandLine(args);
+    EXPECT_TRUE(parsed.command) << parsed.message;
+    return parsed.command ? LaunchRequestOf(*parsed.command).gpus_per_node : std::optional<int>(-1);
+  };
+  EXPECT_EQ(gpus_of({"launch", "-N3", "--", "--profile", "local"}), std::nullopt) << "unset: the profile decides";
+  EXPECT_EQ(gpus_of({"launch", "-N3", "--gpus-per-node=4", "--"}), 4);
+  EXPECT_EQ(gpus_of({"launch", "-N3", "--gpus-per-node", "none", "--"}), 0);
+  EXPECT_EQ(gpus_of({"launch", "-N3", "--gpus-per-node=0", "--"}), 0);
+  for (const char* bad : {"-1", "2.5", "all", ""}) {
+    EXPECT_EQ(ParseCommandLine({"launch", "-N3", std::string("--gpus-per-node=") + bad, "--"}).exit_status, 2) << bad;
+  }
+  const auto help = ParseCommandLine({"launch", "--help"});
+  EXPECT_NE(help.message.find("--gpus-per-node"), std::string::npos) << help.message;
+  EXPECT_NE(help.message.find("ends before the ranks meet"), std::string::npos) << help.message;
+}
+
 }  // namespace
 }  // namespace gpuconform

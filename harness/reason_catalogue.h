@@ -113,6 +113,11 @@ inline constexpr ReasonEntry kReasons[] = {
      "Slurm could not start the run's task on the node: its slurmd or munged did not answer or refused",
      "on the node: systemctl status munge slurmd, and munge -n | ssh NODE unmunge; fix, then scontrol update "
      "nodename=NODE state=resume"},
+    {"task-exited-at-start", reason_detail::kConf,
+     "the run's task on the node ended (an exit status or a signal) before the ranks met: gpuconform cannot start "
+     "in that node's image",
+     "read srun's words in the message (exit 127: a command or wrapper not found; a loader error: a missing "
+     "library; a signal: a crash), run srun -w NODE gpuconform version, and fix the node's image"},
     {"world-not-formed", reason_detail::kConf, "the ranks did not form one world",
      "run scontrol show node and check slurmd, PMIx (srun --mpi=pmix) and the firewall between nodes"},
     {"world-stalled", reason_detail::kConf, "a collective among the ranks stopped answering",

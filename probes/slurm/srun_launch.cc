@@ -2,70 +2,26 @@
 
 #include <unistd.h>
 
-#include <boost/process.hpp>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 
-#include "harness/child_verbs.h"
 #include "harness/process_runner.h"
 #include "harness/text_util.h"
 #include "probes/slurm/slurm_parse.h"
 #include "probes/slurm/srun_parse.h"
+#include "probes/slurm/srun_step.h"
 
 namespace gpuconform::slurm {
 
-namespace bp = boost::process;
-
 namespace {
-
-struct StepOutcome {
-  int exit_code = 2;
-  std::string srun_stderr;
-  std::string start_error;  // srun could not be started at all
-};
-
-// Runs srun with stdout passed through and stderr echoed line by line as it comes (the
-// user watches progress) and kept (launch reads Slurm's errors from it).
-StepOutcome RunStep(const std::vector<std::string>& argv,
-                    const std::vector<std::pair<std::string, std::string>>& environment = {}) {
-  StepOutcome outcome;
-  SurviveBrokenPipes();
-  const auto srun = bp::search_path(argv.front());
-  if (srun.empty()) {
-    outcome.start_error = argv.front() + " is not on PATH: run gpuconform launch where Slurm's client commands are";
-    return outcome;
-  }
-  bp::ipstream errors;
-  std::error_code error;
-  // The child inherits this process's environment with `environment` set on top.
-  bp::environment child_environment = boost::this_process::environment();
-  for (const auto& [name, value] : environment) child_environment[name] = value;
-  bp::child child(srun, bp::args(std::vector<std::string>(argv.begin() + 1, argv.end())), bp::std_err > errors,
-                  child_environment, error);
-  if (error) {
-    outcome.start_error = "could not start " + CommandText(argv) + ": " + error.message();
-    return outcome;
-  }
-  for (std::string line; std::getline(errors, line);) {
-    std::cerr << line << std::endl;
-    outcome.srun_stderr += line + "\n";
-  }
-  child.wait(error);
-  outcome.exit_code = error ? 2 : child.exit_code();
-  return outcome;
-}
 
 std::string SelfExecutable() {
   std::error_code error;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
   return error ? "gpuconform" : self.string();
 }
-
-}  // namespace
-
-namespace {
 
 // The hidden run options that tell the run it was started by launch, and without which nodes.
 void AppendLaunchFacts(const LaunchStep& step, std::vector<std::string>& argv) {
@@ -88,6 +44,17 @@ Result<std::string> RerunNodelist(const std::string& pool, const std::vector<Ref
   return Join(kept, ",");
 }
 
+std::vector<RefusedNode> LostNodes(const std::vector<RefusedNode>& refusals, const std::vector<RefusedNode>& exited,
+                                   const std::vector<RefusedNode>& already) {
+  std::vector<RefusedNode> lost;
+  for (const auto* nodes : {&refusals, &exited}) {
+    for (const auto& node : *nodes) {
+      if (!IsRefused(node.node, already) && !IsRefused(node.node, lost)) lost.push_back(node);
+    }
+  }
+  return lost;
+}
+
 std::vector<std::pair<std::string, std::string>> SrunEnvironment(const LaunchStep& step) {
   if (step.refused.empty() || step.nodelist.empty()) return {};
   return {{"SLURM_JOB_NODELIST", step.nodelist}, {"SLURM_NODELIST", step.nodelist}};
@@ -96,6 +63,7 @@ std::vector<std::pair<std::string, std::string>> SrunEnvironment(const LaunchSte
 std::vector<std::string> SrunArgv(const LaunchStep& step) {
   std::vector<std::string> argv = {"srun", "--immediate=" + std::to_string(step.immediate_s),
                                    "--nodes=" + std::to_string(step.nodes), "--ntasks-per-node=1"};
+  if (step.gpus_per_node > 0) argv.push_back("--gpus-per-node=" + std::to_string(step.gpus_per_node));
   // A rerun shares the nodes with the failed step, which Slurm may still be cleaning up.
   if (!step.refused.empty()) argv.push_back("--overlap");
   if (!step.nodelist.empty()) argv.push_back("--nodelist=" + step.nodelist);
@@ -111,24 +79,49 @@ std::vector<std::string> SrunArgv(const LaunchStep& step) {
   return argv;
 }
 
-namespace {
+std::string ProfileOfRun(const std::vector<std::string>& run_args, const std::string& fallback) {
+  std::string profile = fallback;
+  for (std::size_t i = 0; i < run_args.size(); ++i) {
+    if (run_args[i] == "--profile" && i + 1 < run_args.size()) {
+      profile = run_args[++i];
+    } else if (StartsWith(run_args[i], "--profile=")) {
+      profile = run_args[i].substr(10);
+    }
+  }
+  return profile;
+}
+
+int GpusPerNodeToAsk(const std::optional<int>& requested, const Profile& profile) {
+  if (requested) return *requested;
+  return profile.slurm ? profile.slurm->gpus_per_node : 0;
+}
 
 // Outside an allocation: the same launch again under `salloc --immediate`, so that every
 // attempt is a step of one job. A rerun as a new job would wait for the nodes the failed
 // step still holds while Slurm cleans up a node that does not answer. --no-kill: once the
 // controller declares the refusing node failed (SlurmdTimeout after the refusal), Slurm
 // would otherwise revoke the whole allocation and kill the rerun on the healthy nodes.
-int LaunchInNewAllocation(const LaunchRequest& request) {
+std::vector<std::string> SallocArgv(const LaunchRequest& request, int gpus_per_node, const std::string& executable) {
   std::vector<std::string> argv = {"salloc", "--no-kill", "--immediate=" + std::to_string(request.immediate_s),
                                    "--nodes=" + std::to_string(request.nodes)};
+  if (gpus_per_node > 0) argv.push_back("--gpus-per-node=" + std::to_string(gpus_per_node));
   if (!request.nodelist.empty()) argv.push_back("--nodelist=" + request.nodelist);
   if (!request.partition.empty()) argv.push_back("--partition=" + request.partition);
-  argv.insert(argv.end(), {SelfExecutable(), "launch", "--immediate-s", std::to_string(request.immediate_s)});
+  argv.insert(argv.end(), {executable, "launch", "--immediate-s", std::to_string(request.immediate_s),
+                           "--gpus-per-node", gpus_per_node > 0 ? std::to_string(gpus_per_node) : "none"});
   if (!request.nodelist.empty()) argv.insert(argv.end(), {"--nodelist", request.nodelist});
   argv.push_back("--");
   argv.insert(argv.end(), request.run_args.begin(), request.run_args.end());
+  return argv;
+}
+
+namespace {
+
+int LaunchInNewAllocation(const LaunchRequest& request, int gpus_per_node) {
+  const auto argv = SallocArgv(request, gpus_per_node, SelfExecutable());
   std::cerr << "gpuconform launch: " << CommandText(argv) << "\n";
-  const StepOutcome outcome = RunStep(argv);
+  // The launch inside the allocation watches its own steps.
+  const StepOutcome outcome = RunStep(argv, {}, false);
   if (!outcome.start_error.empty()) {
     std::cerr << "gpuconform launch: " << outcome.start_error << "\n";
     return 2;
@@ -140,10 +133,11 @@ int LaunchInNewAllocation(const LaunchRequest& request) {
 
 namespace {
 
-// Slurm refused every node: the run goes on here, alone, so the report still names each
-// refused node (Launch.TaskStarted) beside the controller's view of them (SlurmNodes).
+// No node could start the task (Slurm refused it, or it ended before the ranks met): the run
+// goes on here, alone, so the report still names each node (Launch.TaskStarted) beside the
+// controller's view of them (SlurmNodes).
 int ReportWithoutTasks(const LaunchStep& step) {
-  std::cerr << "gpuconform launch: Slurm started the task on no node; reporting from this host alone\n";
+  std::cerr << "gpuconform launch: no node could start the task; reporting from this host alone\n";
   std::vector<std::string> argv = {step.executable, "run"};
   argv.insert(argv.end(), step.run_args.begin(), step.run_args.end());
   AppendLaunchFacts(step, argv);
@@ -156,10 +150,23 @@ int ReportWithoutTasks(const LaunchStep& step) {
   return 2;
 }
 
+// The GPUs per node to ask for, or the profile's error (exit-2 material, as it is to `run`).
+Result<int> ResolveGpusPerNode(const LaunchRequest& request, const RunOptions& options) {
+  if (request.gpus_per_node) return *request.gpus_per_node;
+  const auto profile = LoadProfile(ProfileOfRun(request.run_args, options.profile));
+  if (!profile) return Error{profile.error()};
+  return GpusPerNodeToAsk(std::nullopt, *profile);
+}
+
 }  // namespace
 
 int LaunchMain(const LaunchRequest& request, const RunOptions& options) {
-  if (!options.slurm_job_id && request.nodes > 0) return LaunchInNewAllocation(request);
+  const auto gpus_per_node = ResolveGpusPerNode(request, options);
+  if (!gpus_per_node) {
+    std::cerr << "gpuconform launch: " << gpus_per_node.error() << "\n";
+    return 2;
+  }
+  if (!options.slurm_job_id && request.nodes > 0) return LaunchInNewAllocation(request, *gpus_per_node);
   LaunchStep step;
   step.nodes = request.nodes;
   if (step.nodes == 0 && options.slurm_job_num_nodes) step.nodes = std::atoi(options.slurm_job_num_nodes->c_str());
@@ -171,32 +178,32 @@ int LaunchMain(const LaunchRequest& request, const RunOptions& options) {
   step.nodelist = request.nodelist;
   step.partition = request.partition;
   step.immediate_s = request.immediate_s;
+  step.gpus_per_node = *gpus_per_node;
   step.executable = SelfExecutable();
   step.run_args = request.run_args;
   const int requested_nodes = step.nodes;
   for (int attempt = 1;; ++attempt) {
     const auto argv = SrunArgv(step);
     std::cerr << "gpuconform launch: " << CommandText(argv) << "\n";
-    const StepOutcome outcome = RunStep(argv, SrunEnvironment(step));
+    const StepOutcome outcome = RunStep(argv, SrunEnvironment(step), true);
     if (!outcome.start_error.empty()) {
       std::cerr << "gpuconform launch: " << outcome.start_error << "\n";
       return 2;
     }
-    std::vector<RefusedNode> lost;
-    for (const auto& node : ParseSrunLaunchRefusals(outcome.srun_stderr)) {
-      if (!IsRefused(node.node, step.refused)) lost.push_back(node);
-    }
-    if (outcome.exit_code == 0 || lost.empty()) return outcome.exit_code;
+    const auto lost = LostNodes(ParseSrunLaunchRefusals(outcome.srun_stderr), outcome.exited_at_start, step.refused);
+    // A step launch ended itself must run again; one that ended on its own stands unless Slurm refused a node.
+    if (lost.empty() || (outcome.exit_code == 0 && outcome.exited_at_start.empty())) return outcome.exit_code;
     for (const auto& node : lost) {
-      std::cerr << "gpuconform launch: Slurm could not start the task on " << node.node << " (" << node.slurm_error
-                << ")\n";
+      std::cerr << "gpuconform launch: " << (IsSrunTaskExit(node.slurm_error) ? "the task ended before the ranks met on "
+                                                                                : "Slurm could not start the task on ")
+                << node.node << " (" << node.slurm_error << ")\n";
     }
     step.refused.insert(step.refused.end(), lost.begin(), lost.end());
     step.nodes = requested_nodes - static_cast<int>(step.refused.size());
     if (step.nodes <= 0) return ReportWithoutTasks(step);
     if (attempt == kMaxLaunchAttempts) {
       std::cerr << "gpuconform launch: no step could start after " << attempt
-                << " attempts; the nodes Slurm refused are named above\n";
+                << " attempts; the nodes left out are named above\n";
       return 1;
     }
     // An explicit node list for the rerun (see SrunEnvironment); without one to start
@@ -212,7 +219,7 @@ int LaunchMain(const LaunchRequest& request, const RunOptions& options) {
       step.nodelist = *kept;
     }
     std::cerr << "gpuconform launch: starting the step again on " << step.nodes << " node(s), without "
-              << step.refused.size() << " refused\n";
+              << step.refused.size() << " that could not start\n";
   }
 }
 

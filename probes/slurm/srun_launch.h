@@ -1,17 +1,21 @@
 // `gpuconform launch`: starts the run step itself with srun, one `gpuconform run` per node,
-// and when Slurm cannot start the task on some nodes (their slurmd or munged does not
-// answer), starts the step again without them and tells the run which nodes it lost and
-// Slurm's words for why, so the report names them (Launch.TaskStarted/<node>).
+// asking for the profile's GPUs per node, and when Slurm cannot start the task on some nodes
+// (their slurmd or munged does not answer) or their task ends before the ranks meet (a
+// binary that cannot start in that node's image), starts the step again without them and
+// tells the run which nodes it lost and srun's words for why, so the report names them
+// (Launch.TaskStarted/<node>).
 // Contract: the argv builder is pure; LaunchMain runs srun (stderr echoed as it comes)
 // at most kMaxLaunchAttempts times and returns the last step's exit status. Outside an
 // allocation it first takes one (salloc --immediate) and runs itself inside it, so every
 // attempt is a step of that one job and a rerun overlaps the failed step's nodes.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "harness/profile.h"
 #include "harness/result.h"
 #include "harness/run_options.h"
 
@@ -25,13 +29,15 @@ struct LaunchStep {
   std::string nodelist;           // srun --nodelist (already without the refused nodes)
   std::string partition;          // srun --partition
   int immediate_s = 30;           // srun --immediate
+  int gpus_per_node = 0;          // srun --gpus-per-node; 0: none asked for
   std::string executable;         // this gpuconform binary
   std::vector<std::string> run_args;
   std::vector<RefusedNode> refused;  // excluded from this step, reported by the run
 };
 
-// srun --immediate=S --nodes=N --ntasks-per-node=1 [--nodelist=L] [--partition=P]
-// [--exclude=a,b] EXECUTABLE run RUN_ARGS --launched [--launch-refused NODE=ERROR ...]
+// srun --immediate=S --nodes=N --ntasks-per-node=1 [--gpus-per-node=G] [--overlap]
+// [--nodelist=L] [--partition=P] [--exclude=a,b] EXECUTABLE run RUN_ARGS --launched
+// [--launch-refused NODE=ERROR ...]
 std::vector<std::string> SrunArgv(const LaunchStep& step);
 
 // The variables a rerun's srun sets in its tasks' environment (empty for the first step).
@@ -40,6 +46,11 @@ std::vector<std::string> SrunArgv(const LaunchStep& step);
 // messages go to the wrong nodes and a fence can hang (measured: 3 of 5 reruns without
 // node1). Giving the rerun its node list as the job's makes the two lists the same.
 std::vector<std::pair<std::string, std::string>> SrunEnvironment(const LaunchStep& step);
+
+// The nodes the step lost that earlier steps had not: those Slurm refused, then those whose
+// task ended before the ranks met, each once (a refusal's words first).
+std::vector<RefusedNode> LostNodes(const std::vector<RefusedNode>& refusals, const std::vector<RefusedNode>& exited,
+                                   const std::vector<RefusedNode>& already);
 
 // The nodes a rerun starts on: the first `nodes` of `pool` (a Slurm hostlist: the asked-for
 // --nodelist, else the allocation's) that were not refused, comma-separated.
@@ -52,7 +63,21 @@ struct LaunchRequest {
   std::string partition;   // -p
   int immediate_s = 30;    // srun --immediate: give up rather than wait for nodes
   std::vector<std::string> run_args;  // the `run` options after `--`
+  std::optional<int> gpus_per_node;   // --gpus-per-node N|none (0); unset: the profile's
 };
+
+// The profile the run will judge with: the last --profile NAME|FILE (or --profile=...) of
+// the run options, else `fallback` (GPUCONFORM_PROFILE, else the default: RunOptions).
+std::string ProfileOfRun(const std::vector<std::string>& run_args, const std::string& fallback);
+
+// The GPUs per node the step asks for: the request's, else the profile's slurm.gpus_per_node
+// (what Slurm.AllocationGivesGpus expects), else none.
+int GpusPerNodeToAsk(const std::optional<int>& requested, const Profile& profile);
+
+// Outside an allocation: salloc --no-kill --immediate=S --nodes=N [--gpus-per-node=G]
+// [--nodelist=L] [--partition=P] EXECUTABLE launch --immediate-s S --gpus-per-node G|none
+// [--nodelist L] -- RUN_ARGS, so every attempt is a step of that one job.
+std::vector<std::string> SallocArgv(const LaunchRequest& request, int gpus_per_node, const std::string& executable);
 
 int LaunchMain(const LaunchRequest& request, const RunOptions& options);
 

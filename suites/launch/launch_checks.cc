@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 
 #include "probes/iproute/iproute_parse.h"
+#include "probes/slurm/srun_parse.h"
 
 #include <algorithm>
 #include <set>
@@ -311,6 +312,16 @@ std::vector<CheckResult> CheckTaskStarted(const std::vector<std::string>& nodes,
   std::vector<CheckResult> results;
   for (const auto& node : nodes) results.push_back(Judged(kTaskStarted, node, Passed()));
   for (const auto& node : refused) {
+    if (slurm::IsSrunTaskExit(node.slurm_error)) {
+      results.push_back(Judged(
+          kTaskStarted, node.node,
+          Failed({{"task-exited-at-start", node.node,
+                   node.node + ": the run's task ended before the ranks met (\"" + node.slurm_error +
+                       "\"), so the run went on without it: gpuconform cannot start in that node's image (exit 127: "
+                       "a command not found; a loader error names a missing library; a signal: a crash); run `srun -w " +
+                       node.node + " gpuconform version` and fix the node's image"}})));
+      continue;
+    }
     results.push_back(Judged(
         kTaskStarted, node.node,
         Failed({{"slurm-launch-refused", node.node,

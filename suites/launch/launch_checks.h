@@ -53,10 +53,12 @@ CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks, co
 CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks, const Profile& profile,
                                            const NodeInterfaceAddresses& interfaces = {});
 
-// Per node: Slurm started the run's task there. Only `gpuconform launch` knows the nodes
-// Slurm refused (`launched`); elsewhere one cluster case is skipped, saying so. `nodes` are
-// those whose task ran; each refused node fails, quoting Slurm's error. Each case is named
-// (TaskStarted/<node>), refused nodes being outside the run's nodes.
+// Per node: Slurm started the run's task there and it lived until the ranks met. Only
+// `gpuconform launch` knows the nodes it left out (`launched`); elsewhere one cluster case is
+// skipped, saying so. `nodes` are those whose task ran; each node left out fails, quoting
+// srun's words: slurm-launch-refused where Slurm could not start the task,
+// task-exited-at-start where the task ended (an exit status or a signal) before the world
+// formed. Each case is named (TaskStarted/<node>), those nodes being outside the run's nodes.
 inline constexpr char kTaskStarted[] = "TaskStarted";
 std::vector<CheckResult> CheckTaskStarted(const std::vector<std::string>& nodes, bool launched,
                                           const std::vector<RefusedNode>& refused);

@@ -30,6 +30,21 @@ TEST(LaunchTaskStarted, RefusedNodeFailsQuotingSlurmAndStartedNodesPass) {
   EXPECT_NE(results[2].findings[0].message.find("Socket timed out"), std::string::npos);
 }
 
+TEST(LaunchTaskStarted, ATaskThatEndedBeforeTheRanksMetIsAConfigurationFaultOfThatNodesImage) {
+  const std::vector<RefusedNode> exited = {
+      {"node3", "srun: error: node3: task 2: Exited with exit code 127; the task printed: /shared/bin/gpuconform: 4: "
+                "exec: /opt/image-lost-it/gpuconform: not found"}};
+  const auto results = CheckTaskStarted({"node1", "node2"}, true, exited);
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[2].CaseName(), "TaskStarted/node3");
+  test_support::ExpectOnlyFinding(results[2], "node3", "node3: the run's task ended before the ranks met (\"srun: error:");
+  EXPECT_EQ(results[2].findings[0].code, ReasonCode("task-exited-at-start"));
+  EXPECT_NE(results[2].findings[0].message.find("/opt/image-lost-it/gpuconform: not found"), std::string::npos);
+  EXPECT_EQ(results[2].findings[0].code.entry().fault_class, FaultClass::kConfiguration);
+  const auto crash = CheckTaskStarted({}, true, {{"node2", "srun: error: node2: task 1: Segmentation fault (core dumped)"}});
+  EXPECT_EQ(crash[0].findings[0].code, ReasonCode("task-exited-at-start"));
+}
+
 TEST(LaunchTaskStarted, WithoutLaunchOneCaseSkipsSayingWhy) {
   const auto results = CheckTaskStarted({"node1", "node2"}, false, {});
   ASSERT_EQ(results.size(), 1u);

@@ -1,0 +1,88 @@
+#include "probes/slurm/srun_parse.h"
+
+#include <gtest/gtest.h>
+
+namespace gpuconform::slurm {
+namespace {
+
+// Slurm's launch plugin, _task_finish: "HOSTS: task|tasks IDS: " and how the task ended.
+TEST(SrunTaskExit, ExitStatusesAndSignalsNameTheNode) {
+  const auto exit = ParseSrunTaskExit("srun: error: node3: task 2: Exited with exit code 127\n");
+  ASSERT_TRUE(exit);
+  EXPECT_EQ(exit->nodes, (std::vector<std::string>{"node3"}));
+  EXPECT_EQ(exit->words, "srun: error: node3: task 2: Exited with exit code 127");
+  const auto crash = ParseSrunTaskExit("srun: error: gpu-07: task 6: Segmentation fault (core dumped)");
+  ASSERT_TRUE(crash);
+  EXPECT_EQ(crash->nodes, (std::vector<std::string>{"gpu-07"}));
+  const auto both = ParseSrunTaskExit("srun: error: node[2-3]: tasks 1-2: Killed");
+  ASSERT_TRUE(both);
+  EXPECT_EQ(both->nodes, (std::vector<std::string>{"node2", "node3"}));
+  EXPECT_TRUE(ParseSrunTaskExit("srun: error: node2: task 1: Out Of Memory"));
+  EXPECT_TRUE(ParseSrunTaskExit("srun: error: node2: task 1: User defined signal 1"));
+}
+
+TEST(SrunTaskExit, OtherLinesAreNotTaskExits) {
+  EXPECT_FALSE(ParseSrunTaskExit("srun: node2: task 1: Completed")) << "a clean exit is not an error";
+  EXPECT_FALSE(ParseSrunTaskExit("srun: error: node2: tasks 0-2: unable to claim reserved port, aborting."));
+  EXPECT_FALSE(ParseSrunTaskExit(
+      "srun: error: Task launch for StepId=6.0 failed on node node1: Socket timed out on send/recv operation"));
+  EXPECT_FALSE(ParseSrunTaskExit("gpuconform: node2: task 1: Exited with exit code 1")) << "not srun's line";
+  EXPECT_FALSE(ParseSrunTaskExit("srun: error: node[3-1: task 1: Killed")) << "a malformed host list";
+  EXPECT_FALSE(ParseSrunTaskExit(""));
+  EXPECT_FALSE(ParseSrunTaskExit(std::string("srun: error: \0\xff: task 1: Killed", 30)));
+}
+
+TEST(SrunTaskExit, TellsATaskExitFromARefusalByItsWords) {
+  EXPECT_TRUE(IsSrunTaskExit("srun: error: node3: task 2: Exited with exit code 127; the task printed: x"));
+  EXPECT_FALSE(IsSrunTaskExit("srun: error: Task launch for StepId=6.0 failed on node node1: Invalid job credential"));
+  EXPECT_FALSE(IsSrunTaskExit(""));
+}
+
+// What srun 22.05 relayed on the local cluster with node3's binary a wrapper that exits 127.
+TEST(StartFailureWatch, ATaskEndingBeforeTheWorldFormedIsAStartFailureWithWhatItPrinted) {
+  StartFailureWatch watch;
+  watch.Feed("/shared/bin/gpuconform: line 3: /nonexistent/gpuconform: No such file or directory");
+  EXPECT_TRUE(watch.ExitedAtStart().empty());
+  watch.Feed("srun: error: node3: task 2: Exited with exit code 127");
+  watch.Feed("srun: Job step aborted");
+  const auto exited = watch.ExitedAtStart();
+  ASSERT_EQ(exited.size(), 1u);
+  EXPECT_EQ(exited[0].node, "node3");
+  EXPECT_EQ(exited[0].slurm_error,
+            "srun: error: node3: task 2: Exited with exit code 127; the task printed: /shared/bin/gpuconform: line 3: "
+            "/nonexistent/gpuconform: No such file or directory");
+  EXPECT_FALSE(watch.world_formed());
+}
+
+TEST(StartFailureWatch, AfterTheWorldFormedAnEndingTaskIsTheRunsBusiness) {
+  StartFailureWatch watch;
+  watch.Feed("gpuconform: gathering probes on 3 rank(s): PMIx (Slurm), 3 ranks");
+  EXPECT_TRUE(watch.world_formed());
+  watch.Feed("srun: error: node3: task 2: Exited with exit code 1");
+  EXPECT_TRUE(watch.ExitedAtStart().empty());
+}
+
+TEST(StartFailureWatch, SeveralNodesFailingGetSrunsWordsOnlySinceTheLinesAreNobodysInParticular) {
+  StartFailureWatch watch;
+  watch.Feed("gpuconform: error while loading shared libraries: libjemalloc.so.2: cannot open shared object file");
+  watch.Feed("srun: error: node2: task 1: Exited with exit code 127");
+  watch.Feed("srun: error: node3: task 2: Exited with exit code 127");
+  watch.Feed("srun: error: node3: task 2: Exited with exit code 127");
+  const auto exited = watch.ExitedAtStart();
+  ASSERT_EQ(exited.size(), 2u) << "each node once";
+  EXPECT_EQ(exited[0].slurm_error, "srun: error: node2: task 1: Exited with exit code 127");
+  EXPECT_EQ(exited[1].node, "node3");
+}
+
+TEST(StartFailureWatch, TheTasksLinesAreFewShortAndPrintable) {
+  StartFailureWatch watch;
+  for (int i = 0; i < 10; ++i) watch.Feed("line " + std::to_string(i) + std::string(400, 'x') + "\x1b[31m");
+  watch.Feed("srun: error: node3: task 2: Segmentation fault (core dumped)");
+  const std::string words = watch.ExitedAtStart().at(0).slurm_error;
+  EXPECT_EQ(words.find("line 4"), std::string::npos) << "four lines at most";
+  EXPECT_EQ(words.find('\x1b'), std::string::npos);
+  EXPECT_LT(words.size(), 4 * 320 + 100u);
+}
+
+}  // namespace
+}  // namespace gpuconform::slurm

@@ -1,0 +1,31 @@
+// One step of `gpuconform launch`: srun (or salloc) run with stdout passed through and stderr
+// echoed line by line as it comes (the user watches progress) and kept (launch reads Slurm's
+// errors from it).
+// Contract: with end_on_start_failure, a task that ends before the step's world formed
+// (srun_parse.h: StartFailureWatch) ends the step soon after: the other ranks would only wait
+// out their world deadline, and launch reruns the step without that node. srun is asked the
+// way Ctrl-C asks it (SIGINT twice within a second ends the step; a third kills its tasks), and
+// is killed only if it does not end. I/O only; the decisions are srun_parse's.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/run_options.h"
+
+namespace gpuconform::slurm {
+
+struct StepOutcome {
+  int exit_code = 2;
+  std::string srun_stderr;
+  std::string start_error;  // the command could not be started at all
+  // The nodes whose task ended before the world formed, with srun's words; when not empty,
+  // launch ended the step.
+  std::vector<RefusedNode> exited_at_start;
+};
+
+StepOutcome RunStep(const std::vector<std::string>& argv,
+                    const std::vector<std::pair<std::string, std::string>>& environment, bool end_on_start_failure);
+
+}  // namespace gpuconform::slurm

@@ -551,6 +551,26 @@ inline constexpr ReasonEntry kReasons[] = {
     {"never-complete", reason_detail::kConf, "a reader never saw a complete checkpoint",
      "check the storage's attribute caching (NFS actimeo) on the checkpoint mount"},
     {"stale-version", reason_detail::kConf, "a reader saw only old checkpoint versions",
+    // A worker or probe that died of an exhausted resource of its node
+    // (probes/resource_limits/resource_exhaustion.h); a full disk is storage-full, a quota
+    // storage-quota.
+    {"shm-exhausted", reason_detail::kConf,
+     "a worker died because the node's /dev/shm is too small or full (ENOSPC on a shared-memory file, a bus error "
+     "in a DataLoader worker)",
+     "give /dev/shm room on the node the message names (mount -o remount,size=16G /dev/shm; in a container "
+     "--shm-size or --ipc=host); the message gives its measured size"},
+    {"memory-exhausted", reason_detail::kConf,
+     "a worker ran out of memory (the OOM killer's SIGKILL, CUDA out of memory, MemoryError, ENOMEM)",
+     "read dmesg on the node for oom-kill lines and the job's memory limit (--mem, the cgroup's memory.max); give "
+     "the job more memory or lower its batch size, DataLoader workers or ranks per node"},
+    {"memlock-too-low", reason_detail::kConf,
+     "the locked-memory limit (RLIMIT_MEMLOCK) is too low for RDMA: ibv_create_cq or ibv_reg_mr failed with "
+     "\"Cannot allocate memory\"",
+     "make memlock unlimited for jobs: /etc/security/limits.conf, LimitMEMLOCK=infinity in slurmd's unit, "
+     "PropagateResourceLimitsExcept=MEMLOCK in slurm.conf"},
+    {"open-files-exhausted", reason_detail::kConf, "a worker hit the open-files limit (EMFILE \"Too many open files\")",
+     "raise the jobs' open-files limit (nofile in limits.conf, LimitNOFILE= in slurmd's unit, the submitting "
+     "shell's ulimit -n, which srun propagates); ENFILE is fs.file-max"},
      "check the storage's attribute caching (NFS actimeo, lookupcache) on the checkpoint mount"},
     {"missing-verification", reason_detail::kTool,
      "the Checkpoint probe verified the final path fewer times than it killed",

@@ -5,6 +5,7 @@
 
 #include "harness/record_lines.h"
 #include "harness/text_util.h"
+#include "probes/resource_limits/node_limits.h"
 
 namespace gpuconform::torchrun {
 
@@ -171,6 +172,8 @@ Result<NodeTorchrunReport> ParseTorchrunReport(const std::string& text, const st
     } else if (record.kind == "data") {
       report.data_dir = record.Get("dir");
       report.data_problem = record.Get("problem");
+    } else if (record.kind == resource_limits::kLimitsRecord) {
+      report.limits = resource_limits::LimitsFromRecord(record);
     } else if (record.kind == "port") {
       PortCheck port{record.Get("role"), record.Get("host"), record.Get("addr"), 0, record.Get("state"),
                      record.Get("detail")};

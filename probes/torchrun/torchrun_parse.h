@@ -3,6 +3,7 @@
 //   torchrun-probe version=1 node=H
 //   skipped reason=...                      the probe did not run (no torchrun section)
 //   data dir=... origin=... problem=...     the shared directory the workers used, or why none
+//   limits shm_bytes=N ...                  the node's limits, as its workers see them (probes/resource_limits)
 //   port role=host|client host=H [addr=A] port=P state=free|in-use|error|reachable|unreachable [detail=...]
 //   launcher task_rank=K host=H command=... nnodes=N nproc_per_node=P node_rank=R slurm_nodeid=...
 //            master_addr=A master_origin=... master_port=P master_host=H backend=gloo|nccl timeout_s=T
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "harness/result.h"
+#include "probes/resource_limits/resource_exhaustion.h"
 
 namespace gpuconform::torchrun {
 
@@ -112,6 +114,7 @@ struct NodeTorchrunReport {
   std::string skipped;  // non-empty: the probe did not run (why)
   std::string data_dir;
   std::string data_problem;
+  resource_limits::NodeLimits limits;  // each field unset where not measured
   std::vector<PortCheck> ports;
   std::vector<LauncherRun> launchers;
   std::vector<WorkerReport> workers;  // by (task_rank, rank)

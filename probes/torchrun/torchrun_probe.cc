@@ -20,6 +20,7 @@
 #include "harness/record_lines.h"
 #include "harness/tcp_probe.h"
 #include "harness/text_util.h"
+#include "probes/resource_limits/node_limits.h"
 
 namespace gpuconform::torchrun {
 
@@ -452,6 +453,8 @@ RawOutput ProbeTorchrun(const CollectiveContext& context) {
   }
   if (context.node_owner) {
     out += Line("data", {{"dir", plan.data_dir}, {"origin", plan.data_origin}, {"problem", data_problem}});
+    // The limits the workers start under: a worker that dies of one is named with it.
+    out += resource_limits::LimitsRecordLine(resource_limits::MeasureNodeLimits()) + "\n";
   }
   const PortOutcome port = PortStage(context, plan);
   std::string mine = port.records;

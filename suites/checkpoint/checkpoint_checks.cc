@@ -7,6 +7,7 @@
 #include "harness/os_error.h"
 #include "harness/suite_registry.h"
 #include "harness/text_util.h"
+#include "probes/resource_limits/resource_exhaustion.h"
 
 namespace gpuconform::checkpoint {
 
@@ -43,26 +44,38 @@ std::vector<std::string> StageErrors(const Nodes& nodes, const std::string& stag
   return problems;
 }
 
-// The storage faults among "node: problem" lines: an OS error the node's storage gave
-// (harness/os_error.h: read-only, full, quota, permission, stale, disconnected, I/O), each a
-// finding of its own class naming the node, the path and errno, and the catalogue's fix.
+// The faults of the node among "node: problem" lines: an OS error the node's storage gave
+// (harness/os_error.h: read-only, full, quota, permission, stale, disconnected, I/O), or an
+// exhausted resource of the node (probes/resource_limits, the one classifier of worker deaths:
+// open files, memory, /dev/shm), each a finding of its own class naming the node, the path or
+// resource, and the catalogue's fix.
+std::optional<Finding> NodeFault(const std::string& problem) {
+  const std::string node = problem.substr(0, problem.find(':'));
+  const std::string said = problem.substr(std::min(problem.size(), node.size() + 2));
+  if (const auto exhausted = resource_limits::ClassifyDeath({std::nullopt, std::nullopt, false, {said}}, {});
+      exhausted && exhausted->resource != resource_limits::Resource::kDisk &&
+      exhausted->resource != resource_limits::Resource::kDiskQuota) {
+    return Finding{exhausted->code, node, resource_limits::DescribeExhaustion(node, *exhausted)};
+  }
+  const auto error_number = ErrnoIn(problem);
+  if (!error_number || !IsStorageFault(*error_number)) return std::nullopt;
+  const ReasonCode code = StorageFaultCode(*error_number);
+  return Finding{code, node,
+                 problem + ": the checkpoint storage on " + node + " refuses what training jobs do there; " +
+                     std::string(code.entry().next_step)};
+}
+
 std::vector<Finding> StorageFaults(const std::vector<std::string>& problems) {
   std::vector<Finding> findings;
   for (const auto& problem : problems) {
-    const auto error_number = ErrnoIn(problem);
-    if (!error_number || !IsStorageFault(*error_number)) continue;
-    const ReasonCode code = StorageFaultCode(*error_number);
-    const std::string node = problem.substr(0, problem.find(':'));
-    findings.push_back({code, node,
-                        problem + ": the checkpoint storage on " + node + " refuses what training jobs do there; " +
-                            std::string(code.entry().next_step)});
+    if (auto fault = NodeFault(problem)) findings.push_back(std::move(*fault));
   }
   return findings;
 }
 
 // One finding per problem ("node: ..."): a fleet whose snapshot has no checkpoint.txt reads as
 // one line with a hostlist, not 10,000 problems joined into one 200 KB message. A problem
-// that is the node's storage refusing (an OS error StorageFault classifies) is a failure of
+// that is a fault of the node (its storage refusing, a resource exhausted: NodeFault) is a failure of
 // that class instead: a fact about the node, not one that could not be obtained.
 CheckResult ErroredWith(ReasonCode code, const std::vector<std::string>& problems) {
   if (auto faults = StorageFaults(problems); !faults.empty()) return Failed(std::move(faults));
@@ -523,7 +536,7 @@ std::vector<CheckResult> CheckCheckpoint(const NodeFacts<NodeCheckpointReport>& 
     return all([&](const char*) { return ErroredWith("no-observation", unusable); });
   }
   if (auto setup = StageErrors(nodes, "setup"); !setup.empty()) {
-    if (HasStorageFault(setup.front())) {
+    if (NodeFault(setup.front())) {
       return all([&](const char*) { return ErroredWith("no-target", {setup.front()}); });
     }
     return all([&](const char*) { return Errored("no-target", setup.front()); });

@@ -411,6 +411,23 @@ TEST(CheckpointChecks, ReadOnlyStorageOnOneNodeIsAConfigurationFailureNamingNode
   EXPECT_NE(Messages(r).find("remount"), std::string::npos) << Messages(r);
 }
 
+// The node's own limits, by the one classifier of worker deaths (probes/resource_limits): an
+// exhausted resource is the node's configuration under its own code, never "read-failed".
+TEST(CheckpointChecks, AnExhaustedResourceOfTheNodeIsNamedWithItsOwnCode) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"open /shared/ckpt/r.1: Too many open files (errno 24)", "open-files-exhausted"},
+      {"read /shared/ckpt/r.1: Cannot allocate memory (errno 12)", "memory-exhausted"},
+      {"create /dev/shm/ckpt.tmp: No space left on device (errno 28)", "shm-exhausted"}};
+  for (const auto& [problem, code] : cases) {
+    const auto r = ResultOf(kReadThroughput, "node3", "read readers=1",
+                            std::string("error stage=read problem=\"") + problem + "\"\nread readers=1");
+    ASSERT_EQ(r.verdict, Verdict::kFail) << problem << ": " << Messages(r);
+    EXPECT_EQ(r.findings[0].code, code) << problem;
+    EXPECT_EQ(r.findings[0].entity, "node3");
+    EXPECT_NE(Messages(r).find("node3: "), std::string::npos) << Messages(r);
+  }
+}
+
 // Every storage errno the mapping knows gives its own code; an error without one stays an error.
 TEST(CheckpointChecks, EachStorageErrnoHasItsOwnCodeAndOthersStayErrors) {
   const std::pair<int, const char*> cases[] = {{28, "storage-full"}, {122, "storage-quota"}, {13, "storage-permission"},

@@ -9,6 +9,7 @@
 
 #include "harness/suite_registry.h"
 #include "harness/text_util.h"
+#include "suites/torchrun/worker_deaths.h"
 
 namespace gpuconform::torchrun {
 
@@ -684,6 +685,9 @@ std::vector<CheckResult> CheckTorchrun(const NodeFacts<NodeTorchrunReport>& repo
     results.push_back(Judged(kDevicesDistinct, node, JudgeDevicesDistinct(view, report)));
     results.push_back(Judged(kDataLoaderThroughput, node, JudgeDataLoader(view, report, profile)));
   }
+  // A rank that died of its node's /dev/shm, memory, memlock or open files: named on its node,
+  // and what it took down with it skips.
+  ApplyWorkerDeaths(results, reports);
   return results;
 }
 

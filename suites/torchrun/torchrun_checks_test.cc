@@ -272,6 +272,86 @@ TEST(TorchrunChecks, RankLoadingAnotherCheckpointIsNamed) {
                             "node2: rank 2 loaded step 3 with other weights"));
 }
 
+// node3's /dev/shm a 64 KiB tmpfs, as the local cluster's shm-small fault makes it: its ranks'
+// DataLoader (num_workers=4) raise ENOSPC, their later barriers pair with the other ranks'
+// earlier ones, and rank 4 loads the checkpoint before rank 0 renamed it into place.
+NodeFacts<NodeTorchrunReport> Node3ShmExhausted() {
+  auto facts = Healthy();
+  auto& node3 = facts.read.at("node3");
+  node3.limits.shm_bytes = 64 << 10;
+  node3.limits.shm_free_bytes = 56 << 10;
+  for (auto& worker : node3.workers) {
+    worker.dataload_mb_per_s.erase(4);
+    worker.errors.emplace_back("dataload", "OSError: [Errno 28] No space left on device");
+  }
+  auto& checkpoint = node3.workers.at(0).checkpoint;
+  checkpoint.consistent = false;
+  checkpoint.loaded_step.reset();
+  checkpoint.error = "FileNotFoundError: [Errno 2] No such file or directory: '/shared/checkpoint.pt'";
+  return facts;
+}
+
+TEST(TorchrunChecks, ShmExhaustedOnANodeIsNamedThereAndItsConsequencesSkip) {
+  const auto results = Judge(Node3ShmExhausted());
+  const CheckResult& own = Case(results, "DataLoaderThroughput/node3");
+  EXPECT_EQ(own.verdict, Verdict::kFail) << Describe(results);
+  EXPECT_TRUE(AnyFindingHas(own, "shm-exhausted", "node3: /dev/shm ran out (/dev/shm is 64 KiB (56 KiB free))"))
+      << Describe(results);
+  const CheckResult& checkpoint = Case(results, "CheckpointRankZero");
+  EXPECT_EQ(checkpoint.verdict, Verdict::kSkip) << Describe(results);
+  ASSERT_FALSE(checkpoint.findings.empty());
+  EXPECT_NE(checkpoint.findings.front().message.find("rank 4 on node3 died of /dev/shm exhaustion (/dev/shm is 64 KiB"),
+            std::string::npos)
+      << checkpoint.findings.front().message;
+  EXPECT_NE(checkpoint.findings.front().message.find("Torchrun.DataLoaderThroughput/node3"), std::string::npos);
+  // No case blames anything else: the cases before the stage it died in keep their verdicts.
+  for (const auto& result : results) {
+    for (const auto& finding : result.findings) {
+      if (result.verdict == Verdict::kFail || result.verdict == Verdict::kError) {
+        EXPECT_EQ(finding.code, "shm-exhausted") << result.CaseName() << ": " << finding.message;
+      }
+    }
+  }
+  EXPECT_EQ(Case(results, "CollectiveCorrect").verdict, Verdict::kPass);
+  EXPECT_EQ(Case(results, "LauncherStarted/node3").verdict, Verdict::kPass);
+  EXPECT_EQ(Case(results, "DataLoaderThroughput/node1").verdict, Verdict::kPass);
+}
+
+TEST(TorchrunChecks, AFailureBeforeTheDeathKeepsItsOwnCode) {
+  auto facts = Node3ShmExhausted();
+  facts.read.at("node1").workers.at(1).allreduces.at(0).got = 20;  // the allreduce ran before the DataLoader
+  const auto results = Judge(facts);
+  EXPECT_TRUE(AnyFindingHas(Case(results, "CollectiveCorrect"), "allreduce-results-wrong", "rank 1"));
+}
+
+TEST(TorchrunChecks, AWorkerKilledByTheOomKillerFailsItsLauncherCase) {
+  auto facts = Healthy();
+  auto& node2 = facts.read.at("node2");
+  node2.limits.memory_max_bytes = 1LL << 30;
+  node2.launchers.at(0).state = "failed";
+  node2.launchers.at(0).exit_code = 1;
+  node2.launchers.at(0).output = {
+      "torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: -9) local_rank: 0 (pid: 4242) of binary: "
+      "/usr/bin/python3"};
+  for (auto& worker : node2.workers) worker.checkpoint = {};
+  const auto results = Judge(facts);
+  EXPECT_TRUE(AnyFindingHas(Case(results, "LauncherStarted/node2"), "memory-exhausted",
+                            "node2: memory ran out (the job's cgroup memory.max is 1 GiB)"))
+      << Describe(results);
+  EXPECT_EQ(Case(results, "CheckpointRankZero").verdict, Verdict::kSkip) << Describe(results);
+}
+
+TEST(TorchrunChecks, AnUnclassifiedDataLoaderErrorStaysNotMeasured) {
+  auto facts = Healthy();
+  for (auto& worker : facts.read.at("node3").workers) {
+    worker.dataload_mb_per_s.erase(4);
+    worker.errors.emplace_back("dataload", "RuntimeError: DataLoader worker (pid(s) 77) exited unexpectedly");
+  }
+  const auto results = Judge(facts);
+  EXPECT_EQ(Case(results, "DataLoaderThroughput/node3").verdict, Verdict::kError);
+  EXPECT_EQ(Case(results, "DataLoaderThroughput/node3").findings.at(0).code, "not-measured");
+}
+
 TEST(TorchrunChecks, PortInUseOnTheRendezvousNodeIsNamed) {
   auto facts = Healthy();
   facts.read.at("node1").ports.push_back({"host", "node1", "", 29500, "in-use", "Address already in use (errno 98)"});

@@ -126,6 +126,9 @@ StepOutcome RunStep(const std::vector<std::string>& argv,
     }
   }
   lines.Finish();
+  // Every task ended before launch ended the step (one node, or all of them failing alike):
+  // they are start failures all the same.
+  if (end_on_start_failure && signals_sent == 0 && !watch.world_formed()) outcome.exited_at_start = watch.ExitedAtStart();
   child.wait(error);
   outcome.exit_code = error ? 2 : child.exit_code();
   return outcome;

@@ -129,10 +129,6 @@ int LaunchInNewAllocation(const LaunchRequest& request, int gpus_per_node) {
   return outcome.exit_code;
 }
 
-}  // namespace
-
-namespace {
-
 // No node could start the task (Slurm refused it, or it ended before the ranks met): the run
 // goes on here, alone, so the report still names each node (Launch.TaskStarted) beside the
 // controller's view of them (SlurmNodes).
@@ -191,7 +187,7 @@ int LaunchMain(const LaunchRequest& request, const RunOptions& options) {
       return 2;
     }
     const auto lost = LostNodes(ParseSrunLaunchRefusals(outcome.srun_stderr), outcome.exited_at_start, step.refused);
-    // A step launch ended itself must run again; one that ended on its own stands unless Slurm refused a node.
+    // A step that launch ended must run again; one that ended on its own stands unless Slurm refused a node.
     if (lost.empty() || (outcome.exit_code == 0 && outcome.exited_at_start.empty())) return outcome.exit_code;
     for (const auto& node : lost) {
       std::cerr << "gpuconform launch: " << (IsSrunTaskExit(node.slurm_error) ? "the task ended before the ranks met on "

@@ -68,7 +68,10 @@ SuiteDefinition Definition() {
     .name = kSuite,
     .summary = "ranks were launched as the job asked: ids consistent, no oversubscribed node, rendezvous valid",
     .checks = {
-        {kTaskStarted, "Slurm started the run's task on every node asked for (judged under gpuconform launch)", true},
+        {kTaskStarted,
+         "Slurm started the run's task on every node asked for and it lived until the ranks met (judged under "
+         "gpuconform launch)",
+         true},
         {"WorldFormed", "every rank joined one world through the launcher's PMIx in time (GPUCONFORM_WORLD_TIMEOUT_S)", false},
         {"SlurmIdsConsistent", "SLURM_PROCID = MPI rank, SLURM_NTASKS = world size, one SLURM_NODEID per host", false},
         {"TasksPerNodeAsRequested", "no node runs more tasks than --ntasks-per-node asked (one by default)", false},

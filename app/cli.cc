@@ -79,6 +79,14 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   AddReportOptions(*run, command);
   run->add_option("--snapshot", command.snapshot, "judge a snapshot directory (layout v1) instead of probing live")
       ->check(CLI::ExistingDirectory);
+  run->add_option("--deadline", command.deadline,
+                  "end the run with its reports by then, a duration from its start: 600, 90s, 45m, 2h, 1h30m. "
+                  "Inside a job whose end time Slurm states (SLURM_JOB_END_TIME) the sooner of the two counts. "
+                  "At the deadline (15 s before it, to write the reports) the measurements still running are "
+                  "stopped and their checks are errors `run-terminated`; the checks judged stand (exit 124)")
+      ->check([](const std::string& text) {
+        return ParseDeadlineSeconds(text) ? "" : "--deadline wants a duration such as 600, 90s, 45m, 2h or 1h30m";
+      });
   run->add_option("--keep-snapshot", command.keep_snapshot,
                   "also write the raw outputs this live run judged as a snapshot directory (rank 0), the evidence "
                   "behind its verdicts: `run --snapshot DIR` gives the same verdicts anywhere")
@@ -372,8 +380,10 @@ slurm::LaunchRequest LaunchRequestOf(const CommandLine& command) {
 }
 
 CommandLineSettings SettingsOf(const CommandLine& command) {
-  return {command.profile,  command.color,          command.checkpoint_dir,
-          command.launched, command.launch_no_task, command.launch_refused};
+  CommandLineSettings settings{command.profile,  command.color,          command.checkpoint_dir,
+                               command.launched, command.launch_no_task, command.launch_refused};
+  if (const auto deadline = ParseDeadlineSeconds(command.deadline)) settings.deadline_s = *deadline;
+  return settings;
 }
 
 }  // namespace gpuconform

@@ -34,6 +34,7 @@ struct CommandLine {
   Verb verb = Verb::kRun;
   std::string profile;     // NAME or FILE; empty = default
   std::string snapshot;    // run offline from this snapshot
+  std::string deadline;  // run: --deadline DURATION ("90s", "45m", "2h", "600")
   std::string keep_snapshot;  // run: also write the raw outputs it judged as a snapshot here
   std::string junit;       // JUnit file
   std::string junit_dir;   // one Surefire-style file per suite

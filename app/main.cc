@@ -3,6 +3,8 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <ctime>
+#include <optional>
 #include <iostream>
 #include <thread>
 
@@ -17,6 +19,7 @@
 #include "app/run_command.h"
 #include "harness/run_options.h"
 #include "harness/start_watchdog.h"
+#include "harness/termination.h"
 #include "harness/version.h"
 #include "harness/world.h"
 #include "probes/slurm/srun_launch.h"
@@ -50,6 +53,26 @@ std::string WorldNotFormed(std::chrono::seconds deadline) {
          " s (the launcher's PMIx server did not answer): a node of this step is not answering — a dead "
          "slurmd or slurmstepd, a node down, or a firewall between nodes; see SlurmNodes below, and "
          "`scontrol show node` (GPUCONFORM_WORLD_TIMEOUT_S sets this deadline)";
+}
+
+// The run's own deadline (termination.h): --deadline from now, or the job's end time where
+// Slurm states it, whichever comes first; the reports are written 15 s before it.
+void ArmOwnDeadline(const gpuconform::RunOptions& options) {
+  using namespace gpuconform;
+  std::optional<std::chrono::seconds> left;
+  std::string cause;
+  if (options.deadline_s > 0) {
+    left = std::chrono::seconds(options.deadline_s);
+    cause = "its own deadline (--deadline " + std::to_string(options.deadline_s) + " s)";
+  }
+  if (options.slurm_job_end_time > 0) {
+    const auto to_end = std::chrono::seconds(options.slurm_job_end_time - static_cast<long long>(std::time(nullptr)));
+    if (!left || to_end < *left) {
+      left = to_end;
+      cause = "the job's end time (SLURM_JOB_END_TIME)";
+    }
+  }
+  if (left) ArmRunDeadline(*left, std::chrono::seconds(15), cause);
 }
 
 }  // namespace
@@ -92,6 +115,15 @@ int main(int argc, char** argv) {
   // Slurm's HealthCheckProgram: one node, no MPI, no world to form.
   if (command.verb == Verb::kHealthCheck) return HealthCheckVerb(command, options);
   if (command.verb == Verb::kLaunch) return slurm::LaunchMain(LaunchRequestOf(command), options);
+  // SIGTERM, SIGINT and SIGHUP end the run in order (termination.h): until the run installs its
+  // own handler, which writes the report, stopping the children is all there is to do.
+  InstallTerminationSignals();
+  OnTermination([](const TerminationNotice& notice) {
+    std::cerr << "gpuconform: " << notice.Describe() << "; ending" << std::endl;
+    StopChildGroups(std::chrono::milliseconds(1500));
+    std::_Exit(notice.ExitStatus());
+  });
+  if (command.verb == Verb::kRun && command.snapshot.empty()) ArmOwnDeadline(options);
   const std::chrono::seconds deadline(options.world_timeout_s);
   StartWatchdog watchdog(deadline, [&] { GiveUp(command, options, WorldNotFormed(deadline), nullptr); });
   auto world = World::Start(options.launch);

@@ -2,16 +2,22 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
+#include <thread>
 
 #include "app/judge_pipeline.h"
 #include "app/terminal_printer.h"
+#include "app/terminated_cases.h"
 #include "baseline/regression.h"
 #include "fleet/drain_step.h"
 #include "harness/atomic_file.h"
@@ -26,6 +32,7 @@
 #include "harness/snapshot_gaps.h"
 #include "harness/snapshot_source.h"
 #include "harness/suite_registry.h"
+#include "harness/termination.h"
 #include "harness/text_util.h"
 #include "harness/timestamp.h"
 #include "harness/version.h"
@@ -66,7 +73,7 @@ struct Gathered {
 };
 
 Result<Gathered> GatherRaw(const CommandLine& command, const RunOptions& options, const World& world,
-                           const std::vector<ProbeSpec>& probes, const Profile& profile) {
+                           const std::vector<ProbeSpec>& probes, const Profile& profile, GatherProgress* so_far) {
   if (!command.snapshot.empty()) {
     auto snapshot = OpenSnapshot(command.snapshot);
     if (!snapshot) return Error{snapshot.error()};
@@ -89,7 +96,7 @@ Result<Gathered> GatherRaw(const CommandLine& command, const RunOptions& options
   }
   LiveSource live(LocalHostname(), &profile, options);
   GatheredRun run =
-      GatherLive(world, live, probes, [&](const std::string& line) { Progress(world, line); }, &profile);
+      GatherLive(world, live, probes, [&](const std::string& line) { Progress(world, line); }, &profile, so_far);
   return Gathered{std::move(run.raw), std::move(run.ranks), "live", {}};
 }
 
@@ -109,6 +116,116 @@ std::vector<const SuiteDefinition*> SelectedSuites(const std::string& filter) {
 
 int RunVerbWith(const CommandLine& command, const RunOptions& options, const World& world,
                 const std::string& world_problem);
+
+// Cases of several evaluations in the order of `suites` (the registry's), each suite's cases
+// in the order they were judged.
+void InSuiteOrder(std::vector<CheckResult>& cases, const std::vector<const SuiteDefinition*>& suites) {
+  std::map<std::string, std::size_t> order;
+  for (std::size_t i = 0; i < suites.size(); ++i) order.emplace(suites[i]->name, i);
+  std::stable_sort(cases.begin(), cases.end(), [&](const CheckResult& a, const CheckResult& b) {
+    const auto ia = order.find(a.suite), ib = order.find(b.suite);
+    return (ia == order.end() ? order.size() : ia->second) < (ib == order.end() ? order.size() : ib->second);
+  });
+}
+
+// What one run judges, the same in each of its phases: who asked, against what, and since when.
+struct RunScope {
+  const CommandLine& command;
+  const RunOptions& options;
+  const World& world;
+  const Profile& profile;
+  const std::vector<const SuiteDefinition*>& suites;  // every suite the filter may select
+  const std::string& filter;
+  std::chrono::steady_clock::time_point start;
+  std::string started_utc;
+  std::string world_problem;
+};
+
+std::vector<CheckResult> EvaluateGathered(const RunScope& scope, const std::vector<const SuiteDefinition*>& suites,
+                                          const Gathered& gathered);
+int JudgeGathered(const RunScope& scope, const std::vector<const SuiteDefinition*>& to_evaluate,
+                  std::vector<CheckResult> judged_before, Gathered& gathered, const std::string& ending_note,
+                  int ending_status);
+
+// Who ends a live run: the main thread once its gather is done (it judges), or the termination
+// handler while the gather is still under way (it judges what was taken). Whichever claims
+// first; the other waits for the process to end. Held for the process's life: the handler
+// thread may outlive the run's own frames.
+struct RunEnding {
+  enum Phase { kGathering, kJudging, kTerminating };
+  std::atomic<int> phase{kGathering};
+  std::atomic<bool> reported{false};
+  std::atomic<int> status{0};
+  GatherProgress so_far;
+  // The suites judged from the first gather (the node probes), before the measurements ran;
+  // set by the main thread before it starts the measurements, read by the handler after.
+  std::mutex early_mutex;
+  bool early_judged = false;
+  std::vector<CheckResult> early_cases;
+  // Judges them beside the measurements, so the other ranks never wait for rank 0's judging in
+  // the measurements' first exchange (a fleet's judging takes longer than its deadline).
+  std::thread early_judge;
+
+  bool Claim(Phase by) {
+    int expected = kGathering;
+    return phase.compare_exchange_strong(expected, by);
+  }
+};
+
+RunEnding& TheRunEnding() {
+  static RunEnding* ending = new RunEnding();  // never freed: the handler thread may read it last
+  return *ending;
+}
+
+// Suites judged from node probes alone (none of their probes is a collective measurement): a
+// live run judges them as soon as the node probes are gathered, before the measurements run,
+// so a run killed during the measurements still reports them.
+bool NeedsNoMeasurement(const SuiteDefinition& suite) {
+  for (const auto& spec : ProbesOf({&suite})) {
+    if (spec.method == ProbeMethod::kCollective) return false;
+  }
+  return true;
+}
+
+// The report a run leaves if it is killed outright (SIGKILL past Slurm's KillWait, srun given
+// SIGTERM, which kills its tasks at once, its node lost). Rank 0 writes it for the JUnit and
+// JSON files asked for: once the ranks are known, and again with the suites judged from the
+// node probes before the measurements start. Every case not judged yet is an error
+// "run-incomplete"; the run's final report replaces the file (each write is atomic). A reader
+// tells it by complete=false.
+void WriteProvisionalReports(const RunScope& scope, const std::vector<std::string>& hosts,
+                             std::vector<CheckResult> judged, const std::vector<const SuiteDefinition*>& unjudged) {
+  ReportSinks sinks;
+  if (!scope.command.junit.empty()) sinks.push_back(JunitFileSink(scope.command.junit));
+  if (!scope.command.json_out.empty()) sinks.push_back(ResultsJsonSink(scope.command.json_out));
+  if (sinks.empty()) return;
+  Run run;
+  run.record = StartRecord(scope.started_utc, scope.profile.name, LocalHostname(), "live", scope.command.filter,
+                           scope.options.slurm_job_id, hosts);
+  run.record.ended_utc = UtcIso8601();
+  run.record.incomplete = "the run started at " + scope.started_utc + " had judged " +
+                          std::to_string(scope.suites.size() - unjudged.size()) + " of its " +
+                          std::to_string(scope.suites.size()) +
+                          " suites when this provisional report was written, and was killed before it could "
+                          "replace it (SIGKILL past Slurm's KillWait, srun given SIGTERM, or its node lost)";
+  run.record.exit_status = 137;
+  const std::string why = "not judged: the run was killed before it judged this check (provisional report)";
+  run.cases = std::move(judged);
+  for (const auto* suite : unjudged) {
+    for (const auto& check : suite->checks) {
+      for (const auto& node : check.per_node ? hosts : std::vector<std::string>{""}) {
+        run.cases.push_back(
+            Errored(suite->name, check.name, node, "run-incomplete", (node.empty() ? "" : node + ": ") + why));
+      }
+    }
+  }
+  InSuiteOrder(run.cases, scope.suites);
+  run.cases = SelectCases(std::move(run.cases), scope.filter);
+  run.junit_properties = {{"nodes", Join(hosts, ",")}, {"filter", scope.command.filter}};
+  for (const auto& sink : sinks) {
+    if (auto written = sink->Write(run); !written) std::cerr << "gpuconform: " << written.error() << "\n";
+  }
+}
 
 // The reports the command line asks for, in the order they are written.
 ReportSinks ReportSinksFor(const CommandLine& command, const RunOptions& options) {
@@ -207,15 +324,135 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
   const std::string filter =
       world_problem.empty() ? command.filter : FilterAlsoSelecting(command.filter, "Launch.WorldFormed");
   const auto suites = SelectedSuites(filter);
-  auto gathered = GatherRaw(command, options, world, ProbesOf(suites), *profile);
+  const RunScope scope{command, options, world, *profile, suites, filter, start, started_utc, world_problem};
+  if (!command.snapshot.empty() || !world_problem.empty()) {
+    auto gathered = GatherRaw(command, options, world, ProbesOf(suites), *profile, nullptr);
+    if (!gathered) {
+      if (world.is_root()) std::cerr << "gpuconform: " << gathered.error() << "\n";
+      return 2;
+    }
+    if (!world.is_root()) return 0;
+    Gathered taken = std::move(gathered).value();
+    return JudgeGathered(scope, suites, {}, taken, "", 0);
+  }
+
+  // A live run. The suites that need no measurement are judged from a first gather of the node
+  // probes, before the measurements run (not with --keep-snapshot, whose snapshot holds every
+  // output of one gather); the others from the last gather.
+  std::vector<const SuiteDefinition*> early;
+  std::vector<const SuiteDefinition*> late;
+  for (const auto* suite : suites) {
+    (command.keep_snapshot.empty() && NeedsNoMeasurement(*suite) ? early : late).push_back(suite);
+  }
+  RunEnding& ending = TheRunEnding();
+  GatherProgress& so_far = ending.so_far;
+  for (const auto& spec : ProbesOf(early)) so_far.early_probe_ids.insert(spec.id);
+  for (const auto& spec : ProbesOf(late)) so_far.final_probe_ids.insert(spec.id);
+  so_far.on_hosts_known = [&scope, &suites](const std::vector<std::string>& hosts) {
+    WriteProvisionalReports(scope, hosts, {}, suites);
+  };
+  so_far.on_early_gathered = [&scope, &early, &late, &ending](GatheredRun first) {
+    ending.early_judge = std::thread([&scope, &early, &late, &ending, first = std::move(first)]() mutable {
+      Gathered taken{std::move(first.raw), std::move(first.ranks), "live", {}};
+      std::vector<CheckResult> judged = EvaluateGathered(scope, early, taken);
+      std::lock_guard<std::mutex> lock(ending.early_mutex);
+      // A run being terminated writes its own report: this one must not replace it.
+      if (ending.phase.load() == RunEnding::kTerminating) return;
+      WriteProvisionalReports(scope, taken.raw.nodes, judged, late);
+      ending.early_cases = std::move(judged);
+      ending.early_judged = true;
+    });
+  };
+  // A signal (or the run's deadline) while the probes run: stop them, and rank 0 judges what
+  // the ranks took so far and writes every report, within a few seconds (termination.h).
+  OnTermination([&scope, &suites, &late, &ending](const TerminationNotice& notice) {
+    const World& world = scope.world;
+    // Within Slurm's KillWait (30 s by default, 5 s on small test clusters): the measurements
+    // in flight are told to stop at once, the reports come next, the leftovers are killed last.
+    if (world.is_root()) std::cerr << "gpuconform: " << notice.Describe() << "; ending the run" << std::endl;
+    TerminateChildGroups();
+    if (!world.is_root()) {
+      ending.so_far.SendWhatWeHave(std::chrono::seconds(3));
+      StopChildGroups(std::chrono::milliseconds(1000));
+      std::_Exit(notice.ExitStatus());
+    }
+    if (ending.Claim(RunEnding::kTerminating)) {
+      GatheredRun partial = ending.so_far.CollectWhatWeHave(std::chrono::seconds(3), notice.Describe());
+      Gathered taken{std::move(partial.raw), std::move(partial.ranks), "live", {}};
+      std::vector<CheckResult> judged_before;
+      bool early_judged = false;
+      {
+        std::lock_guard<std::mutex> lock(ending.early_mutex);
+        early_judged = ending.early_judged;
+        if (early_judged) judged_before = ending.early_cases;
+      }
+      const int status = JudgeGathered(scope, early_judged ? late : suites, std::move(judged_before), taken,
+                                       notice.Describe(), notice.ExitStatus());
+      std::cout.flush();
+      StopChildGroups(std::chrono::milliseconds(1000));
+      std::_Exit(status);
+    }
+    // The gather had ended: the main thread is judging, which takes seconds; let it finish.
+    for (int waited_ms = 0; !ending.reported.load() && waited_ms < 8000; waited_ms += 50) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    std::cout.flush();
+    std::_Exit(ending.reported.load() ? ending.status.load() : notice.ExitStatus());
+  });
+  auto gathered = GatherRaw(command, options, world, ProbesOf(suites), *profile, &so_far);
+  if (!ending.Claim(RunEnding::kJudging)) {
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  // the termination handler ends the process
+  }
   if (!gathered) {
     if (world.is_root()) std::cerr << "gpuconform: " << gathered.error() << "\n";
     return 2;
   }
   if (!world.is_root()) return 0;  // rank 0 judges and reports; its exit status is the step's
+  Gathered taken = std::move(gathered).value();
+  if (ending.early_judge.joinable()) ending.early_judge.join();
+  std::vector<CheckResult> judged_before;
+  bool early_judged = false;
+  {
+    std::lock_guard<std::mutex> lock(ending.early_mutex);
+    early_judged = ending.early_judged;
+    judged_before = std::move(ending.early_cases);
+  }
+  const int status = JudgeGathered(scope, early_judged ? late : suites, std::move(judged_before), taken, "", 0);
+  ending.status = status;
+  ending.reported = true;
+  return status;
+}
+
+// The suites' cases from what was gathered: the facts each check reads, once.
+std::vector<CheckResult> EvaluateGathered(const RunScope& scope, const std::vector<const SuiteDefinition*>& suites,
+                                          const Gathered& gathered) {
+  RunRecord record = StartRecord(scope.started_utc, scope.profile.name, LocalHostname(), gathered.mode,
+                                 scope.command.filter, scope.options.slurm_job_id, gathered.raw.nodes);
+  // A snapshot's counters were read when it was captured, not when it is replayed.
+  if (const auto captured = gathered.manifest.find("captured_at"); captured != gathered.manifest.end()) {
+    record.facts_read_utc = captured->second;
+  }
+  const CounterHistory counter_history = PreviousCountersFor(scope.command, scope.options, record);
+  const SuiteContext context{gathered.raw,          scope.profile, gathered.ranks, scope.command.snapshot.empty(),
+                             scope.world_problem, scope.options, counter_history};
+  return EvaluateSuites(suites, context);
+}
+
+// Rank 0's last step: judges `to_evaluate` from what was gathered, with the cases judged before
+// (the suites judged from the node probes), and writes every report. `ending_note` is empty for
+// a run that gathered everything, else RunRecord::incomplete, and `ending_status` the exit
+// status that says how it ended.
+int JudgeGathered(const RunScope& scope, const std::vector<const SuiteDefinition*>& to_evaluate,
+                  std::vector<CheckResult> judged_before, Gathered& gathered, const std::string& ending_note,
+                  int ending_status) {
+  const CommandLine& command = scope.command;
+  const RunOptions& options = scope.options;
+  const World& world = scope.world;
+  const Profile* profile = &scope.profile;
   // Kept before judging: evaluation releases each node's outputs once it is judged.
-  if (!command.keep_snapshot.empty()) {
-    auto kept = WriteLiveSnapshot(gathered->raw, gathered->ranks, ProbesOf(suites), command.keep_snapshot, *profile);
+  if (!command.keep_snapshot.empty() && ending_note.empty()) {
+    auto kept =
+        WriteLiveSnapshot(gathered.raw, gathered.ranks, ProbesOf(scope.suites), command.keep_snapshot, *profile);
     if (!kept) {
       std::cerr << "gpuconform: " << kept.error() << "\n";
       return 2;
@@ -223,26 +460,27 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
     Progress(world, "kept the raw outputs as a snapshot: " + command.keep_snapshot + " (" + std::to_string(*kept) +
                         " files)");
   }
-  Progress(world, "profile " + profile->name + ", " + std::to_string(gathered->raw.nodes.size()) + " node(s): " +
-                      ShortHostlist(gathered->raw.nodes) + " (" + gathered->mode + ")");
+  Progress(world, "profile " + profile->name + ", " + std::to_string(gathered.raw.nodes.size()) + " node(s): " +
+                      ShortHostlist(gathered.raw.nodes) + " (" + gathered.mode + ")");
 
   // Read before judging: a baseline that cannot be read costs the comparison, not the report,
   // which is written without it (exit 2, saying why).
   std::optional<Baseline> baseline;
-  int problem_status = 0;
+  int problem_status = ending_status;
   if (!command.baseline.empty()) {
     if (auto loaded = LoadBaseline(command.baseline, options)) {
       baseline = std::move(*loaded);
     } else {
       std::cerr << "gpuconform: " << loaded.error() << "; the reports below have no baseline comparison\n";
-      problem_status = 2;
+      if (problem_status == 0) problem_status = 2;
     }
   }
 
   Run run;
-  run.record = StartRecord(started_utc, profile->name, LocalHostname(), gathered->mode, command.filter,
-                           options.slurm_job_id, gathered->raw.nodes);
-  run.record.snapshot_manifest = gathered->manifest;
+  run.record = StartRecord(scope.started_utc, profile->name, LocalHostname(), gathered.mode, command.filter,
+                           options.slurm_job_id, gathered.raw.nodes);
+  run.record.snapshot_manifest = gathered.manifest;
+  run.record.incomplete = ending_note;
   for (const auto& tag : command.tags) {
     const auto equals = tag.find('=');
     run.record.tags.emplace_back(tag.substr(0, equals), tag.substr(equals + 1));
@@ -252,19 +490,23 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
     run.record.baseline_run_ids = baseline->run_ids;
   }
 
+  // A terminated run: the suites whose outputs were cut short (read before evaluation releases them).
+  const std::set<std::string> cut_suites =
+      ending_note.empty() ? std::set<std::string>{} : SuitesCutShort(to_evaluate, ProbesNotTaken(gathered.raw));
   JudgementSteps steps;
   // Select: the filter, once; the capture's profile noted on the cases a replay could not
   // judge; and nodes the controller lists but the run had no task on, not covered rather than
   // errors.
   steps.select = [&](Run& judged) {
-    judged.cases = SelectCases(std::move(judged.cases), filter);
+    judged.cases = SelectCases(std::move(judged.cases), scope.filter);
+    if (!ending_note.empty()) MarkTerminatedCases(judged.cases, cut_suites, ending_note);
     if (judged.cases.empty()) {
       std::cerr << "gpuconform: the filter '" << command.filter << "' selects no check; see `gpuconform list`\n";
     }
-    if (const auto captured_under = gathered->manifest.find("profile"); captured_under != gathered->manifest.end()) {
+    if (const auto captured_under = gathered.manifest.find("profile"); captured_under != gathered.manifest.end()) {
       NoteCaptureProfile(judged.cases, profile->name, captured_under->second);
     }
-    CoverageSplit covered = SplitByCoverage(std::move(judged.cases), gathered->raw.nodes, command.require_all_nodes);
+    CoverageSplit covered = SplitByCoverage(std::move(judged.cases), gathered.raw.nodes, command.require_all_nodes);
     judged.cases = std::move(covered.results);
     judged.record.not_covered = std::move(covered.coverage.not_covered);
   };
@@ -276,26 +518,25 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
                           std::to_string(baseline->run_ids.size()) + " run(s))");
     };
   }
-  if (const DrainRequest drain = DrainRequestFor(command, *gathered); WantsDrainStep(drain)) {
-    steps.act = [&, drain](Run& judged) {
-      return DecideDrains(drain, gathered->raw.nodes, judged.cases, judged.record);
-    };
+  if (const DrainRequest drain = DrainRequestFor(command, gathered); WantsDrainStep(drain)) {
+    steps.act = [&, drain](Run& judged) { return DecideDrains(drain, gathered.raw.nodes, judged.cases, judged.record); };
   }
 
-  run.junit_properties = {{"nodes", Join(gathered->raw.nodes, ",")}, {"world", world.Describe()},
+  run.junit_properties = {{"nodes", Join(gathered.raw.nodes, ",")}, {"world", world.Describe()},
                           {"filter", command.filter}};
   if (baseline) run.junit_properties.push_back({"baseline", baseline->origin});
-
-  // A snapshot's counters were read when it was captured, not when it is replayed.
-  if (const auto captured = gathered->manifest.find("captured_at"); captured != gathered->manifest.end()) {
+  if (const auto captured = gathered.manifest.find("captured_at"); captured != gathered.manifest.end()) {
     run.record.facts_read_utc = captured->second;
   }
-  const CounterHistory counter_history = PreviousCountersFor(command, options, run.record);
-  const SuiteContext context{gathered->raw, *profile, gathered->ranks, command.snapshot.empty(), world_problem, options,
-                             counter_history};
-  std::vector<CheckResult> evaluated = EvaluateSuites(suites, context);
+  std::vector<CheckResult> evaluated = EvaluateGathered(scope, to_evaluate, gathered);
+  if (!judged_before.empty()) {
+    evaluated.insert(evaluated.end(), std::make_move_iterator(judged_before.begin()),
+                     std::make_move_iterator(judged_before.end()));
+    InSuiteOrder(evaluated, scope.suites);
+  }
   run.junit_properties.push_back(
-      {"elapsed_s", std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())});
+      {"elapsed_s",
+       std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - scope.start).count())});
   const auto terminal = TerminalSink(std::cout, {UseColor(options), command.quiet}, command.require_all_nodes);
   return JudgeAndReport(std::move(evaluated), steps, std::move(run), *terminal, ReportSinksFor(command, options),
                         problem_status);

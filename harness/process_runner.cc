@@ -13,6 +13,8 @@
 #include <future>
 #include <mutex>
 
+#include "harness/termination.h"
+
 namespace gpuconform {
 
 namespace bp = boost::process;
@@ -92,6 +94,11 @@ CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::mill
     result.error = "empty command";
     return result;
   }
+  // A run that is ending starts nothing new: its termination handler has stopped what ran.
+  if (const auto notice = Termination()) {
+    result.error = "not started: " + notice->Describe();
+    return result;
+  }
   const auto exe = FindOnPath(argv[0]);
   if (!exe) {
     result.outcome = CommandOutcome::kNotFound;
@@ -116,6 +123,13 @@ CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::mill
                       exited = true;
                       exit_code = code;
                     });
+    // Termination (termination.h) stops the group while the tool runs, so no tool outlives the run.
+    const pid_t group_id = group.native_handle();
+    RegisterChildGroup(group_id);
+    struct Unregister {
+      pid_t id;
+      ~Unregister() { UnregisterChildGroup(id); }
+    } unregister{group_id};
     // Feed stdin asynchronously, then close it so the tool sees EOF.
     boost::asio::async_write(in_pipe, boost::asio::buffer(stdin_text),
                              [&](const boost::system::error_code&, std::size_t) { in_pipe.close(); });

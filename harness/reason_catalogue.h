@@ -49,6 +49,17 @@ inline constexpr ReasonEntry kReasons[] = {
      "install the tool the message names on the node, or run from a snapshot that has its output"},
     {"timed-out", reason_detail::kTool, "a probe command passed its deadline and was killed",
      "run the command the message names by hand on the node to see why it hangs, then rerun"},
+    {"run-terminated", reason_detail::kTool,
+     "the run was terminated (a signal: the job's time limit, scancel, a CI job's timeout, Ctrl-C) or reached its "
+     "own --deadline before this check was judged",
+     "give the run more time (srun --time, the CI job's timeout, --deadline); the checks judged before it stand, and "
+     "the report's run properties say by which signal and when"},
+    {"run-incomplete", reason_detail::kTool,
+     "the run had not judged this check when this report was written: a provisional report that the run replaces "
+     "when it ends, so a run still shows it only when it was killed outright (SIGKILL past the time limit's "
+     "KillWait, its node lost)",
+     "look for why the run was killed (sacct -j JOB, the node's slurmd log); rerun with more time or on the "
+     "nodes still up"},
     {"probe-failed", reason_detail::kTool, "a probe command exited non-zero or its file could not be read",
      "run the command the message names by hand on the node and fix what it reports"},
     {"file-absent", reason_detail::kTool, "the snapshot has no file for this probe",
@@ -540,17 +551,6 @@ inline constexpr ReasonEntry kReasons[] = {
      "restart the FUSE or network filesystem client on the node and remount it"},
     {"storage-io-error", reason_detail::kHw, "the storage returned an I/O error (EIO)",
      "read the node's kernel log (dmesg) for the disk or filesystem errors; check the device or storage server"},
-    {"target-not-shared", reason_detail::kConf, "the checkpoint directory is not shared between the nodes",
-     "point --checkpoint-dir at storage every node mounts (df on each node)"},
-    {"rename-crosses-filesystems", reason_detail::kConf, "the checkpoint temp directory is on another filesystem",
-     "put --checkpoint-temp-dir on the checkpoint directory's filesystem (rename fails with EXDEV)"},
-    {"rename-failed", reason_detail::kConf, "renaming a checkpoint into place failed",
-     "read the errno in the message; check the checkpoint directory's permissions and mount"},
-    {"torn-read", reason_detail::kConf, "a reader saw a partly written checkpoint",
-     "publish checkpoints by write-then-rename, or use storage with close-to-open consistency"},
-    {"never-complete", reason_detail::kConf, "a reader never saw a complete checkpoint",
-     "check the storage's attribute caching (NFS actimeo) on the checkpoint mount"},
-    {"stale-version", reason_detail::kConf, "a reader saw only old checkpoint versions",
     // A worker or probe that died of an exhausted resource of its node
     // (probes/resource_limits/resource_exhaustion.h); a full disk is storage-full, a quota
     // storage-quota.
@@ -571,6 +571,17 @@ inline constexpr ReasonEntry kReasons[] = {
     {"open-files-exhausted", reason_detail::kConf, "a worker hit the open-files limit (EMFILE \"Too many open files\")",
      "raise the jobs' open-files limit (nofile in limits.conf, LimitNOFILE= in slurmd's unit, the submitting "
      "shell's ulimit -n, which srun propagates); ENFILE is fs.file-max"},
+    {"target-not-shared", reason_detail::kConf, "the checkpoint directory is not shared between the nodes",
+     "point --checkpoint-dir at storage every node mounts (df on each node)"},
+    {"rename-crosses-filesystems", reason_detail::kConf, "the checkpoint temp directory is on another filesystem",
+     "put --checkpoint-temp-dir on the checkpoint directory's filesystem (rename fails with EXDEV)"},
+    {"rename-failed", reason_detail::kConf, "renaming a checkpoint into place failed",
+     "read the errno in the message; check the checkpoint directory's permissions and mount"},
+    {"torn-read", reason_detail::kConf, "a reader saw a partly written checkpoint",
+     "publish checkpoints by write-then-rename, or use storage with close-to-open consistency"},
+    {"never-complete", reason_detail::kConf, "a reader never saw a complete checkpoint",
+     "check the storage's attribute caching (NFS actimeo) on the checkpoint mount"},
+    {"stale-version", reason_detail::kConf, "a reader saw only old checkpoint versions",
      "check the storage's attribute caching (NFS actimeo, lookupcache) on the checkpoint mount"},
     {"missing-verification", reason_detail::kTool,
      "the Checkpoint probe verified the final path fewer times than it killed",

@@ -76,6 +76,35 @@ void ExportToLibraryEnvironment(const std::string& name, const std::string& valu
   ::setenv(name.c_str(), value.c_str(), 1);
 }
 
+std::optional<int> ParseDeadlineSeconds(const std::string& text) {
+  long long total = 0;
+  std::size_t at = 0;
+  bool any = false;
+  while (at < text.size()) {
+    std::size_t digits = at;
+    while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+    if (digits == at || digits - at > 7) return std::nullopt;
+    const long long value = std::atoll(text.substr(at, digits - at).c_str());
+    long long unit = 1;
+    if (digits < text.size()) {
+      switch (text[digits]) {
+        case 'h': unit = 3600; break;
+        case 'm': unit = 60; break;
+        case 's': unit = 1; break;
+        default: return std::nullopt;
+      }
+      ++digits;
+    } else if (any) {
+      return std::nullopt;  // "1h30" is ambiguous
+    }
+    total += value * unit;
+    any = true;
+    at = digits;
+  }
+  if (!any || total <= 0 || total > 366LL * 24 * 3600) return std::nullopt;
+  return static_cast<int>(total);
+}
+
 RunOptions BuildRunOptions(const CommandLineSettings& cli, const Environment& env) {
   RunOptions options;
   // An empty GPUCONFORM_PROFILE is still the user's choice (and LoadProfile names it).
@@ -116,6 +145,8 @@ RunOptions BuildRunOptions(const CommandLineSettings& cli, const Environment& en
   options.munge_socket = Lookup(env, "GPUCONFORM_MUNGE_SOCKET");
   options.slurm_conf = Lookup(env, "SLURM_CONF");
   options.slurm_job_id = Lookup(env, "SLURM_JOB_ID");
+  options.deadline_s = cli.deadline_s;
+  if (const auto end = Lookup(env, "SLURM_JOB_END_TIME")) options.slurm_job_end_time = std::atoll(end->c_str());
   options.slurmd_nodename = NonEmpty(env, "SLURMD_NODENAME");
   options.slurm_job_num_nodes = Lookup(env, "SLURM_JOB_NUM_NODES");
   options.slurm_job_nodelist = Lookup(env, "SLURM_JOB_NODELIST");
@@ -214,6 +245,10 @@ const std::vector<EnvironmentVariable> kEnvironmentVariables = {
      "20 for NCCL up to 1 GiB and fewer above; 5 for MPI up to 12 MiB, then fewer down to 1 at 64 MiB and above"},
     {"SLURM_CONF", "slurm.conf, for the Slurm and MUNGE probes (set by Slurm)", "`/etc/slurm/slurm.conf`"},
     {"SLURM_JOB_ID", "set inside an allocation; the Slurm suite's allocation test runs only there", "unset"},
+    {"SLURM_JOB_END_TIME",
+     "the job's end time (Unix seconds, set by Slurm releases that state it): the run ends with its report 15 s "
+     "before it, or before `--deadline` if that comes first",
+     "unset: only `--deadline`, and the time limit's SIGTERM, end the run early"},
     {"SLURM_JOB_NUM_NODES", "how many nodes the allocation's test step asks for", "unset"},
     {"SLURM_SUBMIT_DIR", "where `$SLURM_SUBMIT_DIR/checkpoints` is looked for", "unset"},
     {"SLURM_STEP_ID", "set by srun: the PMIx launcher is named srun/PMIx", "unset"},

@@ -26,6 +26,7 @@ struct CommandLineSettings {
   bool launched = false;         // --launched (set by gpuconform launch)
   bool launch_no_task = false;   // --launch-no-task
   std::vector<std::string> launch_refused;  // --launch-refused NODE=ERROR
+  int deadline_s = 0;            // --deadline, in seconds from the start; 0: none
 };
 
 // The whole process environment, read once in main.
@@ -80,6 +81,11 @@ struct RunOptions {
   bool no_color = false;                  // NO_COLOR is set
 
   int world_timeout_s = kDefaultWorldTimeoutS;
+  // The run's own deadline (termination.h): --deadline, seconds from the start (0: none), and
+  // the job's end time where Slurm states it (SLURM_JOB_END_TIME, Unix seconds; 0: not stated).
+  // The run ends with a report before the sooner of the two.
+  int deadline_s = 0;
+  long long slurm_job_end_time = 0;
   // How long --history waits for another writer's lock on the database before it gives up.
   int history_lock_timeout_s = kDefaultHistoryLockTimeoutS;
   int collective_timeout_s = kDefaultCollectiveTimeoutS;
@@ -133,6 +139,10 @@ struct RunOptions {
 };
 
 RunOptions BuildRunOptions(const CommandLineSettings& cli, const Environment& env);
+
+// --deadline's duration in seconds: "600", "90s", "45m", "2h", "1h30m"; nullopt when it is not
+// one, or not above zero.
+std::optional<int> ParseDeadlineSeconds(const std::string& text);
 
 // The options of a run with an empty environment and no options: what tests and contexts
 // built without a run get.

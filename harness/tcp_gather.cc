@@ -192,6 +192,25 @@ GatherListener::~GatherListener() {
 Result<std::vector<std::string>> GatherListener::Receive(int ranks, std::uint64_t nonce, std::string mine,
                                                          std::chrono::milliseconds deadline,
                                                          const std::vector<std::string>& rank_names) const {
+  Arrived arrived = ReceiveWhatArrives(ranks, nonce, std::move(mine), deadline);
+  int missing = 0;
+  for (const bool got : arrived.received) missing += got ? 0 : 1;
+  if (missing == 0) return std::move(arrived.parts);
+  std::vector<std::string> absent;
+  for (int r = 1; r < ranks; ++r) {
+    if (!arrived.received[r]) absent.push_back(RankName(r, rank_names));
+  }
+  std::string names;
+  for (std::size_t i = 0; i < absent.size() && i < 20; ++i) names += (i ? ", " : "") + absent[i];
+  if (absent.size() > 20) names += " and " + std::to_string(absent.size() - 20) + " more";
+  return Error{"rank 0 received the parts of " + std::to_string(ranks - missing) + " of " + std::to_string(ranks) +
+               " ranks within " + std::to_string(deadline.count() / 1000) + " s; none from " + names +
+               " (a rank stopped, or its node cannot open a TCP connection to rank 0's node on the management "
+               "network; GPUCONFORM_GATHER=pmix gathers through the launcher instead)"};
+}
+
+GatherListener::Arrived GatherListener::ReceiveWhatArrives(int ranks, std::uint64_t nonce, std::string mine,
+                                                           std::chrono::milliseconds deadline) const {
   const Clock::time_point end = Clock::now() + deadline;
   std::vector<std::string> parts(static_cast<std::size_t>(ranks));
   std::vector<bool> received(static_cast<std::size_t>(ranks), false);
@@ -238,18 +257,7 @@ Result<std::vector<std::string>> GatherListener::Receive(int ranks, std::uint64_
     open = std::move(still_open);
   }
   for (const auto& in : open) close(in.fd);
-  if (missing == 0) return parts;
-  std::vector<std::string> absent;
-  for (int r = 1; r < ranks; ++r) {
-    if (!received[r]) absent.push_back(RankName(r, rank_names));
-  }
-  std::string names;
-  for (std::size_t i = 0; i < absent.size() && i < 20; ++i) names += (i ? ", " : "") + absent[i];
-  if (absent.size() > 20) names += " and " + std::to_string(absent.size() - 20) + " more";
-  return Error{"rank 0 received the parts of " + std::to_string(ranks - missing) + " of " + std::to_string(ranks) +
-               " ranks within " + std::to_string(deadline.count() / 1000) + " s; none from " + names +
-               " (a rank stopped, or its node cannot open a TCP connection to rank 0's node on the management "
-               "network; GPUCONFORM_GATHER=pmix gathers through the launcher instead)"};
+  return {std::move(parts), std::move(received)};
 }
 
 Result<bool> SendPartToRoot(const GatherRendezvous& root, int rank, const std::string& part,

@@ -44,6 +44,15 @@ class GatherListener {
   ~GatherListener();
 
   int port() const { return port_; }
+  // The parts that arrive within `deadline` (rank 0's own `mine` among them), by rank; a rank
+  // whose part did not arrive has `received` false. For a run that ends early (termination.h),
+  // which judges what it has.
+  struct Arrived {
+    std::vector<std::string> parts;
+    std::vector<bool> received;
+  };
+  Arrived ReceiveWhatArrives(int ranks, std::uint64_t nonce, std::string mine,
+                             std::chrono::milliseconds deadline) const;
   // Every rank's part but rank 0's own (`mine`), by rank, within `deadline`. `rank_names` (may
   // be empty) names the ranks in the error: "rank 2 (node3)".
   Result<std::vector<std::string>> Receive(int ranks, std::uint64_t nonce, std::string mine,

@@ -86,8 +86,10 @@ nlohmann::json DocumentWithoutResults(const std::vector<CheckResult>& results, c
         {"nodes", nodes},
         {"snapshot_manifest", run.mode == "live" ? nlohmann::json(nullptr) : manifest},
         {"tags", tags},
-        {"exit_status", run.exit_status}}},
+        {"exit_status", run.exit_status},
+        {"complete", run.complete()}}},
       {"summary", {{"cases", results.size()}, {"pass", 0}, {"fail", 0}, {"error", 0}, {"skip", 0}, {"regression", 0}}}};
+  if (!run.complete()) document["run"]["incomplete"] = run.incomplete;
   if (run.baseline_origin) {
     document["run"]["baseline"] = {{"origin", *run.baseline_origin}, {"run_ids", run.baseline_run_ids}};
   }

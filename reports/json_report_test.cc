@@ -11,6 +11,7 @@
 
 #include "harness/metric_bound.h"
 #include "harness/process_runner.h"
+#include "reports/results_reader.h"
 #include "tests/support/json_schema_validator.h"
 #include "tests/support/test_support.h"
 
@@ -180,6 +181,33 @@ TEST_F(ResultsSchemaTest, TheSchemaRejectsAFailureWithoutAReasonAndAnUnknownVerd
     EXPECT_FALSE(valid) << bad << " should not validate";
     EXPECT_NE(output.find(bad.string()), std::string::npos) << output;
   }
+}
+
+// A partial report says so, validates, and reads back as partial; a complete one reads back
+// complete, and so does a document written before partial reports existed.
+TEST_F(ResultsSchemaTest, APartialReportSaysWhyValidatesAndReadsBackPartial) {
+  gpuconform::Run terminated{SomeRun(), MixedResults()};
+  terminated.record.incomplete = "the run was terminated by SIGTERM at 2026-12-07T09:00:05Z";
+  terminated.record.exit_status = 143;
+  const nlohmann::json document = RenderResultsJson(terminated);
+  EXPECT_EQ(document["run"]["complete"], false);
+  EXPECT_EQ(document["run"]["incomplete"], terminated.record.incomplete);
+  const fs::path partial = dir_ / "partial.json";
+  std::ofstream(partial) << document.dump();
+  const auto [valid, output] = Validate({partial});
+  EXPECT_TRUE(valid) << output;
+  auto read = ParseResultsDocument(document.dump(), "partial.json");
+  ASSERT_TRUE(read) << read.error();
+  EXPECT_FALSE(read->record.complete());
+  EXPECT_EQ(read->record.incomplete, terminated.record.incomplete);
+
+  nlohmann::json whole = RenderResultsJson({SomeRun(), MixedResults()});
+  EXPECT_EQ(whole["run"]["complete"], true);
+  EXPECT_FALSE(whole["run"].contains("incomplete"));
+  whole["run"].erase("complete");
+  auto old = ParseResultsDocument(whole.dump(), "old.json");
+  ASSERT_TRUE(old) << old.error();
+  EXPECT_TRUE(old->record.complete());
 }
 
 }  // namespace

@@ -42,6 +42,7 @@ namespace {
 
 // What every suite element says about the run, read from the run's record.
 struct SuiteHeader {
+  std::string incomplete;  // RunRecord::incomplete: why the run ended early, empty when complete
   std::string hostname;   // where the report was written (rank 0)
   std::string timestamp;  // the run's end, ISO 8601
   std::string profile;
@@ -51,7 +52,7 @@ struct SuiteHeader {
 };
 
 SuiteHeader HeaderOf(const Run& run) {
-  return {run.record.hostname, run.record.ended_utc, run.record.profile, run.record.gpuconform_version, run.record.mode,
+  return {run.record.incomplete, run.record.hostname, run.record.ended_utc, run.record.profile, run.record.gpuconform_version, run.record.mode,
           run.junit_properties};
 }
 
@@ -243,6 +244,8 @@ void AddRunProperties(XmlWriter& xml, const SuiteHeader& meta) {
   AddProperty(xml, "profile", meta.profile);
   AddProperty(xml, "version", meta.version);
   AddProperty(xml, "mode", meta.mode);
+  AddProperty(xml, "complete", meta.incomplete.empty() ? "true" : "false");
+  if (!meta.incomplete.empty()) AddProperty(xml, "incomplete", meta.incomplete);
   for (const auto& [name, value] : meta.properties) AddProperty(xml, name, value);
 }
 

@@ -252,6 +252,21 @@ TEST_F(JunitSchemaTest, ReportWithoutHostnameOrTimestampValidatesAgainstBothSche
   ExpectValid(xml, kAntSchema);
 }
 
+// A CI system reading the file tells a partial report by its properties: "complete" is false,
+// and "incomplete" says how the run ended; a complete report says "complete" true.
+TEST_F(JunitSchemaTest, APartialReportSaysSoInItsPropertiesAndValidatesAgainstBothSchemas) {
+  gpuconform::Run run = FixedRun(MixedVerdicts());
+  EXPECT_NE(RenderJunit(run).find(R"(<property name="complete" value="true" />)"), std::string::npos);
+  run.record.incomplete = "the run was terminated by SIGTERM at 2026-12-07T09:00:05Z";
+  const std::string xml = RenderJunit(run);
+  EXPECT_NE(xml.find(R"(<property name="complete" value="false" />)"), std::string::npos) << xml;
+  EXPECT_NE(xml.find(R"(<property name="incomplete" value="the run was terminated by SIGTERM at 2026-12-07T09:00:05Z" />)"),
+            std::string::npos)
+      << xml;
+  ExpectValid(xml, kJenkinsSchema);
+  ExpectValid(xml, kAntSchema);
+}
+
 TEST_F(JunitSchemaTest, GarbageInMessagesStillValidatesAgainstBothSchemas) {
   std::vector<CheckResult> results = {
       Failed("Storage", "Fsync", "node1",

@@ -125,6 +125,13 @@ RunRecord ReadRun(const json& run) {
     }
   }
   record.exit_status = static_cast<int>(Number(run, "exit_status", path));
+  // A document without "complete" predates partial reports: it was written complete.
+  if (const auto it = run.find("complete"); it != run.end() && it->is_boolean() && !it->get<bool>()) {
+    const auto why = run.find("incomplete");
+    record.incomplete = why != run.end() && why->is_string() && !why->get<std::string>().empty()
+                            ? why->get<std::string>()
+                            : "the run did not finish";
+  }
   if (const auto it = run.find("baseline"); it != run.end() && it->is_object()) {
     record.baseline_origin = Text(*it, "origin", "run.baseline");
     for (const auto& id : Member(*it, "run_ids", "run.baseline")) {

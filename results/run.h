@@ -49,6 +49,13 @@ struct RunRecord {
     std::string outcome;       // planned, done, failed: ..., none
   };
   std::vector<NodeAction> node_actions;
+  // How a run that ended before it judged everything ended: "the run was terminated by SIGTERM
+  // at ..." (harness/termination.h), or that it was still running when this report was written
+  // (a provisional report, replaced when the run ends). Empty for a complete run: every reader
+  // tells a partial report from a complete one by it (JSON "complete", JUnit property "complete").
+  std::string incomplete;
+
+  bool complete() const { return incomplete.empty(); }
 };
 
 // 32 random hex digits.

@@ -79,6 +79,15 @@ std::string ExitMeaning(int status) {
       return "nothing non-conforming, but some checks could not be evaluated";
     case 4:
       return "conforms, but worse than the baseline";
+    case 124:
+      return "the run reached its own deadline and ended early; the report holds what it judged";
+    case 137:
+      return "the run was killed before it wrote its report; this provisional report lists what it had not judged";
+    case 129:
+    case 130:
+    case 143:
+      return "the run was terminated (" + std::string(status == 129 ? "SIGHUP" : status == 130 ? "SIGINT" : "SIGTERM") +
+             ") and ended early; the report holds what it judged";
     default:
       return "exit status " + std::to_string(status);
   }

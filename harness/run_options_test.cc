@@ -43,6 +43,23 @@ TEST(RunOptions, CommandLineBeatsEnvironmentBeatsDefault) {
   EXPECT_EQ(BuildRunOptions(cli, env).checkpoint_dir, "/cli/ckpt");
 }
 
+TEST(RunOptions, DeadlineIsADurationAndTheJobsEndTimeComesFromSlurm) {
+  EXPECT_EQ(ParseDeadlineSeconds("600"), 600);
+  EXPECT_EQ(ParseDeadlineSeconds("90s"), 90);
+  EXPECT_EQ(ParseDeadlineSeconds("45m"), 45 * 60);
+  EXPECT_EQ(ParseDeadlineSeconds("2h"), 7200);
+  EXPECT_EQ(ParseDeadlineSeconds("1h30m"), 5400);
+  for (const char* bad : {"", "0", "0s", "-5", "10x", "1h30", "m", "1.5h", "99999999999"}) {
+    EXPECT_FALSE(ParseDeadlineSeconds(bad)) << bad;
+  }
+  CommandLineSettings cli;
+  cli.deadline_s = 300;
+  const RunOptions options = BuildRunOptions(cli, {{"SLURM_JOB_END_TIME", "1796000000"}});
+  EXPECT_EQ(options.deadline_s, 300);
+  EXPECT_EQ(options.slurm_job_end_time, 1796000000LL);
+  EXPECT_EQ(BuildRunOptions(NoOptions(), {}).slurm_job_end_time, 0);
+}
+
 TEST(RunOptions, EnvironmentBeatsDefault) {
   const Environment env = {{"GPUCONFORM_COLLECTIVE_TIMEOUT_S", "5"}, {"GPUCONFORM_WORLD_TIMEOUT_S", "7"},
                            {"GPUCONFORM_ALLREDUCE_MAX_BYTES", "8388608"}, {"GPUCONFORM_ALLREDUCE_ITERS", "3"},

@@ -1,0 +1,56 @@
+// A terminated run's errors: those the termination caused say so with their own code; the
+// verdicts judged from what was taken, and the errors of suites it did not cut, stand.
+#include "app/terminated_cases.h"
+
+#include <gtest/gtest.h>
+
+#include "harness/termination.h"
+
+namespace gpuconform {
+namespace {
+
+const std::string kNotice = "the run was terminated by SIGTERM at 2026-12-07T09:00:05Z";
+
+TEST(TerminatedCases, ProbesNotTakenAreThoseWhoseDetailSaysTheRunWasTerminated) {
+  ClusterRaw raw;
+  raw.nodes = {"node1"};
+  raw.node["node1"]["uname"] = RawOutput{ProbeStatus::kOk, "6.1", "node1", ""};
+  raw.node["node1"]["torchrun"] = RawOutput{ProbeStatus::kFailed, "", "node1", "node1: torchrun.txt was not taken: " + kNotice};
+  raw.node["node1"]["ibstat"] = RawOutput{ProbeStatus::kTimedOut, "", "node1", "node1: ibstat timed out"};
+  raw.cluster["sinfo"] = RawOutput{ProbeStatus::kFailed, "", "sinfo", "sinfo.txt was not taken: " + kNotice};
+  EXPECT_EQ(ProbesNotTaken(raw), (std::set<std::string>{"sinfo", "torchrun"}));
+}
+
+TEST(TerminatedCases, ErrorsTheTerminationCausedAreRunTerminatedAndTheRestStand) {
+  std::vector<CheckResult> cases = {
+      // An output not taken: its reader's error says so.
+      Errored("Torchrun", "DataLoaderThroughput", "node1", "probe-failed", "node1: torchrun.txt was not taken: " + kNotice),
+      // A conclusion of a suite that was cut short, in its own words.
+      Errored("Torchrun", "MasterPortOpen", "", "not-reported", "no node reported the rendezvous port check"),
+      // A failure judged from what was taken stands, even in a cut suite.
+      Failed("Torchrun", "RanksSeeDevices", "node2", {{"torchrun-workers-failed", "node2", "rank 3 missing"}}),
+      // An error of a suite the termination did not cut stands: its tool is missing.
+      Errored("InfiniBand", "PortsActive", "node1", "tool-missing", "node1: ibstat is not installed"),
+  };
+  MarkTerminatedCases(cases, {"Torchrun"}, kNotice);
+  EXPECT_EQ(cases[0].findings[0].code.code(), "run-terminated");
+  EXPECT_EQ(cases[0].findings[0].message, "node1: torchrun.txt was not taken: " + kNotice) << "said already";
+  EXPECT_EQ(cases[1].findings[0].code.code(), "run-terminated");
+  EXPECT_NE(cases[1].findings[0].message.find("no node reported the rendezvous port check (" + kNotice),
+            std::string::npos)
+      << cases[1].findings[0].message;
+  EXPECT_EQ(cases[2].verdict, Verdict::kFail);
+  EXPECT_EQ(cases[2].findings[0].code.code(), "torchrun-workers-failed");
+  EXPECT_EQ(cases[3].findings[0].code.code(), "tool-missing");
+}
+
+TEST(TerminatedCases, AConfigurationErrorOfACutSuiteKeepsItsCode) {
+  // Not tooling: a finding about the cluster, which the termination did not cause.
+  std::vector<CheckResult> cases = {
+      Errored("Torchrun", "LauncherStarted", "node1", "world-not-formed", "node1: the ranks did not form one world")};
+  MarkTerminatedCases(cases, {"Torchrun"}, kNotice);
+  EXPECT_EQ(cases[0].findings[0].code.code(), "world-not-formed");
+}
+
+}  // namespace
+}  // namespace gpuconform

@@ -1,6 +1,7 @@
 // gpuconform: parse the command line, start the world, run the verb.
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -45,6 +46,17 @@ const gpuconform::ChildVerbRegistration kGatherBench(gpuconform::kGatherBenchVer
     // Leave rank 0 time to write its report; its abort ends us sooner.
     std::this_thread::sleep_for(std::chrono::seconds(30));
   }
+  std::_Exit(status == 0 ? 3 : status);
+}
+
+// The world never formed, but this node's PMIx server answered: the ranks that started report
+// without the ones that did not join (RunVerbUnformed); rank 0's exit status is the step's.
+[[noreturn]] void GiveUpUnformed(const gpuconform::CommandLine& command, const gpuconform::RunOptions& options,
+                                 const std::string& problem, const gpuconform::World& unformed) {
+  using namespace gpuconform;
+  std::cerr << "gpuconform: " << problem << "\n";
+  const int status = RunVerbUnformed(command, options, unformed, problem);
+  std::cout.flush();
   std::_Exit(status == 0 ? 3 : status);
 }
 
@@ -125,12 +137,26 @@ int main(int argc, char** argv) {
   });
   if (command.verb == Verb::kRun && command.snapshot.empty()) ArmOwnDeadline(options);
   const std::chrono::seconds deadline(options.world_timeout_s);
-  StartWatchdog watchdog(deadline, [&] { GiveUp(command, options, WorldNotFormed(deadline), nullptr); });
-  auto world = World::Start(options.launch);
+  const bool live_run = command.verb == Verb::kRun && command.snapshot.empty();
+  // Set once this node's PMIx server answered: past the deadline, the ranks that did start
+  // still report, without the one that never joined.
+  std::atomic<const World*> unformed{nullptr};
+  StartWatchdog watchdog(deadline, [&] {
+    const World* connected = unformed.load();
+    if (connected != nullptr && live_run) GiveUpUnformed(command, options, WorldNotFormed(deadline), *connected);
+    GiveUp(command, options, WorldNotFormed(deadline), nullptr);
+  });
+  auto world = World::Connect(options.launch);
+  Result<bool> formed = true;
+  if (world) {
+    if (live_run) PrepareRunRendezvous(*world);
+    unformed = &*world;
+    formed = world->Form();
+  }
   watchdog.Cancel();
   SetGiveUpHandler([&](const std::string& problem) { GiveUp(command, options, problem, world ? &*world : nullptr); });
-  if (!world) {
-    std::cerr << "gpuconform: " << world.error() << "\n";
+  if (!world || !formed) {
+    std::cerr << "gpuconform: " << (world ? formed.error() : world.error()) << "\n";
     return 2;
   }
   const int status =

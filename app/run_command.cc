@@ -36,6 +36,7 @@
 #include "harness/text_util.h"
 #include "harness/timestamp.h"
 #include "harness/version.h"
+#include "probes/slurm/slurm_parse.h"
 #include "history/history_store.h"
 #include "reports/json_report.h"
 #include "reports/report_sinks.h"
@@ -301,6 +302,82 @@ Result<int> WriteLiveSnapshot(const ClusterRaw& raw, const std::vector<RankInfo>
 
 int RunVerb(const CommandLine& command, const RunOptions& options, const World& world) {
   return RunVerbWith(command, options, world, "");
+}
+
+void PrepareRunRendezvous(const World& unformed) {
+  if (!unformed.is_root() || unformed.size() < 2) return;
+  const std::string inbox = TheRunEnding().so_far.OpenInbox();
+  if (inbox.empty()) return;
+  if (auto published = unformed.PublishRendezvous(inbox); !published) {
+    std::cerr << "gpuconform: " << published.error() << "; a rank that cannot meet the others cannot report\n";
+  }
+}
+
+int RunVerbUnformed(const CommandLine& command, const RunOptions& options, const World& unformed,
+                    const std::string& world_problem) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string started_utc = UtcIso8601();
+  auto profile = LoadProfile(options.profile);
+  if (!profile) {
+    if (unformed.is_root()) std::cerr << "gpuconform: " << profile.error() << "\n";
+    return 2;
+  }
+  ApplyCheckpointOptions(command, profile.value());
+  const std::string filter = FilterAlsoSelecting(command.filter, "Launch.WorldFormed");
+  const auto suites = SelectedSuites(filter);
+  // Only what one node measures alone: a measurement across nodes needs the world.
+  std::vector<ProbeSpec> alone;
+  for (const auto& spec : ProbesOf(suites)) {
+    if (spec.method != ProbeMethod::kCollective) alone.push_back(spec);
+  }
+  const std::string host = LocalHostname();
+  std::string inbox;
+  if (!unformed.is_root()) {
+    // Where rank 0 listens, from its PMIx server, before the probes: without it nothing can be sent.
+    auto fetched = unformed.RendezvousOfRoot(10);
+    if (!fetched || fetched->empty()) {
+      std::cerr << "gpuconform: " << host << ": cannot reach rank 0 to report this node: "
+                << (fetched ? "it published no inbox" : fetched.error()) << "\n";
+      return 3;
+    }
+    inbox = *fetched;
+  }
+  LiveSource live(host, &*profile, options);
+  const World single = World::Single();
+  GatheredRun own = GatherLive(single, live, alone, [](const std::string&) {}, &*profile);
+  if (!unformed.is_root()) {
+    auto sent = GatherProgress::SendToInbox(inbox, unformed.rank(), host, own.raw, options, std::chrono::seconds(20));
+    if (!sent) std::cerr << "gpuconform: " << sent.error() << "\n";
+    return 3;
+  }
+  // Rank 0: every part that arrives while the other ranks take their own probes.
+  GatherProgress& so_far = TheRunEnding().so_far;
+  so_far.Start(0, unformed.size(), {host}, "", ProbesOf(suites), options);
+  for (const auto& [id, out] : own.raw.node[host]) so_far.KeepNode(host, id, out);
+  for (const auto& [id, out] : own.raw.cluster) so_far.KeepCluster(id, out);
+  GatheredRun all = so_far.CollectWhatWeHave(
+      std::chrono::seconds(15), "the ranks never formed one world, so no measurement across nodes ran");
+  // The nodes of the step that never sent: named, with what is known of why.
+  std::vector<std::string> never_joined;
+  for (const auto& [name, value] : options.launch_environment) {
+    if (name != "SLURM_STEP_NODELIST") continue;
+    if (auto step_nodes = slurm::ExpandHostlist(value)) {
+      for (const auto& node : *step_nodes) {
+        if (!std::binary_search(all.raw.nodes.begin(), all.raw.nodes.end(), node)) never_joined.push_back(node);
+      }
+    }
+  }
+  std::string problem = world_problem;
+  if (!never_joined.empty()) {
+    problem = ShortHostlist(never_joined) + ": its gpuconform never joined the other ranks (" + world_problem +
+              "). The task did not start, or died or hung before the ranks met: srun's error for the task says "
+              "why (`gpuconform launch` reads it, names the cause and reruns the step without the node). The "
+              "other " + std::to_string(all.raw.nodes.size()) + " node(s) were judged from their own probes; no "
+              "measurement across nodes ran";
+  }
+  const RunScope scope{command, options, unformed, *profile, suites, filter, start, started_utc, problem};
+  Gathered taken{std::move(all.raw), std::move(all.ranks), "live", {}};
+  return JudgeGathered(scope, suites, {}, taken, "", 0);
 }
 
 int RunVerbAlone(const CommandLine& command, const RunOptions& options, const std::string& world_problem) {

@@ -14,6 +14,16 @@ int RunVerb(const CommandLine& command, const RunOptions& options, const World& 
 // The run rank 0 makes alone when the world could not be formed: this node's probes, the
 // controller's view of the others, and Launch.WorldFormed as an error saying why.
 int RunVerbAlone(const CommandLine& command, const RunOptions& options, const std::string& world_problem);
+// A live run's rank 0, before the ranks meet: opens the inbox a rank that cannot meet the
+// others sends its outputs to, and publishes where it is (World::PublishRendezvous).
+void PrepareRunRendezvous(const World& unformed);
+// The run when the ranks never formed one world (a rank's process did not start, or died or
+// hung before the ranks met), on every rank that did start: each judges nothing across nodes,
+// takes its own node's probes and sends them to rank 0's inbox; rank 0 judges every node that
+// sent, names each node of the step that never did in Launch.WorldFormed, and writes the
+// reports. Returns the exit status (rank 0's is the step's).
+int RunVerbUnformed(const CommandLine& command, const RunOptions& options, const World& unformed,
+                    const std::string& world_problem);
 int CaptureVerb(const CommandLine& command, const RunOptions& options, const World& world);
 int ListVerb();
 int ProfilesVerb();

@@ -79,9 +79,10 @@ GatherProgress::GatherProgress() = default;
 GatherProgress::~GatherProgress() = default;
 
 std::string GatherProgress::OpenInbox() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (listener_) return GatherRendezvous{LocalHostname(), listener_->port(), inbox_nonce_}.Encode();
   auto listener = GatherListener::Open();
   if (!listener) return "";
-  std::lock_guard<std::mutex> lock(mutex_);
   inbox_nonce_ = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   listener_ = std::make_unique<GatherListener>(std::move(listener).value());
   return GatherRendezvous{LocalHostname(), listener_->port(), inbox_nonce_}.Encode();
@@ -120,6 +121,14 @@ bool GatherProgress::gathered() const {
   return gathered_;
 }
 
+Result<bool> GatherProgress::SendToInbox(const std::string& inbox, int rank, const std::string& host,
+                                         const ClusterRaw& taken, const RunOptions& options,
+                                         std::chrono::milliseconds deadline) {
+  auto root = GatherRendezvous::Decode(inbox);
+  if (!root) return Error{root.error()};
+  return SendPartToRoot(*root, rank, Envelope(taken, rank, host, options), deadline);
+}
+
 void GatherProgress::SendWhatWeHave(std::chrono::milliseconds deadline) {
   std::string part;
   GatherRendezvous root;
@@ -155,7 +164,9 @@ GatheredRun GatherProgress::CollectWhatWeHave(std::chrono::milliseconds deadline
   // What was not taken says so, by node: every host of the step, every probe of the run.
   std::set<std::string> arrived(run.raw.nodes.begin(), run.raw.nodes.end());
   std::set<std::string> step_hosts(hosts.begin(), hosts.end());
-  for (const auto& host : step_hosts) {
+  std::set<std::string> every_host = step_hosts;
+  every_host.insert(arrived.begin(), arrived.end());
+  for (const auto& host : every_host) {
     const bool whole_node_lost = arrived.count(host) == 0;
     for (const auto& spec : probes) {
       if (spec.scope != ProbeScope::kNode) continue;

@@ -82,8 +82,15 @@ class GatherProgress {
   std::set<std::string> final_probe_ids;
   std::function<void(GatheredRun)> on_early_gathered;
 
+  // A rank of a world that never formed (World::Form passed its deadline): sends the outputs
+  // it took alone to rank 0's `inbox` (World::RendezvousOfRoot), within `deadline`.
+  static Result<bool> SendToInbox(const std::string& inbox, int rank, const std::string& host, const ClusterRaw& taken,
+                                  const RunOptions& options, std::chrono::milliseconds deadline);
+
   // GatherLive's side.
-  std::string OpenInbox();  // rank 0: the inbox's address, "" where it could not listen
+  // Rank 0: the inbox's address, "" where it could not listen; opened once (main opens it
+  // before the ranks meet, to publish it), the same address after.
+  std::string OpenInbox();
   void Start(int rank, int size, std::vector<std::string> hosts, std::string inbox, std::vector<ProbeSpec> probes,
              const RunOptions& options);
   void KeepNode(const std::string& host, const std::string& probe_id, const RawOutput& out);

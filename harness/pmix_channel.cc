@@ -144,6 +144,32 @@ Result<std::string> PmixChannel::BroadcastFromRoot(const std::string& value) {
 
 Result<bool> PmixChannel::Barrier() { return Fence("barrier"); }
 
+Result<bool> PmixChannel::PublishOwn(const std::string& key, const std::string& value) {
+  pmix_value_t text;
+  text.type = PMIX_STRING;
+  text.data.string = const_cast<char*>(value.c_str());  // PMIx_Put copies it
+  pmix_status_t status = PMIx_Put(PMIX_GLOBAL, key.c_str(), &text);
+  if (status == PMIX_SUCCESS) status = PMIx_Commit();
+  if (status != PMIX_SUCCESS) return Error{"PMIx_Put of " + key + " failed: " + Describe(status)};
+  return true;
+}
+
+Result<std::string> PmixChannel::FetchFromRoot(const std::string& key, int timeout_s) {
+  pmix_proc_t root;
+  PMIX_LOAD_PROCID(&root, nspace_.c_str(), 0);
+  pmix_info_t info;
+  PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &timeout_s, PMIX_INT);
+  pmix_value_t* value = nullptr;
+  const pmix_status_t status = PMIx_Get(&root, key.c_str(), &info, 1, &value);
+  PMIX_INFO_DESTRUCT(&info);
+  if (status != PMIX_SUCCESS || value == nullptr) {
+    return Error{"PMIx_Get of " + key + " from rank 0 failed: " + Describe(status)};
+  }
+  std::string text = value->type == PMIX_STRING && value->data.string != nullptr ? value->data.string : "";
+  PMIX_VALUE_RELEASE(value);
+  return text;
+}
+
 void PmixChannel::Abort(int status, const std::string& message) { PMIx_Abort(status, message.c_str(), nullptr, 0); }
 
 }  // namespace gpuconform

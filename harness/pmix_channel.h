@@ -47,6 +47,12 @@ class PmixChannel {
   Result<std::string> BroadcastFromRoot(const std::string& value);
   // Returns when every rank has called it. It waits in the PMIx server, without spinning.
   Result<bool> Barrier();
+  // Not collectives: rank 0 publishes `value` under `key` (put and commit, no fence), and any
+  // other rank fetches it from rank 0's server (the launcher's direct modex), waiting at most
+  // `timeout`. For the one exchange that must work when a rank never joins: where rank 0's
+  // inbox is (gather.h GatherProgress), fetched once forming the world has failed.
+  Result<bool> PublishOwn(const std::string& key, const std::string& value);
+  Result<std::string> FetchFromRoot(const std::string& key, int timeout_s);
   // Ends every rank of the job (the launcher kills them), reporting `status`.
   void Abort(int status, const std::string& message);
 

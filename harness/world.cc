@@ -27,6 +27,35 @@ std::string Overdue(const Exchange& exchange) {
 }  // namespace
 
 Result<World> World::Start(const LaunchFacts& launch) {
+  auto world = Connect(launch);
+  if (!world) return world;
+  if (auto formed = world->Form(); !formed) return Error{formed.error()};
+  return world;
+}
+
+Result<bool> World::Form() const {
+  if (!channel_) return true;
+  // The world is formed when every rank has answered once: PMIx_Init only reaches the local
+  // server, and a node whose slurmd died is found here, under the caller's start deadline.
+  if (auto formed = channel_->Barrier(); !formed) return Error{"under " + launcher_ + ": " + formed.error()};
+  return true;
+}
+
+namespace {
+constexpr char kRendezvousKey[] = "gpuconform.rendezvous";
+}  // namespace
+
+Result<bool> World::PublishRendezvous(const std::string& value) const {
+  if (!channel_) return true;
+  return channel_->PublishOwn(kRendezvousKey, value);
+}
+
+Result<std::string> World::RendezvousOfRoot(int timeout_s) const {
+  if (!channel_) return Error{"a single process has no rank 0 to ask"};
+  return channel_->FetchFromRoot(kRendezvousKey, timeout_s);
+}
+
+Result<World> World::Connect(const LaunchFacts& launch) {
   std::string launcher;
   if (launch.mpirun) {
     launcher = "mpirun";
@@ -44,9 +73,6 @@ Result<World> World::Start(const LaunchFacts& launch) {
   auto channel = PmixChannel::Connect();
   if (!channel) return Error{"under " + launcher + ": " + channel.error()};
   if ((*channel)->size() == 1) return World(nullptr, "single process (" + launcher + ")");
-  // The world is formed when every rank has answered once: PMIx_Init only reaches the local
-  // server, and a node whose slurmd died is found here, under the caller's start deadline.
-  if (auto formed = (*channel)->Barrier(); !formed) return Error{"under " + launcher + ": " + formed.error()};
   return World(std::move(*channel), launcher, launch.gather_through_pmix);
 }
 

@@ -42,6 +42,15 @@ class World {
   // Fails (exit-2 material) when started as several tasks that cannot talk to each
   // other, e.g. `srun --mpi=none -n3`, which would otherwise write three reports.
   static Result<World> Start(const LaunchFacts& launch);
+  // Start in two steps, so that rank 0 can publish where it listens before the ranks meet:
+  // Connect reaches this node's PMIx server only (it does not wait for the others); Form is
+  // the collective that waits until every rank has connected (put a deadline around it).
+  static Result<World> Connect(const LaunchFacts& launch);
+  Result<bool> Form() const;
+  // Not collectives (pmix_channel.h PublishOwn): rank 0 publishes its rendezvous; another rank
+  // fetches it, also when the world never formed. A single process has nothing to publish.
+  Result<bool> PublishRendezvous(const std::string& value) const;
+  Result<std::string> RendezvousOfRoot(int timeout_s) const;
   // One process: for plain runs, and for the report rank 0 writes alone when the world
   // could not be formed.
   static World Single() { return World(nullptr, "single process"); }

@@ -31,15 +31,21 @@ namespace {
 // linked whole, so a registration in its own file would be dropped).
 const gpuconform::ChildVerbRegistration kGatherBench(gpuconform::kGatherBenchVerb, gpuconform::GatherBenchMain);
 
-// A collective (or forming the world) did not complete: rank 0 writes the report it can
-// make alone, then ends the job; the launcher then kills every rank, stopped ones included.
+// A collective (or forming the world) did not complete: rank 0 writes the report it can make
+// (from what the ranks still answering took, during a live run's gather; else alone), then ends
+// the job; the launcher then kills every rank, stopped ones included.
 [[noreturn]] void GiveUp(const gpuconform::CommandLine& command, const gpuconform::RunOptions& options,
                          const std::string& problem, const gpuconform::World* world) {
   using namespace gpuconform;
   std::cerr << "gpuconform: " << problem << "\n";
   int status = 3;
+  const std::optional<int> ended = command.verb == Verb::kRun ? EndGatherPastDeadline(problem) : std::nullopt;
   if (options.launch.rank == 0) {
-    if (command.verb == Verb::kRun) status = RunVerbAlone(command, options, problem);
+    if (ended) {
+      status = *ended;
+    } else if (command.verb == Verb::kRun) {
+      status = RunVerbAlone(command, options, problem);
+    }
     std::cout.flush();
     if (world != nullptr) world->AbortJob(status == 0 ? 3 : status, problem);
   } else {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -146,7 +147,7 @@ std::vector<CheckResult> EvaluateGathered(const RunScope& scope, const std::vect
                                           const Gathered& gathered);
 int JudgeGathered(const RunScope& scope, const std::vector<const SuiteDefinition*>& to_evaluate,
                   std::vector<CheckResult> judged_before, Gathered& gathered, const std::string& ending_note,
-                  int ending_status);
+                  int ending_status, const std::optional<CutShort>& cut = std::nullopt);
 
 // Who ends a live run: the main thread once its gather is done (it judges), or the termination
 // handler while the gather is still under way (it judges what was taken). Whichever claims
@@ -166,6 +167,8 @@ struct RunEnding {
   // Judges them beside the measurements, so the other ranks never wait for rank 0's judging in
   // the measurements' first exchange (a fleet's judging takes longer than its deadline).
   std::thread early_judge;
+  // Set by a live run before its gather: ends it when a collective passes its deadline.
+  std::function<std::optional<int>(const std::string& problem)> past_deadline;
 
   bool Claim(Phase by) {
     int expected = kGathering;
@@ -304,6 +307,17 @@ int RunVerb(const CommandLine& command, const RunOptions& options, const World& 
   return RunVerbWith(command, options, world, "");
 }
 
+namespace {
+// What every output a world that never formed could not take says.
+constexpr char kNeverFormed[] = "the ranks never formed one world, so no measurement across nodes ran";
+}  // namespace
+
+std::optional<int> EndGatherPastDeadline(const std::string& problem) {
+  RunEnding& ending = TheRunEnding();
+  if (!ending.past_deadline) return std::nullopt;
+  return ending.past_deadline(problem);
+}
+
 void PrepareRunRendezvous(const World& unformed) {
   if (!unformed.is_root() || unformed.size() < 2) return;
   const std::string inbox = TheRunEnding().so_far.OpenInbox();
@@ -355,8 +369,7 @@ int RunVerbUnformed(const CommandLine& command, const RunOptions& options, const
   so_far.Start(0, unformed.size(), {host}, "", ProbesOf(suites), options);
   for (const auto& [id, out] : own.raw.node[host]) so_far.KeepNode(host, id, out);
   for (const auto& [id, out] : own.raw.cluster) so_far.KeepCluster(id, out);
-  GatheredRun all = so_far.CollectWhatWeHave(
-      std::chrono::seconds(15), "the ranks never formed one world, so no measurement across nodes ran");
+  GatheredRun all = so_far.CollectWhatWeHave(std::chrono::seconds(15), kNeverFormed);
   // The nodes of the step that never sent: named, with what is known of why.
   std::vector<std::string> never_joined;
   for (const auto& [name, value] : options.launch_environment) {
@@ -377,7 +390,7 @@ int RunVerbUnformed(const CommandLine& command, const RunOptions& options, const
   }
   const RunScope scope{command, options, unformed, *profile, suites, filter, start, started_utc, problem};
   Gathered taken{std::move(all.raw), std::move(all.ranks), "live", {}};
-  return JudgeGathered(scope, suites, {}, taken, "", 0);
+  return JudgeGathered(scope, suites, {}, taken, "", 0, CutShort{kNeverFormed, "world-not-formed", kNeverFormed});
 }
 
 int RunVerbAlone(const CommandLine& command, const RunOptions& options, const std::string& world_problem) {
@@ -463,8 +476,9 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
         early_judged = ending.early_judged;
         if (early_judged) judged_before = ending.early_cases;
       }
-      const int status = JudgeGathered(scope, early_judged ? late : suites, std::move(judged_before), taken,
-                                       notice.Describe(), notice.ExitStatus());
+      const int status =
+          JudgeGathered(scope, early_judged ? late : suites, std::move(judged_before), taken, notice.Describe(),
+                        notice.ExitStatus(), CutShort{kTerminatedMarker, "run-terminated", notice.Describe()});
       std::cout.flush();
       StopChildGroups(std::chrono::milliseconds(1000));
       std::_Exit(status);
@@ -476,6 +490,45 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
     std::cout.flush();
     std::_Exit(ending.reported.load() ? ending.status.load() : notice.ExitStatus());
   });
+  // A collective of the gather passed its deadline (EndGatherPastDeadline): a rank was killed or
+  // stopped, or its node lost. The ranks that still answer end the run as a terminated one does,
+  // and the report names each node that sent nothing.
+  ending.past_deadline = [&scope, &suites, &late, &ending](const std::string& problem) -> std::optional<int> {
+    if (!scope.world.is_root()) {
+      ending.so_far.SendWhatWeHave(std::chrono::seconds(3));
+      return 3;
+    }
+    if (!ending.Claim(RunEnding::kTerminating)) return std::nullopt;  // the gather had ended
+    TerminateChildGroups();
+    // Longer than a signal's: the other ranks' deadlines pass a little after this one's.
+    GatheredRun partial = ending.so_far.CollectWhatWeHave(std::chrono::seconds(5), problem);
+    std::set<std::string> sent;
+    for (const auto& rank : partial.ranks) sent.insert(rank.host);
+    std::vector<std::string> silent;
+    for (const auto& node : partial.raw.nodes) {
+      if (sent.count(node) == 0) silent.push_back(node);
+    }
+    const std::string note =
+        silent.empty() ? problem
+                       : ShortHostlist(silent) + ": its gpuconform stopped answering during the measurements and sent "
+                         "nothing to rank 0 (" + problem + "): it was killed or stopped, or its node was lost. The "
+                         "other " + std::to_string(sent.size()) + " node(s) were judged from what they took";
+    Gathered taken{std::move(partial.raw), std::move(partial.ranks), "live", {}};
+    std::vector<CheckResult> judged_before;
+    bool early_judged = false;
+    {
+      std::lock_guard<std::mutex> lock(ending.early_mutex);
+      early_judged = ending.early_judged;
+      if (early_judged) judged_before = ending.early_cases;
+    }
+    const int status = JudgeGathered(scope, early_judged ? late : suites, std::move(judged_before), taken, note, 3,
+                                     CutShort{problem, "world-stalled", note});
+    std::cout.flush();
+    StopChildGroups(std::chrono::milliseconds(1000));
+    ending.status = status;
+    ending.reported = true;
+    return status;
+  };
   auto gathered = GatherRaw(command, options, world, ProbesOf(suites), *profile, &so_far);
   if (!ending.Claim(RunEnding::kJudging)) {
     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  // the termination handler ends the process
@@ -521,7 +574,7 @@ std::vector<CheckResult> EvaluateGathered(const RunScope& scope, const std::vect
 // status that says how it ended.
 int JudgeGathered(const RunScope& scope, const std::vector<const SuiteDefinition*>& to_evaluate,
                   std::vector<CheckResult> judged_before, Gathered& gathered, const std::string& ending_note,
-                  int ending_status) {
+                  int ending_status, const std::optional<CutShort>& cut) {
   const CommandLine& command = scope.command;
   const RunOptions& options = scope.options;
   const World& world = scope.world;
@@ -569,14 +622,14 @@ int JudgeGathered(const RunScope& scope, const std::vector<const SuiteDefinition
 
   // A terminated run: the suites whose outputs were cut short (read before evaluation releases them).
   const std::set<std::string> cut_suites =
-      ending_note.empty() ? std::set<std::string>{} : SuitesCutShort(to_evaluate, ProbesNotTaken(gathered.raw));
+      cut ? SuitesCutShort(to_evaluate, ProbesNotTaken(gathered.raw, cut->marker)) : std::set<std::string>{};
   JudgementSteps steps;
   // Select: the filter, once; the capture's profile noted on the cases a replay could not
   // judge; and nodes the controller lists but the run had no task on, not covered rather than
   // errors.
   steps.select = [&](Run& judged) {
     judged.cases = SelectCases(std::move(judged.cases), scope.filter);
-    if (!ending_note.empty()) MarkTerminatedCases(judged.cases, cut_suites, ending_note);
+    if (cut) MarkCutCases(judged.cases, cut_suites, *cut);
     if (judged.cases.empty()) {
       std::cerr << "gpuconform: the filter '" << command.filter << "' selects no check; see `gpuconform list`\n";
     }

@@ -4,6 +4,9 @@
 // Contract: returns the exit status of the contract (0/1/2/3/4), the same on every rank.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "app/cli.h"
 #include "harness/run_options.h"
 #include "harness/world.h"
@@ -24,6 +27,11 @@ void PrepareRunRendezvous(const World& unformed);
 // reports. Returns the exit status (rank 0's is the step's).
 int RunVerbUnformed(const CommandLine& command, const RunOptions& options, const World& unformed,
                     const std::string& world_problem);
+// A collective passed its deadline while a live run's ranks gathered (a rank killed or stopped,
+// its node lost): another rank sends what it took to rank 0's inbox and returns 3; rank 0 judges
+// what the ranks that still answer took, names each node that sent nothing, writes every report
+// (complete=false) and returns the exit status. Nothing where no live gather is under way.
+std::optional<int> EndGatherPastDeadline(const std::string& problem);
 int CaptureVerb(const CommandLine& command, const RunOptions& options, const World& world);
 int ListVerb();
 int ProfilesVerb();

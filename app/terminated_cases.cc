@@ -1,25 +1,16 @@
 #include "app/terminated_cases.h"
 
-#include "harness/termination.h"
-
 namespace gpuconform {
 
-namespace {
-
-bool SaysTerminated(const std::string& text) { return text.find(kTerminatedMarker) != std::string::npos; }
-
-}  // namespace
-
-std::set<std::string> ProbesNotTaken(const ClusterRaw& raw) {
+std::set<std::string> ProbesNotTaken(const ClusterRaw& raw, const std::string& marker) {
   std::set<std::string> not_taken;
+  auto note = [&](const std::string& id, const RawOutput& out) {
+    if (!out.ok() && out.detail.find(marker) != std::string::npos) not_taken.insert(id);
+  };
   for (const auto& [node, outputs] : raw.node) {
-    for (const auto& [id, out] : outputs) {
-      if (!out.ok() && SaysTerminated(out.detail)) not_taken.insert(id);
-    }
+    for (const auto& [id, out] : outputs) note(id, out);
   }
-  for (const auto& [id, out] : raw.cluster) {
-    if (!out.ok() && SaysTerminated(out.detail)) not_taken.insert(id);
-  }
+  for (const auto& [id, out] : raw.cluster) note(id, out);
   return not_taken;
 }
 
@@ -37,17 +28,16 @@ std::set<std::string> SuitesCutShort(const std::vector<const SuiteDefinition*>& 
   return cut;
 }
 
-void MarkTerminatedCases(std::vector<CheckResult>& cases, const std::set<std::string>& cut_suites,
-                         const std::string& notice) {
+void MarkCutCases(std::vector<CheckResult>& cases, const std::set<std::string>& cut_suites, const CutShort& cause) {
   for (auto& judged : cases) {
     if (judged.verdict != Verdict::kError) continue;
     const bool suite_cut = cut_suites.count(judged.suite) != 0;
     for (auto& finding : judged.findings) {
-      if (SaysTerminated(finding.message)) {
-        finding.code = "run-terminated";
+      if (finding.message.find(cause.marker) != std::string::npos) {
+        finding.code = cause.code;
       } else if (suite_cut && finding.code.entry().fault_class == FaultClass::kTooling) {
-        finding.code = "run-terminated";
-        finding.message += " (" + notice + ", before this suite's measurements were all taken)";
+        finding.code = cause.code;
+        finding.message += " (" + cause.notice + ", before this suite's measurements were all taken)";
       }
     }
   }

@@ -1,11 +1,12 @@
-// What a terminated run says of the checks it could not finish (harness/termination.h). A run
-// that is told to stop judges what it took; the errors that follow from what it did not take
-// are the termination's, not the tools': they carry the code "run-terminated" (tooling), and
-// say by which signal and when.
-// Contract: pure. An error is the termination's when its message carries kTerminatedMarker (an
-// output not taken, a node whose outputs did not arrive), or when its suite reads a probe whose
-// output was not taken: that suite's own conclusions ("no node reported ...") follow from the
-// cut. Such an error keeps its message, with the notice added where it does not say it already.
+// What a run that could not take every output says of the checks that read them: a run that
+// was terminated (harness/termination.h) or whose ranks never formed one world judges what it
+// took, and the errors that follow from what it did not take are that cause's, not the
+// tools': they carry the cause's code ("run-terminated", "world-not-formed") and say why.
+// Contract: pure. An error is the cause's when its message carries the cause's marker (an
+// output not taken, a node whose outputs did not arrive), or when it is a tooling error of a
+// suite that reads a probe whose output was not taken: that suite's own conclusions ("no node
+// reported ...") follow from the cut. Such an error keeps its message, with the cause's notice
+// added where it does not say it already.
 #pragma once
 
 #include <set>
@@ -13,19 +14,26 @@
 #include <vector>
 
 #include "harness/cluster_raw.h"
+#include "harness/reason_code.h"
 #include "harness/suite_registry.h"
 #include "harness/verdict.h"
 
 namespace gpuconform {
 
-// The probes whose output, on any node or for the cluster, was not taken before the end.
-std::set<std::string> ProbesNotTaken(const ClusterRaw& raw);
+// Why outputs were not taken.
+struct CutShort {
+  std::string marker;  // text every output not taken carries in its detail
+  ReasonCode code;     // the code of the errors it caused
+  std::string notice;  // added to an error that does not say it: "the run was terminated by SIGTERM at T"
+};
+
+// The probes whose output, on any node or for the cluster, carries `marker`: not taken.
+std::set<std::string> ProbesNotTaken(const ClusterRaw& raw, const std::string& marker);
 
 // The suites, of `suites`, that read any of `not_taken`.
 std::set<std::string> SuitesCutShort(const std::vector<const SuiteDefinition*>& suites,
                                      const std::set<std::string>& not_taken);
 
-void MarkTerminatedCases(std::vector<CheckResult>& cases, const std::set<std::string>& cut_suites,
-                         const std::string& notice);
+void MarkCutCases(std::vector<CheckResult>& cases, const std::set<std::string>& cut_suites, const CutShort& cause);
 
 }  // namespace gpuconform

@@ -18,7 +18,7 @@ TEST(TerminatedCases, ProbesNotTakenAreThoseWhoseDetailSaysTheRunWasTerminated) 
   raw.node["node1"]["torchrun"] = RawOutput{ProbeStatus::kFailed, "", "node1", "node1: torchrun.txt was not taken: " + kNotice};
   raw.node["node1"]["ibstat"] = RawOutput{ProbeStatus::kTimedOut, "", "node1", "node1: ibstat timed out"};
   raw.cluster["sinfo"] = RawOutput{ProbeStatus::kFailed, "", "sinfo", "sinfo.txt was not taken: " + kNotice};
-  EXPECT_EQ(ProbesNotTaken(raw), (std::set<std::string>{"sinfo", "torchrun"}));
+  EXPECT_EQ(ProbesNotTaken(raw, kTerminatedMarker), (std::set<std::string>{"sinfo", "torchrun"}));
 }
 
 TEST(TerminatedCases, ErrorsTheTerminationCausedAreRunTerminatedAndTheRestStand) {
@@ -32,7 +32,7 @@ TEST(TerminatedCases, ErrorsTheTerminationCausedAreRunTerminatedAndTheRestStand)
       // An error of a suite the termination did not cut stands: its tool is missing.
       Errored("InfiniBand", "PortsActive", "node1", "tool-missing", "node1: ibstat is not installed"),
   };
-  MarkTerminatedCases(cases, {"Torchrun"}, kNotice);
+  MarkCutCases(cases, {"Torchrun"}, {kTerminatedMarker, "run-terminated", kNotice});
   EXPECT_EQ(cases[0].findings[0].code.code(), "run-terminated");
   EXPECT_EQ(cases[0].findings[0].message, "node1: torchrun.txt was not taken: " + kNotice) << "said already";
   EXPECT_EQ(cases[1].findings[0].code.code(), "run-terminated");
@@ -48,8 +48,17 @@ TEST(TerminatedCases, AConfigurationErrorOfACutSuiteKeepsItsCode) {
   // Not tooling: a finding about the cluster, which the termination did not cause.
   std::vector<CheckResult> cases = {
       Errored("Torchrun", "LauncherStarted", "node1", "world-not-formed", "node1: the ranks did not form one world")};
-  MarkTerminatedCases(cases, {"Torchrun"}, kNotice);
+  MarkCutCases(cases, {"Torchrun"}, {kTerminatedMarker, "run-terminated", kNotice});
   EXPECT_EQ(cases[0].findings[0].code.code(), "world-not-formed");
+}
+
+TEST(TerminatedCases, AWorldThatNeverFormedCutsWithItsOwnCode) {
+  const std::string never = "the ranks never formed one world";
+  std::vector<CheckResult> cases = {
+      Errored("Munge", "DaemonReachable", "node1", "unparseable", "node1: munge-decode.txt was not taken: " + never)};
+  MarkCutCases(cases, {"Munge"}, {never, "world-not-formed", never});
+  EXPECT_EQ(cases[0].findings[0].code.code(), "world-not-formed");
+  EXPECT_EQ(cases[0].findings[0].code.entry().fault_class, FaultClass::kConfiguration);
 }
 
 }  // namespace

@@ -174,14 +174,14 @@ GatheredRun GatherProgress::CollectWhatWeHave(std::chrono::milliseconds deadline
       if (outputs.count(spec.id) != 0) continue;
       const std::string why =
           whole_node_lost ? host + ": its outputs did not reach rank 0 before the run ended: " + notice
-                          : host + ": " + spec.file + " was not taken: " + notice + ", before it finished";
+                          : host + ": " + spec.file + " was not taken: " + notice;
       outputs[spec.id] = RawOutput{ProbeStatus::kFailed, "", host + ": " + spec.id, why};
     }
   }
   for (const auto& spec : probes) {
     if (spec.scope != ProbeScope::kCluster || run.raw.cluster.count(spec.id) != 0) continue;
     run.raw.cluster[spec.id] =
-        RawOutput{ProbeStatus::kFailed, "", spec.id, spec.file + " was not taken: " + notice + ", before it finished"};
+        RawOutput{ProbeStatus::kFailed, "", spec.id, spec.file + " was not taken: " + notice};
   }
   std::vector<std::string> nodes(step_hosts.begin(), step_hosts.end());
   for (const auto& node : run.raw.nodes) {

@@ -6,8 +6,10 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include "harness/process_runner.h"
+#include "harness/termination.h"
 #include "harness/text_util.h"
 #include "probes/slurm/slurm_parse.h"
 #include "probes/slurm/srun_parse.h"
@@ -157,6 +159,14 @@ Result<int> ResolveGpusPerNode(const LaunchRequest& request, const RunOptions& o
 }  // namespace
 
 int LaunchMain(const LaunchRequest& request, const RunOptions& options) {
+  // Told to stop (a CI job's timeout, Ctrl-C, scancel of the allocation): the step running now
+  // ends in order, so its rank 0 writes the report of what it judged, and launch starts no other.
+  InstallTerminationSignals();
+  OnTermination([](const TerminationNotice& notice) {
+    std::cerr << "gpuconform launch: " << notice.Describe() << "; ending the step so that it reports" << std::endl;
+    EndRunningStep(std::chrono::seconds(20));
+    std::_Exit(notice.ExitStatus());
+  });
   const auto gpus_per_node = ResolveGpusPerNode(request, options);
   if (!gpus_per_node) {
     std::cerr << "gpuconform launch: " << gpus_per_node.error() << "\n";
@@ -182,6 +192,8 @@ int LaunchMain(const LaunchRequest& request, const RunOptions& options) {
     const auto argv = SrunArgv(step);
     std::cerr << "gpuconform launch: " << CommandText(argv) << "\n";
     const StepOutcome outcome = RunStep(argv, SrunEnvironment(step), true);
+    // Ending: the termination handler waits for this step and ends launch; no rerun.
+    while (TerminationRequested()) std::this_thread::sleep_for(std::chrono::seconds(1));
     if (!outcome.start_error.empty()) {
       std::cerr << "gpuconform launch: " << outcome.start_error << "\n";
       return 2;

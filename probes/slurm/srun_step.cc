@@ -4,11 +4,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <boost/process.hpp>
 #include <cerrno>
 #include <chrono>
 #include <iostream>
+#include <filesystem>
 #include <optional>
+#include <thread>
 
 #include "harness/process_runner.h"
 #include "harness/text_util.h"
@@ -64,7 +67,26 @@ class StderrLines {
   std::string pending_;
 };
 
+// The step RunStep runs now, for EndRunningStep on the termination thread.
+std::atomic<pid_t> g_running_pid{0};
+std::atomic<bool> g_running_is_srun{false};
+
 }  // namespace
+
+bool EndRunningStep(std::chrono::milliseconds wait) {
+  const pid_t pid = g_running_pid.load();
+  if (pid <= 0) return true;
+  if (g_running_is_srun.load()) {
+    ::kill(pid, SIGINT);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ::kill(pid, SIGINT);
+  } else {
+    ::kill(pid, SIGTERM);
+  }
+  const auto end = Clock::now() + wait;
+  while (g_running_pid.load() == pid && Clock::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  return g_running_pid.load() != pid;
+}
 
 StepOutcome RunStep(const std::vector<std::string>& argv,
                     const std::vector<std::pair<std::string, std::string>>& environment, bool end_on_start_failure) {
@@ -86,6 +108,8 @@ StepOutcome RunStep(const std::vector<std::string>& argv,
     outcome.start_error = "could not start " + CommandText(argv) + ": " + error.message();
     return outcome;
   }
+  g_running_is_srun = std::filesystem::path(argv.front()).filename() == "srun";
+  g_running_pid = child.id();
   StartFailureWatch watch;
   StderrLines lines(outcome, end_on_start_failure ? &watch : nullptr);
   std::optional<Clock::time_point> end_at;  // when launch ends the step
@@ -130,6 +154,7 @@ StepOutcome RunStep(const std::vector<std::string>& argv,
   // they are start failures all the same.
   if (end_on_start_failure && signals_sent == 0 && !watch.world_formed()) outcome.exited_at_start = watch.ExitedAtStart();
   child.wait(error);
+  g_running_pid = 0;
   outcome.exit_code = error ? 2 : child.exit_code();
   return outcome;
 }

@@ -8,6 +8,7 @@
 // is killed only if it does not end. I/O only; the decisions are srun_parse's.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,5 +28,12 @@ struct StepOutcome {
 
 StepOutcome RunStep(const std::vector<std::string>& argv,
                     const std::vector<std::pair<std::string, std::string>>& environment, bool end_on_start_failure);
+
+// `launch` told to stop (harness/termination.h): ends the step running now so that its tasks
+// end in order and rank 0 writes the report. An srun is asked as Ctrl-C asks it, twice, which
+// passes SIGINT on to the tasks (SIGTERM would make srun SIGKILL them); an salloc is sent
+// SIGTERM, which ends its job, and Slurm sends the tasks SIGTERM. Then waits, at most
+// `wait`, until the step has ended; returns whether it did. Safe from any thread.
+bool EndRunningStep(std::chrono::milliseconds wait);
 
 }  // namespace gpuconform::slurm

@@ -513,6 +513,7 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
                        : ShortHostlist(silent) + ": its gpuconform stopped answering during the measurements and sent "
                          "nothing to rank 0 (" + problem + "): it was killed or stopped, or its node was lost. The "
                          "other " + std::to_string(sent.size()) + " node(s) were judged from what they took";
+    std::cerr << "gpuconform: " << note << std::endl;
     Gathered taken{std::move(partial.raw), std::move(partial.ranks), "live", {}};
     std::vector<CheckResult> judged_before;
     bool early_judged = false;

@@ -139,6 +139,7 @@ int main(int argc, char** argv) {
   OnTermination([](const TerminationNotice& notice) {
     std::cerr << "gpuconform: " << notice.Describe() << "; ending" << std::endl;
     StopChildGroups(std::chrono::milliseconds(1500));
+    RemoveRunDirectories();
     std::_Exit(notice.ExitStatus());
   });
   if (command.verb == Verb::kRun && command.snapshot.empty()) ArmOwnDeadline(options);

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cerrno>
 #include <ctime>
+#include <filesystem>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -30,6 +31,8 @@ struct State {
   std::optional<TerminationNotice> deadline_notice;  // RequestTermination's; a signal's is above
   std::mutex groups_mutex;
   std::set<pid_t> groups;
+  std::mutex directories_mutex;
+  std::set<std::string> directories;
   std::mutex handler_mutex;
   std::function<void(const TerminationNotice&)> handler;
 };
@@ -40,6 +43,13 @@ State& TheState() {
 }
 
 void WatchForTermination();
+
+// A registered child that leads its own process group is signalled with its group (a tool and
+// what it started); one that shares ours (the checkpoint writer) alone. True when it was there.
+bool SignalGroupOrProcess(pid_t id, int signal) {
+  if (::kill(-id, signal) == 0) return true;
+  return ::kill(id, signal) == 0;
+}
 
 void Wake() {
   if (g_wake_pipe[1] < 0) return;
@@ -152,7 +162,7 @@ void UnregisterChildGroup(pid_t group) {
 
 void TerminateChildGroups() {
   std::lock_guard<std::mutex> lock(TheState().groups_mutex);
-  for (const pid_t group : TheState().groups) ::kill(-group, SIGTERM);
+  for (const pid_t group : TheState().groups) SignalGroupOrProcess(group, SIGTERM);
 }
 
 void StopChildGroups(std::chrono::milliseconds grace) {
@@ -163,15 +173,34 @@ void StopChildGroups(std::chrono::milliseconds grace) {
   }
   if (groups.empty()) return;
   // SIGTERM first: srun passes it on to its step's tasks, so a measurement's remote workers end too.
-  for (const pid_t group : groups) ::kill(-group, SIGTERM);
+  for (const pid_t group : groups) SignalGroupOrProcess(group, SIGTERM);
   const auto end = std::chrono::steady_clock::now() + grace;
   while (std::chrono::steady_clock::now() < end) {
     bool any = false;
-    for (const pid_t group : groups) any = any || ::kill(-group, 0) == 0;
+    for (const pid_t group : groups) any = any || SignalGroupOrProcess(group, 0);
     if (!any) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  for (const pid_t group : groups) ::kill(-group, SIGKILL);
+  for (const pid_t group : groups) SignalGroupOrProcess(group, SIGKILL);
+}
+
+void RegisterRunDirectory(const std::string& path) {
+  std::lock_guard<std::mutex> lock(TheState().directories_mutex);
+  TheState().directories.insert(path);
+}
+
+void UnregisterRunDirectory(const std::string& path) {
+  std::lock_guard<std::mutex> lock(TheState().directories_mutex);
+  TheState().directories.erase(path);
+}
+
+void RemoveRunDirectories() {
+  std::lock_guard<std::mutex> lock(TheState().directories_mutex);
+  for (const auto& path : TheState().directories) {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  TheState().directories.clear();
 }
 
 void ArmRunDeadline(std::chrono::seconds left, std::chrono::seconds reserve, const std::string& cause) {

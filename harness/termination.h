@@ -53,13 +53,21 @@ bool TerminationRequested();
 void OnTermination(std::function<void(const TerminationNotice&)> handler);
 
 // The process groups of the children in flight (process_runner.h registers each command's),
-// so that termination stops them and leaves nothing on the node.
+// so that termination stops them and leaves nothing on the node. A child that shares this
+// process's group is registered by its pid and signalled alone.
 void RegisterChildGroup(pid_t group);
 void UnregisterChildGroup(pid_t group);
 // SIGTERM to every registered group, at once: srun passes it on to its step's tasks.
 void TerminateChildGroups();
 // SIGTERM to every registered group, then SIGKILL to those still there after `grace`.
 void StopChildGroups(std::chrono::milliseconds grace);
+
+// Directories a measurement made for itself (a run directory on the shared storage, a worker's
+// scratch directory), registered while they exist: termination removes those still there,
+// after it stopped the children that wrote in them, so a terminated run leaves nothing behind.
+void RegisterRunDirectory(const std::string& path);
+void UnregisterRunDirectory(const std::string& path);
+void RemoveRunDirectories();
 
 // The run's own deadline: the smaller of --deadline and the job's end time (SLURM_JOB_END_TIME),
 // as seconds from now; `reserve` before it, termination is requested with `cause`, so the

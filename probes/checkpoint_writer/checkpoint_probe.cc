@@ -26,6 +26,7 @@
 
 #include "harness/os_error.h"
 #include "harness/record_lines.h"
+#include "harness/termination.h"
 #include "probes/checkpoint_writer/checkpoint_format.h"
 #include "probes/checkpoint_writer/checkpoint_writer.h"
 #include "probes/checkpoint_writer/filesystem_names.h"
@@ -117,50 +118,6 @@ Record& AddSeen(Record& record, const Seen& seen) {
   if (!seen.problem.empty()) record.Add("problem", seen.problem);
   return record;
 }
-
-// Rank 0's run directory removal on SIGTERM/SIGINT (scancel, a job's time limit, ^C): the
-// handler may only use async-signal-safe calls, so it forks `rm -rf` on a path prepared
-// beforehand, waits for it, and then dies of the signal as it would have. It forks with
-// _Fork, not fork: glibc's fork runs the atfork handlers and takes malloc's locks, so a
-// signal that lands while this thread is inside malloc deadlocks the handler for good.
-char g_cleanup_path[4096] = {0};
-volatile pid_t g_writer_pid = 0;  // the writer child alive now, killed first so it cannot write into the rm
-struct sigaction g_previous_term, g_previous_int;
-
-void RemoveRunDirectoryAndDie(int signal_number) {
-  if (g_writer_pid > 0) {
-    ::kill(g_writer_pid, SIGKILL);
-    ::waitpid(g_writer_pid, nullptr, 0);
-  }
-  if (g_cleanup_path[0] != '\0') {
-    const pid_t child = ::_Fork();
-    if (child == 0) {
-      const char* argv[] = {"rm", "-rf", "--", g_cleanup_path, nullptr};
-      ::execv("/bin/rm", const_cast<char* const*>(argv));
-      ::_exit(127);
-    }
-    if (child > 0) ::waitpid(child, nullptr, 0);
-  }
-  ::signal(signal_number, SIG_DFL);
-  ::raise(signal_number);
-}
-
-class CleanupOnSignal {
- public:
-  explicit CleanupOnSignal(const std::string& path) {
-    std::snprintf(g_cleanup_path, sizeof(g_cleanup_path), "%s", path.c_str());
-    struct sigaction action {};
-    action.sa_handler = RemoveRunDirectoryAndDie;
-    sigemptyset(&action.sa_mask);
-    ::sigaction(SIGTERM, &action, &g_previous_term);
-    ::sigaction(SIGINT, &action, &g_previous_int);
-  }
-  ~CleanupOnSignal() {
-    ::sigaction(SIGTERM, &g_previous_term, nullptr);
-    ::sigaction(SIGINT, &g_previous_int, nullptr);
-    g_cleanup_path[0] = '\0';
-  }
-};
 
 std::string FilesystemOf(const std::string& path) {
   struct statfs info {};
@@ -409,7 +366,9 @@ Kill KillWriterAt(Stages& s, WriteMode mode, std::uint64_t version, std::optiona
     kill.problem = "could not start the writer " + s.options.writer_executable + ": " + error.message();
     return kill;
   }
-  g_writer_pid = child.id();
+  // Termination (harness/termination.h) kills the writer first, so it cannot write into the
+  // run directory it then removes.
+  RegisterChildGroup(child.id());
   ::close(pipe.native_sink());
   pipe.assign_sink(-1);
   // The child says "phase <name>" as it passes each phase; wait for the one we kill it at.
@@ -428,7 +387,7 @@ Kill KillWriterAt(Stages& s, WriteMode mode, std::uint64_t version, std::optiona
     kill.problem = "the writer did not reach '" + wanted + "': " + (lines.empty() ? "no output" : lines);
     ::kill(child.id(), SIGKILL);
     child.wait(error);
-    g_writer_pid = 0;
+    UnregisterChildGroup(child.id());
     return kill;
   }
   if (!phase) {
@@ -438,7 +397,7 @@ Kill KillWriterAt(Stages& s, WriteMode mode, std::uint64_t version, std::optiona
   }
   ::kill(child.id(), SIGKILL);
   child.wait(error);
-  g_writer_pid = 0;
+  UnregisterChildGroup(child.id());
   return kill;
 }
 
@@ -705,8 +664,8 @@ std::string RunCheckpointProbe(const CollectiveContext& context, const ProbeOpti
     return s.out;
   }
   s.run_dir = decision;
-  std::optional<CleanupOnSignal> cleanup_on_signal;
-  if (s.root()) cleanup_on_signal.emplace(s.run_dir);
+  // A run terminated (scancel, a job's time limit, ^C) removes it (harness/termination.h).
+  if (s.root()) RegisterRunDirectory(s.run_dir);
   if (s.owner()) {
     s.out += Record("target")
                  .Add("path", options.target_dir)
@@ -735,6 +694,7 @@ std::string RunCheckpointProbe(const CollectiveContext& context, const ProbeOpti
   if (s.root()) {
     std::error_code error;
     fs::remove_all(s.run_dir, error);
+    UnregisterRunDirectory(s.run_dir);
     Record record("cleanup");
     record.Add("removed", error ? "no" : "yes");
     if (error) record.Add("problem", s.run_dir + ": " + error.message() + " (errno " + std::to_string(error.value()) + ")");

@@ -18,6 +18,7 @@
 
 #include "harness/process_runner.h"
 #include "harness/record_lines.h"
+#include "harness/termination.h"
 #include "harness/tcp_probe.h"
 #include "harness/text_util.h"
 #include "probes/resource_limits/node_limits.h"
@@ -205,6 +206,7 @@ void AgreeOnRendezvous(const CollectiveContext& context, Plan& plan, std::string
         data_dir.clear();
       } else {
         data_origin = origin;
+        RegisterRunDirectory(data_dir);
       }
     }
   }
@@ -370,6 +372,7 @@ std::string LaunchStage(const CollectiveContext& context, const Plan& plan) {
   const fs::path work = fs::path(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") /
                         ("gpuconform-torchrun-" + std::to_string(::getpid()) + "-" + RandomHex());
   fs::create_directories(work, error);
+  RegisterRunDirectory(work.string());
   const fs::path worker = work / "torchrun_worker.py";
   {
     std::ofstream script(worker);
@@ -437,6 +440,7 @@ std::string LaunchStage(const CollectiveContext& context, const Plan& plan) {
   }
   out += records;
   fs::remove_all(work, error);
+  UnregisterRunDirectory(work.string());
   return out;
 }
 
@@ -474,6 +478,7 @@ RawOutput ProbeTorchrun(const CollectiveContext& context) {
   if (context.world.is_root() && !plan.data_dir.empty()) {
     std::error_code error;
     fs::remove_all(plan.data_dir, error);
+    UnregisterRunDirectory(plan.data_dir);
   }
   if (context.node_owner) {
     for (const auto& entry : everyone) {

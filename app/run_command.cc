@@ -464,7 +464,6 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
     if (!world.is_root()) {
       ending.so_far.SendWhatWeHave(std::chrono::seconds(3));
       StopChildGroups(std::chrono::milliseconds(1000));
-      RemoveRunDirectories();
       std::_Exit(notice.ExitStatus());
     }
     if (ending.Claim(RunEnding::kTerminating)) {
@@ -482,7 +481,6 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
                         notice.ExitStatus(), CutShort{kTerminatedMarker, "run-terminated", notice.Describe()});
       std::cout.flush();
       StopChildGroups(std::chrono::milliseconds(1000));
-      RemoveRunDirectories();
       std::_Exit(status);
     }
     // The gather had ended: the main thread is judging, which takes seconds; let it finish.
@@ -504,17 +502,13 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
     TerminateChildGroups();
     // Longer than a signal's: the other ranks' deadlines pass a little after this one's.
     GatheredRun partial = ending.so_far.CollectWhatWeHave(std::chrono::seconds(5), problem);
-    std::set<std::string> sent;
-    for (const auto& rank : partial.ranks) sent.insert(rank.host);
-    std::vector<std::string> silent;
-    for (const auto& node : partial.raw.nodes) {
-      if (sent.count(node) == 0) silent.push_back(node);
-    }
+    const std::vector<std::string> silent = NodesThatSentNothing(partial);
     const std::string note =
         silent.empty() ? problem
                        : ShortHostlist(silent) + ": its gpuconform stopped answering during the measurements and sent "
                          "nothing to rank 0 (" + problem + "): it was killed or stopped, or its node was lost. The "
-                         "other " + std::to_string(sent.size()) + " node(s) were judged from what they took";
+                         "other " + std::to_string(partial.raw.nodes.size() - silent.size()) +
+                         " node(s) were judged from what they took";
     std::cerr << "gpuconform: " << note << std::endl;
     Gathered taken{std::move(partial.raw), std::move(partial.ranks), "live", {}};
     std::vector<CheckResult> judged_before;

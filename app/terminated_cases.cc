@@ -43,4 +43,14 @@ void MarkCutCases(std::vector<CheckResult>& cases, const std::set<std::string>& 
   }
 }
 
+std::vector<std::string> NodesThatSentNothing(const GatheredRun& run) {
+  std::set<std::string> sent;
+  for (const auto& rank : run.ranks) sent.insert(rank.host);
+  std::set<std::string> silent;
+  for (const auto& node : run.raw.nodes) {
+    if (sent.count(node) == 0) silent.insert(node);
+  }
+  return {silent.begin(), silent.end()};
+}
+
 }  // namespace gpuconform

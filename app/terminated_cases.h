@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "harness/cluster_raw.h"
+#include "harness/gather.h"
 #include "harness/reason_code.h"
 #include "harness/suite_registry.h"
 #include "harness/verdict.h"
@@ -35,5 +36,9 @@ std::set<std::string> SuitesCutShort(const std::vector<const SuiteDefinition*>& 
                                      const std::set<std::string>& not_taken);
 
 void MarkCutCases(std::vector<CheckResult>& cases, const std::set<std::string>& cut_suites, const CutShort& cause);
+
+// The nodes of a run collected after a deadline (GatherProgress::CollectWhatWeHave, which lists
+// every node of the step) that sent nothing: not among the ranks whose part arrived. Sorted.
+std::vector<std::string> NodesThatSentNothing(const GatheredRun& run);
 
 }  // namespace gpuconform

@@ -61,5 +61,15 @@ TEST(TerminatedCases, AWorldThatNeverFormedCutsWithItsOwnCode) {
   EXPECT_EQ(cases[0].findings[0].code.entry().fault_class, FaultClass::kConfiguration);
 }
 
+TEST(TerminatedCases, NodesThatSentNothingAreTheStepsNodesNoRankSentFrom) {
+  GatheredRun run;
+  run.raw.nodes = {"node1", "node2", "node3", "node4"};  // every node of the step
+  run.ranks = {{0, "node1", ""}, {2, "node3", ""}};       // the parts that arrived
+  EXPECT_EQ(NodesThatSentNothing(run), (std::vector<std::string>{"node2", "node4"}));
+  run.ranks.push_back({1, "node2", ""});
+  run.ranks.push_back({3, "node4", ""});
+  EXPECT_TRUE(NodesThatSentNothing(run).empty());
+}
+
 }  // namespace
 }  // namespace gpuconform

@@ -464,6 +464,7 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
     if (!world.is_root()) {
       ending.so_far.SendWhatWeHave(std::chrono::seconds(3));
       StopChildGroups(std::chrono::milliseconds(1000));
+      RemoveRunDirectories();
       std::_Exit(notice.ExitStatus());
     }
     if (ending.Claim(RunEnding::kTerminating)) {
@@ -481,6 +482,7 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
                         notice.ExitStatus(), CutShort{kTerminatedMarker, "run-terminated", notice.Describe()});
       std::cout.flush();
       StopChildGroups(std::chrono::milliseconds(1000));
+      RemoveRunDirectories();
       std::_Exit(status);
     }
     // The gather had ended: the main thread is judging, which takes seconds; let it finish.

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <thread>
 
 #include "harness/process_runner.h"
@@ -100,6 +101,22 @@ TEST(Termination, StopsARegisteredChildGroupThatIgnoresSigterm) {
   UnregisterChildGroup(child);
   ASSERT_TRUE(WIFSIGNALED(status));
   EXPECT_EQ(WTERMSIG(status), SIGKILL);
+}
+
+TEST(Termination, RemovesTheRunDirectoriesStillRegisteredAndNoOther) {
+  const auto base = std::filesystem::temp_directory_path() / ("gpuconform-termination-" + std::to_string(getpid()));
+  const auto left = base / "left-by-a-measurement";
+  const auto removed_by_its_probe = base / "removed-by-its-probe";
+  const auto never_registered = base / "the-users-own";
+  for (const auto& dir : {left, removed_by_its_probe, never_registered}) std::filesystem::create_directories(dir / "sub");
+  RegisterRunDirectory(left.string());
+  RegisterRunDirectory(removed_by_its_probe.string());
+  UnregisterRunDirectory(removed_by_its_probe.string());
+  RemoveRunDirectories();
+  EXPECT_FALSE(std::filesystem::exists(left));
+  EXPECT_TRUE(std::filesystem::exists(removed_by_its_probe));
+  EXPECT_TRUE(std::filesystem::exists(never_registered));
+  std::filesystem::remove_all(base);
 }
 
 }  // namespace

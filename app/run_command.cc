@@ -181,6 +181,23 @@ RunEnding& TheRunEnding() {
   return *ending;
 }
 
+// Rank 0's last step of a live run, by whichever claimed its end: the suites judged from the
+// first gather keep their cases, and the others (all, where that judging had not finished) are
+// judged from `taken`.
+int JudgeTheRest(RunEnding& ending, const RunScope& scope, const std::vector<const SuiteDefinition*>& late,
+                 Gathered& taken, const std::string& ending_note, int ending_status,
+                 const std::optional<CutShort>& cut = std::nullopt) {
+  std::vector<CheckResult> judged_before;
+  bool early_judged = false;
+  {
+    std::lock_guard<std::mutex> lock(ending.early_mutex);
+    early_judged = ending.early_judged;
+    judged_before = std::move(ending.early_cases);  // one caller only: it claimed the run's end
+  }
+  return JudgeGathered(scope, early_judged ? late : scope.suites, std::move(judged_before), taken, ending_note,
+                       ending_status, cut);
+}
+
 // Suites judged from node probes alone (none of their probes is a collective measurement): a
 // live run judges them as soon as the node probes are gathered, before the measurements run,
 // so a run killed during the measurements still reports them.
@@ -455,7 +472,7 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
   };
   // A signal (or the run's deadline) while the probes run: stop them, and rank 0 judges what
   // the ranks took so far and writes every report, within a few seconds (termination.h).
-  OnTermination([&scope, &suites, &late, &ending](const TerminationNotice& notice) {
+  OnTermination([&scope, &late, &ending](const TerminationNotice& notice) {
     const World& world = scope.world;
     // Within Slurm's KillWait (30 s by default, 5 s on small test clusters): the measurements
     // in flight are told to stop at once, the reports come next, the leftovers are killed last.
@@ -470,16 +487,8 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
     if (ending.Claim(RunEnding::kTerminating)) {
       GatheredRun partial = ending.so_far.CollectWhatWeHave(std::chrono::seconds(3), notice.Describe());
       Gathered taken{std::move(partial.raw), std::move(partial.ranks), "live", {}};
-      std::vector<CheckResult> judged_before;
-      bool early_judged = false;
-      {
-        std::lock_guard<std::mutex> lock(ending.early_mutex);
-        early_judged = ending.early_judged;
-        if (early_judged) judged_before = ending.early_cases;
-      }
-      const int status =
-          JudgeGathered(scope, early_judged ? late : suites, std::move(judged_before), taken, notice.Describe(),
-                        notice.ExitStatus(), CutShort{kTerminatedMarker, "run-terminated", notice.Describe()});
+      const int status = JudgeTheRest(ending, scope, late, taken, notice.Describe(), notice.ExitStatus(),
+                                      CutShort{kTerminatedMarker, "run-terminated", notice.Describe()});
       std::cout.flush();
       StopChildGroups(std::chrono::milliseconds(1000));
       RemoveRunDirectories();
@@ -495,7 +504,7 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
   // A collective of the gather passed its deadline (EndGatherPastDeadline): a rank was killed or
   // stopped, or its node lost. The ranks that still answer end the run as a terminated one does,
   // and the report names each node that sent nothing.
-  ending.past_deadline = [&scope, &suites, &late, &ending](const std::string& problem) -> std::optional<int> {
+  ending.past_deadline = [&scope, &late, &ending](const std::string& problem) -> std::optional<int> {
     if (!scope.world.is_root()) {
       ending.so_far.SendWhatWeHave(std::chrono::seconds(3));
       return 3;
@@ -513,15 +522,7 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
                          " node(s) were judged from what they took";
     std::cerr << "gpuconform: " << note << std::endl;
     Gathered taken{std::move(partial.raw), std::move(partial.ranks), "live", {}};
-    std::vector<CheckResult> judged_before;
-    bool early_judged = false;
-    {
-      std::lock_guard<std::mutex> lock(ending.early_mutex);
-      early_judged = ending.early_judged;
-      if (early_judged) judged_before = ending.early_cases;
-    }
-    const int status = JudgeGathered(scope, early_judged ? late : suites, std::move(judged_before), taken, note, 3,
-                                     CutShort{problem, "world-stalled", note});
+    const int status = JudgeTheRest(ending, scope, late, taken, note, 3, CutShort{problem, "world-stalled", note});
     std::cout.flush();
     StopChildGroups(std::chrono::milliseconds(1000));
     ending.status = status;
@@ -539,14 +540,7 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
   if (!world.is_root()) return 0;  // rank 0 judges and reports; its exit status is the step's
   Gathered taken = std::move(gathered).value();
   if (ending.early_judge.joinable()) ending.early_judge.join();
-  std::vector<CheckResult> judged_before;
-  bool early_judged = false;
-  {
-    std::lock_guard<std::mutex> lock(ending.early_mutex);
-    early_judged = ending.early_judged;
-    judged_before = std::move(ending.early_cases);
-  }
-  const int status = JudgeGathered(scope, early_judged ? late : suites, std::move(judged_before), taken, "", 0);
+  const int status = JudgeTheRest(ending, scope, late, taken, "", 0);
   ending.status = status;
   ending.reported = true;
   return status;

@@ -18,6 +18,7 @@
 #include "probes/nccl_tests/nccl_tests_parse.h"
 #include "probes/mpi_sweep/sweep_gate.h"
 #include "probes/mpi_sweep/sweep_step.h"
+#include "probes/mpi_sweep/step_deaths.h"
 
 namespace gpuconform::mpi_sweep {
 
@@ -215,6 +216,10 @@ RawOutput Measure(const CollectiveContext& context) {
                      (gate.excluded.empty() ? "" : " (the gate left out " + Names(gate.excluded) + ")") + " " +
                      StepProblem(sweep) + "; the run and every other check stand" +
                      (gate.included.size() >= 3 ? ", and each neighbour pair was measured alone to find the node" : "");
+        // Each worker that ended the step, with what it said, for the one rule on deaths of a
+        // node's resource (step_deaths.h): before the pairs, which die of the same.
+        out.text += DeathLines(StepDeaths(sweep.result.stderr_text, gate.included,
+                                          sweep.result.outcome == CommandOutcome::kTimedOut));
         out.text += BlamePairs(context, gate.included, std::min(sizes.back(), 8 * kMiB), pair_timeout, pair_deadline);
       }
     }

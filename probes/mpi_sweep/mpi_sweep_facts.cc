@@ -13,4 +13,10 @@ const std::vector<ExcludedNode>& ReadExcludedNodes(const ClusterRaw& raw) {
   return facts::ReadClusterLines(raw, "mpi-sweep-excluded", MpiAllreduceProbe().id, ParseExcludedLines);
 }
 
+const std::vector<resource_limits::ClassifiedDeath>& ReadSweepDeaths(const ClusterRaw& raw) {
+  return facts::ReadClusterLines(raw, "mpi-sweep-deaths", MpiAllreduceProbe().id, [](const std::string& text) {
+    return ClassifySweepDeaths(ParseDeathLines(text));
+  });
+}
+
 }  // namespace gpuconform::mpi_sweep

@@ -2,7 +2,8 @@
 // MpiAllreduceProbe): the pairwise measurements ("# pair" lines, pair_results.h) and the nodes
 // its reachability gate left out ("# excluded" lines, sweep_gate.h). Parsed once per run
 // (cached in the run's facts), whatever the probe's status: a sweep that did not complete
-// still names the nodes its gate or blame pass found. Pure: the run's raw outputs in.
+// still names the nodes its gate or blame pass found, and the workers that died of a resource.
+// Pure: the run's raw outputs in.
 #pragma once
 
 #include <vector>
@@ -10,10 +11,14 @@
 #include "harness/cluster_raw.h"
 #include "probes/mpi_sweep/pair_results.h"
 #include "probes/mpi_sweep/sweep_gate.h"
+#include "probes/mpi_sweep/step_deaths.h"
 
 namespace gpuconform::mpi_sweep {
 
 const std::vector<PairResult>& ReadPairResults(const ClusterRaw& raw);
 const std::vector<ExcludedNode>& ReadExcludedNodes(const ClusterRaw& raw);
+// The workers that died of an exhausted resource of their node ("# worker-died" and "# limits"
+// lines, step_deaths.h), classified; none in a table from before those lines.
+const std::vector<resource_limits::ClassifiedDeath>& ReadSweepDeaths(const ClusterRaw& raw);
 
 }  // namespace gpuconform::mpi_sweep

@@ -15,6 +15,8 @@
 #include "harness/text_util.h"
 #include "probes/allreduce_sweep/sweep.h"
 #include "probes/mpi_sweep/pair_results.h"
+#include "probes/mpi_sweep/step_deaths.h"
+#include "probes/resource_limits/node_limits.h"
 #include "probes/nccl_tests/bandwidth_table.h"
 
 namespace gpuconform::mpi_sweep {
@@ -196,6 +198,8 @@ int SweepWorkerMain(const std::vector<std::string>& args) {
   // A rank that stops progressing blocks the others inside MPI, where no timeout reaches
   // them: the deadline's thread says what stalled and ends this process, so the launcher
   // ends the step and the run quotes the line.
+  // This node's limits as the step sees them, before MPI can die of one of them (step_deaths.h).
+  std::cout << NodeLimitsLine(world.host, resource_limits::MeasureNodeLimits()) << std::flush;
   SetGiveUpHandler([](const std::string& problem) {
     std::cerr << problem << std::endl;
     std::_Exit(3);

@@ -101,7 +101,7 @@ std::optional<Exhaustion> LockedMemory(const WorkerDeath& death, const NodeLimit
   auto line = LineWith(death.text, {"rlimit_memlock", "locked memory", "memlock"});
   if (!line) {
     line = LineWith(death.text, {"cannot allocate memory", "errno 12", "enomem"},
-                    {"ibv_", "reg_mr", "create_cq", "register memory", "openib", "mlx5"});
+                    {"ibv_", "reg_mr", "mr_reg", "create_cq", "register memory", "openib", "mlx5"});
   }
   if (!line) return std::nullopt;
   return Make(Resource::kLockedMemory, "memlock-too-low", "locked memory (RLIMIT_MEMLOCK)", *line,
@@ -113,13 +113,16 @@ std::optional<Exhaustion> LockedMemory(const WorkerDeath& death, const NodeLimit
 
 std::optional<Exhaustion> SharedMemoryDeath(const WorkerDeath& death, const NodeLimits& limits) {
   if (auto line = LineWith(death.text, {"bus error", "sigbus", "insufficient shared memory", "failed to extend /dev/shm",
-                                        "shared memory segment"})) {
+                                        "shared memory segment", "shared-memory backing file"})) {
     return SharedMemory(*line, limits);
   }
   if (auto line = LineWith(death.text, kNoSpace)) {
     const std::string path = PathIn(*line);
     const bool small = limits.shm_bytes && *limits.shm_bytes < kSmallShmBytes;
-    if (IsShmPath(path) || Lowercase(*line).find("shared memory") != std::string::npos || (path.empty() && small)) {
+    // NCCL's posix_fallocate is of its /dev/shm segments.
+    const std::string lowered = Lowercase(*line);
+    if (IsShmPath(path) || lowered.find("shared memory") != std::string::npos ||
+        lowered.find("posix_fallocate") != std::string::npos || (path.empty() && small)) {
       return SharedMemory(*line, limits);
     }
   }

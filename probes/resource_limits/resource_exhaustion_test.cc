@@ -100,6 +100,26 @@ TEST(ResourceExhaustion, VerbsCannotAllocateMemoryIsMemlock) {
              "memlock-too-low", "RLIMIT_MEMLOCK is 64 KiB", SmallShm());
 }
 
+// What MPI, NCCL, libfabric and Slurm print for the same resources, in the MPI sweep's and the
+// NCCL run's steps.
+TEST(ResourceExhaustion, LauncherAndTransportWordingsAreClassified) {
+  ExpectEach({"It appears as if there is not enough space for /dev/shm/vader_segment.node3.9c2b0001.2 (the "
+              "shared-memory backing file). It is likely that your MPI job will now either abort or experience "
+              "performance degradation.",
+              "node3:2143:2561 [1] include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device",
+              "srun: error: node3: task 2: Bus error"},
+             "shm-exhausted", "/dev/shm is 32 GiB", LargeShm());
+  ExpectEach({"fi_mr_reg failed, ret is:-12, Cannot allocate memory",
+              "[1733562000.123456] [node3:4242:0] ib_md.c:310 UCX  ERROR ibv_reg_mr(address=0x7f00, length=4194304, "
+              "access=0xf) failed: Cannot allocate memory. Please set max locked memory (ulimit -l) to 'unlimited' "
+              "(current: 64 kbytes)"},
+             "memlock-too-low", "RLIMIT_MEMLOCK is 64 KiB", SmallShm());
+  ExpectEach({"srun: error: node2: tasks 1-3: Out Of Memory",
+              "slurmstepd: error: Detected 2 oom-kill event(s) in step 3495064.0 cgroup. Some of your processes may "
+              "have been killed by the cgroup out-of-memory handler."},
+             "memory-exhausted", "the job's cgroup memory.max is 2 GiB", SmallShm());
+}
+
 TEST(ResourceExhaustion, TooManyOpenFilesIsOpenFiles) {
   ExpectEach({"OSError: [Errno 24] Too many open files: '/data/x.bin'", "accept: Too many open files (errno 24)",
               "RuntimeError: received 0 items of ancdata"},

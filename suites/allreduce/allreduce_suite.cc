@@ -10,6 +10,7 @@
 #include "suites/allreduce/blame.h"
 #include "probes/mpi_sweep/mpi_allreduce_probe.h"
 #include "probes/mpi_sweep/mpi_sweep_facts.h"
+#include "probes/resource_limits/death_verdicts.h"
 #include "probes/nccl_tests/nccl_tests_facts.h"
 #include "probes/nccl_tests/nccl_tests_probe.h"
 #include "probes/nccl_run/nccl_run_probe.h"
@@ -166,6 +167,18 @@ void JudgeMpiSweep(const SuiteContext& context, std::vector<CheckResult>& result
   }
 }
 
+// A sweep worker that died of its node's /dev/shm, memory, locked memory or open files
+// (probes/resource_limits, read from the sweep's table): MpiNoSlowNode, the case that names
+// nodes, fails with the resource's code on that node, and the sweep's other cases that did not
+// pass skip naming it, rather than "not-measured" or a slow pair that points elsewhere.
+void ApplySweepDeaths(const SuiteContext& context, std::vector<CheckResult>& results) {
+  std::vector<resource_limits::ClassifiedDeath> deaths = ReadSweepDeaths(context.raw);
+  for (auto& death : deaths) death.own_check = kMpiBlame;
+  resource_limits::ApplyDeaths(results, deaths, kSuite, [](const CheckResult& result, const auto&) {
+    return result.check == kMpiFloors || result.check == kMpiCorrect || result.check == kMpiEfficiency;
+  });
+}
+
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   std::vector<CheckResult> results;
   JudgeOwnNcclRun(context, results);
@@ -183,6 +196,7 @@ std::vector<CheckResult> Evaluate(const SuiteContext& context) {
              "profile " + context.profile.name + " states NCCL floors for GPUs; the MPI host path is recorded only",
              results);
   JudgeMpiSweep(context, results);
+  ApplySweepDeaths(context, results);
   JudgeNcclTests(context, results);
   return results;
 }

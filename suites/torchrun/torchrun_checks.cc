@@ -251,7 +251,9 @@ CheckResult JudgeMasterPortOpen(const View& view) {
     }
   }
   if (!any) {
-    return Errored("not-reported", "no node reported the rendezvous port check (MASTER_ADDR " + master_addr + ")");
+    return Errored("not-reported", "no node reported the rendezvous port check" +
+                                       (master_addr.empty() ? std::string(" (the run had not chosen MASTER_ADDR)")
+                                                            : " (MASTER_ADDR " + master_addr + ")"));
   }
   return FromFindings(std::move(findings));
 }

@@ -246,6 +246,8 @@ int HistoryVerb(const CommandLine& command) {
     const HistoryRun& entry = (*runs)[i];
     std::string tags;
     for (const auto& [key, value] : entry.run.tags) tags += (tags.empty() ? "" : " ") + key + "=" + value;
+    // A partial run (terminated, or a provisional report) says so beside its tags.
+    if (!entry.run.complete()) tags = "(partial) " + tags;
     std::cout << fmt::format("{:>3}  {:<20}  {:<8}  {:<12}  {:>4}  {:>4}  {:>4}  {:>4}  {}\n", i + 1,
                              entry.run.started_utc, entry.run.run_id.substr(0, 8), entry.run.profile,
                              entry.run.exit_status, entry.fail, entry.regression, entry.error, tags);

@@ -94,9 +94,15 @@ std::vector<std::string> Split(const std::string& text) {
   return items;
 }
 
-constexpr char kRunColumns[] =
-    "run_id, started_utc, ended_utc, gpuconform_version, profile, hostname, mode, filter, slurm_job_id, "
-    "exit_status, nodes, tags, baseline_origin";
+constexpr int kRunColumnCount = 14;
+
+// The runs' columns as ReadRunRow reads them, kRunColumnCount of them. `incomplete` came later: a database written
+// before it has none, and its runs were all complete.
+std::string RunColumns(bool has_incomplete) {
+  return std::string("run_id, started_utc, ended_utc, gpuconform_version, profile, hostname, mode, filter, "
+                     "slurm_job_id, exit_status, nodes, tags, baseline_origin, ") +
+         (has_incomplete ? "incomplete" : "NULL");
+}
 
 RunRecord ReadRunRow(const Statement& row) {
   RunRecord run;
@@ -118,6 +124,7 @@ RunRecord ReadRunRow(const Statement& row) {
     }
   }
   if (!row.IsNull(12)) run.baseline_origin = row.Text(12);
+  if (!row.IsNull(13)) run.incomplete = row.Text(13);
   return run;
 }
 
@@ -194,14 +201,18 @@ Result<bool> HistoryStore::AppendRun(const Run& judged) {
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     return error;
   };
-  if (!HasFactsReadColumn() &&
-      sqlite3_exec(db_, "ALTER TABLE runs ADD COLUMN facts_read_utc TEXT", nullptr, nullptr, nullptr) != SQLITE_OK) {
-    return rollback("cannot add the runs' facts_read_utc column");
+  // Columns added after the first schema, on a database written before them.
+  for (const char* column : {"facts_read_utc", "incomplete"}) {
+    if (!HasRunColumn(column) &&
+        sqlite3_exec(db_, (std::string("ALTER TABLE runs ADD COLUMN ") + column + " TEXT").c_str(), nullptr, nullptr,
+                     nullptr) != SQLITE_OK) {
+      return rollback(std::string("cannot add the runs' ") + column + " column");
+    }
   }
   Statement insert_run(db_,
                        "INSERT INTO runs(run_id, started_utc, ended_utc, gpuconform_version, profile, hostname, mode, "
-                       "filter, slurm_job_id, exit_status, nodes, tags, baseline_origin, facts_read_utc) "
-                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                       "filter, slurm_job_id, exit_status, nodes, tags, baseline_origin, facts_read_utc, incomplete) "
+                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   Statement insert_result(db_,
                           "INSERT INTO results(run_id, suite, check_name, node, verdict, duration_s, reasons) "
                           "VALUES (?,?,?,?,?,?,?)");
@@ -224,6 +235,7 @@ Result<bool> HistoryStore::AppendRun(const Run& judged) {
   insert_run.Bind(12, TagsJson(run).dump());
   run.baseline_origin ? insert_run.Bind(13, *run.baseline_origin) : insert_run.BindNull(13);
   run.facts_read_utc.empty() ? insert_run.BindNull(14) : insert_run.Bind(14, run.facts_read_utc);
+  run.complete() ? insert_run.BindNull(15) : insert_run.Bind(15, run.incomplete);
   if (insert_run.Step() != SQLITE_DONE) return rollback("cannot record the run " + run.run_id);
   for (const auto& result : results) {
     nlohmann::json reasons = nlohmann::json::array();
@@ -274,7 +286,7 @@ Result<bool> HistoryStore::AppendRun(const Run& judged) {
 }
 
 Result<std::vector<HistoryRun>> HistoryStore::LastRuns(int count) {
-  Statement query(db_, (std::string("SELECT ") + kRunColumns +
+  Statement query(db_, ("SELECT " + RunColumns(HasRunColumn("incomplete")) +
                         ", (SELECT COUNT(*) FROM results r WHERE r.run_id = runs.run_id AND verdict = 'fail'), "
                         "(SELECT COUNT(*) FROM results r WHERE r.run_id = runs.run_id AND verdict = 'regression'), "
                         "(SELECT COUNT(*) FROM results r WHERE r.run_id = runs.run_id AND verdict = 'error'), "
@@ -288,11 +300,12 @@ Result<std::vector<HistoryRun>> HistoryStore::LastRuns(int count) {
   int status;
   while ((status = query.Step()) == SQLITE_ROW) {
     HistoryRun entry{ReadRunRow(query)};
-    entry.fail = static_cast<int>(query.Int(13));
-    entry.regression = static_cast<int>(query.Int(14));
-    entry.error = static_cast<int>(query.Int(15));
-    entry.pass = static_cast<int>(query.Int(16));
-    entry.skip = static_cast<int>(query.Int(17));
+    // The counts follow the run's columns (kRunColumnCount).
+    entry.fail = static_cast<int>(query.Int(kRunColumnCount));
+    entry.regression = static_cast<int>(query.Int(kRunColumnCount + 1));
+    entry.error = static_cast<int>(query.Int(kRunColumnCount + 2));
+    entry.pass = static_cast<int>(query.Int(kRunColumnCount + 3));
+    entry.skip = static_cast<int>(query.Int(kRunColumnCount + 4));
     runs.push_back(std::move(entry));
   }
   if (status != SQLITE_DONE) return Failure(db_, path_, "cannot read the runs");
@@ -314,7 +327,7 @@ Result<std::string> HistoryStore::NewestRunId(bool conforming_only) {
 
 Result<Run> HistoryStore::LoadRun(const std::string& run_id) {
   Run document;
-  Statement run(db_, (std::string("SELECT ") + kRunColumns + " FROM runs WHERE run_id = ?").c_str());
+  Statement run(db_, ("SELECT " + RunColumns(HasRunColumn("incomplete")) + " FROM runs WHERE run_id = ?").c_str());
   if (!run.ok()) return Failure(db_, path_, "cannot read the runs");
   run.Bind(1, run_id);
   if (run.Step() != SQLITE_ROW) return Error{path_ + ": no run " + run_id};
@@ -353,9 +366,11 @@ Result<Run> HistoryStore::LoadRun(const std::string& run_id) {
   return document;
 }
 
-bool HistoryStore::HasFactsReadColumn() {
-  Statement query(db_, "SELECT 1 FROM pragma_table_info('runs') WHERE name = 'facts_read_utc'");
-  return query.ok() && query.Step() == SQLITE_ROW;
+bool HistoryStore::HasRunColumn(const std::string& name) {
+  Statement query(db_, "SELECT 1 FROM pragma_table_info('runs') WHERE name = ?");
+  if (!query.ok()) return false;
+  query.Bind(1, name);
+  return query.Step() == SQLITE_ROW;
 }
 
 Result<CounterHistory> HistoryStore::PreviousCounters(const std::vector<std::string>& nodes,
@@ -363,7 +378,7 @@ Result<CounterHistory> HistoryStore::PreviousCounters(const std::vector<std::str
   CounterHistory history;
   history.origin = path_;
   const std::set<std::string> wanted(nodes.begin(), nodes.end());
-  Statement runs(db_, HasFactsReadColumn()
+  Statement runs(db_, HasRunColumn("facts_read_utc")
                           ? "SELECT run_id, started_utc, facts_read_utc FROM runs ORDER BY started_utc DESC, rowid "
                             "DESC LIMIT ?"
                           : "SELECT run_id, started_utc, NULL FROM runs ORDER BY started_utc DESC, rowid DESC LIMIT ?");

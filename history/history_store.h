@@ -69,7 +69,8 @@ class HistoryStore {
 
  private:
   // Databases written before facts_read_utc existed lack the column until a run is appended.
-  bool HasFactsReadColumn();
+  // Whether the runs table has `name`, a column added after the first schema.
+  bool HasRunColumn(const std::string& name);
   HistoryStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
   sqlite3* db_;
   std::string path_;

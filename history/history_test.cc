@@ -158,6 +158,33 @@ TEST_F(HistoryTest, ADatabaseWrittenBeforeTheReadingTimeColumnGainsItOnTheNextRu
   EXPECT_EQ(IntegrityCheck(path), "ok\n");
 }
 
+// A partial run (terminated, or a provisional report) reads back partial, saying why; a
+// database written before the column existed reads its runs back complete, and gains it.
+TEST_F(HistoryTest, APartialRunReadsBackPartialAndAnOlderDatabaseGainsTheColumn) {
+  const std::string path = Path("partial.sqlite");
+  {
+    auto store = OpenStore(path, 5s);
+    ASSERT_TRUE(store->AppendRun({RunNamed("aaaa", "2026-12-01T09:00:00Z", "one"), ResultsWith(0.3, 0.2, "6.1")}));
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN incomplete", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  auto store = OpenStore(path, 5s);
+  EXPECT_TRUE(test_support::Parsed(store->LoadRun("aaaa")).record.complete()) << "an older database's run is complete";
+  RunRecord terminated = RunNamed("bbbb", "2026-12-01T10:00:00Z", "one");
+  terminated.exit_status = 143;
+  terminated.incomplete = "the run was terminated by SIGTERM at 2026-12-01T10:00:20Z";
+  ASSERT_TRUE(store->AppendRun({terminated, ResultsWith(0.3, 0.2, "6.1")}));
+  EXPECT_EQ(test_support::Parsed(store->LoadRun("bbbb")).record.incomplete, terminated.incomplete);
+  EXPECT_TRUE(test_support::Parsed(store->LoadRun("aaaa")).record.complete());
+  const auto runs = test_support::Parsed(store->LastRuns(5));
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_TRUE(runs[0].run.complete());
+  EXPECT_FALSE(runs[1].run.complete());
+  EXPECT_EQ(IntegrityCheck(path), "ok\n");
+}
+
 TEST_F(HistoryTest, TheNewestConformingRunIsTheLastPassBaseline) {
   {
     auto store = OpenStore(Path("h.sqlite"), 5s);

@@ -6,20 +6,13 @@
 
 #include "harness/record_lines.h"
 #include "harness/text_util.h"
-#include "probes/resource_limits/node_limits.h"
 
 namespace gpuconform::mpi_sweep {
 
 using resource_limits::ClassifiedDeath;
-using resource_limits::NodeLimits;
 using resource_limits::WorkerDeath;
 
 namespace {
-
-constexpr char kDiedRecord[] = "worker-died";
-constexpr char kSaidRecord[] = "worker-said";
-constexpr std::size_t kLinesPerNode = 24;
-constexpr std::size_t kLongestLine = 300;
 
 // The signal srun names with strsignal()'s words.
 std::optional<int> SignalNamed(std::string_view words) {
@@ -99,12 +92,6 @@ std::string NodeOf(std::string_view line, const std::vector<std::string>& nodes)
   return "";
 }
 
-void AddLine(WorkerDeath& death, std::string_view line) {
-  if (death.text.size() >= kLinesPerNode) return;
-  std::string kept(line.substr(0, kLongestLine));
-  death.text.push_back(std::move(kept));
-}
-
 }  // namespace
 
 std::vector<StepDeath> StepDeaths(const std::string& step_stderr, const std::vector<std::string>& nodes,
@@ -133,68 +120,14 @@ std::vector<StepDeath> StepDeaths(const std::string& step_stderr, const std::vec
   for (auto& death : deaths) {
     const bool first = &death == &deaths.front();
     for (const auto& [node, line] : said) {
-      if (node == death.node || (node.empty() && first)) AddLine(death.death, line);
+      if (node == death.node || (node.empty() && first)) resource_limits::KeepLine(death.death, line);
     }
   }
   return deaths;
 }
 
-std::string DeathLines(const std::vector<StepDeath>& deaths) {
-  std::string text;
-  for (const auto& [node, death] : deaths) {
-    std::vector<std::pair<std::string, std::string>> fields = {{"node", node}};
-    if (death.exit_code) fields.emplace_back("exit", std::to_string(*death.exit_code));
-    if (death.signal) fields.emplace_back("signal", std::to_string(*death.signal));
-    if (death.killed_by_deadline) fields.emplace_back("deadline", "1");
-    text += "# " + FormatRecord(kDiedRecord, fields) + "\n";
-    for (const auto& line : death.text) text += "# " + FormatRecord(kSaidRecord, {{"node", node}, {"text", line}}) + "\n";
-  }
-  return text;
-}
-
-std::string NodeLimitsLine(const std::string& node, const NodeLimits& limits) {
-  return "# " + resource_limits::LimitsRecordLine(limits) + " " + FormatRecord("", {{"node", node}}).substr(1) + "\n";
-}
-
-SweepDeathRecords ParseDeathLines(const std::string& table) {
-  SweepDeathRecords records;
-  for (const auto line : SplitLines(table)) {
-    if (!line.starts_with("# ")) continue;
-    const auto words = SplitWords(line.substr(2));
-    if (words.empty() || (words[0] != resource_limits::kLimitsRecord && words[0] != kDiedRecord && words[0] != kSaidRecord)) {
-      continue;
-    }
-    const auto parsed = ParseRecordLines(std::string(line.substr(2)), "the MPI sweep's table");
-    if (!parsed || parsed->size() != 1 || parsed->front().Get("node").empty()) continue;
-    const RecordLine& record = parsed->front();
-    const std::string node = record.Get("node");
-    if (record.kind == resource_limits::kLimitsRecord) {
-      records.limits[node] = resource_limits::LimitsFromRecord(record);
-    } else if (record.kind == kDiedRecord) {
-      WorkerDeath& death = records.deaths[node];
-      const auto number = [&](const char* key) -> std::optional<int> {
-        const std::string* value = record.Find(key);
-        if (!value) return std::nullopt;
-        return AsInt(WholeInteger(*value));
-      };
-      death.exit_code = number("exit");
-      death.signal = number("signal");
-      death.killed_by_deadline = record.Get("deadline") == "1";
-    } else if (auto found = records.deaths.find(node); found != records.deaths.end()) {
-      found->second.text.push_back(record.Get("text"));
-    }
-  }
-  return records;
-}
-
 std::vector<ClassifiedDeath> ClassifySweepDeaths(const SweepDeathRecords& records) {
-  std::vector<ClassifiedDeath> classified;
-  for (const auto& [node, death] : records.deaths) {
-    const auto limits = records.limits.find(node);
-    const auto exhaustion = resource_limits::ClassifyDeath(death, limits == records.limits.end() ? NodeLimits{} : limits->second);
-    if (exhaustion) classified.push_back({node, "the MPI sweep worker on " + node, *exhaustion, ""});
-  }
-  return classified;
+  return resource_limits::ClassifyRecordedDeaths(records, "the MPI sweep worker");
 }
 
 }  // namespace gpuconform::mpi_sweep

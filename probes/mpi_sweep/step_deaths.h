@@ -1,6 +1,6 @@
 // How the MPI sweep's workers died, recorded in the sweep's table (cluster/mpi-allreduce.txt)
-// so that a worker that died of an exhausted resource of its node is named by the one rule
-// (probes/resource_limits), live and from a snapshot alike:
+// in the lines of probes/resource_limits/death_records.h, so that a worker that died of an
+// exhausted resource of its node is named by the one rule, live and from a snapshot alike:
 //   # limits node=node3 shm_bytes=65536 ...      each worker, on its node, before MPI starts
 //                                                (node_limits.h: the step's own mounts and rlimits)
 //   # worker-died node=node3 exit=135 signal=7   the probe, from the launcher's words for each
@@ -16,36 +16,23 @@
 // Contract: pure.
 #pragma once
 
-#include <map>
 #include <string>
 #include <vector>
 
-#include "probes/resource_limits/death_verdicts.h"
-#include "probes/resource_limits/resource_exhaustion.h"
+#include "probes/resource_limits/death_records.h"
 
 namespace gpuconform::mpi_sweep {
 
-struct StepDeath {
-  std::string node;
-  resource_limits::WorkerDeath death;
-};
+using StepDeath = resource_limits::NodeDeath;
+using SweepDeathRecords = resource_limits::DeathRecords;
+using resource_limits::DeathLines;
+using resource_limits::NodeLimitsLine;
+using resource_limits::ParseDeathLines;
 
 // The step's workers (on `nodes`) that ended it, from what the step printed on stderr. `timed_out`: the
 // probe's deadline ended the step, so no SIGKILL is the OOM killer's.
 std::vector<StepDeath> StepDeaths(const std::string& step_stderr, const std::vector<std::string>& nodes,
                                   bool timed_out);
-
-// The "# worker-died" and "# worker-said" lines of `deaths`.
-std::string DeathLines(const std::vector<StepDeath>& deaths);
-// The worker's "# limits node=NODE ..." line, newline included.
-std::string NodeLimitsLine(const std::string& node, const resource_limits::NodeLimits& limits);
-
-// What a table records: each node's death and limits.
-struct SweepDeathRecords {
-  std::map<std::string, resource_limits::WorkerDeath> deaths;
-  std::map<std::string, resource_limits::NodeLimits> limits;
-};
-SweepDeathRecords ParseDeathLines(const std::string& table);
 
 // Each recorded death a resource explains (ClassifyDeath with the node's limits), named
 // "the MPI sweep worker on NODE"; own_check is the suite's to set.

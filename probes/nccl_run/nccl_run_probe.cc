@@ -15,12 +15,16 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <sys/wait.h>
 
 #include "harness/process_runner.h"
 #include "harness/record_lines.h"
 #include "probes/allreduce_sweep/sweep.h"
 #include "probes/nccl_run/nccl_worker.h"
+#include "probes/nccl_run/nccl_worker_death.h"
 #include "probes/nccl_run/nccl_worker_protocol.h"
+#include "probes/resource_limits/death_records.h"
+#include "probes/resource_limits/node_limits.h"
 
 namespace gpuconform::nccl_run {
 
@@ -64,7 +68,7 @@ class Worker {
     }
     std::error_code error;
     child_ = bp::child(executable, bp::args(args), env, bp::std_in < to_child_, bp::std_out > from_child_,
-                       bp::std_err > (work_dir / "worker.stderr").string(), error);
+                       bp::std_err > (work_dir / kWorkerStderrName).string(), error);
     if (error) {
       start_error_ = "could not start the NCCL worker " + executable + ": " + error.message();
       return;
@@ -105,7 +109,10 @@ class Worker {
       if (fd.revents == 0) continue;
       char buffer[4096];
       const ssize_t got = ::read(from_child_.native_source(), buffer, sizeof(buffer));
-      if (got <= 0) return std::nullopt;
+      if (got <= 0) {
+        closed_ = true;
+        return std::nullopt;
+      }
       pending_.append(buffer, static_cast<std::size_t>(got));
     }
   }
@@ -120,26 +127,50 @@ class Worker {
     std::error_code error;
     const auto end = Clock::now() + std::chrono::seconds(5);
     while (child_.running(error) && Clock::now() < end) ::usleep(20000);
-    if (child_.running(error)) ::kill(child_.id(), SIGKILL);
-    child_.wait(error);
+    KillIfRunning();
   }
 
   // Kills at once: the worker is stuck inside NCCL.
   void Kill() {
     if (!start_error_.empty() || stopped_) return;
     stopped_ = true;
-    std::error_code error;
-    ::kill(child_.id(), SIGKILL);
-    child_.wait(error);
+    KillIfRunning();
+  }
+
+  // How it ended, once stopped: by itself (its exit status or signal) or by this probe's SIGKILL.
+  WorkerEnd End() const {
+    WorkerEnd end;
+    end.killed_by_probe = killed_;
+    if (!start_error_.empty() || !stopped_ || killed_) return end;
+    const int status = child_.native_exit_code();
+    if (WIFEXITED(status)) end.exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) end.signal = WTERMSIG(status);
+    return end;
   }
 
  private:
+  // A worker that already died keeps its own status (running() reaps it); only a live one is
+  // this probe's to kill.
+  void KillIfRunning() {
+    std::error_code error;
+    // One that closed its output is exiting: a moment to become reapable, so its own status counts.
+    const auto end = Clock::now() + std::chrono::seconds(closed_ ? 1 : 0);
+    while (closed_ && child_.running(error) && Clock::now() < end) ::usleep(5000);
+    if (child_.running(error)) {
+      ::kill(child_.id(), SIGKILL);
+      killed_ = true;
+    }
+    child_.wait(error);
+  }
+
   bp::pipe to_child_;
   bp::pipe from_child_;
   bp::child child_;
   std::string start_error_;
   std::string pending_;
   bool stopped_ = false;
+  bool killed_ = false;
+  bool closed_ = false;  // it closed its output: it died or is leaving
 };
 
 // What one node reports after its part of the run, gathered to every rank.
@@ -151,13 +182,15 @@ struct NodeReport {
   std::vector<std::string> bus_ids;
   std::string nccl_version;
   std::string cuda_runtime;
+  std::string deaths;  // its limits and, where its worker died, how (death_records.h lines)
 };
 
 nlohmann::json ToJson(const NodeReport& report) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& [size, result] : report.rows) rows.push_back({size, result.first, result.second});
   return {{"host", report.host}, {"problem", report.problem}, {"rows", rows}, {"log", report.log},
-          {"bus_ids", report.bus_ids}, {"nccl", report.nccl_version}, {"cuda", report.cuda_runtime}};
+          {"bus_ids", report.bus_ids}, {"nccl", report.nccl_version}, {"cuda", report.cuda_runtime},
+          {"deaths", report.deaths}};
 }
 
 NodeReport FromJson(const nlohmann::json& j) {
@@ -171,6 +204,7 @@ NodeReport FromJson(const nlohmann::json& j) {
   report.bus_ids = j.at("bus_ids").get<std::vector<std::string>>();
   report.nccl_version = j.at("nccl").get<std::string>();
   report.cuda_runtime = j.at("cuda").get<std::string>();
+  report.deaths = j.value("deaths", std::string());
   return report;
 }
 
@@ -210,6 +244,7 @@ std::string TableText(const std::vector<NodeReport>& reports, int nranks) {
     if (!everyone) break;
     text += allreduce_sweep::SweepTableRow(size, time_us, nranks, wrong);
   }
+  for (const auto& report : reports) text += report.deaths;
   return text;
 }
 
@@ -303,12 +338,17 @@ NcclRunOutputs RunNccl(const CollectiveContext& context, const std::string& exec
     for (const auto& node : plan.nodes) {
       if (node.host == context.host) first_rank = node.first_rank;
     }
+    // This node's limits as its worker sees them (the same mounts, rlimits and cgroup), before
+    // NCCL can die of one of them (nccl_worker_death.h).
+    report.deaths = resource_limits::NodeLimitsLine(context.host, resource_limits::MeasureNodeLimits());
+    std::string error_reason;
     std::string lines;
     worker->Send(InitLine(plan, first_rank));
     const auto init_deadline = timeout * 2;  // NCCL's bootstrap and IB setup across many nodes
     auto said = worker->ReadUntil({"initialized", "error"}, init_deadline, lines);
+    if (said && *said == "error") error_reason = ParseRecordLines(lines, origin).value().back().Get("reason");
     if (!said || *said == "error") {
-      report.problem = said ? context.host + ": " + ParseRecordLines(lines, origin).value().back().Get("reason")
+      report.problem = said ? context.host + ": " + error_reason
                             : context.host + ": NCCL communicator init (ncclCommInitRank on " +
                                   std::to_string(report.bus_ids.size()) + " GPU(s)) did not complete within " +
                                   std::to_string(init_deadline.count()) +
@@ -329,7 +369,8 @@ NcclRunOutputs RunNccl(const CollectiveContext& context, const std::string& exec
         report.rows.push_back({size,
                                {WholeNumber(row.Get("time_us")).value_or(0), WholeInteger(row.Get("wrong")).value_or(0)}});
       } else if (said && records && !records->empty()) {
-        report.problem = context.host + ": " + records->back().Get("reason");
+        error_reason = records->back().Get("reason");
+        report.problem = context.host + ": " + error_reason;
       } else {
         report.problem = fmt::format("{}: the NCCL allreduce of {} B did not complete within {} s: a node stopped "
                                      "progressing, a link is down, or the fabric is far slower than expected "
@@ -345,6 +386,13 @@ NcclRunOutputs RunNccl(const CollectiveContext& context, const std::string& exec
     bool cut = false;
     report.log = ReadWhole(work_dir / kDebugLogName, kMaxLogBytes, cut);
     if (cut) report.log += "\n# gpuconform: this node's log was cut at 16 MiB\n";
+    WorkerEnd end = worker->End();
+    end.error_reason = error_reason;
+    bool stderr_cut = false;
+    const std::string worker_stderr = ReadWhole(work_dir / kWorkerStderrName, kMaxLogBytes, stderr_cut);
+    if (auto death = NcclWorkerDeath(end, worker_stderr, report.log)) {
+      report.deaths += resource_limits::DeathLines({{context.host, *death}});
+    }
     topology.text = ReadWhole(work_dir / kTopologyDumpName, kMaxLogBytes, cut);
     if (!topology.text.empty()) {
       topology.status = ProbeStatus::kOk;

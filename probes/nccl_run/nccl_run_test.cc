@@ -17,6 +17,7 @@
 #include "probes/allreduce_sweep/sweep.h"
 #include "probes/nccl_run/nccl_run_probe.h"
 #include "probes/nccl_run/nccl_worker_protocol.h"
+#include "probes/resource_limits/death_records.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform::nccl_run {
@@ -284,6 +285,45 @@ TEST(NcclRun, CollectiveThatHangsIsAbandonedAtTheDeadlineKeepingTheLog) {
             std::string::npos)
       << outputs.allreduce.detail;
   EXPECT_EQ(outputs.debug_log.status, ProbeStatus::kOk) << "the log up to the hang is kept, to say why";
+  EXPECT_TRUE(EmptyDirectory(scratch.work.path()));
+  // The probe's own SIGKILL at the deadline is no death (never the OOM killer's); the node's
+  // limits are still recorded.
+  EXPECT_EQ(outputs.allreduce.text.find("# worker-died"), std::string::npos) << outputs.allreduce.text;
+  EXPECT_NE(outputs.allreduce.text.find("# limits "), std::string::npos) << outputs.allreduce.text;
+  EXPECT_NE(outputs.allreduce.text.find(" node=node1"), std::string::npos) << outputs.allreduce.text;
+}
+
+// A worker that dies by itself inside NCCL's init (a /dev/shm segment it could not extend, then
+// SIGBUS): the table records its signal, what NCCL's log warned and the node's limits, and the
+// one rule reads them back as /dev/shm exhaustion on node1.
+TEST(NcclRun, WorkerThatDiesOfShmIsRecordedWithItsSignalLogAndLimits) {
+  WorkerScratch scratch;
+  scratch.options.collective_timeout_s = 5;
+  const std::string worker = WriteScript(scratch.scripts.path(), R"sh(dir="$3"
+echo 'ready gpus=2 nccl_version=2.21.5 cuda_runtime=12.4 devices="0000:18:00.0 0000:2a:00.0"'
+[ "$4" = "--root" ] && echo "unique-id hex=$(printf '%0256d' 7)"
+read kind rest
+echo "node1:2211:2211 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>" >> "$dir/nccl-debug.log"
+echo "node1:2211:2230 [0] include/shmutils.cc:41 NCCL WARN Error: failed to extend /dev/shm/nccl-qJ7dMa to 9637892 bytes" >> "$dir/nccl-debug.log"
+echo "node1:2211:2230 [0] NCCL WARN Call to posix_fallocate failed : No space left on device" >> "$dir/nccl-debug.log"
+kill -BUS $$
+)sh");
+  const auto start = std::chrono::steady_clock::now();
+  const NcclRunOutputs outputs = RunOnOneNode(worker, nullptr, scratch.options);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5)) << "its death is seen at once";
+  EXPECT_EQ(outputs.allreduce.status, ProbeStatus::kFailed);
+  EXPECT_NE(outputs.allreduce.text.find("# worker-died node=node1 signal=7\n"), std::string::npos)
+      << outputs.allreduce.text;
+  const auto records = resource_limits::ParseDeathLines(outputs.allreduce.text);
+  ASSERT_EQ(records.deaths.count("node1"), 1u) << outputs.allreduce.text;
+  EXPECT_EQ(records.deaths.at("node1").text.size(), 2u) << "NCCL's warnings, not its INFO lines";
+  ASSERT_EQ(records.limits.count("node1"), 1u) << outputs.allreduce.text;
+  EXPECT_TRUE(records.limits.at("node1").open_files) << "measured in the probe's process";
+  const auto deaths = resource_limits::ClassifyRecordedDeaths(records, "the NCCL worker");
+  ASSERT_EQ(deaths.size(), 1u);
+  EXPECT_EQ(deaths[0].exhaustion.code, "shm-exhausted");
+  EXPECT_EQ(deaths[0].who, "the NCCL worker on node1");
+  EXPECT_NE(deaths[0].exhaustion.evidence.find("failed to extend /dev/shm/nccl-qJ7dMa"), std::string::npos);
   EXPECT_TRUE(EmptyDirectory(scratch.work.path()));
 }
 

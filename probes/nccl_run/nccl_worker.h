@@ -18,6 +18,7 @@ namespace gpuconform::nccl_run {
 
 inline constexpr char kDebugLogName[] = "nccl-debug.log";
 inline constexpr char kTopologyDumpName[] = "nccl-topo.xml";
+inline constexpr char kWorkerStderrName[] = "worker.stderr";  // where the probe puts its stderr
 
 int NcclWorkerMain(const std::vector<std::string>& args);
 

@@ -13,6 +13,7 @@
 #include "probes/resource_limits/death_verdicts.h"
 #include "probes/nccl_tests/nccl_tests_facts.h"
 #include "probes/nccl_tests/nccl_tests_probe.h"
+#include "probes/nccl_run/nccl_run_facts.h"
 #include "probes/nccl_run/nccl_run_probe.h"
 #include "probes/nccl_log/nccl_debug_log_probe.h"
 #include "probes/nccl_log/nccl_log_facts.h"
@@ -179,9 +180,23 @@ void ApplySweepDeaths(const SuiteContext& context, std::vector<CheckResult>& res
   });
 }
 
+// A node's NCCL worker that died of its /dev/shm, memory, locked memory or open files
+// (probes/resource_limits, read from the run's table): NcclBusbwAtFloors, the run's first case,
+// fails with the resource's code naming the node, and the run's other cases that did not pass
+// skip naming it, rather than "not-measured" or a bandwidth failure that points elsewhere.
+void ApplyNcclRunDeaths(const SuiteContext& context, std::vector<CheckResult>& results) {
+  if (!context.profile.ExpectsGpus()) return;  // the run's cases are skipped, saying why
+  std::vector<resource_limits::ClassifiedDeath> deaths = ReadNcclRunDeaths(context.raw);
+  for (auto& death : deaths) death.own_check = kNcclFloors;
+  resource_limits::ApplyDeaths(results, deaths, kSuite, [](const CheckResult& result, const auto&) {
+    return result.check == kNcclCorrect || result.check == kNcclEfficiency;
+  });
+}
+
 std::vector<CheckResult> Evaluate(const SuiteContext& context) {
   std::vector<CheckResult> results;
   JudgeOwnNcclRun(context, results);
+  ApplyNcclRunDeaths(context, results);
   if (!context.world_problem.empty()) {
     // The ranks stalled (in MPI_Init or inside the measurement): that is the MPI verdict.
     for (const char* check : {kMpiFloors, kMpiCorrect, kMpiBlame, kMpiEfficiency}) {

@@ -616,6 +616,11 @@ int JudgeGathered(const RunScope& scope, const std::vector<const SuiteDefinition
   // A terminated run: the suites whose outputs were cut short (read before evaluation releases them).
   const std::set<std::string> cut_suites =
       cut ? SuitesCutShort(to_evaluate, ProbesNotTaken(gathered.raw, cut->marker)) : std::set<std::string>{};
+  // A run with a deadline: the probes it did not start for lack of time (gather.cc NoTimeFor).
+  const CutShort no_time{kNoTimeMarker, "run-terminated", "the run's own deadline left no time for it"};
+  const std::set<std::string> no_time_suites =
+      TerminationTime() ? SuitesCutShort(to_evaluate, ProbesNotTaken(gathered.raw, no_time.marker))
+                        : std::set<std::string>{};
   JudgementSteps steps;
   // Select: the filter, once; the capture's profile noted on the cases a replay could not
   // judge; and nodes the controller lists but the run had no task on, not covered rather than
@@ -623,6 +628,7 @@ int JudgeGathered(const RunScope& scope, const std::vector<const SuiteDefinition
   steps.select = [&](Run& judged) {
     judged.cases = SelectCases(std::move(judged.cases), scope.filter);
     if (cut) MarkCutCases(judged.cases, cut_suites, *cut);
+    if (TerminationTime()) MarkCutCases(judged.cases, no_time_suites, no_time);
     if (judged.cases.empty()) {
       std::cerr << "gpuconform: the filter '" << command.filter << "' selects no check; see `gpuconform list`\n";
     }

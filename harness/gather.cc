@@ -7,6 +7,7 @@
 #include <set>
 
 #include "harness/tcp_gather.h"
+#include "harness/termination.h"
 
 namespace gpuconform {
 
@@ -55,6 +56,13 @@ GatheredRun OpenEnvelopes(std::vector<std::string> parts) {
   return run;
 }
 
+// The time left before the run's armed deadline (termination.h), where one is armed.
+std::optional<std::chrono::seconds> TimeLeft() {
+  const auto end = TerminationTime();
+  if (!end) return std::nullopt;
+  return std::chrono::duration_cast<std::chrono::seconds>(*end - std::chrono::steady_clock::now());
+}
+
 // The outputs of `ids` only, for every node `raw` holds.
 ClusterRaw OnlyProbes(const ClusterRaw& raw, const std::set<std::string>& ids) {
   ClusterRaw subset;
@@ -74,6 +82,18 @@ ClusterRaw OnlyProbes(const ClusterRaw& raw, const std::set<std::string>& ids) {
 constexpr char kInboxSeparator = '\n';
 
 }  // namespace
+
+std::optional<RawOutput> NotStartedForLackOfTime(const ProbeSpec& spec, const std::string& node,
+                                                 std::optional<std::chrono::seconds> left) {
+  if (!left) return std::nullopt;
+  const auto may_take = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::milliseconds(spec.timeout_ms));
+  if (*left >= may_take) return std::nullopt;
+  const std::string where = node.empty() ? "" : node + ": ";
+  return RawOutput{ProbeStatus::kFailed, "", where + spec.id,
+                   where + spec.file + " " + kNoTimeMarker + std::to_string(std::max<long long>(0, left->count())) +
+                       " s were left before the run's deadline, and it may take up to " +
+                       std::to_string(may_take.count()) + " s"};
+}
 
 GatherProgress::GatherProgress() = default;
 GatherProgress::~GatherProgress() = default;
@@ -235,6 +255,10 @@ GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<P
     mine.nodes = {host};
     for (const auto& spec : probes) {
       if (spec.scope == ProbeScope::kNode && spec.method != ProbeMethod::kCollective) {
+        if (auto no_time = NotStartedForLackOfTime(spec, host, TimeLeft())) {
+          keep_node(mine, spec, std::move(*no_time));
+          continue;
+        }
         keep_node(mine, spec, live.Fetch(spec, host));
       }
     }
@@ -242,6 +266,10 @@ GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<P
   if (world.is_root()) {
     for (const auto& spec : probes) {
       if (spec.scope == ProbeScope::kCluster && spec.method != ProbeMethod::kCollective) {
+        if (auto no_time = NotStartedForLackOfTime(spec, "", TimeLeft())) {
+          keep_cluster(mine, spec, std::move(*no_time));
+          continue;
+        }
         keep_cluster(mine, spec, live.Fetch(spec, ""));
       }
     }

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -110,6 +111,13 @@ class GatherProgress {
   ClusterRaw mine_;
   bool gathered_ = false;
 };
+
+// A probe the run's deadline leaves no time for: with `left` seconds before the deadline
+// (nullopt: none armed) and a probe that may take longer (its timeout), the output that says
+// it was not started (termination.h kNoTimeMarker), so the report is written before the
+// deadline and names what it skipped. nullopt: it may run.
+std::optional<RawOutput> NotStartedForLackOfTime(const ProbeSpec& spec, const std::string& node,
+                                                 std::optional<std::chrono::seconds> left);
 
 GatheredRun GatherLive(const World& world, LiveSource& live, const std::vector<ProbeSpec>& probes,
                        const std::function<void(const std::string&)>& progress, const Profile* profile = nullptr,

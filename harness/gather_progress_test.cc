@@ -79,5 +79,18 @@ TEST(GatherProgress, ARankWhosePartWentWithTheGatherSendsNothingMore) {
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(1));
 }
 
+TEST(GatherProgress, AProbeTheDeadlineLeavesNoTimeForIsNotStartedAndSaysSo) {
+  const ProbeSpec dcgm = CommandProbe("dcgm-diag", ProbeScope::kNode, "dcgmi-diag.txt", {"dcgmi", "diag"}, 600000);
+  EXPECT_FALSE(NotStartedForLackOfTime(dcgm, "node1", std::nullopt)) << "no deadline armed";
+  EXPECT_FALSE(NotStartedForLackOfTime(dcgm, "node1", std::chrono::seconds(900)));
+  const auto skipped = NotStartedForLackOfTime(dcgm, "node1", std::chrono::seconds(42));
+  ASSERT_TRUE(skipped);
+  EXPECT_EQ(skipped->status, ProbeStatus::kFailed);
+  EXPECT_EQ(skipped->detail, std::string("node1: dcgmi-diag.txt ") + kNoTimeMarker +
+                                 "42 s were left before the run's deadline, and it may take up to 600 s");
+  EXPECT_NE(NotStartedForLackOfTime(dcgm, "", std::chrono::seconds(-3))->detail.find("0 s were left"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpuconform

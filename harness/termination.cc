@@ -29,6 +29,7 @@ int g_wake_pipe[2] = {-1, -1};
 struct State {
   std::mutex notice_mutex;
   std::optional<TerminationNotice> deadline_notice;  // RequestTermination's; a signal's is above
+  std::optional<std::chrono::steady_clock::time_point> termination_time;  // ArmRunDeadline's
   std::mutex groups_mutex;
   std::set<pid_t> groups;
   std::mutex directories_mutex;
@@ -203,8 +204,17 @@ void RemoveRunDirectories() {
   TheState().directories.clear();
 }
 
+std::optional<std::chrono::steady_clock::time_point> TerminationTime() {
+  std::lock_guard<std::mutex> lock(TheState().notice_mutex);
+  return TheState().termination_time;
+}
+
 void ArmRunDeadline(std::chrono::seconds left, std::chrono::seconds reserve, const std::string& cause) {
   const auto wait = left > reserve ? left - reserve : std::chrono::seconds(0);
+  {
+    std::lock_guard<std::mutex> lock(TheState().notice_mutex);
+    TheState().termination_time = std::chrono::steady_clock::now() + wait;
+  }
   std::thread([wait, cause] {
     std::this_thread::sleep_for(wait);
     RequestTermination(cause);

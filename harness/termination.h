@@ -74,5 +74,9 @@ void RemoveRunDirectories();
 // report is written before the time limit's SIGTERM. Returns at once; a deadline already
 // past the reserve requests termination immediately.
 void ArmRunDeadline(std::chrono::seconds left, std::chrono::seconds reserve, const std::string& cause);
+// When the armed deadline requests termination; nullopt where none is armed. A probe that may
+// take longer than what is left is not started (gather.h), and says so with kNoTimeMarker.
+std::optional<std::chrono::steady_clock::time_point> TerminationTime();
+inline constexpr char kNoTimeMarker[] = "was not started for lack of time: ";
 
 }  // namespace gpuconform

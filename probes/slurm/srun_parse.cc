@@ -71,7 +71,13 @@ void StartFailureWatch::Feed(std::string_view line) {
     world_formed_ = true;
     return;
   }
+  if (Contains(text, "Job step aborted") || Contains(text, "Application launch failed") ||
+      (Contains(text, "Task launch for") && Contains(text, "failed on node"))) {
+    step_aborted_ = true;
+    return;
+  }
   if (auto exit = ParseSrunTaskExit(text)) {
+    if (step_aborted_) return;
     for (const auto& node : exit->nodes) {
       if (!IsRefused(node, exited_)) exited_.push_back({node, exit->words});
     }

@@ -37,7 +37,9 @@ std::optional<SrunTaskExit> ParseSrunTaskExit(std::string_view line);
 bool IsSrunTaskExit(std::string_view srun_words);
 
 // Reads srun's stderr line by line as it comes and keeps the nodes whose task ended before
-// the world formed. What the tasks printed in that time (not srun's own lines) is added to
+// the world formed. Once srun gives the step up ("Task launch for StepId=... failed on node",
+// "Application launch failed", "Job step aborted"), the tasks it kills ("task 2: Killed") are
+// its consequence, not start failures of their nodes. What the tasks printed in that time (not srun's own lines) is added to
 // the node's words when one node alone failed, since srun does not say whose lines they are.
 class StartFailureWatch {
  public:
@@ -48,6 +50,8 @@ class StartFailureWatch {
 
  private:
   bool world_formed_ = false;
+  // srun gave up the step (a node refused the launch): the tasks it kills then did not fail.
+  bool step_aborted_ = false;
   std::vector<RefusedNode> exited_;
   std::vector<std::string> task_lines_;  // the tasks' own lines before the world formed (a few)
 };

@@ -54,6 +54,23 @@ TEST(StartFailureWatch, ATaskEndingBeforeTheWorldFormedIsAStartFailureWithWhatIt
   EXPECT_FALSE(watch.world_formed());
 }
 
+// srun's words when node1's slurmd cannot launch the task (its munged is dead): srun gives the
+// step up and kills the tasks it started; node2 and node3 did not fail, only node1 was refused
+// (ParseSrunLaunchRefusals names it).
+TEST(StartFailureWatch, TheTasksSrunKillsAfterGivingTheStepUpAreNotStartFailures) {
+  StartFailureWatch watch;
+  for (const char* line :
+       {"slurmstepd-node3: error: slurm_receive_msgs: [[node1]:6818] failed: Socket timed out on send/recv operation",
+        "srun: error: slurm_receive_msgs: [[10.10.0.1]:6818] failed: Socket timed out on send/recv operation",
+        "srun: error: Task launch for StepId=29.0 failed on node node1: Socket timed out on send/recv operation",
+        "srun: error: Application launch failed: Socket timed out on send/recv operation",
+        "srun: Job step aborted: Waiting up to 7 seconds for job step to finish.",
+        "srun: error: node3: task 2: Killed", "srun: error: node2: task 1: Killed"}) {
+    watch.Feed(line);
+  }
+  EXPECT_TRUE(watch.ExitedAtStart().empty());
+}
+
 TEST(StartFailureWatch, AfterTheWorldFormedAnEndingTaskIsTheRunsBusiness) {
   StartFailureWatch watch;
   watch.Feed("gpuconform: gathering probes on 3 rank(s): PMIx (Slurm), 3 ranks");

@@ -139,6 +139,7 @@ int main(int argc, char** argv) {
   OnTermination([](const TerminationNotice& notice) {
     std::cerr << "gpuconform: " << notice.Describe() << "; ending" << std::endl;
     StopChildGroups(std::chrono::milliseconds(1500));
+    ProbesParked(std::chrono::milliseconds(1500));  // a probe writing into a run directory stops first
     RemoveRunDirectories();
     std::_Exit(notice.ExitStatus());
   });

@@ -481,6 +481,7 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
     if (!world.is_root()) {
       ending.so_far.SendWhatWeHave(std::chrono::seconds(3));
       StopChildGroups(std::chrono::milliseconds(1000));
+      ProbesParked(std::chrono::milliseconds(1500));  // a probe writing into a run directory stops first
       RemoveRunDirectories();
       std::_Exit(notice.ExitStatus());
     }
@@ -491,6 +492,7 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
                                       CutShort{kTerminatedMarker, "run-terminated", notice.Describe()});
       std::cout.flush();
       StopChildGroups(std::chrono::milliseconds(1000));
+      ProbesParked(std::chrono::milliseconds(1500));  // a probe writing into a run directory stops first
       RemoveRunDirectories();
       std::_Exit(status);
     }

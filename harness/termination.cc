@@ -195,6 +195,24 @@ void UnregisterRunDirectory(const std::string& path) {
   TheState().directories.erase(path);
 }
 
+namespace {
+std::atomic<bool> g_parked{false};
+}  // namespace
+
+void ParkIfEnding() {
+  if (!TerminationRequested()) return;
+  g_parked = true;
+  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+bool ProbesParked(std::chrono::milliseconds wait) {
+  const auto end = std::chrono::steady_clock::now() + wait;
+  while (!g_parked.load() && std::chrono::steady_clock::now() < end) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return g_parked.load();
+}
+
 void RemoveRunDirectories() {
   std::lock_guard<std::mutex> lock(TheState().directories_mutex);
   for (const auto& path : TheState().directories) {

@@ -66,6 +66,14 @@ void StopChildGroups(std::chrono::milliseconds grace);
 // scratch directory), registered while they exist: termination removes those still there,
 // after it stopped the children that wrote in them, so a terminated run leaves nothing behind.
 void RegisterRunDirectory(const std::string& path);
+// A probe that writes into a run directory calls this between its steps: once termination is
+// requested it parks the calling thread for good (the handler ends the process), so nothing
+// writes into a directory the handler removes. The handler waits for it (ProbesParked) before
+// it removes them.
+void ParkIfEnding();
+// Whether a thread parked within `wait`; false where none did (it was elsewhere: in a fence,
+// or in no probe that writes).
+bool ProbesParked(std::chrono::milliseconds wait);
 void UnregisterRunDirectory(const std::string& path);
 void RemoveRunDirectories();
 

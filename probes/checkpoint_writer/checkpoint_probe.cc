@@ -18,6 +18,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -351,6 +352,12 @@ Kill KillWriterAt(Stages& s, WriteMode mode, std::uint64_t version, std::optiona
                   std::mt19937& random, double write_ms) {
   Kill kill;
   kill.phase = phase ? WritePhaseName(*phase) : "random";
+  // A run that is ending starts no writer: its handler is about to remove the run directory,
+  // which a writer started now would fill again.
+  if (const auto notice = Termination()) {
+    kill.problem = "no writer started: " + notice->Describe();
+    return kill;
+  }
   std::vector<std::string> args = {kWriterVerb, "--dir", s.run_dir, "--name", "torture.ckpt", "--version",
                                    std::to_string(version), "--writer", "0", "--bytes",
                                    std::to_string(s.options.expect.test_file_bytes), "--mode", WriteModeName(mode)};
@@ -429,6 +436,9 @@ void StageTorture(Stages& s, WriteMode mode, int kills, std::mt19937& random) {
                                                          WritePhase::kAfterFsync, WritePhase::kAfterRename,
                                                          std::nullopt};
   for (int i = 1; i <= kills; ++i) {
+    // Ending: the termination handler judges what was taken and removes the run directory; a
+    // round now would only write into it again.
+    ParkIfEnding();
     std::optional<WritePhase> phase = phases[static_cast<std::size_t>(i - 1) % phases.size()];
     if (mode == WriteMode::kInPlace && phase == WritePhase::kAfterRename) phase = WritePhase::kMidWrite;  // no rename
     if (s.root()) {
@@ -679,14 +689,21 @@ std::string RunCheckpointProbe(const CollectiveContext& context, const ProbeOpti
   const bool shared = s.AllTrue(!s.owner() || s.out.find("sees_token=yes") != std::string::npos);
   if (shared) {
     std::mt19937 random(std::random_device{}());
-    StageTempLocation(s);
-    StageCapacity(s);
-    StagePublish(s);
-    StageTorture(s, WriteMode::kAtomic, options.expect.torture_kills, random);
-    StageTorture(s, WriteMode::kInPlace, options.expect.negative_control_kills, random);
-    StageVisibility(s);
-    StageWriters(s);
-    StageRead(s);
+    // Between stages, a run that is ending parks here: each stage writes into the run directory
+    // that the termination handler removes.
+    const std::vector<std::function<void()>> stages = {
+        [&] { StageTempLocation(s); },
+        [&] { StageCapacity(s); },
+        [&] { StagePublish(s); },
+        [&] { StageTorture(s, WriteMode::kAtomic, options.expect.torture_kills, random); },
+        [&] { StageTorture(s, WriteMode::kInPlace, options.expect.negative_control_kills, random); },
+        [&] { StageVisibility(s); },
+        [&] { StageWriters(s); },
+        [&] { StageRead(s); }};
+    for (const auto& stage : stages) {
+      ParkIfEnding();
+      stage();
+    }
   } else if (s.owner()) {
     s.out += Record("skipped").Add("reason", "the target is not shared by every node of the run").Line();
   }

@@ -83,11 +83,17 @@ constexpr char kInboxSeparator = '\n';
 
 }  // namespace
 
+// Probes whose timeout is at most this are not planned around the deadline (see below).
+constexpr std::chrono::seconds kPlannedProbeS{60};
+
 std::optional<RawOutput> NotStartedForLackOfTime(const ProbeSpec& spec, const std::string& node,
                                                  std::optional<std::chrono::seconds> left) {
   if (!left) return std::nullopt;
   const auto may_take = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::milliseconds(spec.timeout_ms));
-  if (*left >= may_take) return std::nullopt;
+  // A command's timeout is its worst case, and most take milliseconds: only a long measurement
+  // (a DCGM diagnostic, nvbandwidth) is left out ahead; a short one that hangs is stopped when
+  // the deadline comes.
+  if (may_take <= kPlannedProbeS || *left >= may_take) return std::nullopt;
   const std::string where = node.empty() ? "" : node + ": ";
   return RawOutput{ProbeStatus::kFailed, "", where + spec.id,
                    where + spec.file + " " + kNoTimeMarker + std::to_string(std::max<long long>(0, left->count())) +

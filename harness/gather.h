@@ -113,9 +113,10 @@ class GatherProgress {
 };
 
 // A probe the run's deadline leaves no time for: with `left` seconds before the deadline
-// (nullopt: none armed) and a probe that may take longer (its timeout), the output that says
-// it was not started (termination.h kNoTimeMarker), so the report is written before the
-// deadline and names what it skipped. nullopt: it may run.
+// (nullopt: none armed) and a long probe (a timeout over 60 s) that may take longer, the
+// output that says it was not started (termination.h kNoTimeMarker), so the report is written
+// before the deadline and names what it skipped. nullopt: it may run (a short probe always
+// may: one that hangs is stopped when the deadline comes).
 std::optional<RawOutput> NotStartedForLackOfTime(const ProbeSpec& spec, const std::string& node,
                                                  std::optional<std::chrono::seconds> left);
 

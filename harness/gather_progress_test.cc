@@ -90,6 +90,9 @@ TEST(GatherProgress, AProbeTheDeadlineLeavesNoTimeForIsNotStartedAndSaysSo) {
                                  "42 s were left before the run's deadline, and it may take up to 600 s");
   EXPECT_NE(NotStartedForLackOfTime(dcgm, "", std::chrono::seconds(-3))->detail.find("0 s were left"),
             std::string::npos);
+  // A short probe runs whatever is left: its timeout is its worst case, and the deadline stops it.
+  const ProbeSpec uname = CommandProbe("uname", ProbeScope::kNode, "uname-r.txt", {"uname", "-r"}, 15000);
+  EXPECT_FALSE(NotStartedForLackOfTime(uname, "node1", std::chrono::seconds(5)));
 }
 
 }  // namespace

@@ -335,6 +335,20 @@ std::optional<int> EndGatherPastDeadline(const std::string& problem) {
   return ending.past_deadline(problem);
 }
 
+namespace {
+// The run's profile with the command line's checkpoint options applied; nullopt (rank 0 says
+// why) where it cannot be read.
+std::optional<Profile> RunProfile(const CommandLine& command, const RunOptions& options, const World& world) {
+  auto profile = LoadProfile(options.profile);
+  if (!profile) {
+    if (world.is_root()) std::cerr << "gpuconform: " << profile.error() << "\n";
+    return std::nullopt;
+  }
+  ApplyCheckpointOptions(command, profile.value());
+  return std::move(profile).value();
+}
+}  // namespace
+
 void PrepareRunRendezvous(const World& unformed) {
   if (!unformed.is_root() || unformed.size() < 2) return;
   const std::string inbox = TheRunEnding().so_far.OpenInbox();
@@ -348,12 +362,8 @@ int RunVerbUnformed(const CommandLine& command, const RunOptions& options, const
                     const std::string& world_problem) {
   const auto start = std::chrono::steady_clock::now();
   const std::string started_utc = UtcIso8601();
-  auto profile = LoadProfile(options.profile);
-  if (!profile) {
-    if (unformed.is_root()) std::cerr << "gpuconform: " << profile.error() << "\n";
-    return 2;
-  }
-  ApplyCheckpointOptions(command, profile.value());
+  auto profile = RunProfile(command, options, unformed);
+  if (!profile) return 2;
   const std::string filter = FilterAlsoSelecting(command.filter, "Launch.WorldFormed");
   const auto suites = SelectedSuites(filter);
   // Only what one node measures alone: a measurement across nodes needs the world.
@@ -420,12 +430,8 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
                 const std::string& world_problem) {
   const auto start = std::chrono::steady_clock::now();
   const std::string started_utc = UtcIso8601();
-  auto profile = LoadProfile(options.profile);
-  if (!profile) {
-    if (world.is_root()) std::cerr << "gpuconform: " << profile.error() << "\n";
-    return 2;
-  }
-  ApplyCheckpointOptions(command, profile.value());
+  auto profile = RunProfile(command, options, world);
+  if (!profile) return 2;
   // A run given up on says why in Launch.WorldFormed, whatever the filter: without it the
   // report would show only rank 0's own checks, passing.
   const std::string filter =

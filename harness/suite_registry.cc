@@ -4,6 +4,7 @@
 #include <chrono>
 #include <exception>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -61,47 +62,16 @@ CheckResult JudgeCheck(const SuiteDefinition& suite, const CheckDefinition& chec
   return Named(suite, check, node, check.judge(context, node));
 }
 
-// A comparison of every node's reading, judged on its own (a single suite's evaluation): each
-// node read in turn, then the judgement.
-CheckResult CompareEveryNode(const SuiteDefinition& suite, const CheckDefinition& check,
-                             const SuiteContext& context) {
-  if (auto why = NotApplicable(check, context, "")) return Named(suite, check, "", Skipped(*why));
-  const std::unique_ptr<NodeComparison> comparison = check.compare_nodes();
-  for (const auto& node : context.raw.nodes) comparison->Read(context, node);
-  return Named(suite, check, "", comparison->Judge(context));
-}
-
-// An `evaluate`'s judgements belong to its suite, whatever the suite's glue named them.
-std::vector<CheckResult> EvaluateTogether(const SuiteDefinition& suite, const SuiteContext& context) {
-  std::vector<CheckResult> results = suite.evaluate(context);
-  for (auto& result : results) result.suite = suite.name;
-  return results;
-}
-
-}  // namespace
-
-std::vector<CheckResult> EvaluateSuite(const SuiteDefinition& suite, const SuiteContext& context) {
-  if (suite.evaluate) return EvaluateTogether(suite, context);
-  std::vector<CheckResult> results;
-  for (const auto& check : suite.checks) {
-    if (!check.per_node) {
-      results.push_back(check.compare_nodes ? CompareEveryNode(suite, check, context)
-                                            : JudgeCheck(suite, check, context, ""));
-      continue;
-    }
-    for (const auto& node : context.raw.nodes) results.push_back(JudgeCheck(suite, check, context, node));
-  }
-  return results;
-}
-
-namespace {
-
-// One suite's share of the run: its results, its time, and what it threw, if it threw.
+// One suite's share of the run: its nodes, its time, and what it threw, if it threw.
 struct SuiteRun {
   const SuiteDefinition* suite = nullptr;
-  std::vector<CheckResult> results;
+  // The nodes its per-node checks judge: the run's, or its own (judged_nodes).
+  const std::vector<std::string>* nodes = nullptr;
+  std::vector<std::string> own_nodes;
+  std::optional<CheckResult> unavailable;  // its own node list could not be read
   double elapsed_s = 0;
   std::string defect;  // the exception's text; the suite's checks then become internal errors
+  bool OwnNodes() const { return nodes == &own_nodes; }
 };
 
 // Runs part of a suite's work, adding to its time. A suite that throws does not crash the run;
@@ -118,16 +88,17 @@ void RunPart(SuiteRun& run, Work work) {
   run.elapsed_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The internal errors that stand for every check of a suite that threw.
-std::vector<CheckResult> DefectCases(const SuiteRun& run) {
-  const SuiteDefinition& suite = *run.suite;
+// One case per check, each the same judgement: a suite that threw (internal errors), or one
+// whose own node list could not be read.
+std::vector<CheckResult> OneCaseEach(const SuiteDefinition& suite, const CheckResult& judgement) {
   std::vector<CheckResult> cases;
-  for (const auto& check : suite.checks) {
-    cases.push_back(Errored(suite.name, check.name, "", "internal-error",
-                            "gpuconform defect: suite " + suite.name + " threw: " + run.defect +
-                                " (please report it with the snapshot)"));
-  }
+  for (const auto& check : suite.checks) cases.push_back(Named(suite, check, "", judgement));
   return cases;
+}
+
+CheckResult DefectJudgement(const SuiteRun& run) {
+  return Errored("internal-error", "gpuconform defect: suite " + run.suite->name + " threw: " + run.defect +
+                                       " (please report it with the snapshot)");
 }
 
 // Each result gets an equal share of its suite's time where its judgement measured none.
@@ -138,35 +109,21 @@ void ShareTime(std::vector<CheckResult>::iterator begin, std::vector<CheckResult
   }
 }
 
-// An `evaluate`'s results in the suite's declared check order, one check's cases together in
-// the order judged (a name the suite does not declare last). A counting sort on each result's
-// check, looked up once: a comparison sort would compare check names O(n log n) times.
-std::vector<CheckResult> InCheckOrder(const SuiteDefinition& suite, std::vector<CheckResult> results) {
-  const std::size_t unknown = suite.checks.size();
-  std::vector<std::size_t> check_of(results.size(), unknown);
-  std::vector<std::size_t> first(unknown + 2, 0);  // where each check's results start, once summed
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    for (std::size_t c = 0; c < unknown; ++c) {
-      if (suite.checks[c].name == results[i].check) {
-        check_of[i] = c;
-        break;
-      }
-    }
-    ++first[check_of[i] + 2];
-  }
-  for (std::size_t c = 2; c < first.size(); ++c) first[c] += first[c - 1];
-  std::vector<std::size_t> order(results.size());
-  for (std::size_t i = 0; i < results.size(); ++i) order[first[check_of[i] + 1]++] = i;
-  std::vector<CheckResult> ordered;
-  ordered.reserve(results.size());
-  for (const std::size_t i : order) ordered.push_back(std::move(results[i]));
-  return ordered;
-}
-
-// What was read of every node at once (an `evaluate`, a cluster check) is dropped; the
+// What was read of every node at once (a cluster check, a suite's own nodes) is dropped; the
 // node-by-node pass parses a node's outputs again where its checks need them.
 void DropEveryNodesFacts(const SuiteContext& context) {
   for (const auto& node : context.raw.nodes) context.raw.facts.ClearNode(node);
+}
+
+// TRANSITIONAL: an `evaluate`'s results in the suite's declared check order.
+std::vector<CheckResult> InCheckOrder(const SuiteDefinition& suite, std::vector<CheckResult> results) {
+  std::vector<CheckResult> ordered;
+  for (const auto& check : suite.checks) {
+    for (auto& result : results) {
+      if (result.check == check.name) ordered.push_back(std::move(result));
+    }
+  }
+  return ordered;
 }
 
 // A cluster check comparing every node's reading, read node by node and judged after.
@@ -177,133 +134,186 @@ struct PendingComparison {
   std::unique_ptr<NodeComparison> comparison;
 };
 
-// Where a suite judged check by check puts its cases in the run's results: from `first`, each
-// check's in declared order, one per node for a per-node check (in node order), one otherwise.
+// Where a suite puts its cases in the run's results: from `first`, each check's in declared
+// order, one per judged node for a per-node check (in node order), one otherwise; one per
+// check where its node list is unavailable.
 struct Slots {
   std::size_t first = 0;
   std::size_t count = 0;
   std::vector<std::size_t> check_first;  // offset of each check's cases from `first`
 };
 
-Slots SlotsOf(const SuiteDefinition& suite, std::size_t first, std::size_t nodes) {
+Slots SlotsOf(const SuiteRun& run, std::size_t first) {
   Slots slots{first, 0, {}};
-  for (const auto& check : suite.checks) {
+  for (const auto& check : run.suite->checks) {
     slots.check_first.push_back(slots.count);
-    slots.count += check.per_node ? nodes : 1;
+    slots.count += check.per_node && !run.unavailable ? run.nodes->size() : 1;
   }
   return slots;
 }
+
+// The phases of one evaluation; each case is judged into its place in `all`, so a fleet's
+// 600,000 cases are never sorted, nor copied from one vector into another.
+class Evaluation {
+ public:
+  Evaluation(const std::vector<const SuiteDefinition*>& suites, const SuiteContext& context) : context_(context) {
+    for (const auto* suite : suites) runs_.push_back({suite, &context.raw.nodes, {}, {}, 0, ""});
+  }
+
+  std::vector<CheckResult> Run() {
+    ReadOwnNodeLists();
+    PlaceCases();
+    JudgeClusterChecks();
+    JudgeNodeByNode();
+    JudgeComparisons();
+    ReplaceDefects();
+    return std::move(all_);
+  }
+
+ private:
+  // Phase 1: the node lists of the suites that judge their own nodes (the controller's).
+  void ReadOwnNodeLists() {
+    for (auto& run : runs_) {
+      if (!run.suite->judged_nodes) continue;
+      run.nodes = &run.own_nodes;
+      RunPart(run, [&] {
+        JudgedNodes judged = run.suite->judged_nodes(context_);
+        run.own_nodes = std::move(judged.nodes);
+        run.unavailable = std::move(judged.unavailable);
+      });
+    }
+  }
+
+  void PlaceCases() {
+    std::size_t total = 0;
+    for (auto& run : runs_) {
+      if (run.suite->evaluate) {  // TRANSITIONAL
+        RunPart(run, [&] { together_[run.suite] = InCheckOrder(*run.suite, run.suite->evaluate(context_)); });
+        slots_.push_back({total, together_[run.suite].size(), {}});
+        total += slots_.back().count;
+        continue;
+      }
+      slots_.push_back(SlotsOf(run, total));
+      total += slots_.back().count;
+    }
+    all_.resize(total);
+    for (std::size_t s = 0; s < runs_.size(); ++s) {  // TRANSITIONAL
+      auto& results = together_[runs_[s].suite];
+      for (std::size_t i = 0; i < results.size(); ++i) {
+        all_[slots_[s].first + i] = std::move(results[i]);
+        all_[slots_[s].first + i].suite = runs_[s].suite->name;
+      }
+    }
+  }
+
+  CheckResult& Slot(std::size_t s, std::size_t c, std::size_t n = 0) {
+    return all_[slots_[s].first + slots_[s].check_first[c] + n];
+  }
+
+  // Phase 2: every cluster check, and every per-node check of a suite with its own nodes.
+  // What a check read of every node is dropped before the next (unless the suite's cluster
+  // checks share it): kept, every cluster check's reads would add up to the fleet's parsed facts
+  // at once (some 30 KB a node). A comparison only waits here for the node-by-node pass.
+  void JudgeClusterChecks() {
+    for (std::size_t s = 0; s < runs_.size(); ++s) {
+      SuiteRun& run = runs_[s];
+      if (run.suite->evaluate) continue;  // TRANSITIONAL
+      const auto& checks = run.suite->checks;
+      if (run.unavailable) {
+        for (std::size_t c = 0; c < checks.size(); ++c) Slot(s, c) = Named(*run.suite, checks[c], "", *run.unavailable);
+        continue;
+      }
+      bool read_nodes = false;
+      for (std::size_t c = 0; c < checks.size(); ++c) {
+        if (checks[c].per_node) {
+          if (!run.OwnNodes()) continue;
+          for (std::size_t n = 0; n < run.nodes->size(); ++n) {
+            RunPart(run, [&] { Slot(s, c, n) = JudgeCheck(*run.suite, checks[c], context_, (*run.nodes)[n]); });
+          }
+        } else if (checks[c].compare_nodes) {
+          RunPart(run, [&] {
+            if (auto why = NotApplicable(checks[c], context_, "")) {
+              Slot(s, c) = Named(*run.suite, checks[c], "", Skipped(*why));
+            } else {
+              comparisons_.push_back({s, c, slots_[s].first + slots_[s].check_first[c], checks[c].compare_nodes()});
+            }
+          });
+          continue;
+        } else {
+          RunPart(run, [&] { Slot(s, c) = JudgeCheck(*run.suite, checks[c], context_, ""); });
+        }
+        read_nodes = true;
+        if (!run.suite->cluster_checks_share_node_facts) DropEveryNodesFacts(context_);
+      }
+      if (read_nodes) DropEveryNodesFacts(context_);
+    }
+  }
+
+  // Phase 3: the run's nodes one at a time: every per-node check of every suite that judges
+  // the run's nodes, and every comparison's reading. A node's parsed facts are shared by all the
+  // suites that read them and dropped once the node is judged, with its raw outputs (nothing
+  // reads them after evaluation), so a fleet's evaluation holds one node's facts at a time.
+  void JudgeNodeByNode() {
+    const std::vector<std::string>& nodes = context_.raw.nodes;
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+      for (std::size_t s = 0; s < runs_.size(); ++s) {
+        SuiteRun& run = runs_[s];
+        if (run.OwnNodes() || run.suite->evaluate) continue;
+        const auto& checks = run.suite->checks;
+        for (std::size_t c = 0; c < checks.size(); ++c) {
+          if (!checks[c].per_node) continue;
+          RunPart(run, [&] { Slot(s, c, n) = JudgeCheck(*run.suite, checks[c], context_, nodes[n]); });
+        }
+      }
+      for (auto& pending : comparisons_) {
+        RunPart(runs_[pending.suite], [&] { pending.comparison->Read(context_, nodes[n]); });
+      }
+      context_.raw.ReleaseNode(nodes[n]);
+    }
+  }
+
+  // Phase 4: each comparison, once every node is read.
+  void JudgeComparisons() {
+    for (auto& pending : comparisons_) {
+      SuiteRun& run = runs_[pending.suite];
+      RunPart(run, [&] {
+        all_[pending.slot] =
+            Named(*run.suite, run.suite->checks[pending.check], "", pending.comparison->Judge(context_));
+      });
+      pending.comparison.reset();  // its readings
+    }
+  }
+
+  // Phase 5: a suite that threw has its internal errors in place of its cases (rare; the one
+  // copy is then fine). Every suite's time is shared among its cases.
+  void ReplaceDefects() {
+    for (std::size_t s = runs_.size(); s-- > 0;) {
+      const auto begin = all_.begin() + static_cast<std::ptrdiff_t>(slots_[s].first);
+      const auto end = begin + static_cast<std::ptrdiff_t>(slots_[s].count);
+      if (runs_[s].defect.empty()) {
+        ShareTime(begin, end, runs_[s].elapsed_s);
+        continue;
+      }
+      std::vector<CheckResult> errors = OneCaseEach(*runs_[s].suite, DefectJudgement(runs_[s]));
+      ShareTime(errors.begin(), errors.end(), runs_[s].elapsed_s);
+      const auto at = all_.erase(begin, end);
+      all_.insert(at, std::make_move_iterator(errors.begin()), std::make_move_iterator(errors.end()));
+    }
+  }
+
+  const SuiteContext& context_;
+  std::vector<SuiteRun> runs_;
+  std::vector<Slots> slots_;
+  std::vector<CheckResult> all_;
+  std::vector<PendingComparison> comparisons_;
+  std::map<const SuiteDefinition*, std::vector<CheckResult>> together_;  // TRANSITIONAL
+};
 
 }  // namespace
 
 std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*>& suites,
                                         const SuiteContext& context) {
-  const std::vector<std::string>& nodes = context.raw.nodes;
-  std::vector<SuiteRun> runs;
-  for (const auto* suite : suites) runs.push_back({suite, {}, 0, ""});
-  for (auto& run : runs) {
-    if (!run.suite->evaluate) continue;
-    RunPart(run, [&] { run.results = EvaluateTogether(*run.suite, context); });
-    run.results = run.defect.empty() ? InCheckOrder(*run.suite, std::move(run.results)) : DefectCases(run);
-    ShareTime(run.results.begin(), run.results.end(), run.elapsed_s);
-  }
-  // What an `evaluate` read of the nodes (Launch reads every node's addresses) is dropped, as
-  // after a cluster check below, rather than held for the whole node-by-node pass.
-  DropEveryNodesFacts(context);
-  // Each case has its place in the run's results, in suite order, and a node's case is judged
-  // into it: a fleet's 600,000 cases are never sorted, nor copied from one vector into another.
-  std::vector<Slots> slots(runs.size());
-  std::size_t total = 0;
-  for (std::size_t s = 0; s < runs.size(); ++s) {
-    if (runs[s].suite->evaluate) {
-      slots[s] = {total, runs[s].results.size(), {}};
-    } else {
-      slots[s] = SlotsOf(*runs[s].suite, total, nodes.size());
-    }
-    total += slots[s].count;
-  }
-  // Suites judged check by check: cluster checks once, then every per-node check of every such
-  // suite node by node. A node's parsed facts are shared by all the suites that read them and
-  // dropped once the node is judged, with the node's raw outputs (nothing reads them after
-  // evaluation), so a fleet's evaluation holds one node's facts at a time and its raw text shrinks.
-  // A cluster check that compares every node's reading (compare_nodes: the Software suite's
-  // versions and firmware) reads each node in the node-by-node pass and is judged after it, so
-  // the fleet's parsed facts are never held at once. Other cluster checks may read every node
-  // at once; their cases wait beside `all`, which is made only after them.
-  std::vector<std::pair<std::size_t, CheckResult>> cluster_cases;  // (slot, case)
-  std::vector<PendingComparison> comparisons;
-  for (std::size_t s = 0; s < runs.size(); ++s) {
-    if (runs[s].suite->evaluate) continue;
-    const auto& checks = runs[s].suite->checks;
-    for (std::size_t c = 0; c < checks.size(); ++c) {
-      if (checks[c].per_node) continue;
-      const std::size_t slot = slots[s].first + slots[s].check_first[c];
-      if (checks[c].compare_nodes) {
-        RunPart(runs[s], [&] {
-          if (auto why = NotApplicable(checks[c], context, "")) {
-            cluster_cases.emplace_back(slot, Named(*runs[s].suite, checks[c], "", Skipped(*why)));
-          } else {
-            comparisons.push_back({s, c, slot, checks[c].compare_nodes()});
-          }
-        });
-        continue;
-      }
-      RunPart(runs[s], [&] {
-        cluster_cases.emplace_back(slot, JudgeCheck(*runs[s].suite, checks[c], context, ""));
-      });
-      // What it read of every node is dropped before the next: kept, every cluster check's
-      // reads would add up to the fleet's parsed facts at once (some 30 KB a node). The next
-      // check, and the node-by-node pass, parse a node's outputs again where they need them.
-      DropEveryNodesFacts(context);
-    }
-  }
-  std::vector<CheckResult> all(total);
-  for (auto& [slot, result] : cluster_cases) all[slot] = std::move(result);
-  cluster_cases = {};
-  for (std::size_t s = 0; s < runs.size(); ++s) {
-    const auto at = all.begin() + static_cast<std::ptrdiff_t>(slots[s].first);
-    if (runs[s].suite->evaluate) std::move(runs[s].results.begin(), runs[s].results.end(), at);
-    runs[s].results = {};
-  }
-  for (std::size_t n = 0; n < nodes.size(); ++n) {
-    for (std::size_t s = 0; s < runs.size(); ++s) {
-      if (runs[s].suite->evaluate) continue;
-      const auto& checks = runs[s].suite->checks;
-      for (std::size_t c = 0; c < checks.size(); ++c) {
-        if (!checks[c].per_node) continue;
-        RunPart(runs[s], [&] {
-          all[slots[s].first + slots[s].check_first[c] + n] = JudgeCheck(*runs[s].suite, checks[c], context, nodes[n]);
-        });
-      }
-    }
-    for (auto& pending : comparisons) {
-      RunPart(runs[pending.suite], [&] { pending.comparison->Read(context, nodes[n]); });
-    }
-    context.raw.ReleaseNode(nodes[n]);
-  }
-  for (auto& pending : comparisons) {
-    SuiteRun& run = runs[pending.suite];
-    RunPart(run, [&] {
-      all[pending.slot] =
-          Named(*run.suite, run.suite->checks[pending.check], "", pending.comparison->Judge(context));
-    });
-    pending.comparison.reset();  // its readings
-  }
-  // A suite that threw: its internal errors in place of its cases (rare; the one copy is then fine).
-  for (std::size_t s = runs.size(); s-- > 0;) {
-    if (runs[s].suite->evaluate) continue;
-    const auto begin = all.begin() + static_cast<std::ptrdiff_t>(slots[s].first);
-    const auto end = begin + static_cast<std::ptrdiff_t>(slots[s].count);
-    if (runs[s].defect.empty()) {
-      ShareTime(begin, end, runs[s].elapsed_s);
-      continue;
-    }
-    std::vector<CheckResult> errors = DefectCases(runs[s]);
-    ShareTime(errors.begin(), errors.end(), runs[s].elapsed_s);
-    const auto at = all.erase(begin, end);
-    all.insert(at, std::make_move_iterator(errors.begin()), std::make_move_iterator(errors.end()));
-  }
-  return all;
+  return Evaluation(suites, context).Run();
 }
 
 }  // namespace gpuconform

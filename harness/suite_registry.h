@@ -115,8 +115,8 @@ struct CheckDefinition {
   std::string name;         // "KeyIdenticalOnAllNodes"
   std::string requirement;  // one line: what conformance means
   bool per_node = false;    // one test case per node
-  // Empty only in a suite whose `evaluate` judges its checks together, or in a cluster check
-  // that compares every node's reading (compare_nodes).
+  // How it is judged: `judge`, or, for a cluster check that compares every node's reading,
+  // `compare_nodes`.
   CheckJudge judge = {};
   CheckApplicability not_applicable = {};  // empty: the check always applies
   NodeComparisonFactory compare_nodes = {};  // a cluster check judged from every node's reading
@@ -135,33 +135,39 @@ CheckJudge ReadThenJudge(Read read, Judge judge) {
   };
 }
 
-// The judgement of one check of an `evaluate` (which judges several checks together), named by
-// its check and node; the harness adds the suite.
-inline CheckResult Judged(const std::string& check, const std::string& node, CheckResult judgement) {
-  return Stamped(std::move(judgement), "", check, node);
-}
+// The nodes a suite's per-node checks judge where they are not the run's: the Slurm suites
+// judge every node the controller lists, so a node that is down or drained (and runs no task)
+// is still named. Where the list cannot be read, `unavailable` says why, and every check of
+// the suite is that judgement (one case each, for the cluster).
+struct JudgedNodes {
+  std::vector<std::string> nodes;
+  std::optional<CheckResult> unavailable;
+};
+using NodePolicy = std::function<JudgedNodes(const SuiteContext&)>;
 
 struct SuiteDefinition {
   std::string name;     // JUnit <testsuite name>, e.g. "Software"
   std::string summary;  // one line for `gpuconform list`
   std::vector<CheckDefinition> checks;
   std::vector<ProbeSpec> probes = {};
-  // Set only where the checks come out of one judgement and cannot be judged one by one: one
-  // collective output or one log gives all their verdicts (AllreduceBandwidth's sweeps,
-  // Checkpoint's torture, NcclTransport's log, Launch's world), or the controller's nodes rather
-  // than the run's are judged (SlurmGres, SlurmNodes). It names each judgement with Judged();
-  // the harness adds the suite. Otherwise each check's `judge` is called, for every node of the
-  // run where the check is per node, or its `compare_nodes` reads every node, and the harness
-  // names each case.
+  // Empty: the per-node checks judge the run's nodes, node by node. Set: they judge the nodes
+  // it gives, before the node-by-node pass.
+  NodePolicy judged_nodes = {};
+  // The suite's cluster checks all read every node's facts (Checkpoint's reports, the MPI
+  // sweeps): those are kept until its last cluster check has judged, rather than dropped after
+  // each check and parsed again.
+  bool cluster_checks_share_node_facts = false;
+  // TRANSITIONAL (removed once the last suite is converted): judges every check at once.
   std::function<std::vector<CheckResult>(const SuiteContext&)> evaluate = {};
 };
 
+// TRANSITIONAL: the judgement of one check of an `evaluate`.
+inline CheckResult Judged(const std::string& check, const std::string& node, CheckResult judgement) {
+  return Stamped(std::move(judgement), "", check, node);
+}
+
 // The probes the suites read, each once (by id), in the suites' order.
 std::vector<ProbeSpec> ProbesOf(const std::vector<const SuiteDefinition*>& suites);
-
-// The results of one suite: its `evaluate`, or each check's judge (per node, node by node),
-// each stamped with the suite's name, and with its check and node where the judge judged it.
-std::vector<CheckResult> EvaluateSuite(const SuiteDefinition& suite, const SuiteContext& context);
 
 class SuiteRegistry {
  public:
@@ -181,8 +187,12 @@ struct SuiteRegistration {
   explicit SuiteRegistration(SuiteDefinition suite) { SuiteRegistry::Instance().Add(std::move(suite)); }
 };
 
-// Runs every suite's evaluate. A suite that throws does not crash the run: each of its
-// checks becomes an error naming the exception, so the defect is visible in the report.
+// Judges every check of the suites, in phases: the suites' own node lists, cluster checks, the
+// node-by-node pass (per-node checks, and every comparison's reading of the node), the
+// comparisons, and the defects. Each case is stamped with its suite, check and node and put in
+// declared order: suite, check, then node. A suite that throws does not crash the run: each of
+// its checks becomes an error naming the exception, so the defect is visible in the report.
+// The nodes' raw outputs are released as they are judged: evaluate a ClusterRaw once.
 std::vector<CheckResult> EvaluateSuites(const std::vector<const SuiteDefinition*>& suites,
                                         const SuiteContext& context);
 

@@ -1,5 +1,6 @@
 // The check catalogue: every registered check is declared once and can be judged.
 #include "harness/suite_registry.h"
+#include "tests/support/registered_checks.h"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +17,7 @@ std::vector<CheckResult> EvaluateOn(const SuiteDefinition& suite, std::vector<st
   raw.nodes = std::move(nodes);
   const Profile profile;
   const std::vector<RankInfo> ranks;
-  return EvaluateSuite(suite, SuiteContext{raw, profile, ranks, false, ""});
+  return test_support::EvaluateOneSuite(suite, SuiteContext{raw, profile, ranks, false, ""});
 }
 
 // The run's path: the cases these suites give together for these nodes under an empty profile.
@@ -38,9 +39,8 @@ TEST(CheckCatalogue, EveryCheckIsDeclaredOnceWithItsAssertionAndCanBeJudged) {
     for (const auto& check : suite->checks) {
       EXPECT_TRUE(names.insert(suite->name + "." + check.name).second) << suite->name << "." << check.name;
       EXPECT_FALSE(check.requirement.empty()) << suite->name << "." << check.name;
-      // A check without its own judge is judged by its suite's evaluate or by comparing every
-      // node's reading, or never.
-      EXPECT_TRUE(check.judge || suite->evaluate || check.compare_nodes)
+      // A check without its own judge compares every node's reading, or is never judged.
+      EXPECT_TRUE(check.judge || check.compare_nodes)
           << suite->name << "." << check.name << " has no judge";
       EXPECT_FALSE(check.compare_nodes && check.per_node) << suite->name << "." << check.name;
     }
@@ -219,51 +219,88 @@ TEST(CheckCatalogue, ANodeComparisonJudgesEveryNodeOnItsOwnReadingHoweverManyDif
   EXPECT_EQ(judged, expected);
 }
 
-// An evaluate's judgements keep the check and node its glue named, and belong to its suite.
-TEST(CheckCatalogue, AnEvaluateNamesItsJudgementsAndTheHarnessAddsTheSuite) {
-  SuiteDefinition suite;
-  suite.name = "Together";
-  suite.checks = {{"One", "judged with the others", true}};
-  suite.evaluate = [](const SuiteContext&) {
-    return std::vector<CheckResult>{Judged("One", "n1", Failed({{"bad-profile", "", "n1: wrong"}}))};
-  };
-  const auto results = EvaluateOn(suite, {"n1"});
-  ASSERT_EQ(results.size(), 1u);
-  EXPECT_EQ(results[0].TestName(), "Together.One/n1");
-  EXPECT_EQ(results[0].findings[0].entity, "n1");
+// A suite that judges its own nodes (the controller's): one case per listed node, in the list's
+// order, nodes the run never reached included, and before the run's nodes are released.
+TEST(EvaluateSuites, ASuiteWithItsOwnNodesJudgesEachListedNodeInItsPlace) {
+  SuiteDefinition own;
+  own.name = "Own";
+  own.checks = {{.name = "A", .requirement = "", .per_node = true,
+                 .judge = [](const SuiteContext&, const std::string& node) {
+                   return node == "down9" ? Failed({{"node-unusable", node, node + ": down"}}) : Passed();
+                 }},
+                {.name = "Whole", .requirement = "", .per_node = false,
+                 .judge = [](const SuiteContext&, const std::string&) { return Passed(); }}};
+  own.judged_nodes = [](const SuiteContext&) { return JudgedNodes{{"n2", "down9", "n1"}, std::nullopt}; };
+  SuiteDefinition run_nodes;
+  run_nodes.name = "Run";
+  run_nodes.checks = {{.name = "B", .requirement = "", .per_node = true,
+                       .judge = [](const SuiteContext&, const std::string&) { return Passed(); }}};
+  std::vector<std::string> names;
+  for (const auto& result : EvaluateAllOn({&own, &run_nodes}, {"n1", "n2"})) names.push_back(result.TestName());
+  EXPECT_EQ(names, (std::vector<std::string>{"Own.A/n2", "Own.A/down9", "Own.A/n1", "Own.Whole", "Run.B/n1",
+                                             "Run.B/n2"}));
 }
 
-TEST(EvaluateSuites, GroupsEachChecksCasesInDeclaredOrder) {
+// Where a suite's own node list cannot be read, each of its checks is one case with that
+// judgement, and the checks are never called.
+TEST(EvaluateSuites, ASuiteWhoseNodeListIsUnavailableGivesOneErrorPerCheck) {
   SuiteDefinition suite;
   suite.name = "S";
-  suite.checks = {{"A", "", true}, {"B", "", true}};
-  suite.evaluate = [](const SuiteContext&) {
-    return std::vector<CheckResult>{Passed("S", "B", "n1"), Passed("S", "A", "n1"), Passed("S", "B", "n2"),
-                                    Passed("S", "A", "n2")};
+  const CheckJudge never = [](const SuiteContext&, const std::string&) -> CheckResult {
+    throw std::runtime_error("judged without its node list");
   };
-  ClusterRaw raw;
-  Profile profile;
-  const std::vector<RankInfo> ranks;
-  const auto results = EvaluateSuites({&suite}, SuiteContext{raw, profile, ranks, false, ""});
-  ASSERT_EQ(results.size(), 4u);
-  EXPECT_EQ(results[0].TestName(), "S.A/n1");
-  EXPECT_EQ(results[1].TestName(), "S.A/n2");
-  EXPECT_EQ(results[2].TestName(), "S.B/n1");
-  EXPECT_EQ(results[3].TestName(), "S.B/n2");
+  suite.checks = {{.name = "A", .requirement = "", .per_node = true, .judge = never},
+                  {.name = "B", .requirement = "", .per_node = false, .judge = never}};
+  suite.judged_nodes = [](const SuiteContext&) {
+    return JudgedNodes{{}, Errored("no-controller-view", "scontrol: cannot reach slurmctld")};
+  };
+  const auto results = EvaluateAllOn({&suite}, {"n1", "n2"});
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& result : results) {
+    EXPECT_EQ(result.verdict, Verdict::kError) << result.TestName();
+    EXPECT_EQ(result.findings[0].code, "no-controller-view");
+    EXPECT_EQ(result.node, "");
+  }
+  EXPECT_EQ(results[0].TestName(), "S.A");
+  EXPECT_EQ(results[1].TestName(), "S.B");
+}
+
+// A suite whose cluster checks share every node's facts parses each node once for all of
+// them; any other suite's cluster check parses them again.
+TEST(EvaluateSuites, ClusterChecksThatShareNodeFactsParseEachNodeOnce) {
+  for (const bool share : {true, false}) {
+    int parses = 0;
+    const CheckJudge read_every_node = [&parses](const SuiteContext& context, const std::string&) {
+      for (const auto& node : context.raw.nodes) context.raw.facts.Get<int>("count", node, [&] { return ++parses; });
+      return Passed();
+    };
+    SuiteDefinition suite;
+    suite.name = "S";
+    suite.checks = {{.name = "A", .requirement = "", .per_node = false, .judge = read_every_node},
+                    {.name = "B", .requirement = "", .per_node = false, .judge = read_every_node}};
+    suite.cluster_checks_share_node_facts = share;
+    EvaluateAllOn({&suite}, {"n1", "n2", "n3"});
+    EXPECT_EQ(parses, share ? 3 : 6) << (share ? "shared" : "not shared");
+  }
 }
 
 TEST(EvaluateSuites, ASuiteThatThrowsBecomesErrorsNotACrash) {
   SuiteDefinition suite;
   suite.name = "S";
-  suite.checks = {{"A", "", false}};
-  suite.evaluate = [](const SuiteContext&) -> std::vector<CheckResult> { throw std::runtime_error("boom"); };
-  ClusterRaw raw;
-  Profile profile;
-  const std::vector<RankInfo> ranks;
-  const auto results = EvaluateSuites({&suite}, SuiteContext{raw, profile, ranks, false, ""});
-  ASSERT_EQ(results.size(), 1u);
-  EXPECT_EQ(results[0].verdict, Verdict::kError);
-  EXPECT_NE(results[0].findings[0].message.find("boom"), std::string::npos);
+  suite.checks = {{.name = "A", .requirement = "", .per_node = true,
+                   .judge = [](const SuiteContext&, const std::string& node) -> CheckResult {
+                     if (node == "n2") throw std::runtime_error("boom");
+                     return Passed();
+                   }},
+                  {.name = "B", .requirement = "", .per_node = false,
+                   .judge = [](const SuiteContext&, const std::string&) { return Passed(); }}};
+  const auto results = EvaluateAllOn({&suite}, {"n1", "n2", "n3"});
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& result : results) {
+    EXPECT_EQ(result.verdict, Verdict::kError) << result.TestName();
+    EXPECT_EQ(result.findings[0].code, "internal-error");
+    EXPECT_NE(result.findings[0].message.find("boom"), std::string::npos);
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/suite_registry.h"
+#include "tests/support/registered_checks.h"
 #include "probes/mpi_sweep/mpi_allreduce_probe.h"
 #include "probes/mpi_sweep/step_deaths.h"
 #include "probes/nccl_run/nccl_run_probe.h"
@@ -43,7 +44,7 @@ std::map<std::string, CheckResult> JudgeRun(const std::string& probe_id, const s
   const ClusterRaw raw = FetchAll(source, suite->probes);
   const std::vector<RankInfo> ranks;
   const Profile profile = test_support::BuiltinProfile(profile_name);
-  for (auto& result : EvaluateSuite(*suite, SuiteContext{raw, profile, ranks, false, ""})) {
+  for (auto& result : test_support::EvaluateOneSuite(*suite, SuiteContext{raw, profile, ranks, false, ""})) {
     by_check.emplace(result.check, result);
   }
   return by_check;

@@ -169,7 +169,7 @@ TEST(LaunchSuite, NamesEveryCaseAndJudgesTheRanksAgainstTheNodesAddresses) {
   options.launched = true;
   const Profile profile;
   const SuiteContext context{raw, profile, ranks, false, "", options};
-  const auto results = EvaluateSuite(test_support::RegisteredSuite(kSuite), context);
+  const auto results = test_support::EvaluateOneSuite(test_support::RegisteredSuite(kSuite), context);
   std::map<std::string, const CheckResult*> by_name;
   for (const auto& result : results) by_name[result.TestName()] = &result;
   EXPECT_EQ(by_name.at("Launch.TaskStarted/node1")->verdict, Verdict::kPass);

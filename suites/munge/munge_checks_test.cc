@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "harness/suite_registry.h"
+#include "tests/support/registered_checks.h"
 #include "harness/text_util.h"
 #include "harness/world.h"
 #include "probes/munge/munge_facts.h"
@@ -656,7 +657,7 @@ TEST(MungeSuite, EvaluatesFilesAndReportsAMissingOneNamingNodeAndFile) {
   const Profile profile = LocalProfile();
   const std::vector<RankInfo> ranks;
   const SuiteContext context{raw, profile, ranks, false, ""};
-  const auto results = EvaluateSuite(MungeSuite(), context);
+  const auto results = test_support::EvaluateOneSuite(MungeSuite(), context);
   std::map<std::string, const CheckResult*> by_name;
   for (const auto& r : results) by_name[r.TestName()] = &r;
   ASSERT_EQ(results.size(), 7u);
@@ -681,7 +682,7 @@ TEST(MungeSuite, AFileThatCouldNotBeReadIsThatNodesError) {
                                              "node1: `munge` is not installed (not found on PATH)"};
   const Profile profile = LocalProfile();
   const std::vector<RankInfo> ranks;
-  const auto results = EvaluateSuite(MungeSuite(), SuiteContext{raw, profile, ranks, false, ""});
+  const auto results = test_support::EvaluateOneSuite(MungeSuite(), SuiteContext{raw, profile, ranks, false, ""});
   std::map<std::string, const CheckResult*> by_name;
   for (const auto& r : results) by_name[r.TestName()] = &r;
   const auto* stat = by_name.at("Munge.KeyFileProtected/node1");
@@ -700,7 +701,7 @@ TEST(MungeSuite, EveryCheckIsSkippedWhereTheProfileHasNoMungeEvenWithoutFiles) {
   raw.nodes = {"node1", "node2"};
   const std::vector<RankInfo> ranks;
   for (const Profile& profile : {NoMungeProfile(), NoMungeSectionProfile()}) {
-    const auto results = EvaluateSuite(MungeSuite(), SuiteContext{raw, profile, ranks, false, ""});
+    const auto results = test_support::EvaluateOneSuite(MungeSuite(), SuiteContext{raw, profile, ranks, false, ""});
     ASSERT_EQ(results.size(), 7u);
     for (const auto& r : results) {
       EXPECT_EQ(r.verdict, Verdict::kSkip) << r.TestName();
@@ -711,7 +712,7 @@ TEST(MungeSuite, EveryCheckIsSkippedWhereTheProfileHasNoMungeEvenWithoutFiles) {
   }
   Profile no_limit = LocalProfile();
   no_limit.munge->max_clock_skew_s = 0;
-  const auto results = EvaluateSuite(MungeSuite(), SuiteContext{raw, no_limit, ranks, false, ""});
+  const auto results = test_support::EvaluateOneSuite(MungeSuite(), SuiteContext{raw, no_limit, ranks, false, ""});
   EXPECT_EQ(results.back().TestName(), "Munge.ClockSkewWithinTtl");
   EXPECT_EQ(results.back().verdict, Verdict::kSkip);
 }

@@ -1,7 +1,7 @@
 // Judging a registered suite's checks as a run judges them, on outputs a test makes: a
 // ClusterRaw of named nodes and their probe outputs, and the cases the suite's checks give on
-// it under a profile (each check's applicability, its reads, its judgement, or the suite's
-// evaluate, and the stamp that names each case). For tests of what lives in a suite's glue: a
+// it under a profile (each check's applicability, its reads, its judgement, and the stamp that
+// names each case), by the run's own evaluator. For tests of what lives in a suite's glue: a
 // skip before any read, a read that fails, a check judged from another check's facts.
 // Header-only.
 #pragma once
@@ -46,8 +46,18 @@ inline const SuiteDefinition& RegisteredSuite(const std::string& suite_name) {
   return kNone;
 }
 
+// One suite judged by the run's evaluator (EvaluateSuites on a one-suite list), on a copy of
+// the context's outputs: evaluation releases each node's outputs as it judges the node, and a
+// test may judge the same outputs again.
+inline std::vector<CheckResult> EvaluateOneSuite(const SuiteDefinition& suite, const SuiteContext& context) {
+  const ClusterRaw raw = context.raw;
+  const SuiteContext copy{raw,           context.profile, context.ranks,          context.live,
+                          context.world_problem, context.options, context.counter_history};
+  return EvaluateSuites({&suite}, copy);
+}
+
 // The cases of the suite's checks named in `checks` (all of them when empty) on `raw`, in the
-// suite's order. Only those checks are judged, unless the suite judges its checks together.
+// suite's order. Only those checks are judged.
 inline std::vector<CheckResult> JudgeRegistered(const std::string& suite_name, const ClusterRaw& raw,
                                                 const Profile& profile, const std::vector<std::string>& checks = {},
                                                 const std::vector<RankInfo>& ranks = {}) {
@@ -55,10 +65,8 @@ inline std::vector<CheckResult> JudgeRegistered(const std::string& suite_name, c
     return checks.empty() || std::find(checks.begin(), checks.end(), check) != checks.end();
   };
   SuiteDefinition suite = RegisteredSuite(suite_name);
-  if (!suite.evaluate) std::erase_if(suite.checks, [&](const CheckDefinition& check) { return !wanted(check.name); });
-  auto results = EvaluateSuite(suite, SuiteContext{raw, profile, ranks, false, ""});
-  std::erase_if(results, [&](const CheckResult& result) { return !wanted(result.check); });
-  return results;
+  std::erase_if(suite.checks, [&](const CheckDefinition& check) { return !wanted(check.name); });
+  return EvaluateOneSuite(suite, SuiteContext{raw, profile, ranks, false, ""});
 }
 
 // The cases one check gives on `raw` (one per node for a per-node check, one for a cluster

@@ -23,6 +23,7 @@
 #include "harness/result.h"
 #include "harness/snapshot_source.h"
 #include "harness/suite_registry.h"
+#include "tests/support/registered_checks.h"
 
 namespace gpuconform::test_support {
 
@@ -174,7 +175,7 @@ inline std::vector<CheckResult> EvaluateSuiteOnSnapshot(const std::string& suite
   if (!suite || !snapshot) return {};
   const ClusterRaw raw = FetchAll(**snapshot, suite->probes);
   const std::vector<RankInfo> ranks;
-  return EvaluateSuite(*suite, SuiteContext{raw, profile, ranks, false, ""});
+  return EvaluateOneSuite(*suite, SuiteContext{raw, profile, ranks, false, ""});
 }
 
 // Verdict of each test case in `results`, keyed by case name (the check, and the node where

@@ -1,4 +1,6 @@
-# Sourced by the cluster cases: install_binary, with $binary and $LC set.
+# shellcheck shell=bash disable=SC2154  # the variables that cluster_case sets
+# Sourced by tests/cluster/cluster_case and tests/cluster/fault_matrix: install_binary, with
+# $binary and $LC set.
 # Puts the binary under test where every node runs it from. An identical copy is left alone;
 # a different one waits, up to 60 s, for the ranks still running the old one to end: a node
 # whose slurmd was killed keeps its rank up to 30 s, and cp then fails with 'Text file busy'.

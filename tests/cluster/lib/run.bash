@@ -24,7 +24,9 @@ start_gpuconform() {
   install_binary
   junit="$work/$name.xml"
   out="$work/$name.out"
-  rm -f "$junit"
+  # Both emptied now, not when the background srun starts: a case that polls $out at once must
+  # not read the previous run's output (terminated-scancel once cancelled 2 s in on it).
+  rm -f "$junit" "$out"
   # The Checkpoint suite's target: shared by every node at the same path.
   local checkpoint_dir=${CHECKPOINT_DIR:-$LC/shared/checkpoints}
   mkdir -p "$checkpoint_dir"

@@ -316,7 +316,7 @@ int MergeVerb(const CommandLine& command) {
     if (!DecideDrains(drain, document.record.nodes, document.cases, document.record)) status = 2;
     document.record.exit_status = status;
   }
-  document.junit_properties = {{"nodes", Join(document.record.nodes, ",")}};
+  document.stated_properties = {{"nodes", Join(document.record.nodes, ",")}};
   ReportSinks sinks;
   sinks.push_back(ResultsJsonSink(command.json_out));
   if (!command.junit.empty()) sinks.push_back(JunitFileSink(command.junit));

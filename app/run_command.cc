@@ -242,7 +242,7 @@ void WriteProvisionalReports(const RunScope& scope, const std::vector<std::strin
   }
   InSuiteOrder(run.cases, scope.suites);
   run.cases = SelectCases(std::move(run.cases), scope.filter);
-  run.junit_properties = {{"nodes", Join(hosts, ",")}, {"filter", scope.command.filter}};
+  run.stated_properties = {{"nodes", Join(hosts, ",")}, {"filter", scope.command.filter}};
   for (const auto& sink : sinks) {
     if (auto written = sink->Write(run); !written) std::cerr << "gpuconform: " << written.error() << "\n";
   }
@@ -659,9 +659,9 @@ int JudgeGathered(const RunScope& scope, const std::vector<const SuiteDefinition
     steps.act = [&, drain](Run& judged) { return DecideDrains(drain, gathered.raw.nodes, judged.cases, judged.record); };
   }
 
-  run.junit_properties = {{"nodes", Join(gathered.raw.nodes, ",")}, {"world", world.Describe()},
+  run.stated_properties = {{"nodes", Join(gathered.raw.nodes, ",")}, {"world", world.Describe()},
                           {"filter", command.filter}};
-  if (baseline) run.junit_properties.push_back({"baseline", baseline->origin});
+  if (baseline) run.stated_properties.push_back({"baseline", baseline->origin});
   if (const auto captured = gathered.manifest.find("captured_at"); captured != gathered.manifest.end()) {
     run.record.facts_read_utc = captured->second;
   }
@@ -671,7 +671,7 @@ int JudgeGathered(const RunScope& scope, const std::vector<const SuiteDefinition
                      std::make_move_iterator(judged_before.end()));
     InSuiteOrder(evaluated, scope.suites);
   }
-  run.junit_properties.push_back(
+  run.stated_properties.push_back(
       {"elapsed_s",
        std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - scope.start).count())});
   const auto terminal = TerminalSink(std::cout, {UseColor(options), command.quiet}, command.require_all_nodes);

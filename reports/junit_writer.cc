@@ -53,7 +53,7 @@ struct SuiteHeader {
 
 SuiteHeader HeaderOf(const Run& run) {
   return {run.record.incomplete, run.record.hostname, run.record.ended_utc, run.record.profile, run.record.gpuconform_version, run.record.mode,
-          run.junit_properties};
+          run.stated_properties};
 }
 
 }  // namespace

@@ -17,7 +17,7 @@
 namespace gpuconform {
 
 // The run's record gives each suite its hostname, timestamp (the run's end), profile and mode;
-// run.junit_properties follow them as run-wide <properties>.
+// run.stated_properties follow them as run-wide <properties>.
 std::string RenderJunit(const Run& run);
 // One Surefire-style document for one suite.
 std::string RenderJunitSuite(const Run& run, const std::string& suite);

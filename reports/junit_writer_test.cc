@@ -44,7 +44,7 @@ Run FixedRun(std::vector<CheckResult> cases = {}) {
   run.record.profile = "h100-sxm-8";
   run.record.gpuconform_version = "0.1.0";
   run.record.mode = "snapshot fixtures/snapshots/healthy";
-  run.junit_properties = {{"cluster", "demo"}, {"nodes", "2"}};
+  run.stated_properties = {{"cluster", "demo"}, {"nodes", "2"}};
   run.cases = std::move(cases);
   return run;
 }
@@ -294,7 +294,7 @@ TEST_F(JunitSchemaTest, RandomBytesInEveryFieldStillValidateAgainstBothSchemas) 
     result.measurements.push_back({random_bytes(), random_bytes(), random_bytes(), random_bytes(), random_bytes()});
     gpuconform::Run run = FixedRun({result, Skipped(result.suite, random_bytes(), "", random_bytes())});
     run.record.hostname = random_bytes();
-    run.junit_properties = {{random_bytes(), random_bytes()}};
+    run.stated_properties = {{random_bytes(), random_bytes()}};
     const std::string xml = RenderJunit(run);
     ExpectValid(xml, kJenkinsSchema);
     ExpectValid(xml, kAntSchema);

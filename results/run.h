@@ -70,9 +70,10 @@ RunRecord StartRecord(std::string started_utc, std::string profile, std::string 
 struct Run {
   RunRecord record;
   std::vector<CheckResult> cases;
-  // JUnit's run-wide <properties> after profile, version and mode, in order ("nodes", "world",
-  // "filter", ...): what each verb chooses to state about how it ran.
-  std::vector<std::pair<std::string, std::string>> junit_properties = {};
+  // What the verb states about how it ran, in order ("nodes", "world", "filter", "baseline",
+  // "elapsed_s"), beyond the record: each report shows them its own way (JUnit as run-wide
+  // <properties> after profile, version and mode).
+  std::vector<std::pair<std::string, std::string>> stated_properties = {};
 };
 
 }  // namespace gpuconform

@@ -13,6 +13,7 @@
 #include <future>
 #include <mutex>
 
+#include "harness/run_options.h"
 #include "harness/termination.h"
 
 namespace gpuconform {
@@ -69,8 +70,7 @@ std::optional<std::string> FindOnPath(const std::string& tool, std::string_view 
 }
 
 std::optional<std::string> FindOnPath(const std::string& tool) {
-  const char* path = std::getenv("PATH");
-  return FindOnPath(tool, path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin");
+  return FindOnPath(tool, ExecutableSearchPath());
 }
 
 namespace {

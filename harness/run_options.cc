@@ -76,6 +76,16 @@ void ExportToLibraryEnvironment(const std::string& name, const std::string& valu
   ::setenv(name.c_str(), value.c_str(), 1);
 }
 
+std::string ExecutableSearchPath() {
+  const char* path = std::getenv("PATH");
+  return path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+}
+
+std::string TemporaryDirectory() {
+  const char* tmp = std::getenv("TMPDIR");
+  return tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+}
+
 std::optional<int> ParseDeadlineSeconds(const std::string& text) {
   long long total = 0;
   std::size_t at = 0;

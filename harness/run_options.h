@@ -41,6 +41,12 @@ Environment ReadEnvironment(const char* const* entries);
 // never read back from it.
 void ExportToLibraryEnvironment(const std::string& name, const std::string& value);
 
+// Two settings of this process's environment that its children share rather than configure,
+// read here as every other setting is: where tools are searched for (PATH; the shell's default
+// where it is unset) and where temporary files go (TMPDIR; /tmp where it is unset or empty).
+std::string ExecutableSearchPath();
+std::string TemporaryDirectory();
+
 // What the launcher tells this process, read before MPI is up (world.cc decides from it).
 struct LaunchFacts {
   int rank = 0;                  // PMIX_RANK, OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID

@@ -18,6 +18,7 @@
 
 #include "harness/process_runner.h"
 #include "harness/record_lines.h"
+#include "harness/run_options.h"
 #include "harness/termination.h"
 #include "harness/tcp_probe.h"
 #include "harness/text_util.h"
@@ -368,8 +369,7 @@ std::string LaunchStage(const CollectiveContext& context, const Plan& plan) {
   const std::string& resolved = *found;
   launcher[2].second = resolved;
   std::error_code error;
-  const char* tmp = std::getenv("TMPDIR");
-  const fs::path work = fs::path(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") /
+  const fs::path work = fs::path(TemporaryDirectory()) /
                         ("gpuconform-torchrun-" + std::to_string(::getpid()) + "-" + RandomHex());
   fs::create_directories(work, error);
   RegisterRunDirectory(work.string());

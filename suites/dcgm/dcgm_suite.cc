@@ -23,11 +23,13 @@ SuiteDefinition Definition() {
   return {
       .name = kSuite,
       .summary = "NVIDIA DCGM's diagnostic (dcgmi diag at the profile's level) passes on every GPU",
-      .checks = {{kDiagnosticsPass,
-                  "every DCGM diagnostic test passes on every GPU; a run whose environment failed is judged as such, "
-                  "never as a GPU defect",
-                  true, JudgeDiagnostics,
-                  [](const SuiteContext& c, const std::string&) { return DiagnosticsSkipReason(c.profile); }}},
+      .checks = {{.name = kDiagnosticsPass,
+                  .requirement = "every DCGM diagnostic test passes on every GPU; a run whose environment failed is "
+                                 "judged as such, never as a GPU defect",
+                  .per_node = true,
+                  .judge = JudgeDiagnostics,
+                  .not_applicable =
+                      [](const SuiteContext& c, const std::string&) { return DiagnosticsSkipReason(c.profile); }}},
       .probes = {dcgm::DcgmDiagJsonProbe(), dcgm::DcgmDiagTextProbe()},
   };
 }

@@ -23,12 +23,14 @@ CheckApplicability Unless(SkipReason reason) {
 
 CheckDefinition InventoryCheckDefinition(const char* name, const char* requirement, InventoryCheck check,
                                          SkipReason skip = GpuHealthSkipReason) {
-  return {name, requirement, true,
-          ReadThenJudge(ReadInventory,
-                        [check](const GpuInventory& inventory, const SuiteContext& c, const std::string& node) {
-                          return check(node, inventory, c.profile);
-                        }),
-          Unless(skip)};
+  return {.name = name,
+          .requirement = requirement,
+          .per_node = true,
+          .judge = ReadThenJudge(ReadInventory,
+                                 [check](const GpuInventory& inventory, const SuiteContext& c, const std::string& node) {
+                                   return check(node, inventory, c.profile);
+                                 }),
+          .not_applicable = Unless(skip)};
 }
 
 SuiteDefinition Definition() {
@@ -60,22 +62,25 @@ SuiteDefinition Definition() {
               InventoryCheckDefinition(kPersistenceMode, "every GPU's persistence mode is as the profile says",
                                        CheckPersistenceMode),
               // The kernel log only adds to what the inventory says: one that cannot be read is no error here.
-              {kGpusAtExpectedPcieAddresses, "every GPU answers at its PCIe address; none has fallen off the bus", true,
-               ReadThenJudge(ReadInventory,
-                             [](const GpuInventory& inventory, const SuiteContext& c, const std::string& node) {
-                               const auto& log = kernel_log::ReadKernelLog(c.raw, node);
-                               return CheckGpusAtExpectedPcieAddresses(node, inventory, log ? &*log : nullptr,
-                                                                       c.profile);
-                             }),
-               Unless(GpuHealthSkipReason)},
-              {kNoHardwareXids, "the kernel log has no hardware or driver XID since boot", true,
-               ReadThenJudge([](const SuiteContext& c, const std::string& node) -> decltype(auto) {
-                               return kernel_log::ReadKernelLog(c.raw, node);
-                             },
-                             [](const kernel_log::KernelLog& log, const SuiteContext& c, const std::string& node) {
-                               return CheckNoHardwareXids(node, log, c.profile);
-                             }),
-               Unless(GpuHealthSkipReason)},
+              {.name = kGpusAtExpectedPcieAddresses,
+               .requirement = "every GPU answers at its PCIe address; none has fallen off the bus",
+               .per_node = true,
+               .judge = ReadThenJudge(ReadInventory,
+                                      [](const GpuInventory& inventory, const SuiteContext& c, const std::string& node) {
+                                        const auto& log = kernel_log::ReadKernelLog(c.raw, node);
+                                        return CheckGpusAtExpectedPcieAddresses(node, inventory,
+                                                                                log ? &*log : nullptr, c.profile);
+                                      }),
+               .not_applicable = Unless(GpuHealthSkipReason)},
+              {.name = kNoHardwareXids,
+               .requirement = "the kernel log has no hardware or driver XID since boot",
+               .per_node = true,
+               .judge = ReadThenJudge([](const SuiteContext& c, const std::string& node) -> decltype(auto) {
+                                        return kernel_log::ReadKernelLog(c.raw, node);
+                                      },
+                                      [](const kernel_log::KernelLog& log, const SuiteContext& c,
+                                         const std::string& node) { return CheckNoHardwareXids(node, log, c.profile); }),
+               .not_applicable = Unless(GpuHealthSkipReason)},
           },
       .probes = JoinProbes({facts::GpuHealthProbes(), {kernel_log::KernelLogProbe()}}),
   };

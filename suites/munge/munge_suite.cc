@@ -29,26 +29,38 @@ SuiteDefinition Definition() {
     .name = kSuite,
     .summary = "MUNGE: credentials decode across nodes, one key everywhere and protected, munged up, clocks in TTL",
     .checks = {
-        {kCredentialsDecodeAcrossNodes, "every node decodes every other node's MUNGE credential", false,
-         [](const SuiteContext& context, const std::string&) {
-           return CheckCredentialsDecodeAcrossNodes(facts::ReadEveryNode(context.raw, ReadDecodeReport));
-         },
-         SuiteNotApplicable},
-        {kKeyIdenticalOnAllNodes, "every node holds the same MUNGE key (compared by keyed digest)", false,
-         [](const SuiteContext& context, const std::string&) {
-           return CheckKeyIdenticalOnAllNodes(facts::ReadEveryNode(context.raw, ReadKeyDigest));
-         },
-         SuiteNotApplicable},
-        {kKeyFileProtected, "the MUNGE key is owned by munge or root and not accessible to group or others", true,
-         ReadThenJudgeNode(ReadKeyStat, CheckKeyFileProtected), SuiteNotApplicable},
-        {kDaemonReachable,
-         "munged answers on the node: munge -n encodes and the node decodes its own credential", true,
-         ReadThenJudgeNode(ReadDecodeReport, CheckDaemonReachable), SuiteNotApplicable},
-        {kClockSkewWithinTtl, "node clocks differ by no more than the profile's munge.max_clock_skew_s", false,
-         [](const SuiteContext& context, const std::string&) {
-           return CheckClockSkewWithinTtl(facts::ReadEveryNode(context.raw, ReadClockReading), context.profile);
-         },
-         [](const SuiteContext& context, const std::string&) { return ClockSkewNotApplicable(context.profile); }},
+        {.name = kCredentialsDecodeAcrossNodes,
+         .requirement = "every node decodes every other node's MUNGE credential",
+         .judge =
+             [](const SuiteContext& context, const std::string&) {
+               return CheckCredentialsDecodeAcrossNodes(facts::ReadEveryNode(context.raw, ReadDecodeReport));
+             },
+         .not_applicable = SuiteNotApplicable},
+        {.name = kKeyIdenticalOnAllNodes,
+         .requirement = "every node holds the same MUNGE key (compared by keyed digest)",
+         .judge =
+             [](const SuiteContext& context, const std::string&) {
+               return CheckKeyIdenticalOnAllNodes(facts::ReadEveryNode(context.raw, ReadKeyDigest));
+             },
+         .not_applicable = SuiteNotApplicable},
+        {.name = kKeyFileProtected,
+         .requirement = "the MUNGE key is owned by munge or root and not accessible to group or others",
+         .per_node = true,
+         .judge = ReadThenJudgeNode(ReadKeyStat, CheckKeyFileProtected),
+         .not_applicable = SuiteNotApplicable},
+        {.name = kDaemonReachable,
+         .requirement = "munged answers on the node: munge -n encodes and the node decodes its own credential",
+         .per_node = true,
+         .judge = ReadThenJudgeNode(ReadDecodeReport, CheckDaemonReachable),
+         .not_applicable = SuiteNotApplicable},
+        {.name = kClockSkewWithinTtl,
+         .requirement = "node clocks differ by no more than the profile's munge.max_clock_skew_s",
+         .judge =
+             [](const SuiteContext& context, const std::string&) {
+               return CheckClockSkewWithinTtl(facts::ReadEveryNode(context.raw, ReadClockReading), context.profile);
+             },
+         .not_applicable =
+             [](const SuiteContext& context, const std::string&) { return ClockSkewNotApplicable(context.profile); }},
     },
     // Collectives run in this order on every rank, after the node probes (the stat); the
     // clock last, after the slow decodes.

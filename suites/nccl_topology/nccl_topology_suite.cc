@@ -65,30 +65,39 @@ SuiteDefinition Definition() {
     .name = kSuite,
     .summary = "NCCL's topology (NCCL_TOPO_DUMP_FILE) matches the profile: GPUs, NVLinks, NICs, GPU-NIC affinity",
     .checks = {
-        {kGpuCount, "NCCL sees gpu.count_per_node GPUs on every node", true,
-         JudgeTopology([](const SuiteContext& context, const std::string& node, const Topology& topology) {
+        {.name = kGpuCount,
+         .requirement = "NCCL sees gpu.count_per_node GPUs on every node",
+         .per_node = true,
+         .judge = JudgeTopology([](const SuiteContext& context, const std::string& node, const Topology& topology) {
            return CheckGpuCount(node, topology, context.profile);
          }),
-         ApplicableUnder(kGpuCount)},
-        {kNvlinkCountPerGpu, "every GPU has nvlink.links_per_gpu NVLinks to NVSwitches", true,
-         JudgeTopology([](const SuiteContext& context, const std::string& node, const Topology& topology) {
+         .not_applicable = ApplicableUnder(kGpuCount)},
+        {.name = kNvlinkCountPerGpu,
+         .requirement = "every GPU has nvlink.links_per_gpu NVLinks to NVSwitches",
+         .per_node = true,
+         .judge = JudgeTopology([](const SuiteContext& context, const std::string& node, const Topology& topology) {
            return CheckNvlinkCountPerGpu(node, topology, context.profile);
          }),
-         ApplicableUnder(kNvlinkCountPerGpu)},
-        {kNicCountSpeedGdr, "NCCL sees infiniband.rail_nics_per_node NICs at the profile's rate, with GPUDirect RDMA",
-         true,
-         JudgeTopology([](const SuiteContext& context, const std::string& node, const Topology& topology) {
+         .not_applicable = ApplicableUnder(kNvlinkCountPerGpu)},
+        {.name = kNicCountSpeedGdr,
+         .requirement = "NCCL sees infiniband.rail_nics_per_node NICs at the profile's rate, with GPUDirect RDMA",
+         .per_node = true,
+         .judge = JudgeTopology([](const SuiteContext& context, const std::string& node, const Topology& topology) {
            return CheckNicCountSpeedGdr(node, topology, context.profile);
          }),
-         ApplicableUnder(kNicCountSpeedGdr)},
-        {kGpuHasNicUnderPcieSwitch, "every GPU has a NIC under its PCIe switch, on its NUMA node", true,
-         JudgeTopology([](const SuiteContext&, const std::string& node, const Topology& topology) {
+         .not_applicable = ApplicableUnder(kNicCountSpeedGdr)},
+        {.name = kGpuHasNicUnderPcieSwitch,
+         .requirement = "every GPU has a NIC under its PCIe switch, on its NUMA node",
+         .per_node = true,
+         .judge = JudgeTopology([](const SuiteContext&, const std::string& node, const Topology& topology) {
            return CheckGpuHasNicUnderPcieSwitch(node, topology);
          }),
-         ApplicableUnder(kGpuHasNicUnderPcieSwitch)},
-        {kTopoFileMatchesNode,
-         "every PCI device of the NCCL_TOPO_FILE the environment sets exists on the node with the same class", true,
-         JudgeTopoFile},
+         .not_applicable = ApplicableUnder(kGpuHasNicUnderPcieSwitch)},
+        {.name = kTopoFileMatchesNode,
+         .requirement =
+             "every PCI device of the NCCL_TOPO_FILE the environment sets exists on the node with the same class",
+         .per_node = true,
+         .judge = JudgeTopoFile},
     },
     .probes = {TopologyProbe(), nccl_topo::NcclTopoFile(), pci_devices::PciDevices()},
   };

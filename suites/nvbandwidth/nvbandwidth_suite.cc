@@ -23,11 +23,13 @@ SuiteDefinition Definition() {
   return {
       .name = kSuite,
       .summary = "nvbandwidth's host-device and device-device copy-engine bandwidths at the profile's floors",
-      .checks = {{kCopyBandwidthAtFloors,
-                  "every GPU's host-to-device and device-to-host copy, and every GPU pair's device-to-device copy, "
-                  "at or above the profile's floor",
-                  true, JudgeCopies,
-                  [](const SuiteContext& c, const std::string&) { return CopyBandwidthSkipReason(c.profile); }}},
+      .checks = {{.name = kCopyBandwidthAtFloors,
+                  .requirement = "every GPU's host-to-device and device-to-host copy, and every GPU pair's "
+                                 "device-to-device copy, at or above the profile's floor",
+                  .per_node = true,
+                  .judge = JudgeCopies,
+                  .not_applicable =
+                      [](const SuiteContext& c, const std::string&) { return CopyBandwidthSkipReason(c.profile); }}},
       .probes = {nvbandwidth::NvbandwidthJsonProbe(), nvbandwidth::NvbandwidthTextProbe()},
   };
 }

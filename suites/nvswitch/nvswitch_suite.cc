@@ -59,12 +59,15 @@ template <typename Fact>
 CheckDefinition LinkCheck(const char* name, const char* requirement,
                           const Result<Fact>& (*read)(const ClusterRaw&, const std::string&),
                           CheckResult (*check)(const std::string&, const Fact&, const Profile&)) {
-  return {name, requirement, true,
-          ReadThenJudge([read](const SuiteContext& c, const std::string& node) -> decltype(auto) { return read(c.raw, node); },
-                        [check](const Fact& fact, const SuiteContext& c, const std::string& node) {
-                          return check(node, fact, c.profile);
-                        }),
-          [](const SuiteContext& c, const std::string&) { return LinkChecksSkipReason(c.profile); }};
+  return {.name = name,
+          .requirement = requirement,
+          .per_node = true,
+          .judge = ReadThenJudge(
+              [read](const SuiteContext& c, const std::string& node) -> decltype(auto) { return read(c.raw, node); },
+              [check](const Fact& fact, const SuiteContext& c, const std::string& node) {
+                return check(node, fact, c.profile);
+              }),
+          .not_applicable = [](const SuiteContext& c, const std::string&) { return LinkChecksSkipReason(c.profile); }};
 }
 
 SuiteDefinition Definition() {
@@ -73,27 +76,29 @@ SuiteDefinition Definition() {
     .summary = "GPU count and model, NVLink all-to-all through NVSwitch, every NVLink active at speed and its error "
                "counters within limits, fabric registered, P2P access and bandwidth",
     .checks = {
-        {kGpuCountAndModel, "the node has the profile's GPU count, each of the profile's model (every source agrees)",
-         true, JudgeGpuCount,
-         [](const SuiteContext& c, const std::string&) { return GpuCountSkipReason(c.profile); }},
+        {.name = kGpuCountAndModel,
+         .requirement = "the node has the profile's GPU count, each of the profile's model (every source agrees)",
+         .per_node = true,
+         .judge = JudgeGpuCount,
+         .not_applicable = [](const SuiteContext& c, const std::string&) { return GpuCountSkipReason(c.profile); }},
         LinkCheck(kAllPairsNvlinkConnected, "every GPU pair is NV<k> (k = nvlink.links_per_gpu) in nvidia-smi topo -m",
                   ReadTopoMatrix, CheckAllPairsNvlinkConnected),
         LinkCheck(kAllLinksActive,
                   "every GPU has nvlink.links_per_gpu links, each active at >= link_bandwidth_gb_per_s, to an NVSwitch",
                   ReadNvlinkStatus, CheckAllLinksActive),
-        {kNvlinkErrorCounters,
-         "every NVLink's CRC and replay errors <= 100 and no recovery since the driver loaded (NVML's DL counters, "
-         "else nvidia-smi nvlink -e); "
-         "with --history, none rising faster than link_counters.nvlink_errors_per_hour",
-         true,
-         ReadThenJudge([](const SuiteContext& c, const std::string& node) -> decltype(auto) {
-                         return ReadNvlinkErrorCounters(c.raw, node);
-                       },
-                       [](const NvlinkErrorReport& report, const SuiteContext& c, const std::string& node) {
-                         return CheckNvlinkErrorCounters(node, report, c.profile.link_counters,
-                                                         c.counter_history.Of(node));
-                       }),
-         [](const SuiteContext& c, const std::string&) { return LinkChecksSkipReason(c.profile); }},
+        {.name = kNvlinkErrorCounters,
+         .requirement = "every NVLink's CRC and replay errors <= 100 and no recovery since the driver loaded (NVML's "
+                        "DL counters, else nvidia-smi nvlink -e); "
+                        "with --history, none rising faster than link_counters.nvlink_errors_per_hour",
+         .per_node = true,
+         .judge = ReadThenJudge([](const SuiteContext& c, const std::string& node) -> decltype(auto) {
+                                  return ReadNvlinkErrorCounters(c.raw, node);
+                                },
+                                [](const NvlinkErrorReport& report, const SuiteContext& c, const std::string& node) {
+                                  return CheckNvlinkErrorCounters(node, report, c.profile.link_counters,
+                                                                  c.counter_history.Of(node));
+                                }),
+         .not_applicable = [](const SuiteContext& c, const std::string&) { return LinkChecksSkipReason(c.profile); }},
         LinkCheck(kFabricRegistered, "every GPU that reports a fabric state is Completed / Success", ReadGpuInventory,
                   CheckFabricRegistered),
         LinkCheck(kPeerAccessAllPairs, "cudaDeviceCanAccessPeer is 1 for every ordered GPU pair", ReadCudaP2p,

@@ -40,34 +40,42 @@ SuiteDefinition Definition() {
     .summary = "every GPU's and rail NIC's PCIe link at its maximum generation and width, AER error counters "
                "within limits",
     .checks = {
-        {kLinksAtMaxGenAndWidth, "each GPU's current PCIe generation and width equal its maximum", true,
-         ReadThenJudge([](const SuiteContext& c, const std::string& node) -> decltype(auto) { return ReadGpuInventory(c.raw, node); },
-                       [](const GpuInventory& inventory, const SuiteContext& c, const std::string& node) {
-                         return CheckLinksAtMaxGenAndWidth(node, inventory, c.profile);
-                       }),
-         [](const SuiteContext& c, const std::string&) { return GpuLinksSkipReason(c.profile); }},
+        {.name = kLinksAtMaxGenAndWidth,
+         .requirement = "each GPU's current PCIe generation and width equal its maximum",
+         .per_node = true,
+         .judge = ReadThenJudge(
+             [](const SuiteContext& c, const std::string& node) -> decltype(auto) { return ReadGpuInventory(c.raw, node); },
+             [](const GpuInventory& inventory, const SuiteContext& c, const std::string& node) {
+               return CheckLinksAtMaxGenAndWidth(node, inventory, c.profile);
+             }),
+         .not_applicable = [](const SuiteContext& c, const std::string&) { return GpuLinksSkipReason(c.profile); }},
         // The port listing only narrows the NICs to the rails: one that cannot be read is no error here.
-        {kNicLinksAtMaxGenAndWidth, "each rail NIC's current PCIe generation and width equal its maximum (sysfs)", true,
-         ReadThenJudge([](const SuiteContext& c, const std::string& node) -> decltype(auto) { return ReadNicPcie(c.raw, node); },
-                       [](const NicPcieReport& nics, const SuiteContext& c, const std::string& node) {
-                         const auto& ports = ReadPorts(c.raw, node);
-                         return CheckNicLinksAtMaxGenAndWidth(node, nics, ports ? &*ports : nullptr, c.profile);
-                       }),
-         [](const SuiteContext& c, const std::string&) { return NicLinksSkipReason(c.profile); }},
+        {.name = kNicLinksAtMaxGenAndWidth,
+         .requirement = "each rail NIC's current PCIe generation and width equal its maximum (sysfs)",
+         .per_node = true,
+         .judge = ReadThenJudge(
+             [](const SuiteContext& c, const std::string& node) -> decltype(auto) { return ReadNicPcie(c.raw, node); },
+             [](const NicPcieReport& nics, const SuiteContext& c, const std::string& node) {
+               const auto& ports = ReadPorts(c.raw, node);
+               return CheckNicLinksAtMaxGenAndWidth(node, nics, ports ? &*ports : nullptr, c.profile);
+             }),
+         .not_applicable = [](const SuiteContext& c, const std::string&) { return NicLinksSkipReason(c.profile); }},
         // The kernel log and the GPU facts only add to the counters: one that cannot be read is no error here.
-        {kAerErrorsWithinLimits,
-         "each PCIe device's AER counters within limits (no fatal or non-fatal error, few correctable) and no "
-         "uncorrected AER report (Surprise Down) in the kernel log",
-         true,
-         ReadThenJudge([](const SuiteContext& c, const std::string& node) -> decltype(auto) {
-                         return pcie_aer::ReadAer(c.raw, node);
-                       },
-                       [](const pcie_aer::AerReport& counters, const SuiteContext& c, const std::string& node) {
-                         const auto& log = kernel_log::ReadKernelLog(c.raw, node);
-                         return CheckAerErrorsWithinLimits(node, counters, log ? &*log : nullptr, GpuNames(c, node),
-                                                           AerLimitsOf(c.profile.link_counters), c.profile.link_counters, c.counter_history.Of(node));
-                       }),
-         [](const SuiteContext& c, const std::string&) { return AerSkipReason(c.profile); }},
+        {.name = kAerErrorsWithinLimits,
+         .requirement = "each PCIe device's AER counters within limits (no fatal or non-fatal error, few correctable) "
+                        "and no uncorrected AER report (Surprise Down) in the kernel log",
+         .per_node = true,
+         .judge = ReadThenJudge(
+             [](const SuiteContext& c, const std::string& node) -> decltype(auto) {
+               return pcie_aer::ReadAer(c.raw, node);
+             },
+             [](const pcie_aer::AerReport& counters, const SuiteContext& c, const std::string& node) {
+               const auto& log = kernel_log::ReadKernelLog(c.raw, node);
+               return CheckAerErrorsWithinLimits(node, counters, log ? &*log : nullptr, GpuNames(c, node),
+                                                 AerLimitsOf(c.profile.link_counters), c.profile.link_counters,
+                                                 c.counter_history.Of(node));
+             }),
+         .not_applicable = [](const SuiteContext& c, const std::string&) { return AerSkipReason(c.profile); }},
     },
     .probes = JoinProbes({GpuFactProbes(), PortProbes(), {NicPcieProbe(), pcie_aer::AerProbe(), kernel_log::KernelLogProbe()}}),
   };

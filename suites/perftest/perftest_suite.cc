@@ -17,27 +17,27 @@ SuiteDefinition Definition() {
                  "named by a second pass",
       .checks =
           {
-              {kRailPairsAtFloor,
-               "every rail's ib_write_bw pairs at >= 90% of infiniband.rate_gbit_per_s; a node slow in every pair "
-               "on a rail (second pass included) is named, not its partners",
-               false,
-               ReadThenJudge([](const SuiteContext& c, const std::string&) -> decltype(auto) { return ReadRailPairs(c.raw); },
-                             [](const RailPairsFile& file, const SuiteContext& c, const std::string&) {
-                               return CheckRailPairs(file, *RailFloorOf(c.profile));
-                             }),
-               [](const SuiteContext& c, const std::string&) -> std::optional<std::string> {
+              {.name = kRailPairsAtFloor,
+               .requirement = "every rail's ib_write_bw pairs at >= 90% of infiniband.rate_gbit_per_s; a node slow in "
+                              "every pair on a rail (second pass included) is named, not its partners",
+               .judge = ReadThenJudge(
+                   [](const SuiteContext& c, const std::string&) -> decltype(auto) { return ReadRailPairs(c.raw); },
+                   [](const RailPairsFile& file, const SuiteContext& c, const std::string&) {
+                     return CheckRailPairs(file, *RailFloorOf(c.profile));
+                   }),
+               .not_applicable = [](const SuiteContext& c, const std::string&) -> std::optional<std::string> {
                  if (RailFloorOf(c.profile)) return std::nullopt;
                  return "profile " + c.profile.name + " expects no InfiniBand or RoCE rails: no ib_write_bw pairs to measure";
                }},
-              {kRailLatencyConsistent,
-               "every rail's ib_write_lat pairs within twice the rail's median latency; a node high in every pair "
-               "on a rail is named, not its partners",
-               false,
-               ReadThenJudge([](const SuiteContext& c, const std::string&) -> decltype(auto) { return ReadRailPairs(c.raw); },
-                             [](const RailPairsFile& file, const SuiteContext&, const std::string&) {
-                               return CheckRailLatency(file.pairs);
-                             }),
-               [](const SuiteContext& c, const std::string&) -> std::optional<std::string> {
+              {.name = kRailLatencyConsistent,
+               .requirement = "every rail's ib_write_lat pairs within twice the rail's median latency; a node high in "
+                              "every pair on a rail is named, not its partners",
+               .judge = ReadThenJudge(
+                   [](const SuiteContext& c, const std::string&) -> decltype(auto) { return ReadRailPairs(c.raw); },
+                   [](const RailPairsFile& file, const SuiteContext&, const std::string&) {
+                     return CheckRailLatency(file.pairs);
+                   }),
+               .not_applicable = [](const SuiteContext& c, const std::string&) -> std::optional<std::string> {
                  if (RailFloorOf(c.profile)) return std::nullopt;
                  return "profile " + c.profile.name + " expects no InfiniBand or RoCE rails: no ib_write_lat pairs to measure";
                }},

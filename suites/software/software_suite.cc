@@ -107,15 +107,16 @@ SuiteDefinition Definition() {
       "kernel, driver, CUDA, NCCL, Slurm, MUNGE, MPI and gpuconform versions identical on every node; VBIOS, "
       "InfoROM and HCA firmware identical on every device of one model";
   for (const auto& source : Components()) {
-    suite.checks.push_back({source.component.check, "every node runs the same " + source.component.label, false, {},
-                            {}, CompareComponent(source)});
+    suite.checks.push_back({.name = source.component.check,
+                            .requirement = "every node runs the same " + source.component.label,
+                            .compare_nodes = CompareComponent(source)});
     AddProbeOnce(suite.probes, source.probe);
   }
   for (const auto& source : FirmwareComponents()) {
-    suite.checks.push_back({source.component.check,
-                            "every " + std::string(source.component.on_gpus ? "GPU" : "HCA") + " of one model runs the same " +
-                                source.component.label,
-                            false, {}, {}, CompareFirmware(source)});
+    suite.checks.push_back({.name = source.component.check,
+                            .requirement = "every " + std::string(source.component.on_gpus ? "GPU" : "HCA") +
+                                           " of one model runs the same " + source.component.label,
+                            .compare_nodes = CompareFirmware(source)});
     for (const auto& probe : source.probes) AddProbeOnce(suite.probes, probe);
   }
   return suite;

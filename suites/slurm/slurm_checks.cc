@@ -169,17 +169,14 @@ CheckResult CheckNodeUsable(const SlurmNode& node) {
   return Failed({{"node-unusable", node.name, message}});
 }
 
-CheckResult CheckSlurmdReachable(const std::string& node, const std::vector<SlurmdProbeResult>& probes) {
-  for (const auto& probe : probes) {
-    if (probe.node != node) continue;
-    if (probe.reachable) return Passed();
-    return Failed({{"slurmd-unreachable", node,
-                    node + ": slurmd at " + probe.endpoint + " refuses connections (" + probe.error +
-                        "): running steps go on, but no new job step can start there and the controller will "
-                        "mark the node DOWN after SlurmdTimeout; restart slurmd on " + node +
-                        " and read its slurmd.log (or open the port if a firewall blocks it)"}});
-  }
-  return Errored("not-probed", node + ": the controller lists no address for " + node);
+CheckResult CheckSlurmdReachable(const std::string& node, const SlurmdProbeResult* probe) {
+  if (!probe) return Errored("not-probed", node + ": the controller lists no address for " + node);
+  if (probe->reachable) return Passed();
+  return Failed({{"slurmd-unreachable", node,
+                  node + ": slurmd at " + probe->endpoint + " refuses connections (" + probe->error +
+                      "): running steps go on, but no new job step can start there and the controller will "
+                      "mark the node DOWN after SlurmdTimeout; restart slurmd on " + node +
+                      " and read its slurmd.log (or open the port if a firewall blocks it)"}});
 }
 
 CheckResult CheckNoJobsPendingOnBrokenNodes(const std::vector<PendingJob>& jobs) {

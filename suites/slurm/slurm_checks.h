@@ -1,6 +1,6 @@
 // SlurmGres and SlurmNodes checks. Pure: Slurm records already read (probes/slurm/slurm_facts.h)
-// + profile in, a judgement out; the suites' evaluate names each one by its check and node
-// (the controller's nodes, which include nodes that ran no gpuconform task).
+// + profile in, a judgement out, one function per check; the harness names each case by its
+// check and node (the controller's nodes, which include nodes that ran no gpuconform task).
 // A node whose GRES is wrong is drained by slurmctld, and jobs that need it pend forever
 // without an error; these checks say which node, what Slurm recorded and how to fix it.
 #pragma once
@@ -47,9 +47,10 @@ CheckResult CheckGresMatchesHardware(const SlurmNode& node, const HardwareGpus& 
 // The node takes jobs: not down, drained, failed, invalid, or not responding.
 CheckResult CheckNodeUsable(const SlurmNode& node);
 // The node's slurmd accepts connections from rank 0 (`slurmd-reachable` probe line
-// "node addr:port ok|failed <error>"). A dead slurmd keeps running steps alive but takes no
-// new ones, and the controller notices only after SlurmdTimeout; this catches it first.
-CheckResult CheckSlurmdReachable(const std::string& node, const std::vector<SlurmdProbeResult>& probes);
+// "node addr:port ok|failed <error>"; null where the probe has no line for the node). A dead
+// slurmd keeps running steps alive but takes no new ones, and the controller notices only
+// after SlurmdTimeout; this catches it first.
+CheckResult CheckSlurmdReachable(const std::string& node, const SlurmdProbeResult* probe);
 // No pending job waits on nodes that are down, drained or otherwise unavailable.
 CheckResult CheckNoJobsPendingOnBrokenNodes(const std::vector<PendingJob>& jobs);
 

@@ -289,13 +289,13 @@ TEST(SlurmNodes, UnreachableSlurmdIsNamedAndUnlistedNodeIsAnError) {
   const auto probes = ParseSlurmdReachability(
       "node1 10.10.0.1:6818 ok\nnode2 10.10.0.2:6818 failed Connection refused\n");
   ASSERT_EQ(probes.size(), 2u);
-  EXPECT_EQ(CheckSlurmdReachable("node1", probes).verdict, Verdict::kPass);
-  const auto dead = CheckSlurmdReachable("node2", probes);
+  EXPECT_EQ(CheckSlurmdReachable("node1", &probes[0]).verdict, Verdict::kPass);
+  const auto dead = CheckSlurmdReachable("node2", &probes[1]);
   ASSERT_EQ(dead.verdict, Verdict::kFail);
   EXPECT_EQ(dead.findings[0].message.rfind("node2: slurmd at 10.10.0.2:6818 refuses connections (Connection refused)", 0),
             0u)
       << dead.findings[0].message;
-  EXPECT_EQ(CheckSlurmdReachable("node3", probes).verdict, Verdict::kError);
+  EXPECT_EQ(CheckSlurmdReachable("node3", nullptr).verdict, Verdict::kError);
 }
 
 // ---- the suites on raw outputs: the controller's nodes named in every case, each output read once ----
@@ -357,6 +357,55 @@ TEST(SlurmSuites, WithoutTheControllersViewEveryCheckIsAnErrorSayingWhy) {
   EXPECT_EQ(missing[1].findings[0].code, "no-gres-conf");
   EXPECT_EQ(missing[1].findings[0].message,
             "node2: no gres.conf was read (node2: no gres.conf output was collected)");
+}
+
+
+TEST(SlurmSuites, EachNodeIsJudgedFromItsOwnRecordInTheProfilesPartition) {
+  ClusterRaw raw;
+  raw.nodes = {"node1"};
+  raw.cluster["scontrol-show-node"] =
+      Ok("NodeName=node1\n   State=IDLE\n   Partitions=gpu\n"
+         "NodeName=cpu1\n   State=DOWN\n   Partitions=cpu\n"
+         "NodeName=node3\n   State=IDLE+DRAIN\n   Partitions=cpu,gpu\n",
+         "cluster/scontrol-show-node.txt");
+  Profile gpu = LocalProfile();
+  gpu.slurm->partition = "gpu";
+  const auto usable = test_support::JudgeRegistered(kNodesSuite, raw, gpu, {kNodeUsable});
+  ASSERT_EQ(usable.size(), 2u) << test_support::Describe(usable);
+  EXPECT_EQ(usable[0].TestName(), "SlurmNodes.NodeUsable/node1");
+  EXPECT_EQ(usable[0].verdict, Verdict::kPass);
+  EXPECT_EQ(usable[1].TestName(), "SlurmNodes.NodeUsable/node3");
+  EXPECT_EQ(usable[1].verdict, Verdict::kFail);
+
+  Profile elsewhere = gpu;
+  elsewhere.slurm->partition = "debug";
+  const auto none = test_support::JudgeRegistered(kNodesSuite, raw, elsewhere);
+  ASSERT_EQ(none.size(), 3u) << "one error per check";
+  for (const auto& result : none) {
+    EXPECT_EQ(result.findings[0].code, "no-controller-view") << result.TestName();
+    EXPECT_EQ(result.findings[0].message, "cluster/scontrol-show-node.txt: no node in partition 'debug'");
+  }
+}
+
+TEST(SlurmSuites, WithoutTheReachabilityProbeEveryNodeIsNotProbed) {
+  ClusterRaw raw = TwoNodesOneGresConf();
+  raw.cluster["slurmd-reachable"] = {ProbeStatus::kFailed, "", "", "slurmd-reachable: rank 0 could not run it"};
+  const auto reachable = test_support::JudgeRegistered(kNodesSuite, raw, LocalProfile(), {kSlurmdReachable});
+  ASSERT_EQ(reachable.size(), 2u);
+  for (const auto& result : reachable) {
+    EXPECT_EQ(result.verdict, Verdict::kError) << result.TestName();
+    EXPECT_EQ(result.findings[0].code, "not-probed");
+    EXPECT_EQ(result.findings[0].message, "slurmd-reachable: rank 0 could not run it");
+  }
+}
+
+TEST(SlurmSuites, AllocationIsSkippedWithoutASlurmSection) {
+  Profile no_slurm = LocalProfile();
+  no_slurm.slurm.reset();
+  const auto allocation =
+      test_support::JudgeRegisteredOnce(kGresSuite, kAllocationGivesGpus, TwoNodesOneGresConf(), no_slurm);
+  EXPECT_EQ(allocation.verdict, Verdict::kSkip);
+  EXPECT_EQ(allocation.findings[0].message, "profile has no slurm section");
 }
 
 }  // namespace

@@ -1,8 +1,14 @@
 // SlurmGres and SlurmNodes glue: which facts (probes/slurm/slurm_facts.h) feed which check,
-// each judgement named by its check and node, and registration.
+// and registration.
 // Both suites judge every node the controller lists (restricted to profile.slurm.partition
 // when set), so a node that is down or drained — and so runs no gpuconform task — is still
-// named in the report.
+// named in the report. Without the controller's list, every check is an error saying why.
+
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "facts/gpu_facts.h"
 #include "probes/gpu_devices/gpu_devices_probe.h"
@@ -17,33 +23,49 @@ namespace gpuconform::slurm {
 
 namespace {
 
-struct ControllerView {
-  std::vector<SlurmNode> nodes;
-  std::string problem;  // set when the controller's view is unavailable
-};
-
-ControllerView ReadControllerView(const SuiteContext& context) {
+// The nodes both suites judge: the controller's, in its order, within the profile's partition.
+JudgedNodes ControllerNodes(const SuiteContext& context) {
   const auto& listed = ReadScontrolNodes(context.raw);
-  if (!listed) return {{}, listed.error()};
-  ControllerView view;
+  if (!listed) return {{}, Errored("no-controller-view", listed.error())};
+  JudgedNodes judged;
   const std::string partition = context.profile.slurm ? context.profile.slurm->partition : "";
   for (const auto& node : *listed) {
     const auto partitions = node.Partitions();
     if (partition.empty() || std::find(partitions.begin(), partitions.end(), partition) != partitions.end()) {
-      view.nodes.push_back(node);
+      judged.nodes.push_back(node.name);
     }
   }
-  if (view.nodes.empty()) {
-    view.problem = context.raw.ClusterOutput(ScontrolShowNodes().id).origin + ": no node in partition '" + partition + "'";
+  if (judged.nodes.empty()) {
+    judged.unavailable = Errored("no-controller-view", context.raw.ClusterOutput(ScontrolShowNodes().id).origin +
+                                                           ": no node in partition '" + partition + "'");
   }
-  return view;
+  return judged;
 }
 
-// Without the controller's view, every check is an error that says why.
-std::vector<CheckResult> AllErrored(const SuiteDefinition& suite, const std::string& problem) {
-  std::vector<CheckResult> results;
-  for (const auto& check : suite.checks) results.push_back(Judged(check.name, "", Errored("no-controller-view", problem)));
-  return results;
+// Where each name's first record is in a cluster fact's list, indexed once per run under
+// `kind`: a fleet's per-node checks look their node up here rather than each scanning the
+// list of 10,000 records.
+template <typename Record>
+const std::unordered_map<std::string, std::size_t>& IndexByName(const ClusterRaw& raw, const std::string& kind,
+                                                                const std::vector<Record>& records,
+                                                                std::string Record::*name) {
+  return raw.facts.Get<std::unordered_map<std::string, std::size_t>>(kind, "", [&] {
+    std::unordered_map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < records.size(); ++i) index.emplace(records[i].*name, i);
+    return index;
+  });
+}
+
+// A per-node check of the controller's record of the node: `judge(record, context)`. The
+// judged nodes are the controller's, so its list was read and names the node (a name it lists
+// twice is judged by its first record).
+template <typename Judge>
+CheckJudge OnControllerRecord(Judge judge) {
+  return [judge](const SuiteContext& context, const std::string& node) {
+    const std::vector<SlurmNode>& listed = *ReadScontrolNodes(context.raw);
+    return judge(listed[IndexByName(context.raw, "scontrol-nodes-by-name", listed, &SlurmNode::name).at(node)],
+                 context);
+  };
 }
 
 HardwareGpus CountHardwareGpus(const SuiteContext& context, const std::string& node) {
@@ -81,14 +103,19 @@ HardwareGpus CountHardwareGpus(const SuiteContext& context, const std::string& n
   return hardware;
 }
 
+CheckResult JudgeGresConf(const SlurmNode& node, const SuiteContext& context) {
+  const auto& conf = ReadGresConf(context.raw, node.name);
+  return conf ? CheckGresConfMatchesSlurmConf(node, conf->conf, conf->origin) : Errored("no-gres-conf", conf.error());
+}
+
 // What `srun --gpus-per-node=N` gave the run's nodes (those its ranks ran on, else the run's).
-CheckResult JudgeAllocation(const SuiteContext& context) {
-  if (!context.profile.slurm) return Skipped("profile has no slurm section");
+CheckResult JudgeAllocation(const SuiteContext& context, const std::string&) {
   const RawOutput allocation = context.raw.ClusterOutput(GpuAllocation().id);
   if (allocation.ok()) {
     std::vector<std::string> nodes;
+    std::unordered_set<std::string> seen;
     for (const auto& rank : context.ranks) {
-      if (std::find(nodes.begin(), nodes.end(), rank.host) == nodes.end()) nodes.push_back(rank.host);
+      if (seen.insert(rank.host).second) nodes.push_back(rank.host);
     }
     if (nodes.empty()) nodes = context.raw.nodes;
     return CheckAllocationGivesGpus(ReadAllocationReport(context.raw), nodes, context.profile.slurm->gpus_per_node);
@@ -99,50 +126,28 @@ CheckResult JudgeAllocation(const SuiteContext& context) {
   return Errored("allocation-failed", allocation.detail);
 }
 
-std::vector<CheckResult> EvaluateGres(const SuiteContext& context, const SuiteDefinition& suite) {
-  const ControllerView view = ReadControllerView(context);
-  if (!view.problem.empty()) return AllErrored(suite, view.problem);
-  std::vector<CheckResult> results;
-  for (const auto& node : view.nodes) {
-    results.push_back(Judged(kGresMatchesProfile, node.name, CheckGresMatchesProfile(node, context.profile)));
-  }
-  for (const auto& node : view.nodes) results.push_back(Judged(kGresRegistered, node.name, CheckGresRegistered(node)));
-  for (const auto& node : view.nodes) {
-    const auto& conf = ReadGresConf(context.raw, node.name);
-    results.push_back(Judged(kGresConfMatchesSlurmConf, node.name,
-                             conf ? CheckGresConfMatchesSlurmConf(node, conf->conf, conf->origin)
-                                  : Errored("no-gres-conf", conf.error())));
-  }
-  for (const auto& node : view.nodes) {
-    results.push_back(
-        Judged(kGresMatchesHardware, node.name, CheckGresMatchesHardware(node, CountHardwareGpus(context, node.name))));
-  }
-  results.push_back(Judged(kAllocationGivesGpus, "", JudgeAllocation(context)));
-  return results;
+// The node's line of the reachability probe; every node is "not-probed" where the probe did
+// not run. Its status is read once per run: a RawOutput is a copy of the fleet's lines.
+CheckResult JudgeSlurmdReachable(const SuiteContext& context, const std::string& node) {
+  const auto& not_probed = context.raw.facts.Get<std::optional<std::string>>(
+      "slurmd-reachability-not-probed", "", [&]() -> std::optional<std::string> {
+        const RawOutput reachability = context.raw.ClusterOutput(SlurmdReachability().id);
+        if (reachability.ok()) return std::nullopt;
+        return reachability.detail;
+      });
+  if (not_probed) return Errored("not-probed", *not_probed);
+  const auto& probes = ReadSlurmdReachability(context.raw);
+  const auto& index = IndexByName(context.raw, "slurmd-reachability-by-node", probes, &SlurmdProbeResult::node);
+  const auto line = index.find(node);
+  return CheckSlurmdReachable(node, line == index.end() ? nullptr : &probes[line->second]);
 }
 
 // No pending job waits on a broken node; the queue not read is an error saying why.
-CheckResult JudgePendingJobs(const SuiteContext& context) {
+CheckResult JudgePendingJobs(const SuiteContext& context, const std::string&) {
   const RawOutput pending = context.raw.ClusterOutput(PendingJobs().id);
   if (!pending.ok()) return Errored("no-queue", pending.detail);
   const auto& jobs = ReadPendingJobs(context.raw);
   return jobs ? CheckNoJobsPendingOnBrokenNodes(*jobs) : Errored("unparseable", jobs.error());
-}
-
-std::vector<CheckResult> EvaluateNodes(const SuiteContext& context, const SuiteDefinition& suite) {
-  const ControllerView view = ReadControllerView(context);
-  if (!view.problem.empty()) return AllErrored(suite, view.problem);
-  std::vector<CheckResult> results;
-  for (const auto& node : view.nodes) results.push_back(Judged(kNodeUsable, node.name, CheckNodeUsable(node)));
-  const RawOutput reachability = context.raw.ClusterOutput(SlurmdReachability().id);
-  const auto& probes = ReadSlurmdReachability(context.raw);
-  for (const auto& node : view.nodes) {
-    results.push_back(Judged(kSlurmdReachable, node.name,
-                             reachability.ok() ? CheckSlurmdReachable(node.name, probes)
-                                               : Errored("not-probed", reachability.detail)));
-  }
-  results.push_back(Judged(kNoJobsPendingOnBrokenNodes, "", JudgePendingJobs(context)));
-  return results;
 }
 
 SuiteDefinition GresDefinition() {
@@ -151,17 +156,39 @@ SuiteDefinition GresDefinition() {
       .summary = "Slurm's GPU GRES agrees with the profile, gres.conf, the hardware and what jobs get",
       .checks =
           {
-              {kGresMatchesProfile, "the node's configured Gres= equals the profile's slurm.gres", true},
-              {kGresRegistered, "slurmctld accepted the node's GRES (no INVAL/INVALID_REG, no gres drain reason)",
-               true},
-              {kGresConfMatchesSlurmConf, "gres.conf declares as many GPUs for the node as slurm.conf's Gres=", true},
-              {kGresMatchesHardware,
-               "the configured GPU count equals the GPUs on the node (nvidia-smi or device files)", true},
-              {kAllocationGivesGpus, "srun --gpus-per-node=N gives every node N entries in CUDA_VISIBLE_DEVICES",
-               false},
+              {.name = kGresMatchesProfile,
+               .requirement = "the node's configured Gres= equals the profile's slurm.gres",
+               .per_node = true,
+               .judge = OnControllerRecord([](const SlurmNode& node, const SuiteContext& context) {
+                 return CheckGresMatchesProfile(node, context.profile);
+               })},
+              {.name = kGresRegistered,
+               .requirement = "slurmctld accepted the node's GRES (no INVAL/INVALID_REG, no gres drain reason)",
+               .per_node = true,
+               .judge = OnControllerRecord([](const SlurmNode& node, const SuiteContext&) {
+                 return CheckGresRegistered(node);
+               })},
+              {.name = kGresConfMatchesSlurmConf,
+               .requirement = "gres.conf declares as many GPUs for the node as slurm.conf's Gres=",
+               .per_node = true,
+               .judge = OnControllerRecord(JudgeGresConf)},
+              {.name = kGresMatchesHardware,
+               .requirement = "the configured GPU count equals the GPUs on the node (nvidia-smi or device files)",
+               .per_node = true,
+               .judge = OnControllerRecord([](const SlurmNode& node, const SuiteContext& context) {
+                 return CheckGresMatchesHardware(node, CountHardwareGpus(context, node.name));
+               })},
+              {.name = kAllocationGivesGpus,
+               .requirement = "srun --gpus-per-node=N gives every node N entries in CUDA_VISIBLE_DEVICES",
+               .judge = JudgeAllocation,
+               .not_applicable = [](const SuiteContext& context, const std::string&) -> std::optional<std::string> {
+                 if (context.profile.slurm) return std::nullopt;
+                 return "profile has no slurm section";
+               }},
           },
       .probes = {ScontrolShowNodes(), GresConfFile(), nvidia_smi::NvidiaSmiQueryXml(), gpu_devices::GpuDevices(),
                  GpuAllocation()},
+      .judged_nodes = ControllerNodes,
   };
 }
 
@@ -171,23 +198,27 @@ SuiteDefinition NodesDefinition() {
       .summary = "every node of the partition is usable, and no job waits on a broken node",
       .checks =
           {
-              {kNodeUsable, "the node is not down, drained, failed, invalid or not responding", true},
-              {kSlurmdReachable, "the node's slurmd accepts connections (NodeAddr:SlurmdPort)", true},
-              {kNoJobsPendingOnBrokenNodes, "no pending job's reason points at unavailable nodes", false},
+              {.name = kNodeUsable,
+               .requirement = "the node is not down, drained, failed, invalid or not responding",
+               .per_node = true,
+               .judge = OnControllerRecord([](const SlurmNode& node, const SuiteContext&) {
+                 return CheckNodeUsable(node);
+               })},
+              {.name = kSlurmdReachable,
+               .requirement = "the node's slurmd accepts connections (NodeAddr:SlurmdPort)",
+               .per_node = true,
+               .judge = JudgeSlurmdReachable},
+              {.name = kNoJobsPendingOnBrokenNodes,
+               .requirement = "no pending job's reason points at unavailable nodes",
+               .judge = JudgePendingJobs},
           },
       .probes = {ScontrolShowNodes(), PendingJobs(), SlurmdReachability()},
+      .judged_nodes = ControllerNodes,
   };
 }
 
-SuiteDefinition WithEvaluate(SuiteDefinition suite,
-                             std::vector<CheckResult> (*evaluate)(const SuiteContext&, const SuiteDefinition&)) {
-  const SuiteDefinition described = suite;
-  suite.evaluate = [evaluate, described](const SuiteContext& context) { return evaluate(context, described); };
-  return suite;
-}
-
-const SuiteRegistration kGresRegistration(WithEvaluate(GresDefinition(), EvaluateGres));
-const SuiteRegistration kNodesRegistration(WithEvaluate(NodesDefinition(), EvaluateNodes));
+const SuiteRegistration kGresRegistration(GresDefinition());
+const SuiteRegistration kNodesRegistration(NodesDefinition());
 
 }  // namespace
 

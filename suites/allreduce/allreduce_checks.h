@@ -25,6 +25,19 @@ using namespace gpuconform::nccl_tests;
 
 inline constexpr char kSuite[] = "AllreduceBandwidth";
 
+// The checks, each cluster-wide, in report order: the MPI backend's sweep, gpuconform's own
+// NCCL run, and an operator's nccl-tests output.
+inline constexpr char kMpiFloors[] = "MpiBusbwAtFloors";
+inline constexpr char kMpiCorrect[] = "MpiResultsCorrect";
+inline constexpr char kMpiBlame[] = "MpiNoSlowNode";
+inline constexpr char kMpiEfficiency[] = "MpiEfficiencyAgainstFabric";
+inline constexpr char kNcclFloors[] = "NcclBusbwAtFloors";
+inline constexpr char kNcclCorrect[] = "NcclResultsCorrect";
+inline constexpr char kNcclEfficiency[] = "NcclEfficiencyAgainstFabric";
+inline constexpr char kNcclTestsFloors[] = "NcclTestsBusbwAtFloors";
+inline constexpr char kNcclTestsCorrect[] = "NcclTestsResultsCorrect";
+inline constexpr char kNcclTestsEfficiency[] = "NcclTestsEfficiencyAgainstFabric";
+
 // busbw at each of the profile's floors for table.nodes (when the table does not know its
 // node count, the profile's only floor, if it has exactly one). Measurements: busbw at
 // every size, with threshold and source at the judged ones.

@@ -1,9 +1,15 @@
 // AllreduceBandwidth glue: gpuconform's own NCCL run, the MPI backend's live sweep and an
 // operator's nccl-tests output, each read once into one BandwidthTable
-// (probes/nccl_tests/nccl_tests_facts.h) and judged by the same floors. The NCCL judgements
-// cite the run's NCCL_DEBUG=INFO log when the snapshot has one (read once per run, shared with
-// NcclTransport: probes/nccl_log/nccl_log_facts.h).
+// (probes/nccl_tests/nccl_tests_facts.h) and judged by the same floors. Each check judges on
+// its own from those cached facts: how its table could not be read, the resource-death rule of
+// its run (probes/resource_limits/death_verdicts.h) and, for the MPI sweep, ranks that stalled.
+// The NCCL judgements cite the run's NCCL_DEBUG=INFO log when the snapshot has one (read once
+// per run, shared with NcclTransport: probes/nccl_log/nccl_log_facts.h; its summary is derived
+// once per run for the four checks that cite it).
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "harness/suite_registry.h"
 #include "suites/allreduce/allreduce_checks.h"
@@ -27,20 +33,6 @@ using namespace gpuconform::nccl_tests;
 
 namespace {
 
-constexpr char kMpiFloors[] = "MpiBusbwAtFloors";
-constexpr char kMpiCorrect[] = "MpiResultsCorrect";
-constexpr char kMpiBlame[] = "MpiNoSlowNode";
-constexpr char kMpiEfficiency[] = "MpiEfficiencyAgainstFabric";
-constexpr char kNcclFloors[] = "NcclBusbwAtFloors";
-constexpr char kNcclCorrect[] = "NcclResultsCorrect";
-constexpr char kNcclEfficiency[] = "NcclEfficiencyAgainstFabric";
-constexpr char kNcclTestsFloors[] = "NcclTestsBusbwAtFloors";
-constexpr char kNcclTestsCorrect[] = "NcclTestsResultsCorrect";
-constexpr char kNcclTestsEfficiency[] = "NcclTestsEfficiencyAgainstFabric";
-
-// The cluster-wide case of `check`.
-CheckResult Cluster(const std::string& check, CheckResult judgement) { return Judged(check, "", std::move(judgement)); }
-
 // A judgement that does not apply to this profile is kept as a skip carrying its
 // measurements, so the report still records what was measured.
 CheckResult JudgedOrRecorded(CheckResult judged, bool applies, const std::string& not_applicable) {
@@ -50,170 +42,156 @@ CheckResult JudgedOrRecorded(CheckResult judged, bool applies, const std::string
   return recorded;
 }
 
-// A table that was not given is skipped (saying how to give it); one that failed is an error.
-CheckResult NotMeasured(const RawOutput& out) {
-  const bool not_given = out.status == ProbeStatus::kToolMissing || out.status == ProbeStatus::kAbsent;
-  return not_given ? Skipped(out.detail) : Errored("not-measured", out.detail);
+bool NotGiven(const RawOutput& out) {
+  return out.status == ProbeStatus::kToolMissing || out.status == ProbeStatus::kAbsent;
 }
 
-// What the run's NCCL log says about the inter-node transport; nullopt without a usable log
-// (NcclTransport reports why).
-std::optional<nccl_log::InterNodeTransport> TransportFromLog(const SuiteContext& context) {
-  const Result<NcclLog>& log = ReadNcclLog(context.raw);
-  if (!log) return std::nullopt;
-  return nccl_log::SummarizeInterNodeTransport(*log, context.profile);
+// A table that was not given is skipped (saying how to give it, after `skip_prefix`); one
+// that failed is an error.
+CheckResult NotMeasured(const RawOutput& out, const std::string& skip_prefix = "") {
+  return NotGiven(out) ? Skipped(skip_prefix + out.detail) : Errored("not-measured", out.detail);
 }
 
-// Judges one table with both checks; a missing or unreadable table makes both say why.
-void JudgeTable(const SuiteContext& context, const std::string& probe_id, const std::string& floors_check,
-                const std::string& correct_check, bool floors_apply, const std::string& not_applicable,
-                std::vector<CheckResult>& results, const nccl_log::InterNodeTransport* transport = nullptr) {
+// What the run's NCCL log says about the inter-node transport, which four checks cite when
+// they fail: summarised once per run. nullopt without a usable log (NcclTransport reports why).
+const std::optional<InterNodeTransport>& TransportFromLog(const SuiteContext& context) {
+  return context.raw.facts.Get<std::optional<InterNodeTransport>>(
+      "allreduce/inter-node-transport", "", [&]() -> std::optional<InterNodeTransport> {
+        const Result<NcclLog>& log = ReadNcclLog(context.raw);
+        if (!log) return std::nullopt;
+        return SummarizeInterNodeTransport(*log, context.profile);
+      });
+}
+
+// The transport a failure cites; null without a usable log.
+const InterNodeTransport* TransportEvidence(const SuiteContext& context) {
+  const auto& transport = TransportFromLog(context);
+  return transport ? &*transport : nullptr;
+}
+
+// How a check judges a table that was read.
+using TableJudge = CheckResult (*)(const BandwidthTable& table, const SuiteContext& context);
+
+// The table of `probe_id`, judged; where it could not be read, why: `not_obtained` for a probe
+// that did not give it, "unparseable" for a table that does not parse.
+template <typename NotObtained>
+CheckResult JudgeTable(const SuiteContext& context, const std::string& probe_id, TableJudge judge,
+                       NotObtained not_obtained) {
   const RawOutput out = context.raw.ClusterOutput(probe_id);
-  if (!out.ok()) {
-    for (const auto& check : {floors_check, correct_check}) results.push_back(Cluster(check, NotMeasured(out)));
-    return;
-  }
+  if (!out.ok()) return not_obtained(out);
   const Result<BandwidthTable>& table = ReadBandwidthTable(context.raw, probe_id);
-  if (!table) {
-    for (const auto& check : {floors_check, correct_check}) {
-      results.push_back(Cluster(check, Errored("unparseable", table.error())));
-    }
-    return;
-  }
-  results.push_back(Cluster(floors_check, JudgedOrRecorded(CheckBusbwAtFloors(*table, context.profile, transport),
-                                                           floors_apply, not_applicable)));
-  results.push_back(Cluster(correct_check, CheckResultsCorrect(*table)));
+  if (!table) return Errored("unparseable", table.error());
+  return judge(*table, context);
 }
 
-// The operator's nccl-tests output: floors and correctness, and efficiency against the
-// declared fabric, each failure citing the run's NCCL log where there is one.
-void JudgeNcclTests(const SuiteContext& context, std::vector<CheckResult>& results) {
-  const std::string probe_id = NcclTestsOutputProbe().id;
-  const auto transport = TransportFromLog(context);
-  const nccl_log::InterNodeTransport* evidence = transport ? &*transport : nullptr;
-  JudgeTable(context, probe_id, kNcclTestsFloors, kNcclTestsCorrect, true, "", results, evidence);
-  const RawOutput out = context.raw.ClusterOutput(probe_id);
-  if (!out.ok()) {
-    results.push_back(Cluster(kNcclTestsEfficiency, NotMeasured(out)));
-    return;
-  }
-  const Result<BandwidthTable>& table = ReadBandwidthTable(context.raw, probe_id);
-  results.push_back(Cluster(kNcclTestsEfficiency, table ? CheckEfficiencyAgainstFabric(*table, context.profile, evidence)
-                                                        : Errored("unparseable", table.error())));
+// The resource-death rule (death_verdicts.h) on one case of a run whose workers died as
+// `deaths` say: the case `own_check` fails naming them; any other case of the run that did not
+// pass skips naming them.
+CheckResult AfterDeaths(CheckResult judgement, const std::string& check, const std::string& own_check,
+                        std::vector<resource_limits::ClassifiedDeath> deaths) {
+  if (deaths.empty()) return judgement;
+  for (auto& death : deaths) death.own_check = own_check;
+  std::vector<CheckResult> one{Stamped(std::move(judgement), "", check, "")};
+  resource_limits::ApplyDeaths(one, deaths, kSuite, [](const CheckResult&, const auto&) { return true; });
+  return std::move(one.front());
 }
 
-// gpuconform's own NCCL run (nccl_run_probe.h): judged under a profile that expects GPUs,
-// where NCCL missing is an error; under one that expects none, skipped saying why.
-void JudgeOwnNcclRun(const SuiteContext& context, std::vector<CheckResult>& results) {
-  const std::string probe_id = nccl_run::NcclAllreduceProbe().id;
-  const RawOutput out = context.raw.ClusterOutput(probe_id);
-  const char* checks[] = {kNcclFloors, kNcclCorrect, kNcclEfficiency};
-  if (!context.profile.ExpectsGpus()) {
-    const std::string why = "profile " + context.profile.name + " expects no GPUs" +
-                            (out.ok() ? std::string() : " (" + out.detail + ")");
-    for (const char* check : checks) results.push_back(Cluster(check, Skipped(why)));
-    return;
-  }
-  if (!out.ok()) {
-    const bool not_there = out.status == ProbeStatus::kAbsent || out.status == ProbeStatus::kToolMissing;
-    const ReasonCode kind = not_there ? ProbeStatusReason(out.status) : ReasonCode("not-measured");
-    for (const char* check : checks) results.push_back(Cluster(check, Errored(kind, out.detail)));
-    return;
-  }
-  const Result<BandwidthTable>& table = ReadBandwidthTable(context.raw, probe_id);
-  if (!table) {
-    for (const char* check : checks) results.push_back(Cluster(check, Errored("unparseable", table.error())));
-    return;
-  }
-  const auto transport = TransportFromLog(context);
-  const nccl_log::InterNodeTransport* evidence = transport ? &*transport : nullptr;
-  results.push_back(Cluster(kNcclFloors, CheckBusbwAtFloors(*table, context.profile, evidence)));
-  results.push_back(Cluster(kNcclCorrect, CheckResultsCorrect(*table)));
-  results.push_back(Cluster(kNcclEfficiency, CheckEfficiencyAgainstFabric(*table, context.profile, evidence)));
+// Every table's correctness is judged alike.
+CheckResult JudgeCorrect(const BandwidthTable& table, const SuiteContext&) { return CheckResultsCorrect(table); }
+
+// --- The MPI backend's sweep ---
+
+// A check of the MPI sweep. Where the ranks stalled (in MPI_Init or inside the measurement),
+// that is its verdict. Otherwise a sweep worker that died of its node's /dev/shm, memory,
+// locked memory or open files (probes/resource_limits, read from the sweep's table) fails
+// MpiNoSlowNode, the case that names nodes, with the resource's code on that node, and the
+// sweep's other cases that did not pass skip naming it, rather than "not-measured" or a slow
+// pair that points elsewhere.
+template <typename Judge>
+CheckJudge MpiSweepCheck(const char* check, Judge judge) {
+  return [check, judge](const SuiteContext& context, const std::string&) {
+    if (!context.world_problem.empty()) return Errored("world-stalled", context.world_problem);
+    return AfterDeaths(judge(context), check, kMpiBlame, ReadSweepDeaths(context.raw));
+  };
 }
 
-// The MPI sweep's blame and efficiency: from its pairs and table where it completed; where it
-// did not, the nodes its gate or blame pass named are still the blame verdict.
-void JudgeMpiSweep(const SuiteContext& context, std::vector<CheckResult>& results) {
-  const std::string probe_id = MpiAllreduceProbe().id;
-  const RawOutput mpi = context.raw.ClusterOutput(probe_id);
+// A check of the sweep's table; one not given is skipped saying so after `skip_prefix`.
+CheckJudge MpiTableCheck(const char* check, TableJudge judge, std::string skip_prefix = "") {
+  return MpiSweepCheck(check, [judge, skip_prefix](const SuiteContext& context) {
+    return JudgeTable(context, MpiAllreduceProbe().id, judge,
+                      [&](const RawOutput& out) { return NotMeasured(out, skip_prefix); });
+  });
+}
+
+// The profile's floors are NCCL figures on GPU clusters; there the MPI host path is recorded,
+// not judged against them.
+CheckResult JudgeMpiFloors(const BandwidthTable& table, const SuiteContext& context) {
+  return JudgedOrRecorded(CheckBusbwAtFloors(table, context.profile), !context.profile.ExpectsGpus(),
+                          "profile " + context.profile.name +
+                              " states NCCL floors for GPUs; the MPI host path is recorded only");
+}
+
+CheckResult JudgeMpiEfficiency(const BandwidthTable& table, const SuiteContext& context) {
+  return JudgedOrRecorded(CheckEfficiencyAgainstFabric(table, context.profile), !context.profile.ExpectsGpus(),
+                          "the fabric bound is for NCCL on GPUs; the MPI host path is recorded only");
+}
+
+// The sweep's blame, from its pairs where it completed. Where it did not, the nodes its gate or
+// blame pass named are still the verdict, and the sweep's own failure stays on the other checks.
+CheckResult JudgeMpiBlame(const SuiteContext& context) {
+  const RawOutput mpi = context.raw.ClusterOutput(MpiAllreduceProbe().id);
   const auto& pairs = ReadPairResults(context.raw);
   const auto& excluded = ReadExcludedNodes(context.raw);
   const double slow_fraction =
       context.profile.fabric ? context.profile.fabric->slow_pair_fraction : mpi_sweep::kSlowPairFraction;
-  if (mpi.ok()) {
-    results.push_back(Cluster(kMpiBlame, CheckNoSlowNode(pairs, excluded, slow_fraction)));
-    const Result<BandwidthTable>& table = ReadBandwidthTable(context.raw, probe_id);
-    if (!table) {
-      results.push_back(Cluster(kMpiEfficiency, Errored("unparseable", table.error())));
-    } else {
-      results.push_back(Cluster(kMpiEfficiency, JudgedOrRecorded(CheckEfficiencyAgainstFabric(*table, context.profile),
-                                                                 !context.profile.ExpectsGpus(),
-                                                                 "the fabric bound is for NCCL on GPUs; the MPI host "
-                                                                 "path is recorded only")));
-    }
-  } else if (mpi.status == ProbeStatus::kToolMissing || mpi.status == ProbeStatus::kAbsent) {
-    results.push_back(Cluster(kMpiBlame, Skipped("no pairwise measurement: " + mpi.detail)));
-    results.push_back(Cluster(kMpiEfficiency, Skipped("no measurement: " + mpi.detail)));
-  } else if (!excluded.empty() || pairs.size() >= 3) {
-    // The sweep did not complete, but the gate or the blame pass that followed it named nodes:
-    // those are the verdict, and the sweep's own failure stays on the other checks.
+  if (mpi.ok()) return CheckNoSlowNode(pairs, excluded, slow_fraction);
+  if (!NotGiven(mpi) && (!excluded.empty() || pairs.size() >= 3)) {
     CheckResult blame = CheckNoSlowNode(pairs, excluded, slow_fraction);
-    if (blame.verdict != Verdict::kFail) blame = Errored("not-measured", mpi.detail);
-    results.push_back(Cluster(kMpiBlame, std::move(blame)));
-    results.push_back(Cluster(kMpiEfficiency, Errored("not-measured", mpi.detail)));
-  } else {
-    results.push_back(Cluster(kMpiBlame, Errored("not-measured", mpi.detail)));
-    results.push_back(Cluster(kMpiEfficiency, Errored("not-measured", mpi.detail)));
+    if (blame.verdict == Verdict::kFail) return blame;
   }
+  return NotMeasured(mpi, "no pairwise measurement: ");
 }
 
-// A sweep worker that died of its node's /dev/shm, memory, locked memory or open files
-// (probes/resource_limits, read from the sweep's table): MpiNoSlowNode, the case that names
-// nodes, fails with the resource's code on that node, and the sweep's other cases that did not
-// pass skip naming it, rather than "not-measured" or a slow pair that points elsewhere.
-void ApplySweepDeaths(const SuiteContext& context, std::vector<CheckResult>& results) {
-  std::vector<resource_limits::ClassifiedDeath> deaths = ReadSweepDeaths(context.raw);
-  for (auto& death : deaths) death.own_check = kMpiBlame;
-  resource_limits::ApplyDeaths(results, deaths, kSuite, [](const CheckResult& result, const auto&) {
-    return result.check == kMpiFloors || result.check == kMpiCorrect || result.check == kMpiEfficiency;
-  });
+// --- gpuconform's own NCCL run (nccl_run_probe.h) ---
+
+// Judged under a profile that expects GPUs; under one that expects none, skipped saying why.
+std::optional<std::string> NcclRunNotApplicable(const SuiteContext& context, const std::string&) {
+  if (context.profile.ExpectsGpus()) return std::nullopt;
+  const RawOutput out = context.raw.ClusterOutput(nccl_run::NcclAllreduceProbe().id);
+  return "profile " + context.profile.name + " expects no GPUs" + (out.ok() ? std::string() : " (" + out.detail + ")");
 }
 
-// A node's NCCL worker that died of its /dev/shm, memory, locked memory or open files
-// (probes/resource_limits, read from the run's table): NcclBusbwAtFloors, the run's first case,
-// fails with the resource's code naming the node, and the run's other cases that did not pass
-// skip naming it, rather than "not-measured" or a bandwidth failure that points elsewhere.
-void ApplyNcclRunDeaths(const SuiteContext& context, std::vector<CheckResult>& results) {
-  if (!context.profile.ExpectsGpus()) return;  // the run's cases are skipped, saying why
-  std::vector<resource_limits::ClassifiedDeath> deaths = ReadNcclRunDeaths(context.raw);
-  for (auto& death : deaths) death.own_check = kNcclFloors;
-  resource_limits::ApplyDeaths(results, deaths, kSuite, [](const CheckResult& result, const auto&) {
-    return result.check == kNcclCorrect || result.check == kNcclEfficiency;
-  });
+// A check of the run's table, where NCCL missing is an error. A node's NCCL worker that died
+// of its /dev/shm, memory, locked memory or open files (probes/resource_limits, read from the
+// run's table) fails NcclBusbwAtFloors, the run's first case, with the resource's code naming
+// the node, and the run's other cases that did not pass skip naming it, rather than
+// "not-measured" or a bandwidth failure that points elsewhere.
+CheckJudge NcclRunCheck(const char* check, TableJudge judge) {
+  return [check, judge](const SuiteContext& context, const std::string&) {
+    CheckResult judgement = JudgeTable(context, nccl_run::NcclAllreduceProbe().id, judge, [](const RawOutput& out) {
+      return Errored(NotGiven(out) ? ProbeStatusReason(out.status) : ReasonCode("not-measured"), out.detail);
+    });
+    return AfterDeaths(std::move(judgement), check, kNcclFloors, ReadNcclRunDeaths(context.raw));
+  };
 }
 
-std::vector<CheckResult> Evaluate(const SuiteContext& context) {
-  std::vector<CheckResult> results;
-  JudgeOwnNcclRun(context, results);
-  ApplyNcclRunDeaths(context, results);
-  if (!context.world_problem.empty()) {
-    // The ranks stalled (in MPI_Init or inside the measurement): that is the MPI verdict.
-    for (const char* check : {kMpiFloors, kMpiCorrect, kMpiBlame, kMpiEfficiency}) {
-      results.push_back(Cluster(check, Errored("world-stalled", context.world_problem)));
-    }
-    JudgeNcclTests(context, results);
-    return results;
-  }
-  // The profile's floors are NCCL figures on GPU clusters; there the MPI host path is
-  // recorded, not judged against them.
-  JudgeTable(context, MpiAllreduceProbe().id, kMpiFloors, kMpiCorrect, !context.profile.ExpectsGpus(),
-             "profile " + context.profile.name + " states NCCL floors for GPUs; the MPI host path is recorded only",
-             results);
-  JudgeMpiSweep(context, results);
-  ApplySweepDeaths(context, results);
-  JudgeNcclTests(context, results);
-  return results;
+// --- What gpuconform's own run and an operator's nccl-tests output share ---
+
+// Floors and efficiency of an NCCL table cite the run's NCCL log where there is one.
+CheckResult JudgeFloors(const BandwidthTable& table, const SuiteContext& context) {
+  return CheckBusbwAtFloors(table, context.profile, TransportEvidence(context));
+}
+
+CheckResult JudgeEfficiency(const BandwidthTable& table, const SuiteContext& context) {
+  return CheckEfficiencyAgainstFabric(table, context.profile, TransportEvidence(context));
+}
+
+// --- An operator's nccl-tests output ---
+
+CheckJudge NcclTestsCheck(TableJudge judge) {
+  return [judge](const SuiteContext& context, const std::string&) {
+    return JudgeTable(context, NcclTestsOutputProbe().id, judge, [](const RawOutput& out) { return NotMeasured(out); });
+  };
 }
 
 SuiteDefinition Definition() {
@@ -222,24 +200,43 @@ SuiteDefinition Definition() {
     .summary =
         "allreduce busbw at the profile's named sizes meets its floors (NCCL and MPI backends, nccl-tests output)",
     .checks = {
-        {kMpiFloors,
-         "MPI_Allreduce busbw across the world is at or above the profile's floor at each named size", false},
-        {kMpiCorrect, "every MPI_Allreduce result was correct", false},
-        {kMpiBlame, "no node's pairs run at under fabric.slow_pair_fraction (default half) of the fastest pair's busbw (the slow node is named)", false},
-        {kMpiEfficiency, "busbw is at least the profile's fraction of the declared per-node fabric bandwidth", false},
-        {kNcclFloors, "gpuconform's NCCL allreduce busbw across all GPUs is at or above the profile's floor at each "
-                      "named size", false},
-        {kNcclCorrect, "every element of every NCCL allreduce result was correct", false},
-        {kNcclEfficiency, "NCCL busbw is at least the profile's fraction of the declared per-node fabric bandwidth",
-         false},
-        {kNcclTestsFloors, "nccl-tests all_reduce_perf busbw is at or above the profile's floor at each named size",
-         false},
-        {kNcclTestsCorrect, "nccl-tests reported no wrong results (#wrong = 0)", false},
-        {kNcclTestsEfficiency,
-         "nccl-tests busbw is at least the profile's fraction of the declared per-node fabric bandwidth", false},
+        {.name = kMpiFloors,
+         .requirement = "MPI_Allreduce busbw across the world is at or above the profile's floor at each named size",
+         .judge = MpiTableCheck(kMpiFloors, JudgeMpiFloors)},
+        {.name = kMpiCorrect,
+         .requirement = "every MPI_Allreduce result was correct",
+         .judge = MpiTableCheck(kMpiCorrect, JudgeCorrect)},
+        {.name = kMpiBlame,
+         .requirement = "no node's pairs run at under fabric.slow_pair_fraction (default half) of the fastest pair's "
+                        "busbw (the slow node is named)",
+         .judge = MpiSweepCheck(kMpiBlame, JudgeMpiBlame)},
+        {.name = kMpiEfficiency,
+         .requirement = "busbw is at least the profile's fraction of the declared per-node fabric bandwidth",
+         .judge = MpiTableCheck(kMpiEfficiency, JudgeMpiEfficiency, "no measurement: ")},
+        {.name = kNcclFloors,
+         .requirement = "gpuconform's NCCL allreduce busbw across all GPUs is at or above the profile's floor at each "
+                        "named size",
+         .judge = NcclRunCheck(kNcclFloors, JudgeFloors),
+         .not_applicable = NcclRunNotApplicable},
+        {.name = kNcclCorrect,
+         .requirement = "every element of every NCCL allreduce result was correct",
+         .judge = NcclRunCheck(kNcclCorrect, JudgeCorrect),
+         .not_applicable = NcclRunNotApplicable},
+        {.name = kNcclEfficiency,
+         .requirement = "NCCL busbw is at least the profile's fraction of the declared per-node fabric bandwidth",
+         .judge = NcclRunCheck(kNcclEfficiency, JudgeEfficiency),
+         .not_applicable = NcclRunNotApplicable},
+        {.name = kNcclTestsFloors,
+         .requirement = "nccl-tests all_reduce_perf busbw is at or above the profile's floor at each named size",
+         .judge = NcclTestsCheck(JudgeFloors)},
+        {.name = kNcclTestsCorrect,
+         .requirement = "nccl-tests reported no wrong results (#wrong = 0)",
+         .judge = NcclTestsCheck(JudgeCorrect)},
+        {.name = kNcclTestsEfficiency,
+         .requirement = "nccl-tests busbw is at least the profile's fraction of the declared per-node fabric bandwidth",
+         .judge = NcclTestsCheck(JudgeEfficiency)},
     },
     .probes = {nccl_run::NcclAllreduceProbe(), MpiAllreduceProbe(), NcclTestsOutputProbe(), nccl_log::DebugLogProbe()},
-    .evaluate = Evaluate,
   };
 }
 

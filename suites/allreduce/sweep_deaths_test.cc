@@ -1,9 +1,11 @@
 // AllreduceBandwidth on an MPI sweep (and on gpuconform's own NCCL run, NcclBusbwAtFloors)
 // whose worker died of its node's /dev/shm: node3 is named in MpiNoSlowNode with the resource, its measured size and the fix; the sweep's other cases skip
-// naming it; nothing fails with a code that points elsewhere (a slow node, not-measured).
+// naming it; nothing fails with a code that points elsewhere (a slow node, not-measured). And
+// the MPI cases where the ranks stalled (the rule does not apply) or the sweep was not run.
 #include <gtest/gtest.h>
 
 #include "harness/suite_registry.h"
+#include "suites/allreduce/allreduce_checks.h"
 #include "tests/support/registered_checks.h"
 #include "probes/mpi_sweep/mpi_allreduce_probe.h"
 #include "probes/mpi_sweep/step_deaths.h"
@@ -32,19 +34,15 @@ class FailedRun : public ProbeSource {
 };
 
 std::map<std::string, CheckResult> JudgeRun(const std::string& probe_id, const std::string& table,
-                                             const std::string& detail, const std::string& profile_name) {
-  const SuiteDefinition* suite = nullptr;
-  for (const auto* s : SuiteRegistry::Instance().Suites()) {
-    if (s->name == std::string("AllreduceBandwidth")) suite = s;
-  }
-  EXPECT_NE(suite, nullptr);
-  std::map<std::string, CheckResult> by_check;
-  if (!suite) return by_check;
+                                             const std::string& detail, const std::string& profile_name,
+                                             const std::string& world_problem = "") {
+  const SuiteDefinition& suite = test_support::RegisteredSuite(kSuite);
   FailedRun source(probe_id, table, detail);
-  const ClusterRaw raw = FetchAll(source, suite->probes);
+  const ClusterRaw raw = FetchAll(source, suite.probes);
   const std::vector<RankInfo> ranks;
   const Profile profile = test_support::BuiltinProfile(profile_name);
-  for (auto& result : test_support::EvaluateOneSuite(*suite, SuiteContext{raw, profile, ranks, false, ""})) {
+  std::map<std::string, CheckResult> by_check;
+  for (auto& result : test_support::EvaluateOneSuite(suite, SuiteContext{raw, profile, ranks, false, world_problem})) {
     by_check.emplace(result.check, result);
   }
   return by_check;
@@ -80,7 +78,7 @@ std::string Node3ShmTable(bool with_death_lines) {
 
 TEST(AllreduceMpiSweepDeaths, AWorkerDeadOfShmFailsItsNodeWithTheResourceAndTheRestSkip) {
   const auto results = Judge(Node3ShmTable(true));
-  const CheckResult& blame = results.at("MpiNoSlowNode");
+  const CheckResult& blame = results.at(kMpiBlame);
   ASSERT_EQ(blame.verdict, Verdict::kFail) << test_support::Describe({blame});
   ASSERT_EQ(blame.findings.size(), 1u) << test_support::Describe({blame});
   EXPECT_EQ(blame.findings[0].code, "shm-exhausted");
@@ -88,7 +86,7 @@ TEST(AllreduceMpiSweepDeaths, AWorkerDeadOfShmFailsItsNodeWithTheResourceAndTheR
   EXPECT_TRUE(blame.findings[0].message.starts_with("node3: /dev/shm ran out (/dev/shm is 64 KiB (60 KiB free))"))
       << blame.findings[0].message;
   EXPECT_NE(blame.findings[0].message.find("--shm-size"), std::string::npos) << "the fix";
-  for (const char* check : {"MpiBusbwAtFloors", "MpiResultsCorrect", "MpiEfficiencyAgainstFabric"}) {
+  for (const char* check : {kMpiFloors, kMpiCorrect, kMpiEfficiency}) {
     const CheckResult& result = results.at(check);
     EXPECT_EQ(result.verdict, Verdict::kSkip) << check << ": " << test_support::Describe({result});
     ASSERT_FALSE(result.findings.empty()) << check;
@@ -104,10 +102,43 @@ TEST(AllreduceMpiSweepDeaths, AWorkerDeadOfShmFailsItsNodeWithTheResourceAndTheR
 // failed pairs blame node3 under another code, and the sweep is not measured.
 TEST(AllreduceMpiSweepDeaths, ATableWithoutDeathLinesIsJudgedAsBefore) {
   const auto results = Judge(Node3ShmTable(false));
-  EXPECT_EQ(results.at("MpiNoSlowNode").verdict, Verdict::kFail);
-  EXPECT_NE(results.at("MpiNoSlowNode").findings.at(0).code, "shm-exhausted");
-  EXPECT_EQ(results.at("MpiBusbwAtFloors").verdict, Verdict::kError);
-  EXPECT_EQ(results.at("MpiBusbwAtFloors").findings.at(0).code, "not-measured");
+  EXPECT_EQ(results.at(kMpiBlame).verdict, Verdict::kFail);
+  EXPECT_NE(results.at(kMpiBlame).findings.at(0).code, "shm-exhausted");
+  EXPECT_EQ(results.at(kMpiFloors).verdict, Verdict::kError);
+  EXPECT_EQ(results.at(kMpiFloors).findings.at(0).code, "not-measured");
+}
+
+// Where the ranks stalled, that is every MPI case's verdict, even with a worker's death in the
+// sweep's table; the other runs are judged as without it.
+TEST(AllreduceMpiSweepDeaths, RanksThatStalledAreEveryMpiCaseAndNoDeathIsApplied) {
+  const std::string stalled = "MPI_Init did not complete within 60 s: rank 2 (node3) never joined";
+  const auto results = JudgeRun(mpi_sweep::MpiAllreduceProbe().id, Node3ShmTable(true), "the sweep failed", "local",
+                                stalled);
+  for (const char* check : {kMpiFloors, kMpiCorrect, kMpiBlame, kMpiEfficiency}) {
+    const CheckResult& result = results.at(check);
+    EXPECT_EQ(result.verdict, Verdict::kError) << check << ": " << test_support::Describe({result});
+    ASSERT_EQ(result.findings.size(), 1u) << check;
+    EXPECT_EQ(result.findings[0].code, "world-stalled") << check;
+    EXPECT_EQ(result.findings[0].message, stalled) << check;
+  }
+  EXPECT_EQ(results.at(kNcclTestsFloors).verdict, Verdict::kSkip) << "no nccl-tests output was given";
+}
+
+// A sweep that was not run is skipped by each MPI case, saying what is missing.
+TEST(AllreduceMpiSweepDeaths, ASweepNotRunIsSkippedSayingWhatIsMissing) {
+  const auto results = JudgeRun(nccl_run::NcclAllreduceProbe().id, "", "the NCCL run failed", "local");
+  const std::map<std::string, std::string> expected = {
+      {kMpiFloors, "not run"},
+      {kMpiCorrect, "not run"},
+      {kMpiBlame, "no pairwise measurement: not run"},
+      {kMpiEfficiency, "no measurement: not run"},
+  };
+  for (const auto& [check, message] : expected) {
+    const CheckResult& result = results.at(check);
+    EXPECT_EQ(result.verdict, Verdict::kSkip) << check << ": " << test_support::Describe({result});
+    ASSERT_EQ(result.findings.size(), 1u) << check;
+    EXPECT_EQ(result.findings[0].message, message) << check;
+  }
 }
 
 // gpuconform's own NCCL run, judged under a GPU profile, failed at init on every node.
@@ -140,7 +171,7 @@ std::string Node3NcclShmTable(bool with_records) {
 
 TEST(AllreduceNcclRunDeaths, AWorkerDeadOfShmFailsItsNodeWithTheResourceAndTheRestSkip) {
   const auto results = JudgeNccl(Node3NcclShmTable(true));
-  const CheckResult& floors = results.at("NcclBusbwAtFloors");
+  const CheckResult& floors = results.at(kNcclFloors);
   ASSERT_EQ(floors.verdict, Verdict::kFail) << test_support::Describe({floors});
   ASSERT_EQ(floors.findings.size(), 1u) << test_support::Describe({floors});
   EXPECT_EQ(floors.findings[0].code, "shm-exhausted");
@@ -149,7 +180,7 @@ TEST(AllreduceNcclRunDeaths, AWorkerDeadOfShmFailsItsNodeWithTheResourceAndTheRe
       << floors.findings[0].message;
   EXPECT_NE(floors.findings[0].message.find("failed to extend /dev/shm/nccl-qJ7dMa"), std::string::npos);
   EXPECT_NE(floors.findings[0].message.find("--shm-size"), std::string::npos) << "the fix";
-  for (const char* check : {"NcclResultsCorrect", "NcclEfficiencyAgainstFabric"}) {
+  for (const char* check : {kNcclCorrect, kNcclEfficiency}) {
     const CheckResult& result = results.at(check);
     EXPECT_EQ(result.verdict, Verdict::kSkip) << check << ": " << test_support::Describe({result});
     ASSERT_FALSE(result.findings.empty()) << check;
@@ -164,7 +195,7 @@ TEST(AllreduceNcclRunDeaths, AWorkerDeadOfShmFailsItsNodeWithTheResourceAndTheRe
 // Without the records (a table from before them) the failed run is judged as before: not measured.
 TEST(AllreduceNcclRunDeaths, ATableWithoutDeathRecordsIsJudgedAsBefore) {
   const auto results = JudgeNccl(Node3NcclShmTable(false));
-  for (const char* check : {"NcclBusbwAtFloors", "NcclResultsCorrect", "NcclEfficiencyAgainstFabric"}) {
+  for (const char* check : {kNcclFloors, kNcclCorrect, kNcclEfficiency}) {
     EXPECT_EQ(results.at(check).verdict, Verdict::kError) << check;
     EXPECT_EQ(results.at(check).findings.at(0).code, "not-measured") << check;
   }

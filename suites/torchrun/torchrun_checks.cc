@@ -7,9 +7,7 @@
 #include <map>
 #include <set>
 
-#include "harness/suite_registry.h"
 #include "harness/text_util.h"
-#include "suites/torchrun/worker_deaths.h"
 
 namespace gpuconform::torchrun {
 
@@ -84,16 +82,15 @@ std::string KnownCrashFix(const LauncherRun& launcher, const std::string& except
   return "";
 }
 
-// The last worker error of a launcher's workers on a node, "rank 3 (allreduce): RuntimeError: ...".
-std::string FirstWorkerError(const View& view, const std::string& node, int task_rank) {
-  for (const auto& worker : view.workers) {
-    if (worker.node != node || worker.report->task_rank != task_rank) continue;
-    if (worker.report->init_ok && !*worker.report->init_ok) {
-      return fmt::format("rank {} (init_process_group): {}", worker.report->rank, worker.report->init_error);
+// The first worker error of a launcher's workers on its node, "rank 3 (allreduce): RuntimeError: ...".
+std::string FirstWorkerError(const NodeTorchrunReport& report, int task_rank) {
+  for (const auto& worker : report.workers) {
+    if (worker.task_rank != task_rank) continue;
+    if (worker.init_ok && !*worker.init_ok) {
+      return fmt::format("rank {} (init_process_group): {}", worker.rank, worker.init_error);
     }
-    if (!worker.report->errors.empty()) {
-      return fmt::format("rank {} ({}): {}", worker.report->rank, worker.report->errors.front().first,
-                         worker.report->errors.front().second);
+    if (!worker.errors.empty()) {
+      return fmt::format("rank {} ({}): {}", worker.rank, worker.errors.front().first, worker.errors.front().second);
     }
   }
   return "";
@@ -120,98 +117,41 @@ std::vector<std::string> NodesThatNeverJoined(const View& view) {
   return absent;
 }
 
-CheckResult JudgeLauncherStarted(const View& view, const NodeTorchrunReport& report) {
-  if (report.launchers.empty()) {
-    return Errored("not-reported", report.node + ": the Torchrun probe reported no launcher on this node");
-  }
-  std::vector<Finding> findings;
-  CheckResult result = Passed();
-  for (const auto& launcher : report.launchers) {
-    const std::string who = fmt::format("{}: torchrun (task {})", report.node, launcher.task_rank);
-    result.measurements.push_back({fmt::format("{}.task{}.elapsed", report.node, launcher.task_rank),
-                                   fmt::format("{:.1f}", launcher.elapsed_s), "s",
-                                   fmt::format("<= {}", launcher.timeout_s), "torchrun.timeout_s"});
-    if (launcher.state == "ok") continue;
-    if (launcher.state == "not-started") {
-      return Skipped(report.node + ": torchrun was not started: " + launcher.detail +
-                     " (Torchrun.MasterPortOpen names why)");
-    }
-    if (launcher.state == "missing") {
-      findings.push_back({"torchrun-missing", report.node,
-                          who + ": " + launcher.detail +
-                              ": the image has no PyTorch launcher; install PyTorch on every node (the same version), "
-                              "or name the launcher with torchrun.command in the profile or GPUCONFORM_TORCHRUN"});
-    } else if (launcher.state == "crashed") {
-      const std::string exception = LastExceptionLine(launcher.output);
-      const std::string port_line = OutputLineWith(launcher, kPortInUse);
-      std::string message = fmt::format("{}: {} exited {} after {:.1f} s before starting any worker", who,
-                                        Describe(launcher), launcher.exit_code, launcher.elapsed_s);
-      message += exception.empty() ? " (no exception in its last output lines)" : ": " + exception;
-      if (!port_line.empty()) {
-        message += fmt::format("; the rendezvous port {} is taken on {} (\"{}\"): another launcher on the node, or a "
-                               "leftover process, holds it",
-                               launcher.master_port, report.node, port_line);
-      }
-      message += KnownCrashFix(launcher, exception);
-      findings.push_back({"torchrun-crashed", report.node, message});
-    } else if (launcher.state == "timed-out") {
-      const auto absent = NodesThatNeverJoined(view);
-      bool workers_started = false;
-      for (const auto& worker : report.workers) {
-        if (worker.task_rank == launcher.task_rank && worker.started) workers_started = true;
-      }
-      std::string message =
-          fmt::format("{}: did not finish within torchrun.timeout_s={} s and was killed", who, launcher.timeout_s);
-      if (!workers_started) {
-        message += fmt::format(", still at the rendezvous at {}:{} (node_rank {} of {})", launcher.master_addr,
-                               launcher.master_port, launcher.node_rank, launcher.nnodes);
-        message += absent.empty() ? ": every node's launcher started, so the rendezvous itself is not reachable "
-                                    "(Torchrun.MasterPortOpen says from where); MASTER_ADDR must be the node with "
-                                    "SLURM_NODEID 0"
-                                  : ": never joined: " + Join(absent, ", ");
-      } else {
-        const std::string error = FirstWorkerError(view, report.node, launcher.task_rank);
-        message += ": its workers started and hung" + (error.empty() ? std::string() : " after " + error);
-      }
-      findings.push_back({"torchrun-rendezvous-timeout", report.node, message});
-    } else if (launcher.state == "failed") {
-      std::string error = FirstWorkerError(view, report.node, launcher.task_rank);
-      if (error.empty()) error = LastExceptionLine(launcher.output);
-      findings.push_back({"torchrun-workers-failed", report.node,
-                          fmt::format("{}: its workers started and failed (exit {}){}", who, launcher.exit_code,
-                                      error.empty() ? std::string() : ": " + error)});
-    } else {
-      return Errored("probe-failed", who + " could not be started: " + launcher.detail);
-    }
-  }
-  if (findings.empty()) return result;
-  CheckResult failed = Failed(std::move(findings));
-  failed.measurements = std::move(result.measurements);
-  return failed;
+// Why no check of the workers' records has anything to judge, or nullopt.
+std::optional<std::string> NoWorkers(const View& view) {
+  if (view.AnyWorkerRan()) return std::nullopt;
+  return "no worker ran, so there is nothing to judge: Torchrun.LauncherStarted says why";
 }
 
-CheckResult JudgeOneLauncherPerNode(const NodeTorchrunReport& report) {
-  if (report.launchers.empty()) {
-    return Errored("not-reported", report.node + ": the Torchrun probe reported no launcher on this node");
+// The data and checkpoint stages run inside the process group: where it did not form on every
+// rank they could not run, and CollectiveCorrect already names why.
+std::optional<std::string> NoProcessGroup(const View& view) {
+  if (auto none = NoWorkers(view)) return none;
+  for (const auto& w : view.workers) {
+    if (w.report->described && !(w.report->init_ok && *w.report->init_ok)) {
+      return fmt::format("the process group did not form on every rank ({} rank {} did not join): "
+                         "Torchrun.CollectiveCorrect says why",
+                         w.node, w.report->rank);
+    }
   }
-  CheckResult result = Passed();
-  result.measurements.push_back({report.node + ".launchers", std::to_string(report.launchers.size()), "", "== 1", ""});
-  if (report.launchers.size() == 1) return result;
-  std::vector<std::string> tasks;
-  std::string port_line;
-  for (const auto& launcher : report.launchers) {
-    tasks.push_back(std::to_string(launcher.task_rank));
-    if (port_line.empty()) port_line = OutputLineWith(launcher, kPortInUse);
+  return std::nullopt;
+}
+
+// The first node's problem preparing the shared data, or "" where every node prepared it.
+std::string DataProblem(const View& view) {
+  for (const auto* report : view.reports) {
+    if (!report->data_problem.empty()) return report->data_problem;
   }
-  CheckResult failed = Failed(
-      {{"torchrun-duplicated", report.node,
-        fmt::format("{}: {} torchrun launchers (tasks {}) where a job runs one: srun started one per task, so they "
-                    "claim node_rank {} twice and fight over the rendezvous port{}; launch with srun "
-                    "--ntasks-per-node=1 torchrun --nproc_per_node=<GPUs> ...",
-                    report.node, report.launchers.size(), Join(tasks, ", "), report.launchers.front().node_rank,
-                    port_line.empty() ? std::string() : " (\"" + port_line + "\")")}});
-  failed.measurements = std::move(result.measurements);
-  return failed;
+  return "";
+}
+
+// A node whose report could not be read cannot be vouched for: a cluster check's pass becomes
+// its error; a failure found on the other nodes stays the verdict.
+CheckResult VouchedFor(const NodeFacts<NodeTorchrunReport>& reports, CheckResult judged) {
+  if (reports.unread.empty() || judged.verdict != Verdict::kPass) return judged;
+  std::vector<std::string> unread;
+  for (const auto& [node, problem] : reports.unread) unread.push_back(problem);
+  return ErroredEach("unavailable", unread);
 }
 
 CheckResult JudgeMasterPortOpen(const View& view) {
@@ -258,27 +198,8 @@ CheckResult JudgeMasterPortOpen(const View& view) {
   return FromFindings(std::move(findings));
 }
 
-std::optional<CheckResult> NoWorkers(const View& view) {
-  if (view.AnyWorkerRan()) return std::nullopt;
-  return Skipped("no worker ran, so there is nothing to judge: Torchrun.LauncherStarted says why");
-}
-
-// The data and checkpoint stages run inside the process group: where it did not form on every
-// rank they could not run, and CollectiveCorrect already names why.
-std::optional<CheckResult> NoProcessGroup(const View& view) {
-  if (auto none = NoWorkers(view)) return none;
-  for (const auto& w : view.workers) {
-    if (w.report->described && !(w.report->init_ok && *w.report->init_ok)) {
-      return Skipped(fmt::format("the process group did not form on every rank ({} rank {} did not join): "
-                                 "Torchrun.CollectiveCorrect says why",
-                                 w.node, w.report->rank));
-    }
-  }
-  return std::nullopt;
-}
-
 CheckResult JudgeRanksConsistent(const View& view) {
-  if (auto none = NoWorkers(view)) return *none;
+  if (auto none = NoWorkers(view)) return Skipped(*none);
   std::vector<Finding> findings;
   std::map<int, std::vector<std::string>> holders;  // RANK -> "node/task"
   int world = 0;
@@ -334,41 +255,6 @@ CheckResult JudgeRanksConsistent(const View& view) {
   return result;
 }
 
-CheckResult JudgeDevicesDistinct(const View& view, const NodeTorchrunReport& report) {
-  std::map<std::string, std::vector<int>> ranks_by_uuid;
-  bool cpu = false;
-  bool any = false;
-  for (const auto& w : view.workers) {
-    if (w.node != report.node || !w.report->described) continue;
-    any = true;
-    if (w.report->backend != "nccl" || w.report->device == "cpu") {
-      cpu = true;
-      continue;
-    }
-    if (w.report->device_uuid.empty()) {
-      return Errored("not-reported", fmt::format("{}: rank {} reported no GPU UUID for {}", report.node, w.report->rank,
-                                                 w.report->device));
-    }
-    ranks_by_uuid[w.report->device_uuid].push_back(w.report->rank);
-  }
-  if (!any) return Skipped("no worker ran on " + report.node + ": Torchrun.LauncherStarted says why");
-  if (cpu) return Skipped("the workers run on CPUs (gloo backend): there is no GPU to hand out");
-  std::vector<Finding> findings;
-  for (const auto& [uuid, ranks] : ranks_by_uuid) {
-    if (ranks.size() < 2) continue;
-    std::vector<std::string> shown;
-    for (int rank : ranks) shown.push_back(std::to_string(rank));
-    findings.push_back({"gpu-shared-by-workers", report.node + "/" + uuid,
-                        fmt::format("{}: ranks {} all hold {} after torch.cuda.set_device(LOCAL_RANK): "
-                                    "CUDA_VISIBLE_DEVICES or the job's GPU binding hides the other GPUs; each worker "
-                                    "must see all of the node's GPUs and pick its own",
-                                    report.node, Join(shown, ", "), uuid)});
-  }
-  CheckResult result = FromFindings(std::move(findings));
-  result.measurements.push_back({report.node + ".distinct_gpus", std::to_string(ranks_by_uuid.size()), "GPUs", "", ""});
-  return result;
-}
-
 // The sweep's busbw at the size closest to `size_bytes`, or nullopt when it has no rows.
 std::optional<std::pair<long long, double>> SweepAt(const SweepReference& sweep, long long size_bytes) {
   std::optional<std::pair<long long, double>> best;
@@ -392,7 +278,7 @@ std::string TransportEvidence(const View& view) {
 }
 
 CheckResult JudgeCollectiveCorrect(const View& view, const Profile& profile, const std::optional<SweepReference>& sweep) {
-  if (auto none = NoWorkers(view)) return *none;
+  if (auto none = NoWorkers(view)) return Skipped(*none);
   std::vector<Finding> findings;
   std::map<long long, double> slowest;  // size -> the lowest busbw any rank saw
   double init_ms = 0;
@@ -471,7 +357,7 @@ CheckResult JudgeCollectiveCorrect(const View& view, const Profile& profile, con
 }
 
 CheckResult JudgeSamplerShards(const View& view) {
-  if (auto none = NoProcessGroup(view)) return *none;
+  if (auto none = NoProcessGroup(view)) return Skipped(*none);
   std::vector<Finding> findings;
   int world = 0;
   int items = 0;
@@ -530,64 +416,8 @@ CheckResult JudgeSamplerShards(const View& view) {
   return result;
 }
 
-std::string DataProblem(const View& view) {
-  for (const auto* report : view.reports) {
-    if (!report->data_problem.empty()) return report->data_problem;
-  }
-  return "";
-}
-
-CheckResult JudgeDataLoader(const View& view, const NodeTorchrunReport& report, const Profile& profile) {
-  const std::string problem = DataProblem(view);
-  if (!problem.empty()) return Skipped("the DataLoader was not measured: " + problem);
-  if (auto none = NoProcessGroup(view)) return *none;
-  std::map<int, double> lowest;  // num_workers -> the node's slowest rank
-  int ranks = 0;
-  for (const auto& w : view.workers) {
-    if (w.node != report.node || !w.report->described) continue;
-    ++ranks;
-    for (const auto& [workers, mb_per_s] : w.report->dataload_mb_per_s) {
-      auto [entry, inserted] = lowest.emplace(workers, mb_per_s);
-      if (!inserted) entry->second = std::min(entry->second, mb_per_s);
-    }
-  }
-  if (ranks == 0) return Skipped("no worker ran on " + report.node + ": Torchrun.LauncherStarted says why");
-  if (!lowest.count(0) || !lowest.count(4)) {
-    std::string why;
-    for (const auto& w : view.workers) {
-      if (w.node != report.node) continue;
-      for (const auto& [stage, message] : w.report->errors) {
-        if (stage == "dataload" && why.empty()) why = fmt::format(": rank {} raised {}", w.report->rank, message);
-      }
-    }
-    return Errored("not-measured",
-                   report.node + ": the DataLoader measurement (num_workers 0 and 4) did not complete" + why);
-  }
-  const double floor = profile.torchrun ? profile.torchrun->dataload_floor_mb_per_s : 0;
-  const std::string source = floor > 0 ? profile.torchrun->source : "recorded, not judged";
-  CheckResult result = Passed();
-  result.measurements.push_back({report.node + ".mb_per_s@num_workers=0", fmt::format("{:.1f}", lowest[0]), "MB/s", "",
-                                 "per rank, slowest rank of the node"});
-  result.measurements.push_back({report.node + ".mb_per_s@num_workers=4", fmt::format("{:.1f}", lowest[4]), "MB/s",
-                                 floor > 0 ? fmt::format(">= {}", floor) : "", source});
-  result.measurements.push_back({report.node + ".prefetch_ratio", fmt::format("{:.2f}", lowest[0] > 0 ? lowest[4] / lowest[0] : 0),
-                                 "", "", "num_workers=4 over num_workers=0"});
-  if (floor > 0 && lowest[4] < floor) {
-    CheckResult failed = Failed(
-        {{"dataload-below-floor", report.node,
-          fmt::format("{}: a DataLoader with num_workers=4 read {:.1f} MB/s per rank from {}, below the floor of {} "
-                      "MB/s ({}); num_workers=0 read {:.1f} MB/s: the node's path to the shared data is slow "
-                      "(mount options, its NIC to the storage, the storage itself); compare with fio on this node",
-                      report.node, lowest[4], report.data_dir.empty() ? "the shared data directory" : report.data_dir,
-                      floor, source, lowest[0])}});
-    failed.measurements = std::move(result.measurements);
-    return failed;
-  }
-  return result;
-}
-
 CheckResult JudgeCheckpointRankZero(const View& view) {
-  if (auto none = NoProcessGroup(view)) return *none;
+  if (auto none = NoProcessGroup(view)) return Skipped(*none);
   const std::string problem = DataProblem(view);
   if (!problem.empty()) return Skipped("the checkpoint was not written: " + problem);
   std::vector<std::string> writers;
@@ -641,56 +471,215 @@ std::optional<std::string> NotApplicable(const Profile& profile) {
          "(docs/profiles.md) to run the launch smoke test";
 }
 
-std::vector<CheckResult> CheckTorchrun(const NodeFacts<NodeTorchrunReport>& reports, const std::vector<std::string>& nodes,
-                                       const Profile& profile, const std::optional<SweepReference>& sweep) {
+AcrossNodes SummarizeNodes(const NodeFacts<NodeTorchrunReport>& reports) {
   const View view = MakeView(reports);
-  const std::vector<const char*> per_node = {kLauncherStarted, kOneLauncherPerNode, kDevicesDistinct,
-                                             kDataLoaderThroughput};
-  const std::vector<const char*> cluster = {kMasterPortOpen, kRanksConsistent, kCollectiveCorrect, kSamplerShards,
-                                            kCheckpointRankZero};
-  std::vector<CheckResult> results;
-  std::string skipped;
+  AcrossNodes across;
+  // Where the probe launched nothing, the last node that says why speaks for the run.
   for (const auto* report : view.reports) {
-    if (!report->skipped.empty()) skipped = report->skipped;
+    if (!report->skipped.empty()) across.skipped = report->skipped;
   }
-  if (!skipped.empty()) {
-    for (const char* check : cluster) results.push_back(Judged(check, "", Skipped(skipped)));
-    for (const auto& node : nodes) {
-      for (const char* check : per_node) results.push_back(Judged(check, node, Skipped(skipped)));
+  across.never_joined = NodesThatNeverJoined(view);
+  across.data_problem = DataProblem(view);
+  across.no_process_group = NoProcessGroup(view);
+  return across;
+}
+
+CheckResult CheckLauncherStarted(const NodeTorchrunReport& report, const AcrossNodes& across) {
+  if (report.launchers.empty()) {
+    return Errored("not-reported", report.node + ": the Torchrun probe reported no launcher on this node");
+  }
+  std::vector<Finding> findings;
+  CheckResult result = Passed();
+  for (const auto& launcher : report.launchers) {
+    const std::string who = fmt::format("{}: torchrun (task {})", report.node, launcher.task_rank);
+    result.measurements.push_back({fmt::format("{}.task{}.elapsed", report.node, launcher.task_rank),
+                                   fmt::format("{:.1f}", launcher.elapsed_s), "s",
+                                   fmt::format("<= {}", launcher.timeout_s), "torchrun.timeout_s"});
+    if (launcher.state == "ok") continue;
+    if (launcher.state == "not-started") {
+      return Skipped(report.node + ": torchrun was not started: " + launcher.detail +
+                     " (Torchrun.MasterPortOpen names why)");
     }
-    return results;
+    if (launcher.state == "missing") {
+      findings.push_back({"torchrun-missing", report.node,
+                          who + ": " + launcher.detail +
+                              ": the image has no PyTorch launcher; install PyTorch on every node (the same version), "
+                              "or name the launcher with torchrun.command in the profile or GPUCONFORM_TORCHRUN"});
+    } else if (launcher.state == "crashed") {
+      const std::string exception = LastExceptionLine(launcher.output);
+      const std::string port_line = OutputLineWith(launcher, kPortInUse);
+      std::string message = fmt::format("{}: {} exited {} after {:.1f} s before starting any worker", who,
+                                        Describe(launcher), launcher.exit_code, launcher.elapsed_s);
+      message += exception.empty() ? " (no exception in its last output lines)" : ": " + exception;
+      if (!port_line.empty()) {
+        message += fmt::format("; the rendezvous port {} is taken on {} (\"{}\"): another launcher on the node, or a "
+                               "leftover process, holds it",
+                               launcher.master_port, report.node, port_line);
+      }
+      message += KnownCrashFix(launcher, exception);
+      findings.push_back({"torchrun-crashed", report.node, message});
+    } else if (launcher.state == "timed-out") {
+      const auto& absent = across.never_joined;
+      bool workers_started = false;
+      for (const auto& worker : report.workers) {
+        if (worker.task_rank == launcher.task_rank && worker.started) workers_started = true;
+      }
+      std::string message =
+          fmt::format("{}: did not finish within torchrun.timeout_s={} s and was killed", who, launcher.timeout_s);
+      if (!workers_started) {
+        message += fmt::format(", still at the rendezvous at {}:{} (node_rank {} of {})", launcher.master_addr,
+                               launcher.master_port, launcher.node_rank, launcher.nnodes);
+        message += absent.empty() ? ": every node's launcher started, so the rendezvous itself is not reachable "
+                                    "(Torchrun.MasterPortOpen says from where); MASTER_ADDR must be the node with "
+                                    "SLURM_NODEID 0"
+                                  : ": never joined: " + Join(absent, ", ");
+      } else {
+        const std::string error = FirstWorkerError(report, launcher.task_rank);
+        message += ": its workers started and hung" + (error.empty() ? std::string() : " after " + error);
+      }
+      findings.push_back({"torchrun-rendezvous-timeout", report.node, message});
+    } else if (launcher.state == "failed") {
+      std::string error = FirstWorkerError(report, launcher.task_rank);
+      if (error.empty()) error = LastExceptionLine(launcher.output);
+      findings.push_back({"torchrun-workers-failed", report.node,
+                          fmt::format("{}: its workers started and failed (exit {}){}", who, launcher.exit_code,
+                                      error.empty() ? std::string() : ": " + error)});
+    } else {
+      return Errored("probe-failed", who + " could not be started: " + launcher.detail);
+    }
   }
-  std::vector<std::string> unread;
-  for (const auto& [node, problem] : view.unread) unread.push_back(problem);
-  auto cluster_result = [&](const char* check, CheckResult judged) {
-    // A node whose output is missing cannot be vouched for: a pass becomes its error; a
-    // failure found on the other nodes stays the verdict.
-    if (!unread.empty() && judged.verdict == Verdict::kPass) judged = ErroredEach("unavailable", unread);
-    results.push_back(Judged(check, "", std::move(judged)));
-  };
-  cluster_result(kMasterPortOpen, JudgeMasterPortOpen(view));
-  cluster_result(kRanksConsistent, JudgeRanksConsistent(view));
-  cluster_result(kCollectiveCorrect, JudgeCollectiveCorrect(view, profile, sweep));
-  cluster_result(kSamplerShards, JudgeSamplerShards(view));
-  cluster_result(kCheckpointRankZero, JudgeCheckpointRankZero(view));
-  for (const auto& node : nodes) {
-    const auto found = reports.read.find(node);
-    if (found == reports.read.end()) {
-      const auto problem = reports.unread.find(node);
-      const std::string why = problem != reports.unread.end() ? problem->second : node + ": no Torchrun output";
-      for (const char* check : per_node) results.push_back(Judged(check, node, Errored("unavailable", why)));
+  if (findings.empty()) return result;
+  CheckResult failed = Failed(std::move(findings));
+  failed.measurements = std::move(result.measurements);
+  return failed;
+}
+
+CheckResult CheckOneLauncherPerNode(const NodeTorchrunReport& report) {
+  if (report.launchers.empty()) {
+    return Errored("not-reported", report.node + ": the Torchrun probe reported no launcher on this node");
+  }
+  CheckResult result = Passed();
+  result.measurements.push_back({report.node + ".launchers", std::to_string(report.launchers.size()), "", "== 1", ""});
+  if (report.launchers.size() == 1) return result;
+  std::vector<std::string> tasks;
+  std::string port_line;
+  for (const auto& launcher : report.launchers) {
+    tasks.push_back(std::to_string(launcher.task_rank));
+    if (port_line.empty()) port_line = OutputLineWith(launcher, kPortInUse);
+  }
+  CheckResult failed = Failed(
+      {{"torchrun-duplicated", report.node,
+        fmt::format("{}: {} torchrun launchers (tasks {}) where a job runs one: srun started one per task, so they "
+                    "claim node_rank {} twice and fight over the rendezvous port{}; launch with srun "
+                    "--ntasks-per-node=1 torchrun --nproc_per_node=<GPUs> ...",
+                    report.node, report.launchers.size(), Join(tasks, ", "), report.launchers.front().node_rank,
+                    port_line.empty() ? std::string() : " (\"" + port_line + "\")")}});
+  failed.measurements = std::move(result.measurements);
+  return failed;
+}
+
+CheckResult CheckMasterPortOpen(const NodeFacts<NodeTorchrunReport>& reports) {
+  return VouchedFor(reports, JudgeMasterPortOpen(MakeView(reports)));
+}
+
+CheckResult CheckRanksConsistent(const NodeFacts<NodeTorchrunReport>& reports) {
+  return VouchedFor(reports, JudgeRanksConsistent(MakeView(reports)));
+}
+
+CheckResult CheckDevicesDistinct(const NodeTorchrunReport& report) {
+  std::map<std::string, std::vector<int>> ranks_by_uuid;
+  bool cpu = false;
+  bool any = false;
+  for (const auto& worker : report.workers) {
+    if (!worker.described) continue;
+    any = true;
+    if (worker.backend != "nccl" || worker.device == "cpu") {
+      cpu = true;
       continue;
     }
-    const NodeTorchrunReport& report = found->second;
-    results.push_back(Judged(kLauncherStarted, node, JudgeLauncherStarted(view, report)));
-    results.push_back(Judged(kOneLauncherPerNode, node, JudgeOneLauncherPerNode(report)));
-    results.push_back(Judged(kDevicesDistinct, node, JudgeDevicesDistinct(view, report)));
-    results.push_back(Judged(kDataLoaderThroughput, node, JudgeDataLoader(view, report, profile)));
+    if (worker.device_uuid.empty()) {
+      return Errored("not-reported", fmt::format("{}: rank {} reported no GPU UUID for {}", report.node, worker.rank,
+                                                 worker.device));
+    }
+    ranks_by_uuid[worker.device_uuid].push_back(worker.rank);
   }
-  // A rank that died of its node's /dev/shm, memory, memlock or open files: named on its node,
-  // and what it took down with it skips.
-  ApplyWorkerDeaths(results, reports);
-  return results;
+  if (!any) return Skipped("no worker ran on " + report.node + ": Torchrun.LauncherStarted says why");
+  if (cpu) return Skipped("the workers run on CPUs (gloo backend): there is no GPU to hand out");
+  std::vector<Finding> findings;
+  for (const auto& [uuid, ranks] : ranks_by_uuid) {
+    if (ranks.size() < 2) continue;
+    std::vector<std::string> shown;
+    for (int rank : ranks) shown.push_back(std::to_string(rank));
+    findings.push_back({"gpu-shared-by-workers", report.node + "/" + uuid,
+                        fmt::format("{}: ranks {} all hold {} after torch.cuda.set_device(LOCAL_RANK): "
+                                    "CUDA_VISIBLE_DEVICES or the job's GPU binding hides the other GPUs; each worker "
+                                    "must see all of the node's GPUs and pick its own",
+                                    report.node, Join(shown, ", "), uuid)});
+  }
+  CheckResult result = FromFindings(std::move(findings));
+  result.measurements.push_back({report.node + ".distinct_gpus", std::to_string(ranks_by_uuid.size()), "GPUs", "", ""});
+  return result;
+}
+
+CheckResult CheckCollectiveCorrect(const NodeFacts<NodeTorchrunReport>& reports, const Profile& profile,
+                                   const std::optional<SweepReference>& sweep) {
+  return VouchedFor(reports, JudgeCollectiveCorrect(MakeView(reports), profile, sweep));
+}
+
+CheckResult CheckSamplerShards(const NodeFacts<NodeTorchrunReport>& reports) {
+  return VouchedFor(reports, JudgeSamplerShards(MakeView(reports)));
+}
+
+CheckResult CheckDataLoaderThroughput(const NodeTorchrunReport& report, const AcrossNodes& across,
+                                      const Profile& profile) {
+  if (!across.data_problem.empty()) return Skipped("the DataLoader was not measured: " + across.data_problem);
+  if (across.no_process_group) return Skipped(*across.no_process_group);
+  std::map<int, double> lowest;  // num_workers -> the node's slowest rank
+  int ranks = 0;
+  for (const auto& worker : report.workers) {
+    if (!worker.described) continue;
+    ++ranks;
+    for (const auto& [workers, mb_per_s] : worker.dataload_mb_per_s) {
+      auto [entry, inserted] = lowest.emplace(workers, mb_per_s);
+      if (!inserted) entry->second = std::min(entry->second, mb_per_s);
+    }
+  }
+  if (ranks == 0) return Skipped("no worker ran on " + report.node + ": Torchrun.LauncherStarted says why");
+  if (!lowest.count(0) || !lowest.count(4)) {
+    std::string why;
+    for (const auto& worker : report.workers) {
+      for (const auto& [stage, message] : worker.errors) {
+        if (stage == "dataload" && why.empty()) why = fmt::format(": rank {} raised {}", worker.rank, message);
+      }
+    }
+    return Errored("not-measured",
+                   report.node + ": the DataLoader measurement (num_workers 0 and 4) did not complete" + why);
+  }
+  const double floor = profile.torchrun ? profile.torchrun->dataload_floor_mb_per_s : 0;
+  const std::string source = floor > 0 ? profile.torchrun->source : "recorded, not judged";
+  CheckResult result = Passed();
+  result.measurements.push_back({report.node + ".mb_per_s@num_workers=0", fmt::format("{:.1f}", lowest[0]), "MB/s", "",
+                                 "per rank, slowest rank of the node"});
+  result.measurements.push_back({report.node + ".mb_per_s@num_workers=4", fmt::format("{:.1f}", lowest[4]), "MB/s",
+                                 floor > 0 ? fmt::format(">= {}", floor) : "", source});
+  result.measurements.push_back({report.node + ".prefetch_ratio", fmt::format("{:.2f}", lowest[0] > 0 ? lowest[4] / lowest[0] : 0),
+                                 "", "", "num_workers=4 over num_workers=0"});
+  if (floor > 0 && lowest[4] < floor) {
+    CheckResult failed = Failed(
+        {{"dataload-below-floor", report.node,
+          fmt::format("{}: a DataLoader with num_workers=4 read {:.1f} MB/s per rank from {}, below the floor of {} "
+                      "MB/s ({}); num_workers=0 read {:.1f} MB/s: the node's path to the shared data is slow "
+                      "(mount options, its NIC to the storage, the storage itself); compare with fio on this node",
+                      report.node, lowest[4], report.data_dir.empty() ? "the shared data directory" : report.data_dir,
+                      floor, source, lowest[0])}});
+    failed.measurements = std::move(result.measurements);
+    return failed;
+  }
+  return result;
+}
+
+CheckResult CheckCheckpointRankZero(const NodeFacts<NodeTorchrunReport>& reports) {
+  return VouchedFor(reports, JudgeCheckpointRankZero(MakeView(reports)));
 }
 
 }  // namespace gpuconform::torchrun

@@ -7,6 +7,7 @@
 // the process group forms and an allreduce gives the exact sum at the expected speed;
 // DistributedSampler shards are disjoint and cover the data; the DataLoader reads fast enough;
 // only rank 0 writes the checkpoint and every rank loads the same step.
+// Contract: pure, one function per check: reports and profile in, one judgement out.
 #pragma once
 
 #include <optional>
@@ -45,10 +46,30 @@ inline constexpr double kBackendBelowSweepFraction = 0.5;
 // Why the suite does not apply (the profile has no torchrun section), or nullopt.
 std::optional<std::string> NotApplicable(const Profile& profile);
 
-// Every check of the probe's output, judged together: per-node checks once per node of the
-// run (`nodes`), cluster checks once. A node whose output could not be read is an error in
-// each of its cases and in the cluster checks, never a pass.
-std::vector<CheckResult> CheckTorchrun(const NodeFacts<NodeTorchrunReport>& reports, const std::vector<std::string>& nodes,
-                                       const Profile& profile, const std::optional<SweepReference>& sweep = std::nullopt);
+// What a node's checks read of the other nodes' reports, summarised once from every node's
+// (SummarizeNodes): a node is judged on its own report and this.
+struct AcrossNodes {
+  std::string skipped;                          // the probe's reason for launching nothing; empty: it launched
+  std::vector<std::string> never_joined;        // "node3 (its launcher crashed)": what a rendezvous waits for
+  std::string data_problem;                     // why the shared data was not prepared; empty: it was
+  std::optional<std::string> no_process_group;  // why the stages inside the process group did not run
+};
+AcrossNodes SummarizeNodes(const NodeFacts<NodeTorchrunReport>& reports);
+
+// One function per check. The suite skips every one of them where `skipped` is set. The
+// per-node checks judge `report`, the node's own; the cluster checks judge every node's report,
+// and a node whose report could not be read makes a pass their error (a failure found on the
+// other nodes stays the verdict).
+CheckResult CheckLauncherStarted(const NodeTorchrunReport& report, const AcrossNodes& across);
+CheckResult CheckOneLauncherPerNode(const NodeTorchrunReport& report);
+CheckResult CheckMasterPortOpen(const NodeFacts<NodeTorchrunReport>& reports);
+CheckResult CheckRanksConsistent(const NodeFacts<NodeTorchrunReport>& reports);
+CheckResult CheckDevicesDistinct(const NodeTorchrunReport& report);
+CheckResult CheckCollectiveCorrect(const NodeFacts<NodeTorchrunReport>& reports, const Profile& profile,
+                                   const std::optional<SweepReference>& sweep = std::nullopt);
+CheckResult CheckSamplerShards(const NodeFacts<NodeTorchrunReport>& reports);
+CheckResult CheckDataLoaderThroughput(const NodeTorchrunReport& report, const AcrossNodes& across,
+                                      const Profile& profile);
+CheckResult CheckCheckpointRankZero(const NodeFacts<NodeTorchrunReport>& reports);
 
 }  // namespace gpuconform::torchrun

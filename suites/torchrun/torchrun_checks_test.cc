@@ -8,7 +8,9 @@
 
 #include "probes/torchrun/torchrun_facts.h"
 #include "probes/torchrun/torchrun_parse.h"
+#include "probes/torchrun/torchrun_probe.h"
 #include "suites/torchrun/torchrun_checks.h"
+#include "suites/torchrun/worker_deaths.h"
 #include "tests/support/registered_checks.h"
 #include "tests/support/test_support.h"
 
@@ -39,22 +41,53 @@ bool AnyFindingHas(const CheckResult& result, const std::string& code, const std
   return false;
 }
 
+std::string HealthyOutput(const std::string& node) {
+  return test_support::ReadFile(test_support::FixtureDir("local-3node-torchrun-healthy") + "/nodes/" + node +
+                                "/torchrun.txt");
+}
+
 // The recorded healthy run, parsed, for edits that break one thing at a time.
 NodeFacts<NodeTorchrunReport> Healthy() {
   NodeFacts<NodeTorchrunReport> facts;
   for (const std::string node : {"node1", "node2", "node3"}) {
-    facts.Add(node, ParseTorchrunReport(test_support::ReadFile(test_support::FixtureDir("local-3node-torchrun-healthy") +
-                                                               "/nodes/" + node + "/torchrun.txt"),
-                                        node, node + "/torchrun.txt"));
+    facts.Add(node, ParseTorchrunReport(HealthyOutput(node), node, node + "/torchrun.txt"));
   }
   return facts;
 }
 
 const std::vector<std::string> kNodes = {"node1", "node2", "node3"};
 
-std::vector<CheckResult> Judge(const NodeFacts<NodeTorchrunReport>& facts, Profile profile = {}) {
-  if (profile.name.empty()) profile = test_support::BuiltinProfile("local");
-  return CheckTorchrun(facts, kNodes, profile);
+Profile Local() { return test_support::BuiltinProfile("local"); }
+
+// A node's per-node check, judged on its own report and what it reads of the others'.
+CheckResult LauncherStarted(const NodeFacts<NodeTorchrunReport>& facts, const std::string& node) {
+  return CheckLauncherStarted(facts.read.at(node), SummarizeNodes(facts));
+}
+
+CheckResult DataLoader(const NodeFacts<NodeTorchrunReport>& facts, const std::string& node,
+                       const Profile& profile = Local()) {
+  return CheckDataLoaderThroughput(facts.read.at(node), SummarizeNodes(facts), profile);
+}
+
+// Every case, each check judged and then put through the workers' deaths, as the suite does:
+// what a death changes and what it leaves alone.
+std::vector<CheckResult> EveryCaseAfterDeaths(const NodeFacts<NodeTorchrunReport>& facts) {
+  const WorkerDeaths deaths = FindWorkerDeaths(facts);
+  std::vector<CheckResult> cases = {
+      WithWorkerDeaths(CheckMasterPortOpen(facts), kMasterPortOpen, "", deaths),
+      WithWorkerDeaths(CheckRanksConsistent(facts), kRanksConsistent, "", deaths),
+      WithWorkerDeaths(CheckCollectiveCorrect(facts, Local()), kCollectiveCorrect, "", deaths),
+      WithWorkerDeaths(CheckSamplerShards(facts), kSamplerShards, "", deaths),
+      WithWorkerDeaths(CheckCheckpointRankZero(facts), kCheckpointRankZero, "", deaths),
+  };
+  for (const auto& node : kNodes) {
+    const NodeTorchrunReport& report = facts.read.at(node);
+    cases.push_back(WithWorkerDeaths(LauncherStarted(facts, node), kLauncherStarted, node, deaths));
+    cases.push_back(WithWorkerDeaths(CheckOneLauncherPerNode(report), kOneLauncherPerNode, node, deaths));
+    cases.push_back(WithWorkerDeaths(CheckDevicesDistinct(report), kDevicesDistinct, node, deaths));
+    cases.push_back(WithWorkerDeaths(DataLoader(facts, node), kDataLoaderThroughput, node, deaths));
+  }
+  return cases;
 }
 
 TEST(TorchrunChecks, HealthyRunConformsEveryCaseButTheGpuOne) {
@@ -127,9 +160,8 @@ TEST(TorchrunChecks, MissingLauncherIsAConfigurationFailureNamingHowToSetIt) {
   launcher.state = "missing";
   launcher.detail = "torchrun (from the default, on PATH) is not on PATH or not executable";
   facts.read.at("node3").workers.clear();
-  const auto results = Judge(facts);
-  EXPECT_TRUE(AnyFindingHas(Case(results, "LauncherStarted/node3"), "torchrun-missing", "GPUCONFORM_TORCHRUN"));
-  EXPECT_EQ(Case(results, "LauncherStarted/node1").verdict, Verdict::kPass);
+  EXPECT_TRUE(AnyFindingHas(LauncherStarted(facts, "node3"), "torchrun-missing", "GPUCONFORM_TORCHRUN"));
+  EXPECT_EQ(LauncherStarted(facts, "node1").verdict, Verdict::kPass);
 }
 
 TEST(TorchrunChecks, RendezvousTimeoutNamesTheNodeThatNeverJoined) {
@@ -140,8 +172,7 @@ TEST(TorchrunChecks, RendezvousTimeoutNamesTheNodeThatNeverJoined) {
   }
   facts.read.at("node3").launchers.at(0).state = "crashed";
   facts.read.at("node3").workers.clear();
-  const auto results = Judge(facts);
-  EXPECT_TRUE(AnyFindingHas(Case(results, "LauncherStarted/node1"), "torchrun-rendezvous-timeout",
+  EXPECT_TRUE(AnyFindingHas(LauncherStarted(facts, "node1"), "torchrun-rendezvous-timeout",
                             "never joined: node3 (its launcher crashed)"));
 }
 
@@ -149,8 +180,7 @@ TEST(TorchrunChecks, WrongRanksAndNodeRankFromProcidAreNamed) {
   auto facts = Healthy();
   facts.read.at("node2").workers.at(1).rank = 5;  // RANK not node_rank x nproc + LOCAL_RANK
   facts.read.at("node3").launchers.at(0).slurm_nodeid = "1";
-  const auto results = Judge(facts);
-  const CheckResult& ranks = Case(results, "RanksConsistent");
+  const CheckResult ranks = CheckRanksConsistent(facts);
   ASSERT_EQ(ranks.verdict, Verdict::kFail);
   EXPECT_TRUE(AnyFindingHas(ranks, "rank-env-wrong", "RANK=5, expected node_rank x nproc_per_node + LOCAL_RANK"));
   EXPECT_TRUE(AnyFindingHas(ranks, "rank-env-wrong", "RANK 5 is held by 2 workers"));
@@ -167,9 +197,9 @@ TEST(TorchrunChecks, TwoWorkersOnOneGpuAreNamedOnGpuProfiles) {
     }
   }
   facts.read.at("node2").workers.at(1).device_uuid = facts.read.at("node2").workers.at(0).device_uuid;
-  const auto results = Judge(facts);
-  EXPECT_EQ(Case(results, "DevicesDistinct/node1").verdict, Verdict::kPass);
-  EXPECT_TRUE(AnyFindingHas(Case(results, "DevicesDistinct/node2"), "gpu-shared-by-workers", "ranks 2, 3 all hold"));
+  EXPECT_EQ(CheckDevicesDistinct(facts.read.at("node1")).verdict, Verdict::kPass);
+  EXPECT_TRUE(
+      AnyFindingHas(CheckDevicesDistinct(facts.read.at("node2")), "gpu-shared-by-workers", "ranks 2, 3 all hold"));
 }
 
 TEST(TorchrunChecks, WrongSumFailedInitAndSlowBackendFailTheCollective) {
@@ -180,14 +210,14 @@ TEST(TorchrunChecks, WrongSumFailedInitAndSlowBackendFailTheCollective) {
   Profile profile = test_support::BuiltinProfile("local");
   profile.torchrun->busbw_floor_gb_per_s = 1000;
   profile.torchrun->source = "a test floor";
-  const auto results = Judge(facts, profile);
-  const CheckResult& collective = Case(results, "CollectiveCorrect");
+  const CheckResult collective = CheckCollectiveCorrect(facts, profile);
   ASSERT_EQ(collective.verdict, Verdict::kFail);
   EXPECT_TRUE(AnyFindingHas(collective, "allreduce-results-wrong", "gave 20 (expected 21)"));
   EXPECT_TRUE(AnyFindingHas(collective, "process-group-init-failed", "RuntimeError: Connection refused"));
   EXPECT_TRUE(AnyFindingHas(collective, "busbw-below-floor", "below the floor of 1000 GB/s (a test floor)"));
   // The stages inside the group could not run everywhere: skipped, not blamed twice.
-  EXPECT_EQ(Case(results, "SamplerShardsDisjoint").verdict, Verdict::kSkip);
+  EXPECT_EQ(CheckSamplerShards(facts).verdict, Verdict::kSkip);
+  EXPECT_EQ(DataLoader(facts, "node1").verdict, Verdict::kSkip);
 }
 
 TEST(TorchrunChecks, ANcclBackendFarBelowTheRunsOwnNcclSweepIsNamedWithItsChannels) {
@@ -200,20 +230,18 @@ TEST(TorchrunChecks, ANcclBackendFarBelowTheRunsOwnNcclSweepIsNamedWithItsChanne
     }
   }
   SweepReference sweep{"gpuconform's NCCL run", {{512 << 10, 90}, {1 << 20, 150}, {4 << 20, 300}}, true};
-  auto results = CheckTorchrun(facts, kNodes, test_support::BuiltinProfile("local"), sweep);
-  const CheckResult& collective = Case(results, "CollectiveCorrect");
-  ASSERT_EQ(collective.verdict, Verdict::kFail) << Describe(results);
+  const CheckResult collective = CheckCollectiveCorrect(facts, Local(), sweep);
+  ASSERT_EQ(collective.verdict, Verdict::kFail) << Describe({collective});
   EXPECT_TRUE(AnyFindingHas(collective, "backend-below-sweep", "13% of gpuconform's NCCL run's 150.000 GB/s at 1 MiB"));
   EXPECT_TRUE(AnyFindingHas(collective, "backend-below-sweep", "via NET/Socket/0"));
   // At the sweep's speed it conforms; against the MPI sweep (gloo) it is recorded, never judged.
   sweep.busbw_by_size = {{1 << 20, 30}};
-  EXPECT_EQ(Case(CheckTorchrun(facts, kNodes, test_support::BuiltinProfile("local"), sweep), "CollectiveCorrect").verdict,
-            Verdict::kPass);
+  EXPECT_EQ(CheckCollectiveCorrect(facts, Local(), sweep).verdict, Verdict::kPass);
   SweepReference mpi{"the MPI sweep", {{1 << 20, 150}}, false};
-  results = CheckTorchrun(facts, kNodes, test_support::BuiltinProfile("local"), mpi);
-  EXPECT_EQ(Case(results, "CollectiveCorrect").verdict, Verdict::kPass);
+  const CheckResult against_mpi = CheckCollectiveCorrect(facts, Local(), mpi);
+  EXPECT_EQ(against_mpi.verdict, Verdict::kPass);
   bool recorded = false;
-  for (const auto& m : Case(results, "CollectiveCorrect").measurements) {
+  for (const auto& m : against_mpi.measurements) {
     recorded = recorded || (m.name == "busbw_over_sweep@1 MiB" && m.source.find("recorded, not judged") != std::string::npos);
   }
   EXPECT_TRUE(recorded);
@@ -224,14 +252,12 @@ TEST(TorchrunChecks, OverlappingShardsAndNoReshuffleAreNamed) {
   auto& first = facts.read.at("node1").workers.at(0);
   auto& second = facts.read.at("node1").workers.at(1);
   second.shard_indices[0] = first.shard_indices[0];
-  auto results = Judge(facts);
-  EXPECT_TRUE(AnyFindingHas(Case(results, "SamplerShardsDisjoint"), "shards-overlap", "epoch 0:"));
+  EXPECT_TRUE(AnyFindingHas(CheckSamplerShards(facts), "shards-overlap", "epoch 0:"));
   facts = Healthy();
   for (auto& [node, report] : facts.read) {
     for (auto& worker : report.workers) worker.shard_indices[1] = worker.shard_indices[0];
   }
-  results = Judge(facts);
-  EXPECT_TRUE(AnyFindingHas(Case(results, "SamplerShardsDisjoint"), "shards-overlap", "set_epoch(1)"));
+  EXPECT_TRUE(AnyFindingHas(CheckSamplerShards(facts), "shards-overlap", "set_epoch(1)"));
 }
 
 TEST(TorchrunChecks, SamplerPaddingIsNotOverlap) {
@@ -246,8 +272,8 @@ TEST(TorchrunChecks, SamplerPaddingIsNotOverlap) {
       ++next;
     }
   }
-  const auto results = Judge(facts);
-  EXPECT_EQ(Case(results, "SamplerShardsDisjoint").verdict, Verdict::kPass) << Describe(results);
+  const CheckResult shards = CheckSamplerShards(facts);
+  EXPECT_EQ(shards.verdict, Verdict::kPass) << Describe({shards});
 }
 
 TEST(TorchrunChecks, SlowDataOnOneNodeFailsItsCaseAgainstTheFloor) {
@@ -256,9 +282,8 @@ TEST(TorchrunChecks, SlowDataOnOneNodeFailsItsCaseAgainstTheFloor) {
   Profile profile = test_support::BuiltinProfile("local");
   profile.torchrun->dataload_floor_mb_per_s = 5;
   profile.torchrun->source = "a test floor";
-  const auto results = Judge(facts, profile);
-  EXPECT_EQ(Case(results, "DataLoaderThroughput/node1").verdict, Verdict::kPass) << Describe(results);
-  EXPECT_TRUE(AnyFindingHas(Case(results, "DataLoaderThroughput/node3"), "dataload-below-floor",
+  EXPECT_EQ(DataLoader(facts, "node1", profile).verdict, Verdict::kPass);
+  EXPECT_TRUE(AnyFindingHas(DataLoader(facts, "node3", profile), "dataload-below-floor",
                             "node3: a DataLoader with num_workers=4 read 0.5 MB/s per rank"));
 }
 
@@ -267,8 +292,7 @@ TEST(TorchrunChecks, RankLoadingAnotherCheckpointIsNamed) {
   auto& checkpoint = facts.read.at("node2").workers.at(0).checkpoint;
   checkpoint.consistent = false;
   checkpoint.loaded_step = 3;
-  const auto results = Judge(facts);
-  EXPECT_TRUE(AnyFindingHas(Case(results, "CheckpointRankZero"), "checkpoint-load-mismatch",
+  EXPECT_TRUE(AnyFindingHas(CheckCheckpointRankZero(facts), "checkpoint-load-mismatch",
                             "node2: rank 2 loaded step 3 with other weights"));
 }
 
@@ -292,7 +316,7 @@ NodeFacts<NodeTorchrunReport> Node3ShmExhausted() {
 }
 
 TEST(TorchrunChecks, ShmExhaustedOnANodeIsNamedThereAndItsConsequencesSkip) {
-  const auto results = Judge(Node3ShmExhausted());
+  const auto results = EveryCaseAfterDeaths(Node3ShmExhausted());
   const CheckResult& own = Case(results, "DataLoaderThroughput/node3");
   EXPECT_EQ(own.verdict, Verdict::kFail) << Describe(results);
   EXPECT_TRUE(AnyFindingHas(own, "shm-exhausted", "node3: /dev/shm ran out (/dev/shm is 64 KiB (56 KiB free))"))
@@ -320,7 +344,7 @@ TEST(TorchrunChecks, ShmExhaustedOnANodeIsNamedThereAndItsConsequencesSkip) {
 TEST(TorchrunChecks, AFailureBeforeTheDeathKeepsItsOwnCode) {
   auto facts = Node3ShmExhausted();
   facts.read.at("node1").workers.at(1).allreduces.at(0).got = 20;  // the allreduce ran before the DataLoader
-  const auto results = Judge(facts);
+  const auto results = EveryCaseAfterDeaths(facts);
   EXPECT_TRUE(AnyFindingHas(Case(results, "CollectiveCorrect"), "allreduce-results-wrong", "rank 1"));
 }
 
@@ -334,7 +358,7 @@ TEST(TorchrunChecks, AWorkerKilledByTheOomKillerFailsItsLauncherCase) {
       "torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: -9) local_rank: 0 (pid: 4242) of binary: "
       "/usr/bin/python3"};
   for (auto& worker : node2.workers) worker.checkpoint = {};
-  const auto results = Judge(facts);
+  const auto results = EveryCaseAfterDeaths(facts);
   EXPECT_TRUE(AnyFindingHas(Case(results, "LauncherStarted/node2"), "memory-exhausted",
                             "node2: memory ran out (the job's cgroup memory.max is 1 GiB)"))
       << Describe(results);
@@ -347,7 +371,7 @@ TEST(TorchrunChecks, AnUnclassifiedDataLoaderErrorStaysNotMeasured) {
     worker.dataload_mb_per_s.erase(4);
     worker.errors.emplace_back("dataload", "RuntimeError: DataLoader worker (pid(s) 77) exited unexpectedly");
   }
-  const auto results = Judge(facts);
+  const auto results = EveryCaseAfterDeaths(facts);
   EXPECT_EQ(Case(results, "DataLoaderThroughput/node3").verdict, Verdict::kError);
   EXPECT_EQ(Case(results, "DataLoaderThroughput/node3").findings.at(0).code, "not-measured");
 }
@@ -355,18 +379,51 @@ TEST(TorchrunChecks, AnUnclassifiedDataLoaderErrorStaysNotMeasured) {
 TEST(TorchrunChecks, PortInUseOnTheRendezvousNodeIsNamed) {
   auto facts = Healthy();
   facts.read.at("node1").ports.push_back({"host", "node1", "", 29500, "in-use", "Address already in use (errno 98)"});
-  const auto results = Judge(facts);
-  EXPECT_TRUE(AnyFindingHas(Case(results, "MasterPortOpen"), "rendezvous-port-in-use",
+  EXPECT_TRUE(AnyFindingHas(CheckMasterPortOpen(facts), "rendezvous-port-in-use",
                             "node1: MASTER_PORT 29500 cannot be bound on node1"));
+}
+
+// The healthy run's outputs on node1 and node2; node3 has none.
+ClusterRaw HealthyButNode3() {
+  test_support::NodeOutputs outputs = {{"node3", {}}};
+  for (const std::string node : {"node1", "node2"}) {
+    outputs[node][TorchrunProbe().id] = test_support::OkOutput(HealthyOutput(node), node + "/torchrun.txt");
+  }
+  return test_support::RawOf(outputs);
 }
 
 TEST(TorchrunChecks, ANodeWithoutOutputIsAnErrorNeverAPass) {
   auto facts = Healthy();
   facts.read.erase("node3");
   facts.unread["node3"] = "node3: no torchrun.txt (absent)";
-  const auto results = Judge(facts);
-  EXPECT_EQ(Case(results, "LauncherStarted/node3").verdict, Verdict::kError);
-  EXPECT_EQ(Case(results, "RanksConsistent").verdict, Verdict::kError);
+  const CheckResult ranks = CheckRanksConsistent(facts);
+  EXPECT_EQ(ranks.verdict, Verdict::kError);
+  EXPECT_EQ(ranks.findings.at(0).message, "node3: no torchrun.txt (absent)");
+  // A per-node check errors where the node's own report could not be read.
+  const auto cases = test_support::JudgeRegistered(kSuite, HealthyButNode3(), Local(), {kLauncherStarted});
+  EXPECT_EQ(Case(cases, "LauncherStarted/node1").verdict, Verdict::kPass) << Describe(cases);
+  const CheckResult& node3 = Case(cases, "LauncherStarted/node3");
+  ASSERT_EQ(node3.verdict, Verdict::kError) << Describe(cases);
+  EXPECT_EQ(node3.findings.at(0).code, "unavailable");
+  EXPECT_NE(node3.findings.at(0).message.find("node3"), std::string::npos) << node3.findings.at(0).message;
+}
+
+// The per-node checks judge node by node, each node's outputs released once it is judged: what
+// they read of the other nodes (here node1's data problem) is read before the first is released.
+TEST(TorchrunChecks, APerNodeCheckSeesWhatAnEarlierNodeReported) {
+  ClusterRaw raw = HealthyButNode3();
+  raw.node["node3"][TorchrunProbe().id] = test_support::OkOutput(HealthyOutput("node3"), "node3/torchrun.txt");
+  std::string& node1 = raw.node["node1"][TorchrunProbe().id].text;
+  const auto problem = node1.find("problem=\"\"");
+  ASSERT_NE(problem, std::string::npos);
+  node1.replace(problem, 10, "problem=\"the shared directory is read-only\"");
+  const auto cases = test_support::JudgeRegistered(kSuite, raw, Local(), {kDataLoaderThroughput});
+  ASSERT_EQ(cases.size(), 3u) << Describe(cases);
+  for (const auto& judged : cases) {
+    EXPECT_EQ(judged.verdict, Verdict::kSkip) << Describe(cases);
+    EXPECT_EQ(judged.findings.at(0).message,
+              "the DataLoader was not measured: the shared directory is read-only");
+  }
 }
 
 // A job log that cannot be parsed at all (empty, or a binary handed over by mistake) is the

@@ -1,6 +1,10 @@
-// Torchrun suite glue: every node's report (probes/torchrun/torchrun_facts.h) judged together,
-// the collective probe and the registration. The probe runs the site's launcher for real; its
-// records go into the snapshot, so a capture taken on a GPU cluster is judged again anywhere.
+// Torchrun suite glue: which reports feed which check (every node's, probes/torchrun/
+// torchrun_facts.h, for the cluster checks; the node's own for the per-node ones), the skips, the
+// workers' deaths each check is put through, the collective probe and the registration. The
+// probe runs the site's launcher for real; its records go into the snapshot, so a capture taken
+// on a GPU cluster is judged again anywhere.
+#include <algorithm>
+
 #include "harness/fact_reading.h"
 #include "harness/suite_registry.h"
 #include "probes/mpi_sweep/mpi_allreduce_probe.h"
@@ -11,39 +15,78 @@
 #include "probes/torchrun/torchrun_probe.h"
 #include "suites/torchrun/job_log_checks.h"
 #include "suites/torchrun/torchrun_checks.h"
+#include "suites/torchrun/worker_deaths.h"
 
 namespace gpuconform::torchrun {
 
 namespace {
 
-const std::vector<CheckDefinition>& Checks() {
-  static const std::vector<CheckDefinition> kChecks = {
-      {kLauncherStarted,
-       "the site's torchrun starts on the node and runs its workers to the end (not missing, not crashing, not stuck "
-       "at the rendezvous)",
-       true},
-      {kOneLauncherPerNode, "exactly one torchrun runs per node (srun --ntasks-per-node=1)", true},
-      {kMasterPortOpen,
-       "MASTER_PORT is free on the node with SLURM_NODEID 0 and MASTER_ADDR:MASTER_PORT is reachable from every node",
-       false},
-      {kRanksConsistent,
-       "RANK = node_rank x nproc + LOCAL_RANK, unique over 0..W-1; WORLD_SIZE = nnodes x nproc; node_rank = "
-       "SLURM_NODEID",
-       false},
-      {kDevicesDistinct, "after set_device(LOCAL_RANK) the workers of a node hold distinct GPUs (UUIDs)", true},
-      {kCollectiveCorrect,
-       "init_process_group forms the group; all_reduce gives the exact sum on every rank at >= the busbw floor", false},
-      {kSamplerShards, "DistributedSampler shards are disjoint, cover the dataset, and set_epoch reshuffles", false},
-      {kDataLoaderThroughput,
-       "a DataLoader reads the shared data at >= the floor with num_workers=4 (and 0, for the ratio)", true},
-      {kCheckpointRankZero, "only global rank 0 writes the checkpoint (.tmp + rename); every rank loads the same step",
-       false},
-      {kJobLogLaunch,
-       "a failed job's own output (GPUCONFORM_JOB_LOG, a snapshot's cluster/job.log) shows a completed launch; "
-       "each launch failure is named with its node and fix",
-       false},
+// What the checks of the probe's output need of the whole run, read from every node's report
+// once and kept for the run (a cluster fact). The per-node checks judge in the node-by-node pass,
+// after the nodes before theirs are released, so they read their own node's report and this; the
+// first check that applies computes it, before any node is released.
+struct RunWide {
+  std::optional<std::string> not_judged;  // why no check of the probe's output applies
+  AcrossNodes across;
+  WorkerDeaths deaths;
+};
+
+const RunWide& ReadRunWide(const SuiteContext& context) {
+  return context.raw.facts.Get<RunWide>("torchrun-run-wide", "", [&] {
+    RunWide run;
+    // An active measurement a snapshot did not capture (one taken without the suite, or before
+    // it existed) is not a fault of the cluster: skipped, saying so, as the allreduce sweeps are.
+    const std::vector<std::string>& nodes = context.raw.nodes;
+    const bool captured = nodes.empty() || std::any_of(nodes.begin(), nodes.end(), [&](const std::string& node) {
+                            return context.raw.NodeOutput(node, TorchrunProbe().id).status != ProbeStatus::kAbsent;
+                          });
+    if (!captured) {
+      run.not_judged = "the snapshot has no nodes/*/" + TorchrunProbe().file +
+                       " (the launch was not captured): capture under srun with the Torchrun suite";
+      return run;
+    }
+    const auto reports = facts::ReadEveryNode(context.raw, ReadTorchrunReport);
+    run.across = SummarizeNodes(reports);
+    if (!run.across.skipped.empty()) run.not_judged = run.across.skipped;
+    run.deaths = FindWorkerDeaths(reports);
+    return run;
+  });
+}
+
+// A check of the probe's output: skipped where the profile has no torchrun section, the launch
+// was not captured or the probe launched nothing; its judgement as the workers' deaths leave it.
+CheckDefinition ProbeCheck(CheckDefinition check) {
+  check.not_applicable = [](const SuiteContext& context, const std::string&) -> std::optional<std::string> {
+    if (auto reason = NotApplicable(context.profile)) return reason;
+    return ReadRunWide(context).not_judged;
   };
-  return kChecks;
+  check.judge = [name = check.name, judge = std::move(check.judge)](const SuiteContext& context,
+                                                                      const std::string& node) {
+    return WithWorkerDeaths(judge(context, node), name, node, ReadRunWide(context).deaths);
+  };
+  return check;
+}
+
+// A per-node check of the node's own report; a report that could not be read is its error.
+template <typename Judge>
+CheckJudge OnNodeReport(Judge judge) {
+  return ReadThenJudge(
+      [](const SuiteContext& context, const std::string& node) -> const Result<NodeTorchrunReport>& {
+        return ReadTorchrunReport(context.raw, node);
+      },
+      [judge](const NodeTorchrunReport& report, const SuiteContext& context, const std::string&) {
+        return judge(report, context);
+      });
+}
+
+// Every node's report, for a cluster check (parsed once: the suite's cluster checks share them).
+NodeFacts<NodeTorchrunReport> EveryReport(const SuiteContext& context) {
+  return facts::ReadEveryNode(context.raw, ReadTorchrunReport);
+}
+
+// A cluster check judged from every node's report alone.
+CheckJudge OnEveryReport(CheckResult (*check)(const NodeFacts<NodeTorchrunReport>&)) {
+  return [check](const SuiteContext& context, const std::string&) { return check(EveryReport(context)); };
 }
 
 // The run's own sweep of the backend's kind, where it ran in this run (AllreduceBandwidth
@@ -60,56 +103,19 @@ std::optional<SweepReference> RunsOwnSweep(const SuiteContext& context) {
   return sweep;
 }
 
-// The operator's own job log is judged whatever the profile says about launching.
-CheckResult JudgeJobLog(const SuiteContext& context) {
-  const auto& input = ReadJobLog(context.raw);
-  if (!input) {
-    return Skipped("no job log given: set GPUCONFORM_JOB_LOG=FILE (a failed job's Slurm output), or put it in the "
-                   "snapshot as cluster/job.log");
-  }
-  // Empty or not text (a binary handed over by mistake): nothing in it can be judged.
-  if (!input->diagnosis) return Errored("unparseable", input->diagnosis.error());
-  return CheckJobLogLaunch(*input->diagnosis, input->origin);
+// The operator's own job log is judged whatever the profile says about launching, where one was
+// given.
+std::optional<std::string> NoJobLog(const SuiteContext& context, const std::string&) {
+  if (ReadJobLog(context.raw)) return std::nullopt;
+  return "no job log given: set GPUCONFORM_JOB_LOG=FILE (a failed job's Slurm output), or put it in the snapshot as "
+         "cluster/job.log";
 }
 
-std::vector<CheckResult> Evaluate(const SuiteContext& context) {
-  const std::vector<std::string>& nodes = context.raw.nodes;
-  if (auto reason = NotApplicable(context.profile)) {
-    std::vector<CheckResult> results;
-    for (const auto& check : Checks()) {
-      if (!check.per_node && check.name != kJobLogLaunch) results.push_back(Judged(check.name, "", Skipped(*reason)));
-    }
-    results.push_back(Judged(kJobLogLaunch, "", JudgeJobLog(context)));
-    for (const auto& node : nodes) {
-      for (const auto& check : Checks()) {
-        if (check.per_node) results.push_back(Judged(check.name, node, Skipped(*reason)));
-      }
-    }
-    return results;
-  }
-  // An active measurement a snapshot did not capture (one taken without the suite, or before it
-  // existed) is not a fault of the cluster: skipped, saying so, as the allreduce sweeps are.
-  bool captured = nodes.empty();
-  for (const auto& node : nodes) {
-    if (context.raw.NodeOutput(node, TorchrunProbe().id).status != ProbeStatus::kAbsent) captured = true;
-  }
-  std::vector<CheckResult> results;
-  if (!captured) {
-    const std::string why = "the snapshot has no nodes/*/" + TorchrunProbe().file +
-                            " (the launch was not captured): capture under srun with the Torchrun suite";
-    for (const auto& check : Checks()) {
-      if (check.name == kJobLogLaunch) continue;
-      if (!check.per_node) results.push_back(Judged(check.name, "", Skipped(why)));
-      for (const auto& node : check.per_node ? nodes : std::vector<std::string>{}) {
-        results.push_back(Judged(check.name, node, Skipped(why)));
-      }
-    }
-  } else {
-    results = CheckTorchrun(facts::ReadEveryNode(context.raw, ReadTorchrunReport), nodes, context.profile,
-                            RunsOwnSweep(context));
-  }
-  results.push_back(Judged(kJobLogLaunch, "", JudgeJobLog(context)));
-  return results;
+CheckResult JudgeJobLog(const SuiteContext& context, const std::string&) {
+  const JobLogInput& input = *ReadJobLog(context.raw);
+  // Empty or not text (a binary handed over by mistake): nothing in it can be judged.
+  if (!input.diagnosis) return Errored("unparseable", input.diagnosis.error());
+  return CheckJobLogLaunch(*input.diagnosis, input.origin);
 }
 
 SuiteDefinition Definition() {
@@ -117,9 +123,71 @@ SuiteDefinition Definition() {
       .name = kSuite,
       .summary = "the launch path jobs use, for real: srun torchrun per node, ranks, GPUs, a collective, "
                  "DistributedSampler, DataLoader, rank-0 checkpoints",
-      .checks = Checks(),
+      .checks =
+          {
+              ProbeCheck({.name = kLauncherStarted,
+                          .requirement = "the site's torchrun starts on the node and runs its workers to the end (not "
+                                         "missing, not crashing, not stuck at the rendezvous)",
+                          .per_node = true,
+                          .judge = OnNodeReport([](const NodeTorchrunReport& report, const SuiteContext& context) {
+                            return CheckLauncherStarted(report, ReadRunWide(context).across);
+                          })}),
+              ProbeCheck({.name = kOneLauncherPerNode,
+                          .requirement = "exactly one torchrun runs per node (srun --ntasks-per-node=1)",
+                          .per_node = true,
+                          .judge = OnNodeReport([](const NodeTorchrunReport& report, const SuiteContext&) {
+                            return CheckOneLauncherPerNode(report);
+                          })}),
+              ProbeCheck({.name = kMasterPortOpen,
+                          .requirement = "MASTER_PORT is free on the node with SLURM_NODEID 0 and "
+                                         "MASTER_ADDR:MASTER_PORT is reachable from every node",
+                          .per_node = false,
+                          .judge = OnEveryReport(CheckMasterPortOpen)}),
+              ProbeCheck({.name = kRanksConsistent,
+                          .requirement = "RANK = node_rank x nproc + LOCAL_RANK, unique over 0..W-1; WORLD_SIZE = "
+                                         "nnodes x nproc; node_rank = SLURM_NODEID",
+                          .per_node = false,
+                          .judge = OnEveryReport(CheckRanksConsistent)}),
+              ProbeCheck({.name = kDevicesDistinct,
+                          .requirement =
+                              "after set_device(LOCAL_RANK) the workers of a node hold distinct GPUs (UUIDs)",
+                          .per_node = true,
+                          .judge = OnNodeReport([](const NodeTorchrunReport& report, const SuiteContext&) {
+                            return CheckDevicesDistinct(report);
+                          })}),
+              ProbeCheck({.name = kCollectiveCorrect,
+                          .requirement = "init_process_group forms the group; all_reduce gives the exact sum on every "
+                                         "rank at >= the busbw floor",
+                          .per_node = false,
+                          .judge = [](const SuiteContext& context, const std::string&) {
+                            return CheckCollectiveCorrect(EveryReport(context), context.profile, RunsOwnSweep(context));
+                          }}),
+              ProbeCheck({.name = kSamplerShards,
+                          .requirement = "DistributedSampler shards are disjoint, cover the dataset, and set_epoch "
+                                         "reshuffles",
+                          .per_node = false,
+                          .judge = OnEveryReport(CheckSamplerShards)}),
+              ProbeCheck({.name = kDataLoaderThroughput,
+                          .requirement = "a DataLoader reads the shared data at >= the floor with num_workers=4 (and "
+                                         "0, for the ratio)",
+                          .per_node = true,
+                          .judge = OnNodeReport([](const NodeTorchrunReport& report, const SuiteContext& context) {
+                            return CheckDataLoaderThroughput(report, ReadRunWide(context).across, context.profile);
+                          })}),
+              ProbeCheck({.name = kCheckpointRankZero,
+                          .requirement = "only global rank 0 writes the checkpoint (.tmp + rename); every rank loads "
+                                         "the same step",
+                          .per_node = false,
+                          .judge = OnEveryReport(CheckCheckpointRankZero)}),
+              {.name = kJobLogLaunch,
+               .requirement = "a failed job's own output (GPUCONFORM_JOB_LOG, a snapshot's cluster/job.log) shows a "
+                              "completed launch; each launch failure is named with its node and fix",
+               .per_node = false,
+               .judge = JudgeJobLog,
+               .not_applicable = NoJobLog},
+          },
       .probes = {TorchrunProbe(), JobLogProbe()},
-      .evaluate = Evaluate,
+      .cluster_checks_share_node_facts = true,
   };
 }
 

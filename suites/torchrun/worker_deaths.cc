@@ -2,9 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <map>
-
-#include "probes/resource_limits/death_verdicts.h"
 #include "suites/torchrun/torchrun_checks.h"
 
 namespace gpuconform::torchrun {
@@ -68,19 +65,27 @@ std::optional<Death> NodeDeath(const NodeTorchrunReport& report) {
 
 }  // namespace
 
-void ApplyWorkerDeaths(std::vector<CheckResult>& results, const NodeFacts<NodeTorchrunReport>& reports) {
-  std::vector<ClassifiedDeath> deaths;
-  std::map<std::string, int> stage_of;  // node -> the stage its rank died in
+WorkerDeaths FindWorkerDeaths(const NodeFacts<NodeTorchrunReport>& reports) {
+  WorkerDeaths found;
   for (const auto& [node, report] : reports.read) {
     if (auto death = NodeDeath(report)) {
-      stage_of[node] = death->stage;
-      deaths.push_back(std::move(death->death));
+      found.stage_of[node] = death->stage;
+      found.deaths.push_back(std::move(death->death));
     }
   }
-  resource_limits::ApplyDeaths(results, deaths, kSuite, [&stage_of](const CheckResult& result, const ClassifiedDeath& death) {
-    const auto stage = CheckStage(result.check);
-    return stage && *stage >= stage_of.at(death.node);
-  });
+  return found;
+}
+
+CheckResult WithWorkerDeaths(CheckResult judged, const std::string& check, const std::string& node,
+                             const WorkerDeaths& deaths) {
+  // Named as its case, because the rule tells a death's own case from its dependents by name.
+  std::vector<CheckResult> one = {Stamped(std::move(judged), kSuite, check, node)};
+  resource_limits::ApplyDeaths(one, deaths.deaths, kSuite,
+                               [&deaths](const CheckResult& result, const ClassifiedDeath& death) {
+                                 const auto stage = CheckStage(result.check);
+                                 return stage && *stage >= deaths.stage_of.at(death.node);
+                               });
+  return std::move(one.front());
 }
 
 }  // namespace gpuconform::torchrun

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -204,16 +205,6 @@ struct DcgmExpectation {
   std::string source;
 };
 
-// The Nvbandwidth suite: `nvbandwidth -j` copy-engine bandwidth floors, in GB/s per GPU (host
-// copies) or per GPU pair (device-to-device copies).
-struct NvbandwidthExpectation {
-  double host_to_device_gb_per_s = 0;    // host_to_device_memcpy_ce, per GPU; 0: recorded, not judged
-  double device_to_host_gb_per_s = 0;    // device_to_host_memcpy_ce, per GPU
-  double device_to_device_gb_per_s = 0;  // device_to_device_memcpy_write_ce (or _read_ce), per pair
-  std::string binary = "nvbandwidth";    // a bare name is looked up on PATH
-  std::string source;
-};
-
 struct Profile {
   std::string name;
   std::string description;
@@ -234,9 +225,35 @@ struct Profile {
   std::optional<HealthCheckExpectation> health_check;
   std::optional<TorchrunExpectation> torchrun;
   std::optional<DcgmExpectation> dcgm;
-  std::optional<NvbandwidthExpectation> nvbandwidth;
 
   bool ExpectsGpus() const { return gpu && gpu->present; }
+
+  // A section owned by the suite or tool that reads it (harness/profile_section.h): the one the
+  // profile gives, or nullptr where it gives none.
+  template <typename Section>
+  const Section* Get() const {
+    const auto found = sections.find(Section::kKey);
+    return found == sections.end() ? nullptr : static_cast<const Section*>(found->second.get());
+  }
+  // The section, or its defaults where the profile gives none.
+  template <typename Section>
+  const Section& GetOrDefault() const {
+    static const Section kDefaults{};
+    const Section* given = Get<Section>();
+    return given != nullptr ? *given : kDefaults;
+  }
+  template <typename Section>
+  void Set(Section section) {
+    sections[Section::kKey] = std::make_shared<const Section>(std::move(section));
+  }
+  template <typename Section>
+  void Unset() {
+    sections.erase(Section::kKey);
+  }
+
+  // The owned sections read, by key. Shared, never changed once read: a copied Profile shares
+  // them, and Set replaces one for this copy only.
+  std::map<std::string, std::shared_ptr<const void>, std::less<>> sections;
 };
 
 // Parses profile YAML text; `file` names the origin in messages ("topologies/local.yaml").

@@ -1,6 +1,7 @@
 // Unit tests of profile loading: the built-in profiles carry the published figures, and a
 // bad profile is refused with file:line:key, never accepted with a check silently off.
 #include "harness/profile.h"
+#include "tests/support/profile_text.h"
 #include "tests/support/test_support.h"
 
 #include <gmock/gmock.h>
@@ -26,23 +27,13 @@ constexpr long long kEightGiB = 8589934592;
 constexpr long long kSixtyFourMiB = 67108864;
 constexpr char kFile[] = "t.yaml";
 
-// Joins lines with '\n' so that a test's line numbers can be read off its source.
-std::string Lines(std::initializer_list<const char*> lines) {
-  std::string text;
-  for (const char* line : lines) text += std::string(line) + "\n";
-  return text;
-}
+using test_support::Lines;
+using test_support::ParseError;
 
 Profile MustLoad(const std::string& name) {
   Result<Profile> profile = LoadProfile(name);
   EXPECT_TRUE(profile.ok()) << profile.error();
   return profile.ok() ? profile.value() : Profile{};
-}
-
-std::string ParseError(const std::string& yaml_text) {
-  Result<Profile> profile = ParseProfile(yaml_text, kFile);
-  if (profile.ok()) return "(parsed without error)";
-  return profile.error();
 }
 
 // A file under the test's temporary directory, removed again when the test ends. The pid
@@ -189,25 +180,16 @@ TEST(BuiltinProfiles, GpuProfilesExpectNcclOverIbWithGdrSlurmGpu8AndMungeTtl) {
   }
 }
 
-// The active GPU tests' sections: a DCGM level and nvbandwidth floors on every GPU profile,
-// below the realdata's healthy A100-class copies (h2d ~26 GB/s, d2d ~276 GB/s) on the A100 one.
-TEST(BuiltinProfiles, GpuProfilesRunDcgmAndNvbandwidthWithSourcedFloors) {
+// The active GPU test's section: a DCGM level on every GPU profile.
+TEST(BuiltinProfiles, GpuProfilesRunDcgmAtASourcedLevel) {
   for (const char* name : {"h100-sxm-8", "h200-sxm-8", "a100-sxm-8"}) {
     const Profile profile = MustLoad(name);
-    ASSERT_TRUE(profile.dcgm && profile.nvbandwidth) << name;
+    ASSERT_TRUE(profile.dcgm) << name;
     EXPECT_GE(profile.dcgm->level, 1) << name;
     EXPECT_FALSE(profile.dcgm->source.empty()) << name;
-    EXPECT_GT(profile.nvbandwidth->host_to_device_gb_per_s, 0) << name;
-    EXPECT_GT(profile.nvbandwidth->device_to_host_gb_per_s, 0) << name;
-    EXPECT_GT(profile.nvbandwidth->device_to_device_gb_per_s, 0) << name;
-    EXPECT_FALSE(profile.nvbandwidth->source.empty()) << name;
   }
-  const Profile a100 = MustLoad("a100-sxm-8");
-  EXPECT_LT(a100.nvbandwidth->host_to_device_gb_per_s, 25.94);
-  EXPECT_LT(a100.nvbandwidth->device_to_device_gb_per_s, 274.89);
   const Profile local = MustLoad("local");
   EXPECT_FALSE(local.dcgm.has_value());
-  EXPECT_FALSE(local.nvbandwidth.has_value());
 }
 
 TEST(BuiltinProfiles, LocalHasNoGpusNoInfinibandAndPinsCollectivesToEns1) {
@@ -587,23 +569,6 @@ TEST(ParseProfile, ReadsTheDcgmLevelAndToolAndRefusesALevelBeyondFour) {
               StartsWith("t.yaml:3:dcgm.level: too large"));
   EXPECT_THAT(ParseError(Lines({"name: n", "dcgm:", "  level: 1"})), HasSubstr("dcgm.source: missing"));
   EXPECT_THAT(ParseError(Lines({"name: n", "dcgm:", "  levl: 1", "  source: s"})), HasSubstr("did you mean 'level'"));
-}
-
-TEST(ParseProfile, ReadsNvbandwidthFloorsWithTheirSource) {
-  auto profile = ParseProfile(Lines({"name: n", "nvbandwidth:", "  host_to_device_gb_per_s: 40",
-                                     "  device_to_host_gb_per_s: 40.5", "  device_to_device_gb_per_s: 300",
-                                     "  binary: /opt/nvbandwidth/nvbandwidth", "  source: measured"}),
-                              kFile);
-  ASSERT_TRUE(profile) << profile.error();
-  ASSERT_TRUE(profile->nvbandwidth);
-  EXPECT_DOUBLE_EQ(profile->nvbandwidth->host_to_device_gb_per_s, 40);
-  EXPECT_DOUBLE_EQ(profile->nvbandwidth->device_to_host_gb_per_s, 40.5);
-  EXPECT_DOUBLE_EQ(profile->nvbandwidth->device_to_device_gb_per_s, 300);
-  EXPECT_EQ(profile->nvbandwidth->binary, "/opt/nvbandwidth/nvbandwidth");
-  EXPECT_THAT(ParseError(Lines({"name: n", "nvbandwidth:", "  host_to_device_gb_per_s: 40"})),
-              HasSubstr("nvbandwidth.source: missing"));
-  EXPECT_THAT(ParseError(Lines({"name: n", "nvbandwidth:", "  device_to_device_gb_per_s: -1", "  source: s"})),
-              StartsWith("t.yaml:3:nvbandwidth.device_to_device_gb_per_s: must be positive"));
 }
 
 TEST(ParseProfile, ReadsPinnedVersionsPerComponentAndPerFirmwareModel) {

@@ -1,12 +1,13 @@
 #include "probes/nvbandwidth/nvbandwidth_probes.h"
 
 #include "harness/snapshot_only_probe.h"
+#include "probes/nvbandwidth/nvbandwidth_profile.h"
 
 namespace gpuconform::nvbandwidth {
 
 std::optional<ProbeCommand> NvbandwidthCommand(const Profile* profile) {
-  if (profile != nullptr && !profile->nvbandwidth) return std::nullopt;
-  const std::string binary = profile == nullptr ? NvbandwidthExpectation{}.binary : profile->nvbandwidth->binary;
+  if (profile != nullptr && !profile->Get<NvbandwidthExpectation>()) return std::nullopt;
+  const std::string binary = profile == nullptr ? NvbandwidthExpectation{}.binary : profile->Get<NvbandwidthExpectation>()->binary;
   return ProbeCommand{{binary, "-j"}, kNvbandwidthTimeoutMs};
 }
 

@@ -4,6 +4,7 @@
 
 #include "harness/live_source.h"
 #include "probes/nvbandwidth/nvbandwidth_probes.h"
+#include "probes/nvbandwidth/nvbandwidth_profile.h"
 
 namespace gpuconform::nvbandwidth {
 namespace {
@@ -14,8 +15,9 @@ TEST(NvbandwidthProbes, RunsTheProfilesBinaryWithJsonAndReadsTheTextFromSnapshot
   EXPECT_EQ(NvbandwidthJsonProbe().device_driver, kNvidiaDriverLoaded);
   Profile profile;
   EXPECT_FALSE(NvbandwidthCommand(&profile));
-  profile.nvbandwidth = NvbandwidthExpectation{};
-  profile.nvbandwidth->binary = "/opt/nvbandwidth/nvbandwidth";
+  NvbandwidthExpectation floors;
+  floors.binary = "/opt/nvbandwidth/nvbandwidth";
+  profile.Set(floors);
   const auto command = NvbandwidthCommand(&profile);
   ASSERT_TRUE(command);
   EXPECT_EQ(command->argv, (std::vector<std::string>{"/opt/nvbandwidth/nvbandwidth", "-j"}));

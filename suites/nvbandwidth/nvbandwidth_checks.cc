@@ -76,7 +76,7 @@ const char* Direction(CopyKind kind) {
 
 std::optional<std::string> CopyBandwidthSkipReason(const Profile& profile) {
   if (auto reason = GpuSkipReason(profile, "there is no GPU copy to measure")) return reason;
-  if (!profile.nvbandwidth) {
+  if (!profile.Get<nvbandwidth::NvbandwidthExpectation>()) {
     return "profile " + profile.name +
            " has no nvbandwidth section, so no copy bandwidth floor is set (see docs/profiles.md)";
   }
@@ -84,7 +84,7 @@ std::optional<std::string> CopyBandwidthSkipReason(const Profile& profile) {
 }
 
 CheckResult CheckCopyBandwidthAtFloors(const std::string& node, const NvbandwidthReport& report,
-                                       const NvbandwidthExpectation& floors) {
+                                       const nvbandwidth::NvbandwidthExpectation& floors) {
   if (!report.errors.empty()) {
     return Errored("not-measured", node + ": nvbandwidth stopped: \"" + report.errors.front().line + "\"");
   }

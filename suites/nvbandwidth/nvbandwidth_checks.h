@@ -10,6 +10,7 @@
 #include "harness/profile.h"
 #include "harness/verdict.h"
 #include "probes/nvbandwidth/nvbandwidth_parse.h"
+#include "probes/nvbandwidth/nvbandwidth_profile.h"
 
 namespace gpuconform::nvbandwidth_suite {
 
@@ -35,7 +36,7 @@ std::optional<std::string> CopyBandwidthSkipReason(const Profile& profile);
 // testcase the run does not hold is recorded as such, not judged. A run that stopped on a fatal
 // error, or holds none of the testcases, is an error (not-measured).
 CheckResult CheckCopyBandwidthAtFloors(const std::string& node, const nvbandwidth::NvbandwidthReport& report,
-                                       const NvbandwidthExpectation& floors);
+                                       const nvbandwidth::NvbandwidthExpectation& floors);
 
 // The judgement where the run could not be read: nvbandwidth not installed under a GPU profile
 // is tool-missing naming the node and where operators get it; anything else is unavailable.

@@ -110,7 +110,7 @@ TEST(NvbandwidthCopyBandwidthAtFloors, SkippedWithoutGpusOrWithoutAnNvbandwidthS
   EXPECT_EQ(local.verdict, Verdict::kSkip);
   EXPECT_NE(local.findings[0].message.find("no GPU copy to measure"), std::string::npos);
   Profile no_section = test_support::BuiltinProfile("a100-sxm-8");
-  no_section.nvbandwidth.reset();
+  no_section.Unset<nvbandwidth::NvbandwidthExpectation>();
   EXPECT_NE(CopyBandwidthSkipReason(no_section)->find("has no nvbandwidth section"), std::string::npos);
 }
 

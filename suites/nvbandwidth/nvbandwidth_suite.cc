@@ -13,7 +13,7 @@ namespace {
 
 CheckResult JudgeCopies(const SuiteContext& context, const std::string& node) {
   const auto& report = nvbandwidth::ReadNvbandwidth(context.raw, node);
-  if (report) return CheckCopyBandwidthAtFloors(node, *report, *context.profile.nvbandwidth);
+  if (report) return CheckCopyBandwidthAtFloors(node, *report, *context.profile.Get<nvbandwidth::NvbandwidthExpectation>());
   const bool tool_missing =
       context.raw.NodeOutput(node, nvbandwidth::NvbandwidthJsonProbe().id).status == ProbeStatus::kToolMissing;
   return NvbandwidthUnread(node, tool_missing, report.error());

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <set>
 
-#include "harness/suite_registry.h"
 #include "harness/text_util.h"
 
 namespace gpuconform::launch {
@@ -22,6 +21,10 @@ bool SlurmLaunched(const std::vector<RankLaunch>& ranks) {
 }
 
 }  // namespace
+
+CheckResult CheckWorldFormed(const std::string& world_problem) {
+  return world_problem.empty() ? Passed() : Errored("world-not-formed", world_problem);
+}
 
 CheckResult CheckSlurmIdsConsistent(const std::vector<RankLaunch>& ranks) {
   if (!SlurmLaunched(ranks)) return Skipped("not started by srun (no SLURM_PROCID)");
@@ -303,34 +306,21 @@ CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks,
   return FromFindings(std::move(findings));
 }
 
-std::vector<CheckResult> CheckTaskStarted(const std::vector<std::string>& nodes, bool launched,
-                                          const std::vector<RefusedNode>& refused) {
-  // One case, not one per node: a fleet snapshot would otherwise carry thousands of skips.
-  if (!launched) {
-    return {Judged(kTaskStarted, "", Skipped("only `gpuconform launch` knows which nodes Slurm could not start a task on"))};
+CheckResult CheckTaskStarted(const std::string& node, const std::vector<RefusedNode>& refused) {
+  const auto left_out = std::find_if(refused.begin(), refused.end(), [&](const auto& r) { return r.node == node; });
+  if (left_out == refused.end()) return Passed();
+  const std::string& slurm_error = left_out->slurm_error;
+  if (slurm::IsSrunTaskExit(slurm_error)) {
+    return Failed({{"task-exited-at-start", node,
+                    node + ": the run's task ended before the ranks met (\"" + slurm_error +
+                        "\"), so the run went on without it: gpuconform cannot start in that node's image (exit 127: "
+                        "a command not found; a loader error names a missing library; a signal: a crash); run `srun -w " +
+                        node + " gpuconform version` and fix the node's image"}});
   }
-  std::vector<CheckResult> results;
-  for (const auto& node : nodes) results.push_back(Judged(kTaskStarted, node, Passed()));
-  for (const auto& node : refused) {
-    if (slurm::IsSrunTaskExit(node.slurm_error)) {
-      results.push_back(Judged(
-          kTaskStarted, node.node,
-          Failed({{"task-exited-at-start", node.node,
-                   node.node + ": the run's task ended before the ranks met (\"" + node.slurm_error +
-                       "\"), so the run went on without it: gpuconform cannot start in that node's image (exit 127: "
-                       "a command not found; a loader error names a missing library; a signal: a crash); run `srun -w " +
-                       node.node + " gpuconform version` and fix the node's image"}})));
-      continue;
-    }
-    results.push_back(Judged(
-        kTaskStarted, node.node,
-        Failed({{"slurm-launch-refused", node.node,
-                 node.node + ": Slurm could not start the run's task (\"" + node.slurm_error +
-                     "\"), so the run went on without it: its slurmd or munged does not answer; check `systemctl "
-                     "status munge slurmd` on " + node.node + ", then `scontrol update nodename=" + node.node +
-                     " state=resume`"}})));
-  }
-  return results;
+  return Failed({{"slurm-launch-refused", node,
+                  node + ": Slurm could not start the run's task (\"" + slurm_error +
+                      "\"), so the run went on without it: its slurmd or munged does not answer; check `systemctl "
+                      "status munge slurmd` on " + node + ", then `scontrol update nodename=" + node + " state=resume`"}});
 }
 
 }  // namespace gpuconform::launch

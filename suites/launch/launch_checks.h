@@ -1,9 +1,8 @@
 // Launch suite: the job's ranks were started the way the job asked. Pure: the per-rank
 // launch facts (rank, host, environment: facts/launch_facts.h) and the nodes' addresses in,
-// judgements out; the suite's evaluate names each one by its check (CheckTaskStarted, which
-// gives one case per node, names its own). The classic trap it catches is oversubscription —
-// a node running more tasks than requested, so ranks fight over GPUs and NICs while every
-// single-node test still passes.
+// one judgement per check out (the suite's glue says where a check does not apply). The
+// classic trap it catches is oversubscription — a node running more tasks than requested, so
+// ranks fight over GPUs and NICs while every single-node test still passes.
 #pragma once
 
 #include <map>
@@ -24,10 +23,17 @@ inline constexpr char kSuite[] = "Launch";
 using facts::ParseRanks;
 using facts::RankLaunch;
 
+// The ranks formed one world: `world_problem` says why they did not (MPI_Init timed out), and
+// is empty when they did.
+inline constexpr char kWorldFormed[] = "WorldFormed";
+CheckResult CheckWorldFormed(const std::string& world_problem);
+
 // SLURM_PROCID is the MPI rank, SLURM_NTASKS the world size, SLURM_NODEID one per host.
+inline constexpr char kSlurmIdsConsistent[] = "SlurmIdsConsistent";
 CheckResult CheckSlurmIdsConsistent(const std::vector<RankLaunch>& ranks);
 // No node runs more tasks than --ntasks-per-node asked (one, when nothing was asked:
 // gpuconform drives all of a node's GPUs from one task).
+inline constexpr char kTasksPerNodeAsRequested[] = "TasksPerNodeAsRequested";
 CheckResult CheckTasksPerNodeAsRequested(const std::vector<RankLaunch>& ranks);
 // Each node's interfaces and their addresses as `ip -o addr show` prints them:
 // node -> [(ifname, "10.20.0.1/24"), (ifname, "fe80::1/64"), ...].
@@ -41,6 +47,7 @@ using NodeInterfaceAddresses = std::map<std::string, std::vector<std::pair<std::
 // rendezvous is hosted there). PRIMARY_ADDR/PRIMARY_PORT count as aliases where MASTER_* is
 // unset. An address that cannot be compared (no node's addresses known) is an error, never a
 // pass.
+inline constexpr char kMasterAddrInAllocation[] = "MasterAddrInAllocation";
 CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks, const NodeInterfaceAddresses& interfaces);
 
 // The launch environment pins collectives to the fabric: NCCL_SOCKET_IFNAME and Open MPI's
@@ -50,17 +57,16 @@ CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks, co
 // Open MPI's btl_tcp_if_include and btl_tcp_if_exclude take interface names or IPv4 subnets
 // ("10.10.0.0/24"); a subnet stands for the node's interfaces with an address in it
 // (`interfaces`), and one that cannot be resolved (the node's addresses unknown) is an error.
+inline constexpr char kFabricPinnedInEnvironment[] = "FabricPinnedInEnvironment";
 CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks, const Profile& profile,
                                            const NodeInterfaceAddresses& interfaces = {});
 
-// Per node: Slurm started the run's task there and it lived until the ranks met. Only
-// `gpuconform launch` knows the nodes it left out (`launched`); elsewhere one cluster case is
-// skipped, saying so. `nodes` are those whose task ran; each node left out fails, quoting
-// srun's words: slurm-launch-refused where Slurm could not start the task,
-// task-exited-at-start where the task ended (an exit status or a signal) before the world
-// formed. Each case is named (TaskStarted/<node>), those nodes being outside the run's nodes.
+// One node: Slurm started the run's task there and it lived until the ranks met. Only
+// `gpuconform launch` knows the nodes it left out (`refused`), which are outside the run's
+// nodes; a node not among them passes. Each node left out fails, quoting srun's words:
+// slurm-launch-refused where Slurm could not start the task, task-exited-at-start where the
+// task ended (an exit status or a signal) before the world formed.
 inline constexpr char kTaskStarted[] = "TaskStarted";
-std::vector<CheckResult> CheckTaskStarted(const std::vector<std::string>& nodes, bool launched,
-                                          const std::vector<RefusedNode>& refused);
+CheckResult CheckTaskStarted(const std::string& node, const std::vector<RefusedNode>& refused);
 
 }  // namespace gpuconform::launch

@@ -20,36 +20,92 @@ std::vector<RankLaunch> ThreeNodeSrun() {
 TEST(LaunchTaskStarted, RefusedNodeFailsQuotingSlurmAndStartedNodesPass) {
   const std::vector<RefusedNode> refused = {
       {"node1", "srun: error: Task launch for StepId=6.0 failed on node node1: Socket timed out on send/recv operation"}};
-  const auto results = CheckTaskStarted({"node2", "node3"}, true, refused);
-  ASSERT_EQ(results.size(), 3u);
-  EXPECT_EQ(results[0].CaseName(), "TaskStarted/node2");
-  EXPECT_EQ(results[0].verdict, Verdict::kPass);
-  EXPECT_EQ(results[2].CaseName(), "TaskStarted/node1") << "a refused node is named though it ran no task";
-  test_support::ExpectOnlyFinding(results[2], "node1", "node1: Slurm could not start the run's task (\"srun: error:");
-  EXPECT_EQ(results[2].findings[0].code, ReasonCode("slurm-launch-refused"));
-  EXPECT_NE(results[2].findings[0].message.find("Socket timed out"), std::string::npos);
+  EXPECT_EQ(CheckTaskStarted("node2", refused).verdict, Verdict::kPass);
+  const auto result = CheckTaskStarted("node1", refused);
+  test_support::ExpectOnlyFinding(result, "node1", "node1: Slurm could not start the run's task (\"srun: error:");
+  EXPECT_EQ(result.findings[0].code, ReasonCode("slurm-launch-refused"));
+  EXPECT_NE(result.findings[0].message.find("Socket timed out"), std::string::npos);
 }
 
 TEST(LaunchTaskStarted, ATaskThatEndedBeforeTheRanksMetIsAConfigurationFaultOfThatNodesImage) {
   const std::vector<RefusedNode> exited = {
       {"node3", "srun: error: node3: task 2: Exited with exit code 127; the task printed: /shared/bin/gpuconform: 4: "
                 "exec: /opt/image-lost-it/gpuconform: not found"}};
-  const auto results = CheckTaskStarted({"node1", "node2"}, true, exited);
-  ASSERT_EQ(results.size(), 3u);
-  EXPECT_EQ(results[2].CaseName(), "TaskStarted/node3");
-  test_support::ExpectOnlyFinding(results[2], "node3", "node3: the run's task ended before the ranks met (\"srun: error:");
-  EXPECT_EQ(results[2].findings[0].code, ReasonCode("task-exited-at-start"));
-  EXPECT_NE(results[2].findings[0].message.find("/opt/image-lost-it/gpuconform: not found"), std::string::npos);
-  EXPECT_EQ(results[2].findings[0].code.entry().fault_class, FaultClass::kConfiguration);
-  const auto crash = CheckTaskStarted({}, true, {{"node2", "srun: error: node2: task 1: Segmentation fault (core dumped)"}});
-  EXPECT_EQ(crash[0].findings[0].code, ReasonCode("task-exited-at-start"));
+  const auto result = CheckTaskStarted("node3", exited);
+  test_support::ExpectOnlyFinding(result, "node3", "node3: the run's task ended before the ranks met (\"srun: error:");
+  EXPECT_EQ(result.findings[0].code, ReasonCode("task-exited-at-start"));
+  EXPECT_NE(result.findings[0].message.find("/opt/image-lost-it/gpuconform: not found"), std::string::npos);
+  EXPECT_EQ(result.findings[0].code.entry().fault_class, FaultClass::kConfiguration);
+  const auto crash = CheckTaskStarted("node2", {{"node2", "srun: error: node2: task 1: Segmentation fault (core dumped)"}});
+  EXPECT_EQ(crash.findings[0].code, ReasonCode("task-exited-at-start"));
+}
+
+// The launch suite's cases on two nodes that ran a task, judged by the run's evaluator.
+std::vector<CheckResult> LaunchCases(const RunOptions& options, const std::vector<RankInfo>& ranks = {},
+                                     const std::string& world_problem = "") {
+  ClusterRaw raw;
+  raw.nodes = {"node1", "node2"};
+  const Profile profile;
+  const SuiteContext context{raw, profile, ranks, false, world_problem, options};
+  return test_support::EvaluateOneSuite(test_support::RegisteredSuite(kSuite), context);
+}
+
+TEST(LaunchTaskStarted, UnderLaunchTheNodesLeftOutAreNamedAfterThoseThatRan) {
+  RunOptions options;
+  options.launched = true;
+  options.launch_refused = {{"node0", "srun: error: Task launch for StepId=6.0 failed on node node0: Socket timed out"}};
+  std::vector<std::string> names;
+  for (const auto& result : LaunchCases(options)) {
+    if (result.check == kTaskStarted) names.push_back(result.CaseName() + " " + VerdictName(result.verdict));
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{std::string(kTaskStarted) + "/node1 pass", std::string(kTaskStarted) + "/node2 pass",
+                                             std::string(kTaskStarted) + "/node0 fail"}))
+      << "a refused node is named though it ran no task";
 }
 
 TEST(LaunchTaskStarted, WithoutLaunchOneCaseSkipsSayingWhy) {
-  const auto results = CheckTaskStarted({"node1", "node2"}, false, {});
-  ASSERT_EQ(results.size(), 1u);
-  EXPECT_EQ(results[0].verdict, Verdict::kSkip);
-  EXPECT_NE(results[0].findings[0].message.find("gpuconform launch"), std::string::npos);
+  std::vector<CheckResult> task_started;
+  for (auto& result : LaunchCases(RunOptions{})) {
+    if (result.check == kTaskStarted) task_started.push_back(std::move(result));
+  }
+  ASSERT_EQ(task_started.size(), 1u);
+  EXPECT_EQ(task_started[0].CaseName(), kTaskStarted);
+  EXPECT_EQ(task_started[0].verdict, Verdict::kSkip);
+  EXPECT_NE(task_started[0].findings[0].message.find("gpuconform launch"), std::string::npos);
+}
+
+// Without ranks to judge, WorldFormed says why and every ranks check is skipped pointing there:
+// a world that never formed first, then a launch that started no task, then a run with no
+// launch facts.
+TEST(LaunchWorldFormed, AWorldThatNeverFormedIsAnErrorAndTheRanksChecksSaySo) {
+  const std::vector<RankInfo> ranks = {Rank(0, "node1", "SLURM_PROCID=0\n")};
+  RunOptions no_task;
+  no_task.launch_no_task = true;
+  auto cases = [](const std::vector<CheckResult>& results) {
+    std::vector<std::string> shown;
+    for (const auto& result : results) {
+      if (result.check == kTaskStarted) continue;
+      shown.push_back(result.CaseName() + " " + VerdictName(result.verdict) + " " + result.findings.at(0).code.str() +
+                      ": " + result.findings.at(0).message);
+    }
+    return shown;
+  };
+  const std::string not_formed = std::string("the ranks did not form a world; see ") + kWorldFormed;
+  EXPECT_EQ(cases(LaunchCases(no_task, ranks, "rank 1 did not join within 12 s")),
+            (std::vector<std::string>{std::string(kWorldFormed) + " error world-not-formed: rank 1 did not join within 12 s",
+                                      std::string(kSlurmIdsConsistent) + " skip not-applicable: " + not_formed,
+                                      std::string(kTasksPerNodeAsRequested) + " skip not-applicable: " + not_formed,
+                                      std::string(kMasterAddrInAllocation) + " skip not-applicable: " + not_formed,
+                                      std::string(kFabricPinnedInEnvironment) + " skip not-applicable: " + not_formed}));
+  const std::string no_task_reason = std::string("Slurm started no task on any node (see ") + kTaskStarted + "), so no rank was launched";
+  for (const auto& shown : cases(LaunchCases(no_task, ranks))) {
+    EXPECT_NE(shown.find("skip not-applicable: " + no_task_reason), std::string::npos) << shown;
+  }
+  const auto no_facts = cases(LaunchCases(RunOptions{}));
+  ASSERT_EQ(no_facts.size(), 5u);
+  for (const auto& shown : no_facts) {
+    EXPECT_NE(shown.find("skip not-applicable: launch facts exist only in a live run"), std::string::npos) << shown;
+  }
 }
 
 TEST(Launch, ConsistentSrunLaunchConforms) {
@@ -172,11 +228,12 @@ TEST(LaunchSuite, NamesEveryCaseAndJudgesTheRanksAgainstTheNodesAddresses) {
   const auto results = test_support::EvaluateOneSuite(test_support::RegisteredSuite(kSuite), context);
   std::map<std::string, const CheckResult*> by_name;
   for (const auto& result : results) by_name[result.TestName()] = &result;
-  EXPECT_EQ(by_name.at("Launch.TaskStarted/node1")->verdict, Verdict::kPass);
-  EXPECT_EQ(by_name.at("Launch.WorldFormed")->verdict, Verdict::kPass);
-  EXPECT_EQ(by_name.at("Launch.MasterAddrInAllocation")->verdict, Verdict::kPass);
-  EXPECT_EQ(by_name.at("Launch.SlurmIdsConsistent")->verdict, Verdict::kSkip);
-  EXPECT_EQ(by_name.at("Launch.SlurmIdsConsistent")->findings[0].entity, "cluster");
+  auto named = [&](const std::string& case_name) { return by_name.at(std::string(kSuite) + "." + case_name); };
+  EXPECT_EQ(named(std::string(kTaskStarted) + "/node1")->verdict, Verdict::kPass);
+  EXPECT_EQ(named(kWorldFormed)->verdict, Verdict::kPass);
+  EXPECT_EQ(named(kMasterAddrInAllocation)->verdict, Verdict::kPass);
+  EXPECT_EQ(named(kSlurmIdsConsistent)->verdict, Verdict::kSkip);
+  EXPECT_EQ(named(kSlurmIdsConsistent)->findings[0].entity, "cluster");
   const auto& launches = facts::ReadRankLaunches(raw, ranks);
   EXPECT_EQ(&facts::ReadRankLaunches(raw, ranks), &launches) << "read once per run";
   ASSERT_EQ(launches.size(), 2u);

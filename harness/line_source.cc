@@ -9,11 +9,11 @@ std::optional<Line> TextLines::Next() {
   if (start_ >= text_.size()) return std::nullopt;
   const auto end = text_.find('\n', start_);
   if (end == std::string_view::npos) {
-    const Line last{text_.substr(start_), false};
+    const Line last{text_.substr(start_), false, ++number_};
     start_ = text_.size();
     return last;
   }
-  const Line line{text_.substr(start_, end - start_), true};
+  const Line line{text_.substr(start_, end - start_), true, ++number_};
   start_ = end + 1;
   return line;
 }
@@ -47,9 +47,9 @@ std::optional<Line> ChunkLines::Next() {
       if (newline != nullptr) {
         const auto size = static_cast<std::size_t>(newline - begin);
         start_ += size + 1;
-        if (!spanning) return Line{std::string_view(begin, std::min(size, kMaxStreamedLineBytes)), true};
+        if (!spanning) return Line{std::string_view(begin, std::min(size, kMaxStreamedLineBytes)), true, ++number_};
         keep(begin, size);
-        return Line{line_, true};
+        return Line{line_, true, ++number_};
       }
       keep(begin, end_ - start_);  // no newline in the rest of the chunk: the line goes on
       spanning = true;
@@ -57,7 +57,7 @@ std::optional<Line> ChunkLines::Next() {
     }
     if (!Refill()) {
       if (!spanning) return std::nullopt;
-      return Line{line_, false};
+      return Line{line_, false, ++number_};
     }
   }
 }

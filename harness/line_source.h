@@ -1,7 +1,8 @@
 // LineSource: text as a stream of lines, pulled one at a time, so that a parser of logs that
 // reach gigabytes (NCCL_DEBUG=INFO, kernel logs, nccl-tests sweeps) never needs them whole.
 // Contract: lines come in order without their '\n' (a '\r' before it is kept: the parser
-// decides); the last line says whether a newline ended it (a log cut off inside a line).
+// decides), each with its 1-based number, so that a parser names file:line without counting;
+// the last line says whether a newline ended it (a log cut off inside a line).
 // A line's text is valid until the next call to Next. Pure: TextLines splits a text the
 // caller holds; ChunkLines splits what a reader function hands it in chunks, holding at most
 // one chunk and one line's head (lines past max_line_bytes keep only their head).
@@ -18,6 +19,7 @@ namespace gpuconform {
 struct Line {
   std::string_view text;  // without the '\n'
   bool terminated = true;  // false only for a last line that no newline ended
+  int number = 0;          // 1-based: the first line is 1
 };
 
 class LineSource {
@@ -38,6 +40,7 @@ class TextLines : public LineSource {
  private:
   std::string_view text_;
   std::size_t start_ = 0;
+  int number_ = 0;  // of the last line handed out
 };
 
 // Lines longer than this keep only their first kMaxStreamedLineBytes: no parser judges more of
@@ -64,6 +67,7 @@ class ChunkLines : public LineSource {
   std::string line_;     // a line that spans chunks: its head so far, capped
   bool at_end_ = false;
   std::string error_;
+  int number_ = 0;  // of the last line handed out
 };
 
 }  // namespace gpuconform

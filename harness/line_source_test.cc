@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <tuple>
 #include <vector>
 
 namespace gpuconform {
@@ -43,6 +44,27 @@ TEST(LineSource, ChunksOfAnySizeGiveTheLinesOfTheWholeText) {
       EXPECT_EQ(got.lines, expected.lines) << "'" << text << "' in chunks of " << chunk;
       EXPECT_EQ(got.last_terminated, expected.last_terminated) << "'" << text << "'";
     }
+  }
+}
+
+// Each line's number, with its text and whether a newline ended it.
+std::vector<std::tuple<int, std::string, bool>> Numbered(LineSource& source) {
+  std::vector<std::tuple<int, std::string, bool>> out;
+  while (const auto line = source.Next()) out.emplace_back(line->number, std::string(line->text), line->terminated);
+  return out;
+}
+
+TEST(LineSource, LinesAreNumberedFromOneWhateverTheChunks) {
+  // "spans" crosses chunks of 3 and 4 bytes, the empty line keeps its number, and the last
+  // line, which no newline ends, is numbered like the others.
+  const std::string text = "a\nspans\n\nlast";
+  const std::vector<std::tuple<int, std::string, bool>> expected = {
+      {1, "a", true}, {2, "spans", true}, {3, "", true}, {4, "last", false}};
+  TextLines whole(text);
+  EXPECT_EQ(Numbered(whole), expected);
+  for (const std::size_t chunk : {1, 3, 4, 64}) {
+    ChunkLines chunked(ReaderOf(text, chunk), 4);
+    EXPECT_EQ(Numbered(chunked), expected) << "in chunks of " << chunk;
   }
 }
 

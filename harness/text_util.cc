@@ -31,12 +31,15 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
   while (start < text.size()) {
     auto end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    auto line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back(line);
+    lines.push_back(WithoutCarriageReturn(text.substr(start, end - start)));
     start = end + 1;
   }
   return lines;
+}
+
+std::string_view WithoutCarriageReturn(std::string_view line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
 }
 
 std::vector<std::string_view> SplitWords(std::string_view line) {

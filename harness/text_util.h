@@ -18,6 +18,8 @@ std::string QuoteForMessage(std::string_view text);
 
 std::string_view Trim(std::string_view text);
 std::vector<std::string_view> SplitLines(std::string_view text);  // '\n', strips '\r'
+// A line less the '\r' of a "\r\n" ending, as SplitLines gives it (for a LineSource's lines).
+std::string_view WithoutCarriageReturn(std::string_view line);
 std::vector<std::string_view> SplitWords(std::string_view line);  // on runs of spaces/tabs
 // Items between separators, as std::getline reads them: an empty text has no items, and a
 // trailing separator adds none ("a,,b," is "a", "", "b"). Copies, so a temporary text is safe.

@@ -4,6 +4,7 @@
 // message's next 45 characters), "Warning"/"Info"/"Error" rows and 4.x "Warning: GPU0" rows.
 #include <charconv>
 
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 #include "probes/dcgm/dcgm_diag_formats.h"
 
@@ -136,11 +137,14 @@ class TextReader {
   }
 
   Result<DcgmDiagReport> Read(const std::string& text) {
-    const auto lines = SplitLines(text);
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      const int line_number = static_cast<int>(i) + 1;
-      auto problem = ReadLine(lines[i], i + 1 == lines.size());
-      if (!problem.empty()) return ErrorAt(origin_, line_number, problem);
+    // One line of look-ahead: a row cut off by the end of the output is no error. The text
+    // outlives the source, so a line stays valid past the next call to Next.
+    TextLines lines(text);
+    for (auto line = lines.Next(); line;) {
+      const auto next = lines.Next();
+      auto problem = ReadLine(line->text, !next);
+      if (!problem.empty()) return ErrorAt(origin_, line->number, problem);
+      line = next;
     }
     FinishMessage();
     if (!in_table_ && report_.runtime_errors.empty()) {

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 
 namespace gpuconform::dcgm {
@@ -40,10 +41,12 @@ Result<DcgmNvlinkStatus> ParseDcgmNvlinkStatus(const std::string& text, const st
   std::vector<NvlinkDevice>* section = nullptr;
   NvlinkDevice* device = nullptr;  // waiting for its row of states
   bool seen_title = false;
-  const auto lines = SplitLines(text);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const int line_number = static_cast<int>(i) + 1;
-    const std::string_view line = Trim(lines[i]);
+  int last_line = 0;
+  TextLines lines(text);
+  while (const auto numbered = lines.Next()) {
+    const int line_number = numbered->number;
+    last_line = line_number;
+    const std::string_view line = Trim(numbered->text);
     if (line.empty() || StartsWith(line, "+--") || StartsWith(line, "Key:") || StartsWith(line, "Link Entities:")) continue;
     if (line == "|  NvLink Link Status  |" || line == "| NvLink Link Status |") {
       seen_title = true;
@@ -76,7 +79,7 @@ Result<DcgmNvlinkStatus> ParseDcgmNvlinkStatus(const std::string& text, const st
     }
     device = nullptr;
   }
-  if (device) return ErrorAt(origin, static_cast<int>(lines.size()), "the output ends before the last row of link states");
+  if (device) return ErrorAt(origin, last_line, "the output ends before the last row of link states");
   if (!seen_title && status.errors.empty()) {
     return ErrorAt(origin, 1, "not dcgmi nvlink --link-status output: no 'NvLink Link Status' title");
   }

@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "harness/record_lines.h"
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 
 namespace gpuconform::gpudirect {
@@ -130,9 +131,9 @@ Result<GpuDirectReport> ParseLsmod(const std::string& text, const std::string& o
   report.format = "lsmod-grep";
   std::string pattern;
   bool in_command = false;  // after a prompt that ran lsmod: its output follows
-  int number = 0;
-  for (const auto line_view : SplitLines(text)) {
-    ++number;
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    const std::string_view line_view = WithoutCarriageReturn(next->text);
     const std::string_view line = Trim(line_view);
     if (line.empty()) continue;
     if (StartsWith(line, "Module ") && Contains(line, "Used by")) {
@@ -152,7 +153,7 @@ Result<GpuDirectReport> ParseLsmod(const std::string& text, const std::string& o
     }
     const auto module = ModuleLine(line);
     if (!module) {
-      return ErrorAt(origin, number, "'" + std::string(line.substr(0, 80)) +
+      return ErrorAt(origin, next->number, "'" + std::string(line.substr(0, 80)) +
                                          "' is not an lsmod line (name, size, use count)");
     }
     Add(report.loaded, *module);

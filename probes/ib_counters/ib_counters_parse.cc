@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "harness/record_lines.h"
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 
 namespace gpuconform::ib_counters {
@@ -44,9 +45,10 @@ Result<CounterReport> ParsePerfquery(const std::string& text, const std::string&
   static const std::regex kHeader(R"(^# Port (?:extended )?counters: Lid (\d+) port (\d+|ALL|255)\b.*)");
   static const std::regex kLine(R"(^([A-Za-z0-9]+):\.*(.*)$)");
   CounterReport report{origin, "perfquery", {}};
-  int number = 0;
-  for (const auto line_view : SplitLines(text)) {
-    ++number;
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    const int number = next->number;
+    const std::string_view line_view = WithoutCarriageReturn(next->text);
     const std::string line(Trim(line_view));
     if (line.empty() || line.size() > 4096) continue;
     std::smatch match;
@@ -72,9 +74,9 @@ Result<CounterReport> ParseIbqueryerrors(const std::string& text, const std::str
   static const std::regex kCounter(R"(\[([A-Za-z0-9]+) == (\d+)\])");
   CounterReport report{origin, "ibqueryerrors", {}};
   std::string node;
-  int number = 0;
-  for (const auto line_view : SplitLines(text)) {
-    ++number;
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    const std::string_view line_view = WithoutCarriageReturn(next->text);
     const std::string line(Trim(line_view));
     if (line.empty() || line.size() > 4096) continue;
     std::smatch match;
@@ -94,7 +96,7 @@ Result<CounterReport> ParseIbqueryerrors(const std::string& text, const std::str
       const CounterInfo* info = FindCounter((*it)[1].str());
       if (info == nullptr) continue;
       const auto value = WholeCount((*it)[2].str());
-      if (!value) return ErrorAt(origin, number, (*it)[1].str() + ": not a count");
+      if (!value) return ErrorAt(origin, next->number, (*it)[1].str() + ": not a count");
       port.counters[info->name] = ValueOf(*info, *value);
     }
     report.ports.push_back(port);

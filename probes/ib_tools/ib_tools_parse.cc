@@ -1,9 +1,9 @@
 #include "probes/ib_tools/ib_tools_parse.h"
 
-#include <algorithm>
 #include <charconv>
 #include <map>
 
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 
 namespace gpuconform::ib_tools {
@@ -70,14 +70,12 @@ std::optional<std::string> Quoted(std::string_view line) {
   return std::string(line.substr(open + 1, close - open - 1));
 }
 
-std::optional<PortListingFormat> DetectFormat(const std::vector<std::string_view>& lines) {
-  for (const auto raw : lines) {
-    const std::string_view line = Trim(raw);
-    if (StartsWith(line, "CA '")) return PortListingFormat::kIbstat;
-    if (StartsWith(line, "Infiniband device '")) return PortListingFormat::kIbstatus;
-    if (StartsWith(line, "hca_id:")) return PortListingFormat::kIbvDevinfo;
-    if (Contains(line, "==>") && Contains(line, " port ")) return PortListingFormat::kIbdev2netdev;
-  }
+// The format a (trimmed) line tells, or nullopt for a line that tells none.
+std::optional<PortListingFormat> FormatToldBy(std::string_view line) {
+  if (StartsWith(line, "CA '")) return PortListingFormat::kIbstat;
+  if (StartsWith(line, "Infiniband device '")) return PortListingFormat::kIbstatus;
+  if (StartsWith(line, "hca_id:")) return PortListingFormat::kIbvDevinfo;
+  if (Contains(line, "==>") && Contains(line, " port ")) return PortListingFormat::kIbdev2netdev;
   return std::nullopt;
 }
 
@@ -96,7 +94,7 @@ std::optional<Error> CheckComplete(const IbPortReport& report, const std::string
   return std::nullopt;
 }
 
-Result<IbPortReport> ParseIbstat(const std::vector<std::string_view>& lines, const std::string& origin) {
+Result<IbPortReport> ParseIbstat(std::string_view output, const std::string& origin) {
   IbPortReport report;
   report.format = PortListingFormat::kIbstat;
   std::string ca, ca_type, firmware;
@@ -107,9 +105,10 @@ Result<IbPortReport> ParseIbstat(const std::vector<std::string_view>& lines, con
     if (ca_line && !ca_has_port) return ErrorAt(origin, ca_line, "CA '" + ca + "' lists no port (truncated output?)");
     return std::nullopt;
   };
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const int line = static_cast<int>(i) + 1;
-    const std::string_view text = Trim(lines[i]);
+  TextLines lines(output);
+  while (const auto next = lines.Next()) {
+    const int line = next->number;
+    const std::string_view text = Trim(next->text);
     if (StartsWith(text, "ibpanic:") || StartsWith(text, "ibwarn:") || StartsWith(text, "ibstat:")) {
       if (report.tool_error.empty()) report.tool_error = std::string(text.substr(0, 300));
       continue;
@@ -158,12 +157,13 @@ Result<IbPortReport> ParseIbstat(const std::vector<std::string_view>& lines, con
   return report;
 }
 
-Result<IbPortReport> ParseIbstatus(const std::vector<std::string_view>& lines, const std::string& origin) {
+Result<IbPortReport> ParseIbstatus(std::string_view output, const std::string& origin) {
   IbPortReport report;
   report.format = PortListingFormat::kIbstatus;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const int line = static_cast<int>(i) + 1;
-    const std::string_view text = Trim(lines[i]);
+  TextLines lines(output);
+  while (const auto next = lines.Next()) {
+    const int line = next->number;
+    const std::string_view text = Trim(next->text);
     if (StartsWith(text, "Infiniband device '")) {
       // "Infiniband device 'mlx5_0' port 1 status:"
       const auto name = Quoted(text);
@@ -194,14 +194,15 @@ Result<IbPortReport> ParseIbstatus(const std::vector<std::string_view>& lines, c
 }
 
 // ibv_devinfo -v: rate = active_width x active_speed ("4X (2)" x "100.0 Gbps (128)" = 400).
-Result<IbPortReport> ParseIbvDevinfo(const std::vector<std::string_view>& lines, const std::string& origin) {
+Result<IbPortReport> ParseIbvDevinfo(std::string_view output, const std::string& origin) {
   IbPortReport report;
   report.format = PortListingFormat::kIbvDevinfo;
   std::string ca, ca_type, firmware;
   std::map<std::size_t, std::pair<std::optional<double>, std::optional<double>>> width_speed;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const int line = static_cast<int>(i) + 1;
-    const auto kv = SplitKeyValue(Trim(lines[i]));
+  TextLines lines(output);
+  while (const auto next = lines.Next()) {
+    const int line = next->number;
+    const auto kv = SplitKeyValue(Trim(next->text));
     if (!kv) continue;
     if (kv->key == "hca_id") {
       ca = std::string(kv->value);
@@ -252,18 +253,19 @@ Result<IbPortReport> ParseIbvDevinfo(const std::vector<std::string_view>& lines,
 
 // ibdev2netdev: "mlx5_0 port 1 ==> ibp24s0 (Up)", optionally followed by "# note". The link
 // layer is inferred from the netdev: IPoIB interfaces are named ib*, Ethernet ones are not.
-Result<IbPortReport> ParseIbdev2netdev(const std::vector<std::string_view>& lines, const std::string& origin) {
+Result<IbPortReport> ParseIbdev2netdev(std::string_view output, const std::string& origin) {
   IbPortReport report;
   report.format = PortListingFormat::kIbdev2netdev;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const int line = static_cast<int>(i) + 1;
-    std::string_view text = lines[i];
+  TextLines lines(output);
+  while (const auto next = lines.Next()) {
+    const int line = next->number;
+    std::string_view text = WithoutCarriageReturn(next->text);
     if (!Contains(text, "==>")) continue;
     text = text.substr(0, text.find('#'));
     const auto words = SplitWords(text);
     const auto number = words.size() >= 6 && words[1] == "port" ? Whole<int>(words[2]) : std::nullopt;
     if (!number || words[3] != "==>" || words[5].size() < 3 || words[5].front() != '(' || words[5].back() != ')') {
-      return ErrorAt(origin, line, "expected '<dev> port <n> ==> <netdev> (Up|Down)', got " + QuoteForMessage(Trim(lines[i])));
+      return ErrorAt(origin, line, "expected '<dev> port <n> ==> <netdev> (Up|Down)', got " + QuoteForMessage(Trim(next->text)));
     }
     IbPort port;
     port.ca = std::string(words[0]);
@@ -291,18 +293,25 @@ const char* PortListingFormatName(PortListingFormat format) {
 }
 
 Result<IbPortReport> ParseIbPorts(const std::string& text, const std::string& origin) {
-  const auto lines = SplitLines(text);
-  const auto format = DetectFormat(lines);
+  // The first line that tells the format; without one, the error names the last line.
+  std::optional<PortListingFormat> format;
+  int last_line = 1;
+  for (TextLines lines(text); !format;) {
+    const auto line = lines.Next();
+    if (!line) break;
+    last_line = line->number;
+    format = FormatToldBy(Trim(line->text));
+  }
   if (!format) {
-    return ErrorAt(origin, static_cast<int>(std::max<std::size_t>(lines.size(), 1)),
+    return ErrorAt(origin, last_line,
               "no InfiniBand port listing: expected ibstat (CA '<name>' blocks), ibv_devinfo (hca_id:), "
               "ibstatus or ibdev2netdev output");
   }
   switch (*format) {
-    case PortListingFormat::kIbstat: return ParseIbstat(lines, origin);
-    case PortListingFormat::kIbstatus: return ParseIbstatus(lines, origin);
-    case PortListingFormat::kIbvDevinfo: return ParseIbvDevinfo(lines, origin);
-    case PortListingFormat::kIbdev2netdev: return ParseIbdev2netdev(lines, origin);
+    case PortListingFormat::kIbstat: return ParseIbstat(text, origin);
+    case PortListingFormat::kIbstatus: return ParseIbstatus(text, origin);
+    case PortListingFormat::kIbvDevinfo: return ParseIbvDevinfo(text, origin);
+    case PortListingFormat::kIbdev2netdev: return ParseIbdev2netdev(text, origin);
     case PortListingFormat::kIbverbs: break;  // never detected here: ibverbs.txt has its own parser
   }
   return ErrorAt(origin, 1, "unknown format");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 
 namespace gpuconform::iproute {
@@ -112,12 +113,12 @@ std::string FormatNetwork(const Ipv4Address& address) {
 
 Result<std::vector<Interface>> ParseIpLink(const std::string& text, const std::string& origin) {
   std::vector<Interface> interfaces;
-  int number = 0;
-  for (auto line : SplitLines(text)) {
-    ++number;
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    const std::string_view line = WithoutCarriageReturn(next->text);
     if (Trim(line).empty()) continue;
     const auto head = ParseHead(line, true);
-    if (!head) return At(origin, number, "expected `ip -o link show` output ('N: name: <FLAGS> ...')");
+    if (!head) return At(origin, next->number, "expected `ip -o link show` output ('N: name: <FLAGS> ...')");
     Interface& interface = Find(interfaces, *head);
     const auto open = head->rest.find('<');
     const auto close = head->rest.find('>');
@@ -145,9 +146,10 @@ Result<std::vector<Interface>> ParseIpLink(const std::string& text, const std::s
 
 Result<std::vector<Interface>> ParseIpAddr(const std::string& text, const std::string& origin) {
   std::vector<Interface> interfaces;
-  int number = 0;
-  for (auto line : SplitLines(text)) {
-    ++number;
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    const int number = next->number;
+    const std::string_view line = WithoutCarriageReturn(next->text);
     if (Trim(line).empty()) continue;
     const auto head = ParseHead(line, false);
     if (!head) return At(origin, number, "expected `ip -o addr show` output ('N: name inet A.B.C.D/P ...')");

@@ -288,11 +288,10 @@ Result<KernelLog> ParseKernelLog(LineSource& source, const std::string& origin) 
   AerReader aer(log);
   // The two lines above the current one, as a fall off the bus names its GPU up to two lines up.
   std::string above[2];
-  int number = 0;
   while (const auto next = source.Next()) {
-    std::string_view line = next->text;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    ++number;
+    const std::string_view line = WithoutCarriageReturn(next->text);
+    const int number = next->number;
+    log.lines = number;
     aer.Read(line, number);
     if (auto event = XidLine(line, number)) {
       log.events.push_back(std::move(*event));
@@ -303,7 +302,6 @@ Result<KernelLog> ParseKernelLog(LineSource& source, const std::string& origin) 
     above[0].assign(line);
   }
   if (const std::string error = source.error(); !error.empty()) return Error{origin + ": " + error};
-  log.lines = number;
   // The same fall is often logged twice, as "Xid ... 79" and as a message; keep the Xid line.
   std::vector<std::string> xid79_buses;
   for (const XidEvent& event : log.events) {

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <utility>
 
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 
 namespace gpuconform::munge {
@@ -24,10 +25,9 @@ struct NumberedLine {
 // edited by hand or copied through a terminal may gain some.
 std::vector<NumberedLine> ContentLines(std::string_view text) {
   std::vector<NumberedLine> lines;
-  int number = 0;
-  for (auto line : SplitLines(text)) {
-    ++number;
-    if (!Trim(line).empty()) lines.push_back({Trim(line), number});
+  TextLines source(text);
+  while (const auto line = source.Next()) {
+    if (const std::string_view content = Trim(line->text); !content.empty()) lines.push_back({content, line->number});
   }
   return lines;
 }
@@ -323,10 +323,10 @@ MungeFailure ClassifyMungeStatus(int exit_code, std::string_view status) {
 }
 
 std::optional<MungeFailureLine> FindMungeFailure(std::string_view text) {
-  int number = 0;
-  for (auto line : SplitLines(text)) {
-    ++number;
-    if (auto kind = ClassifyLine(line)) return MungeFailureLine{*kind, std::string(Trim(line)), number};
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    const std::string_view line = WithoutCarriageReturn(next->text);
+    if (auto kind = ClassifyLine(line)) return MungeFailureLine{*kind, std::string(Trim(line)), next->number};
   }
   return std::nullopt;
 }

@@ -644,17 +644,16 @@ Result<NcclLog> Finish(NcclLog log, const std::string& origin) {
 Result<NcclLog> ParseNcclLog(LineSource& lines, const std::string& origin) {
   NcclLog log;
   LogBuilder builder(log);
-  int number = 0;
   while (const auto line = lines.Next()) {
-    if (!line->terminated && number > 0) {
+    if (!line->terminated && line->number > 1) {
       // A log that ends inside a line was cut off (a full disk, a killed job, a copy that
       // stopped): "via NET/I" or half a device list would be judged as a wrong transport,
       // so the fragment is counted and named, never judged.
       ++log.lines;
-      log.cut_last_line = ++number;
+      log.cut_last_line = line->number;
       break;
     }
-    builder.Line(line->text, ++number);
+    builder.Line(line->text, line->number);
   }
   if (const std::string error = lines.error(); !error.empty()) return Error{origin + ": " + error};
   return Finish(std::move(log), origin);

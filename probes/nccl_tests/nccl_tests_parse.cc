@@ -416,16 +416,15 @@ class TextParser {
   TextParser(std::string origin, Keep keep) : origin_(std::move(origin)), keep_(keep) {}
 
   Result<std::vector<BandwidthTable>> Parse(LineSource& lines) {
-    int number = 0;
+    int last_line = 0;  // an output without a table is faulted at its last line
     while (const auto next = lines.Next()) {
-      std::string_view line = next->text;
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (auto error = ParseLine(StripRankPrefix(line), ++number)) return *error;
+      last_line = next->number;
+      if (auto error = ParseLine(StripRankPrefix(WithoutCarriageReturn(next->text)), next->number)) return *error;
     }
     if (const std::string error = lines.error(); !error.empty()) return Error{origin_ + ": " + error};
     CloseTable();
     if (tables_.empty()) {
-      return ErrorAt(origin_, number,
+      return ErrorAt(origin_, last_line,
                      "no nccl-tests result table (a '# size count type redop root time algbw busbw #wrong' "
                      "header followed by rows); is this all_reduce_perf output?");
     }

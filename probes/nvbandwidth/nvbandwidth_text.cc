@@ -1,6 +1,7 @@
 // nvbandwidth's text output (output.cpp, inline_common.h's PeerValueMatrix printer): a
 // "Running <name>." line opens each testcase, its description and matrix follow, then a blank
 // line and "SUM <name> <value>" (or "&&&& PERF <name> <value><unit>" for formatted cases).
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 #include "probes/nvbandwidth/nvbandwidth_formats.h"
 
@@ -25,11 +26,9 @@ class TextReader {
   }
 
   Result<NvbandwidthReport> Read(const std::string& text) {
-    const auto lines = SplitLines(text);
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      if (auto problem = ReadLine(Trim(lines[i])); !problem.empty()) {
-        return ErrorAt(origin_, static_cast<int>(i) + 1, problem);
-      }
+    TextLines lines(text);
+    while (const auto line = lines.Next()) {
+      if (auto problem = ReadLine(Trim(line->text)); !problem.empty()) return ErrorAt(origin_, line->number, problem);
     }
     if (report_.testcases.empty() && report_.errors.empty() && report_.version.empty()) {
       return ErrorAt(origin_, 1, "not nvbandwidth output: no \"Running <testcase>.\" line, version or nvbandwidth error");

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "harness/record_lines.h"
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 #include "probes/nvidia_smi/gpu_heading.h"
 
@@ -32,10 +33,11 @@ const char* CounterNamed(std::string_view label) {
 Result<NvlinkErrorReport> ParseNvlinkErrors(const std::string& text, const std::string& origin) {
   NvlinkErrorReport report;
   report.origin = origin;
-  const auto lines = SplitLines(text);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const int line = static_cast<int>(i) + 1;
-    const std::string clean = StripAnsiEscapes(lines[i]);
+  int last_line = 1;  // output without a GPU is faulted at its last line
+  TextLines lines(text);
+  while (const auto line = lines.Next()) {
+    last_line = line->number;
+    const std::string clean = StripAnsiEscapes(WithoutCarriageReturn(line->text));
     const std::string_view trimmed = Trim(clean);
     if (trimmed.empty()) continue;
     if (const auto heading = ParseGpuHeading(trimmed)) {
@@ -47,14 +49,14 @@ Result<NvlinkErrorReport> ParseNvlinkErrors(const std::string& text, const std::
     if (trimmed == "..." || trimmed == "[...]") continue;  // an excerpt's elision
     NvlinkGpuErrors& gpu = report.gpus.back();
     if (!StartsWith(trimmed, "Link ")) {
-      return ErrorAt(origin, line, "unexpected line in nvidia-smi nvlink -e output: " + QuoteForMessage(trimmed));
+      return ErrorAt(origin, line->number, "unexpected line in nvidia-smi nvlink -e output: " + QuoteForMessage(trimmed));
     }
     // "Link 0: Replay Errors: 0"
     const auto first = trimmed.find(':');
     const auto second = first == std::string_view::npos ? std::string_view::npos : trimmed.find(':', first + 1);
     const auto link = first == std::string_view::npos ? std::nullopt : WholeIndex(Trim(trimmed.substr(5, first - 5)));
     if (!link || second == std::string_view::npos) {
-      return ErrorAt(origin, line,
+      return ErrorAt(origin, line->number,
                      "expected 'Link <n>: <counter> Errors: <count>' (nvidia-smi nvlink -e), got " +
                          QuoteForMessage(trimmed) +
                          (Contains(trimmed, "GB/s") || Contains(trimmed, "inactive") ? " (this is nvlink -s output)" : ""));
@@ -66,13 +68,13 @@ Result<NvlinkErrorReport> ParseNvlinkErrors(const std::string& text, const std::
     if (!counter || value == "N/A") continue;  // a newer driver's extra counter, or one this GPU does not keep
     const auto count = WholeCount(value);
     if (!count) {
-      return ErrorAt(origin, line, "expected a count for link " + std::to_string(*link) + "'s " + std::string(label) +
+      return ErrorAt(origin, line->number, "expected a count for link " + std::to_string(*link) + "'s " + std::string(label) +
                                        ", got " + QuoteForMessage(value));
     }
     gpu.links.back().counters[counter] = *count;
   }
   if (report.gpus.empty()) {
-    return ErrorAt(origin, static_cast<int>(std::max<std::size_t>(lines.size(), 1)),
+    return ErrorAt(origin, last_line,
                    "no 'GPU <n>: ...' line: not nvidia-smi nvlink -e output");
   }
   return report;

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <vector>
 
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 
 namespace gpuconform::nvidia_smi {
@@ -140,11 +141,11 @@ void ApplyGpuField(GpuRecord& gpu, const std::vector<std::string>& path, const s
 }  // namespace
 
 std::optional<SmiFailure> FindSmiFailure(const std::string& output) {
-  int number = 0;
-  for (const std::string_view line : SplitLines(output)) {
-    ++number;
+  TextLines lines(output);
+  while (const auto next = lines.Next()) {
+    const std::string_view line = WithoutCarriageReturn(next->text);
     for (const std::string_view mark : kFailureMarks) {
-      if (Contains(line, mark)) return SmiFailure{number, std::string(Trim(line)).substr(0, 300)};
+      if (Contains(line, mark)) return SmiFailure{next->number, std::string(Trim(line)).substr(0, 300)};
     }
   }
   return std::nullopt;

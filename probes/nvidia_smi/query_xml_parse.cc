@@ -1,5 +1,6 @@
 #include "probes/nvidia_smi/query_xml_parse.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <limits>
@@ -11,12 +12,11 @@ namespace gpuconform::nvidia_smi {
 
 namespace {
 
+// The 1-based line of a byte offset (pugixml names where the XML broke by offset): one past
+// the newlines before it.
 int LineOfOffset(const std::string& text, std::ptrdiff_t offset) {
-  int line = 1;
-  for (std::ptrdiff_t i = 0; i < offset && i < static_cast<std::ptrdiff_t>(text.size()); ++i) {
-    if (text[i] == '\n') ++line;
-  }
-  return line;
+  const auto end = text.begin() + std::clamp<std::ptrdiff_t>(offset, 0, static_cast<std::ptrdiff_t>(text.size()));
+  return 1 + static_cast<int>(std::count(text.begin(), end, '\n'));
 }
 
 // "5" -> 5 and "16x" -> 16; "N/A", "Unknown" and absent elements -> unset.

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <set>
 
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 #include "probes/nvidia_smi/gpu_heading.h"
 
@@ -71,17 +72,21 @@ std::string TopoMatrix::NicDisplayName(const std::string& nic) const {
 }
 
 Result<TopoMatrix> ParseTopoMatrix(const std::string& text, const std::string& origin) {
-  const auto lines = SplitLines(text);
+  // One pass in three parts: the header, the rows, the legend. The text outlives the source,
+  // so the line that ends the rows is still valid when the legend reads it.
+  TextLines lines(text);
+  std::optional<Line> line;
   TopoMatrix matrix;
-  std::size_t i = 0;
   // Prompts, comments and banners may precede the header; the header is the first line that
   // starts with GPU0 once the terminal's underline escapes are gone.
   int header_line = 0;
-  for (; i < lines.size(); ++i) {
-    const std::string clean = StripAnsiEscapes(lines[i]);
+  int last_line = 1;  // where the search for the header ended
+  while ((line = lines.Next())) {
+    last_line = line->number;
+    const std::string clean = StripAnsiEscapes(WithoutCarriageReturn(line->text));
     const auto words = SplitWords(clean);
     if (words.empty() || words[0] != "GPU0") continue;
-    header_line = static_cast<int>(i) + 1;
+    header_line = line->number;
     for (const auto word : words) {
       if (word == "CPU" || word == "NUMA") break;
       const std::string label(word);
@@ -90,27 +95,25 @@ Result<TopoMatrix> ParseTopoMatrix(const std::string& text, const std::string& o
       }
       matrix.columns.push_back(label);
     }
-    ++i;
     break;
   }
   if (header_line == 0) {
-    return ErrorAt(origin, static_cast<int>(std::max<std::size_t>(lines.size(), 1)),
+    return ErrorAt(origin, last_line,
               "no topology matrix: no header line starting with GPU0 (is this `nvidia-smi topo -m` output?)");
   }
 
   const std::set<std::string> column_set(matrix.columns.begin(), matrix.columns.end());
   int last_row_line = header_line;
-  for (; i < lines.size(); ++i) {
-    const std::string clean = StripAnsiEscapes(lines[i]);
+  while ((line = lines.Next())) {
+    const std::string clean = StripAnsiEscapes(WithoutCarriageReturn(line->text));
     const auto words = SplitWords(clean);
     if (words.empty()) break;
     const std::string label(words[0]);
     const bool is_row = column_set.count(label) > 0 || IsIndexedLabel(label, "GPU") || IsIndexedLabel(label, "NIC");
     if (!is_row) break;
-    const int line = static_cast<int>(i) + 1;
-    if (matrix.rows.count(label)) return ErrorAt(origin, line, "row " + label + " appears twice");
+    if (matrix.rows.count(label)) return ErrorAt(origin, line->number, "row " + label + " appears twice");
     if (words.size() - 1 < matrix.columns.size()) {
-      return ErrorAt(origin, line,
+      return ErrorAt(origin, line->number,
                 "row " + label + " has " + std::to_string(words.size() - 1) + " cells, the header has " +
                     std::to_string(matrix.columns.size()) + " device columns (truncated or misaligned output?)");
     }
@@ -118,20 +121,20 @@ Result<TopoMatrix> ParseTopoMatrix(const std::string& text, const std::string& o
     for (std::size_t c = 0; c < matrix.columns.size(); ++c) {
       const std::string cell(words[c + 1]);
       if (!IsConnectionCell(cell)) {
-        return ErrorAt(origin, line,
+        return ErrorAt(origin, line->number,
                   "row " + label + ", column " + matrix.columns[c] + ": " + QuoteForMessage(cell) +
                       " is not a connection type (X, NV#, PIX, PXB, PHB, NODE, SYS)");
       }
       // The diagonal is the alignment check: a shifted column shows up as a non-X self cell.
       if (matrix.columns[c] == label && cell != "X") {
-        return ErrorAt(origin, line, "row " + label + " meets its own column with " + QuoteForMessage(cell) +
+        return ErrorAt(origin, line->number, "row " + label + " meets its own column with " + QuoteForMessage(cell) +
                                     ", expected X (misaligned columns?)");
       }
       cells.push_back(cell);
     }
     matrix.rows[label] = std::move(cells);
     AddUnique(IsNicLabel(label) ? matrix.nics : matrix.gpus, label);
-    last_row_line = line;
+    last_row_line = line->number;
   }
 
   for (const auto& column : matrix.columns) {
@@ -142,9 +145,10 @@ Result<TopoMatrix> ParseTopoMatrix(const std::string& text, const std::string& o
     if (IsNicLabel(column)) AddUnique(matrix.nics, column);
   }
 
-  // The NIC Legend ("  NIC0: mlx5_0") names the NICs; it follows the matrix.
-  for (; i < lines.size(); ++i) {
-    const auto words = SplitWords(lines[i]);
+  // The NIC Legend ("  NIC0: mlx5_0") names the NICs; it follows the matrix, from the line
+  // that ended the rows on.
+  for (; line; line = lines.Next()) {
+    const auto words = SplitWords(WithoutCarriageReturn(line->text));
     if (words.size() != 2 || words[0].size() < 2 || words[0].back() != ':') continue;
     const std::string label(words[0].substr(0, words[0].size() - 1));
     if (IsIndexedLabel(label, "NIC")) matrix.nic_names[label] = std::string(words[1]);
@@ -154,10 +158,11 @@ Result<TopoMatrix> ParseTopoMatrix(const std::string& text, const std::string& o
 
 Result<NvlinkStatus> ParseNvlinkStatus(const std::string& text, const std::string& origin) {
   NvlinkStatus status;
-  const auto lines = SplitLines(text);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const int line = static_cast<int>(i) + 1;
-    const std::string clean = StripAnsiEscapes(lines[i]);
+  int last_line = 1;  // output without a GPU is faulted at its last line
+  TextLines lines(text);
+  while (const auto line = lines.Next()) {
+    last_line = line->number;
+    const std::string clean = StripAnsiEscapes(WithoutCarriageReturn(line->text));
     const std::string_view trimmed = Trim(clean);
     if (trimmed.empty()) continue;
 
@@ -174,7 +179,7 @@ Result<NvlinkStatus> ParseNvlinkStatus(const std::string& text, const std::strin
     NvlinkGpu& gpu = status.gpus.back();
 
     if (trimmed == "..." || trimmed == "\xe2\x80\xa6") {
-      if (status.elided_at_line == 0) status.elided_at_line = line;
+      if (status.elided_at_line == 0) status.elided_at_line = line->number;
       continue;
     }
     if (StartsWith(trimmed, "NVML:")) {
@@ -184,7 +189,7 @@ Result<NvlinkStatus> ParseNvlinkStatus(const std::string& text, const std::strin
     if (StartsWith(trimmed, "Link ")) {
       const auto colon = trimmed.find(':');
       const auto index = colon == std::string_view::npos ? std::nullopt : WholeInt(Trim(trimmed.substr(5, colon - 5)));
-      if (!index) return ErrorAt(origin, line, "expected 'Link <n>: ...', got " + QuoteForMessage(trimmed));
+      if (!index) return ErrorAt(origin, line->number, "expected 'Link <n>: ...', got " + QuoteForMessage(trimmed));
       NvlinkLink link;
       link.index = *index;
       const std::string_view value = Trim(trimmed.substr(colon + 1));
@@ -195,7 +200,7 @@ Result<NvlinkStatus> ParseNvlinkStatus(const std::string& text, const std::strin
       } else {
         const auto words = SplitWords(value);
         const auto speed = words.size() == 2 && words[1] == "GB/s" ? WholeDouble(words[0]) : std::nullopt;
-        if (!speed) return ErrorAt(origin, line, "expected '<speed> GB/s' or '<inactive>' for link " +
+        if (!speed) return ErrorAt(origin, line->number, "expected '<speed> GB/s' or '<inactive>' for link " +
                                                 std::to_string(link.index) + ", got " + QuoteForMessage(value));
         link.active = true;
         link.speed_gb_per_s = *speed;
@@ -203,10 +208,10 @@ Result<NvlinkStatus> ParseNvlinkStatus(const std::string& text, const std::strin
       gpu.links.push_back(link);
       continue;
     }
-    return ErrorAt(origin, line, "unexpected line in nvidia-smi nvlink -s output: " + QuoteForMessage(trimmed));
+    return ErrorAt(origin, line->number, "unexpected line in nvidia-smi nvlink -s output: " + QuoteForMessage(trimmed));
   }
   if (status.gpus.empty()) {
-    return ErrorAt(origin, static_cast<int>(std::max<std::size_t>(lines.size(), 1)),
+    return ErrorAt(origin, last_line,
               "no 'GPU <n>: <name>' line (is this `nvidia-smi nvlink -s` output?)");
   }
   return status;

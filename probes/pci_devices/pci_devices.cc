@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 
 namespace gpuconform::pci_devices {
@@ -54,9 +55,10 @@ bool IsVirtualBusId(std::string_view canonical_busid) { return StartsWith(canoni
 
 Result<LivePciDevices> ParsePciDevices(std::string_view text, const std::string& origin) {
   LivePciDevices devices;
-  int number = 0;
-  for (const std::string_view line : SplitLines(text)) {
-    ++number;
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    const int number = next->number;
+    const std::string_view line = WithoutCarriageReturn(next->text);
     const auto words = SplitWords(line);
     if (words.empty()) continue;
     const auto busid = CanonicalBusId(words[0]);

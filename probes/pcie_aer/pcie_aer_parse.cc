@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "harness/record_lines.h"
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 #include "probes/pci_devices/pci_devices.h"
 
@@ -169,9 +170,10 @@ Result<AerReport> ParseDump(const std::string& text, const std::string& origin) 
     for (const auto& p : pending) AddCount(device, severity, p.name, p.value);
     pending.clear();
   };
-  int number = 0;
-  for (const auto line_view : SplitLines(text)) {
-    ++number;
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    const int number = next->number;
+    const std::string_view line_view = WithoutCarriageReturn(next->text);
     const std::string line(Trim(line_view));
     if (line.empty() || line.starts_with("#")) continue;
     std::smatch match;
@@ -269,9 +271,10 @@ Result<AerReport> ParseLspci(const std::string& text, const std::string& origin)
     ue_severity.clear();
     has_aer = has_ue_status = false;
   };
-  int number = 0;
-  for (const auto line_view : SplitLines(text)) {
-    ++number;
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    const int number = next->number;
+    const std::string_view line_view = WithoutCarriageReturn(next->text);
     if (line_view.size() > 4096) continue;
     const std::string raw(line_view);
     std::smatch match;
@@ -342,9 +345,11 @@ const SeverityCounts& AerDevice::Counts(Severity severity) const {
 }
 
 Result<AerReport> ParseAer(const std::string& text, const std::string& origin) {
-  int number = 0;
-  for (const auto line_view : SplitLines(text)) {
-    ++number;
+  int stopped_at = 1;  // the line that named no format
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    stopped_at = next->number;
+    const std::string_view line_view = WithoutCarriageReturn(next->text);
     const std::string_view line = Trim(line_view);
     if (line.empty() || line.starts_with("#")) continue;
     if (line.starts_with("aer ") || line.starts_with("device ") || line.starts_with("counter ")) {
@@ -356,7 +361,7 @@ Result<AerReport> ParseAer(const std::string& text, const std::string& origin) {
     if (std::regex_match(std::string(line), DumpLine())) return ParseDump(text, origin);
     break;
   }
-  return ErrorAt(origin, number == 0 ? 1 : number,
+  return ErrorAt(origin, stopped_at,
                  "not PCIe AER counters: expected gpuconform's aer records, aer_dev_* files or lspci -vvv");
 }
 

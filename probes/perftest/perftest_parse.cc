@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 #include "probes/perftest/perftest_errors.h"
 
@@ -66,10 +67,10 @@ class Reader {
   explicit Reader(const std::string& origin) : origin_(origin) { report_.origin = origin; }
 
   Result<PerftestReport> Read(const std::string& text) {
-    const auto lines = SplitLines(text);
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      line_number_ = static_cast<int>(i) + 1;
-      if (auto problem = ReadLine(Trim(lines[i])); !problem.empty()) return ErrorAt(origin_, line_number_, problem);
+    TextLines lines(text);
+    while (const auto line = lines.Next()) {
+      line_number_ = line->number;
+      if (auto problem = ReadLine(Trim(line->text)); !problem.empty()) return ErrorAt(origin_, line_number_, problem);
     }
     if (report_.test.empty() && report_.errors.empty()) {
       return ErrorAt(origin_, 1, "not perftest output: no \"... BW Test\" or \"... Latency Test\" title and no perftest error");

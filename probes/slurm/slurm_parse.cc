@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 
 namespace gpuconform::slurm {
@@ -77,9 +78,10 @@ Result<std::vector<SlurmNode>> ParseScontrolShowNode(const std::string& text, co
   std::shared_ptr<std::map<std::string, std::string>> record;  // the fields of nodes.back()
   std::string last_key;
   bool in_record = false;
-  int number = 0;
-  for (auto raw_line : SplitLines(text)) {
-    ++number;
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    const int number = next->number;
+    const std::string_view raw_line = WithoutCarriageReturn(next->text);
     const std::string_view line = Trim(raw_line);
     if (StartsWith(line, "NodeName=")) {
       record = std::make_shared<std::map<std::string, std::string>>();
@@ -111,9 +113,10 @@ Result<std::vector<SlurmNode>> ParseScontrolShowNode(const std::string& text, co
 Result<std::vector<SlurmNode>> ParseSlurmConfNodes(const std::string& text, const std::string& origin,
                                                    std::size_t max_hosts) {
   std::vector<SlurmNode> nodes;
-  int number = 0;
-  for (auto raw_line : SplitLines(text)) {
-    ++number;
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    const int number = next->number;
+    const std::string_view raw_line = WithoutCarriageReturn(next->text);
     const std::string_view line = Trim(raw_line.substr(0, raw_line.find('#')));
     if (Lowercase(line.substr(0, 9)) != "nodename=") continue;
     auto fields = std::make_shared<std::map<std::string, std::string>>();
@@ -300,9 +303,10 @@ long long GresConf::GpusFor(const std::string& node) const {
 
 Result<GresConf> ParseGresConf(const std::string& text, const std::string& origin) {
   GresConf conf;
-  int number = 0;
-  for (auto raw_line : SplitLines(text)) {
-    ++number;
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    const int number = next->number;
+    const std::string_view raw_line = WithoutCarriageReturn(next->text);
     std::string_view line = raw_line.substr(0, raw_line.find('#'));
     line = Trim(line);
     if (line.empty()) continue;
@@ -352,9 +356,9 @@ Result<GresConf> ParseGresConf(const std::string& text, const std::string& origi
 
 Result<std::vector<PendingJob>> ParsePendingJobs(const std::string& text, const std::string& origin) {
   std::vector<PendingJob> jobs;
-  int number = 0;
-  for (auto raw_line : SplitLines(text)) {
-    ++number;
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    const std::string_view raw_line = WithoutCarriageReturn(next->text);
     const std::string_view line = Trim(raw_line);
     if (line.empty()) continue;
     std::vector<std::string> parts;
@@ -366,7 +370,7 @@ Result<std::vector<PendingJob>> ParsePendingJobs(const std::string& text, const 
       start = bar + 1;
     }
     if (parts.size() != 4) {
-      return ErrorAt(origin, number, "expected 'jobid|partition|user|reason' (squeue -h -t PD -o \"%i|%P|%u|%r\")");
+      return ErrorAt(origin, next->number, "expected 'jobid|partition|user|reason' (squeue -h -t PD -o \"%i|%P|%u|%r\")");
     }
     jobs.push_back({parts[0], parts[1], parts[2], parts[3]});
   }

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <optional>
 
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 
 namespace gpuconform::torchrun {
@@ -790,14 +791,9 @@ Result<JobLogDiagnosis> ParseJobLog(const std::string& text, const std::string& 
 
   Scan scan;
   std::map<std::string, Traceback> tracebacks;
-  int number = 0;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    ++number;
-    std::string_view physical(text.data() + start, end - start);
-    start = end + 1;
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    std::string_view physical = next->text;
     if (physical.size() > kMaxAnalysedBytes) physical = physical.substr(0, kMaxAnalysedBytes);
     const std::string stripped = StripAnsiEscapes(physical);
     std::string_view rest = stripped;
@@ -806,7 +802,7 @@ Result<JobLogDiagnosis> ParseJobLog(const std::string& text, const std::string& 
       const std::string_view part = rest.substr(0, cr);
       if (!Trim(part).empty()) {
         LogLine line;
-        line.number = number;
+        line.number = next->number;
         std::tie(line.launcher, line.body) = SplitLauncherPrefix(part);
         line.lower = Lowercase(line.body);
         ReadSettings(line, scan);

@@ -2,6 +2,7 @@
 
 #include <regex>
 
+#include "harness/line_source.h"
 #include "harness/text_util.h"
 #include "probes/nvidia_smi/query_xml_parse.h"
 
@@ -16,10 +17,9 @@ struct FirstLine {
 };
 
 FirstLine FirstNonBlankLine(const std::string& text) {
-  int number = 0;
-  for (auto line : SplitLines(text)) {
-    ++number;
-    if (!Trim(line).empty()) return {std::string(Trim(line)), number};
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    if (const std::string_view line = Trim(next->text); !line.empty()) return {std::string(line), next->number};
   }
   return {};
 }

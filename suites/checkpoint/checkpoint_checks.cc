@@ -5,7 +5,6 @@
 #include <set>
 
 #include "harness/os_error.h"
-#include "harness/suite_registry.h"
 #include "harness/text_util.h"
 #include "probes/resource_limits/resource_exhaustion.h"
 
@@ -97,7 +96,7 @@ const NodeCheckpointReport* WriterNode(const Nodes& nodes, const std::string& re
   return nullptr;
 }
 
-CheckResult CheckTargetShared(const Nodes& nodes) {
+CheckResult JudgeTargetShared(const Nodes& nodes) {
   std::vector<Finding> findings;
   CheckResult result;
   for (const auto* node : nodes) {
@@ -125,7 +124,7 @@ CheckResult CheckTargetShared(const Nodes& nodes) {
   return result;
 }
 
-CheckResult CheckSameFilesystem(const Nodes& nodes) {
+CheckResult JudgeSameFilesystem(const Nodes& nodes) {
   std::vector<Finding> findings;
   std::vector<Measurement> measurements;
   for (const auto* node : nodes) {
@@ -154,7 +153,7 @@ CheckResult CheckSameFilesystem(const Nodes& nodes) {
   return WithFindings(findings, measurements);
 }
 
-CheckResult CheckAtomicPublish(const Nodes& nodes) {
+CheckResult JudgeAtomicPublish(const Nodes& nodes) {
   if (auto problems = StageErrors(nodes, "publish"); !problems.empty()) {
     return ErroredWith("publish-failed", problems);
   }
@@ -207,7 +206,7 @@ std::vector<const RecordLine*> Records(const NodeCheckpointReport& node, const s
   return found;
 }
 
-CheckResult CheckCrashTorture(const Nodes& nodes) {
+CheckResult JudgeCrashTorture(const Nodes& nodes) {
   if (auto problems = StageErrors(nodes, "torture atomic"); !problems.empty()) {
     return ErroredWith("torture-failed", problems);
   }
@@ -278,7 +277,7 @@ CheckResult CheckCrashTorture(const Nodes& nodes) {
   return result;
 }
 
-CheckResult CheckNegativeControl(const Nodes& nodes) {
+CheckResult JudgeNegativeControl(const Nodes& nodes) {
   if (auto problems = StageErrors(nodes, "torture in-place"); !problems.empty()) {
     return ErroredWith("torture-failed", problems);
   }
@@ -320,7 +319,7 @@ CheckResult CheckNegativeControl(const Nodes& nodes) {
   return result;
 }
 
-CheckResult CheckVisibility(const Nodes& nodes, const CheckpointExpectation& expect) {
+CheckResult JudgeVisibility(const Nodes& nodes, const CheckpointExpectation& expect) {
   const NodeCheckpointReport* writer = nullptr;
   std::map<long long, double> published_ms;
   for (const auto* node : nodes) {
@@ -359,7 +358,7 @@ CheckResult CheckVisibility(const Nodes& nodes, const CheckpointExpectation& exp
   return WithFindings(findings, measurements);
 }
 
-CheckResult CheckSingleWriter(const Nodes& nodes) {
+CheckResult JudgeSingleWriter(const Nodes& nodes) {
   if (auto problems = StageErrors(nodes, "writers"); !problems.empty()) {
     return ErroredWith("write-failed", problems);
   }
@@ -409,7 +408,7 @@ CheckResult CheckSingleWriter(const Nodes& nodes) {
   return result;
 }
 
-CheckResult CheckCapacity(const Nodes& nodes, const CheckpointExpectation& expect) {
+CheckResult JudgeCapacity(const Nodes& nodes, const CheckpointExpectation& expect) {
   const NodeCheckpointReport* tightest = nullptr;
   double avail = 0;
   for (const auto* node : nodes) {
@@ -445,7 +444,7 @@ CheckResult CheckCapacity(const Nodes& nodes, const CheckpointExpectation& expec
   return result;
 }
 
-CheckResult CheckReadThroughput(const Nodes& nodes, const CheckpointExpectation& expect) {
+CheckResult JudgeReadThroughput(const Nodes& nodes, const CheckpointExpectation& expect) {
   if (auto problems = StageErrors(nodes, "read"); !problems.empty()) {
     return ErroredWith("read-failed", problems);
   }
@@ -491,7 +490,7 @@ CheckResult CheckReadThroughput(const Nodes& nodes, const CheckpointExpectation&
   return result;
 }
 
-CheckResult CheckCleanedUp(const Nodes& nodes) {
+CheckResult JudgeCleanedUp(const Nodes& nodes) {
   const NodeCheckpointReport* root = WriterNode(nodes, "cleanup");
   if (root == nullptr) return Errored("no-cleanup", "no node reported removing the run directory");
   const RecordLine* cleanup = root->First("cleanup");
@@ -506,14 +505,40 @@ CheckResult CheckCleanedUp(const Nodes& nodes) {
   return result;
 }
 
-}  // namespace
-
-const std::vector<const char*>& CheckNames() {
-  static const std::vector<const char*> kAll = {kTargetShared, kSameFilesystem, kAtomicPublish, kCrashTorture,
-                                                kNegativeControl, kVisibility,   kSingleWriter,  kCapacity,
-                                                kReadThroughput,  kCleanedUp};
-  return kAll;
+// The nodes whose report was read, in node order.
+Nodes NodesOf(const Reports& reports) {
+  Nodes nodes;
+  for (const auto& [node, report] : reports.read) nodes.push_back(&report);
+  return nodes;
 }
+
+// What stops every check before its own judgement: a node whose report could not be read (or
+// no report at all), or a probe that found no checkpoint directory to work in.
+std::optional<CheckResult> Unusable(const Reports& reports, const Nodes& nodes) {
+  std::vector<std::string> unread;
+  for (const auto& [node, problem] : reports.unread) unread.push_back(problem);
+  if (nodes.empty() && unread.empty()) unread.push_back("no node's Checkpoint output in this run");
+  if (!unread.empty()) return ErroredWith("no-observation", unread);
+  if (auto setup = StageErrors(nodes, "setup"); !setup.empty()) {
+    if (NodeFault(setup.front())) return ErroredWith("no-target", {setup.front()});
+    return Errored("no-target", setup.front());
+  }
+  return std::nullopt;
+}
+
+// A check after TargetShared: `judge(nodes)` where every node's report is usable and every node
+// shares the checkpoint directory; otherwise there is nothing it could judge.
+template <typename Judge>
+CheckResult OnSharedTarget(const Reports& reports, Judge judge) {
+  const Nodes nodes = NodesOf(reports);
+  if (auto unusable = Unusable(reports, nodes)) return *unusable;
+  if (JudgeTargetShared(nodes).verdict != Verdict::kPass) {
+    return Errored("target-not-shared", "not run: the checkpoint directory is not shared by every node (see TargetShared)");
+  }
+  return judge(nodes);
+}
+
+}  // namespace
 
 std::optional<std::string> NotApplicable(const Profile& profile) {
   if (profile.checkpoint) return std::nullopt;
@@ -521,46 +546,29 @@ std::optional<std::string> NotApplicable(const Profile& profile) {
          "add one or pass --checkpoint-dir DIR";
 }
 
-std::vector<CheckResult> CheckCheckpoint(const NodeFacts<NodeCheckpointReport>& reports, const Profile& profile) {
-  std::vector<CheckResult> results;
-  auto all = [&](auto make) {
-    for (const char* check : CheckNames()) results.push_back(Judged(check, "", make(check)));
-    return results;
-  };
-  Nodes nodes;
-  for (const auto& [node, report] : reports.read) nodes.push_back(&report);
-  std::vector<std::string> unusable;
-  for (const auto& [node, problem] : reports.unread) unusable.push_back(problem);
-  if (!unusable.empty() || nodes.empty()) {
-    if (nodes.empty() && unusable.empty()) unusable.push_back("no node's Checkpoint output in this run");
-    return all([&](const char*) { return ErroredWith("no-observation", unusable); });
-  }
-  if (auto setup = StageErrors(nodes, "setup"); !setup.empty()) {
-    if (NodeFault(setup.front())) {
-      return all([&](const char*) { return ErroredWith("no-target", {setup.front()}); });
-    }
-    return all([&](const char*) { return Errored("no-target", setup.front()); });
-  }
-  CheckResult shared = CheckTargetShared(nodes);
-  if (shared.verdict != Verdict::kPass) {
-    return all([&](const char* check) {
-      if (std::string(check) == kTargetShared) return shared;
-      return Errored("target-not-shared",
-                     "not run: the checkpoint directory is not shared by every node (see TargetShared)");
-    });
-  }
-  const CheckpointExpectation& expect = *profile.checkpoint;
-  results = {Judged(kTargetShared, "", shared),
-             Judged(kSameFilesystem, "", CheckSameFilesystem(nodes)),
-             Judged(kAtomicPublish, "", CheckAtomicPublish(nodes)),
-             Judged(kCrashTorture, "", CheckCrashTorture(nodes)),
-             Judged(kNegativeControl, "", CheckNegativeControl(nodes)),
-             Judged(kVisibility, "", CheckVisibility(nodes, expect)),
-             Judged(kSingleWriter, "", CheckSingleWriter(nodes)),
-             Judged(kCapacity, "", CheckCapacity(nodes, expect)),
-             Judged(kReadThroughput, "", CheckReadThroughput(nodes, expect)),
-             Judged(kCleanedUp, "", CheckCleanedUp(nodes))};
-  return results;
+CheckResult CheckTargetShared(const Reports& reports) {
+  const Nodes nodes = NodesOf(reports);
+  if (auto unusable = Unusable(reports, nodes)) return *unusable;
+  return JudgeTargetShared(nodes);
+}
+
+CheckResult CheckSameFilesystem(const Reports& reports) { return OnSharedTarget(reports, JudgeSameFilesystem); }
+CheckResult CheckAtomicPublish(const Reports& reports) { return OnSharedTarget(reports, JudgeAtomicPublish); }
+CheckResult CheckCrashTorture(const Reports& reports) { return OnSharedTarget(reports, JudgeCrashTorture); }
+CheckResult CheckNegativeControl(const Reports& reports) { return OnSharedTarget(reports, JudgeNegativeControl); }
+CheckResult CheckSingleWriter(const Reports& reports) { return OnSharedTarget(reports, JudgeSingleWriter); }
+CheckResult CheckCleanedUp(const Reports& reports) { return OnSharedTarget(reports, JudgeCleanedUp); }
+
+CheckResult CheckVisibility(const Reports& reports, const CheckpointExpectation& expect) {
+  return OnSharedTarget(reports, [&](const Nodes& nodes) { return JudgeVisibility(nodes, expect); });
+}
+
+CheckResult CheckCapacity(const Reports& reports, const CheckpointExpectation& expect) {
+  return OnSharedTarget(reports, [&](const Nodes& nodes) { return JudgeCapacity(nodes, expect); });
+}
+
+CheckResult CheckReadThroughput(const Reports& reports, const CheckpointExpectation& expect) {
+  return OnSharedTarget(reports, [&](const Nodes& nodes) { return JudgeReadThroughput(nodes, expect); });
 }
 
 }  // namespace gpuconform::checkpoint

@@ -580,9 +580,7 @@ TEST(CheckpointParse, MalformedOutputIsAnErrorWithTheLine) {
       "n/c.txt:2: unterminated");
   const std::string healthy = HealthyCluster()["node1"];
   test_support::SurvivesTruncationAndNoise(healthy.substr(0, 1500), [](const std::string& text, const std::string&) {
-    NodeFacts<NodeCheckpointReport> reports;
-    reports.Add("node1", ParseCheckpointReport(text, "node1", "fuzz"));
-    return CheckCheckpoint(reports, ProfileWith(ClusterExpectation()));
+    return Judge({{"node1", text}}, ProfileWith(ClusterExpectation()));
   });
 }
 
@@ -600,12 +598,14 @@ TEST(CheckpointParse, TruncatedOutputGivesErrorsOrFailuresNeverPasses) {
 // A fleet without checkpoint outputs: one finding per node, led by the node, which the reports
 // group into one line with a hostlist instead of one message growing with the fleet.
 TEST(CheckpointChecks, MissingOutputsAreOneFindingPerNodeThatGroupIntoOneLine) {
-  NodeFacts<NodeCheckpointReport> reports;
-  for (const char* node : {"gpu001", "gpu002", "gpu003"}) {
-    reports.Add(node, Error{std::string(node) + ": the snapshot has no /s/nodes/" + node + "/checkpoint.txt"});
+  ClusterRaw raw;
+  for (const std::string node : {"gpu001", "gpu002", "gpu003"}) {
+    raw.nodes.push_back(node);
+    raw.node[node]["checkpoint"] = {ProbeStatus::kAbsent, "", "", node + ": the snapshot has no /s/nodes/" + node +
+                                                                      "/checkpoint.txt"};
   }
-  const std::vector<CheckResult> results = CheckCheckpoint(reports, ProfileWith(SmallExpectation()));
-  ASSERT_EQ(results.size(), CheckNames().size());
+  const std::vector<CheckResult> results = test_support::JudgeRegistered(kSuite, raw, ProfileWith(SmallExpectation()));
+  ASSERT_EQ(results.size(), 10u);
   EXPECT_EQ(results[0].check, kTargetShared);
   for (const CheckResult& result : results) {
     EXPECT_EQ(result.verdict, Verdict::kError) << result.TestName();

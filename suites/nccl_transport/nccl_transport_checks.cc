@@ -5,9 +5,9 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <vector>
 
 #include "harness/gpu_applicability.h"
-#include "harness/suite_registry.h"
 #include "harness/text_util.h"
 #include "probes/nccl_log/nccl_log_facts.h"
 
@@ -160,14 +160,6 @@ std::optional<std::string> NotApplicable(const std::string& check, const Profile
     return std::nullopt;
   }
   return GpuSkipReason(profile);
-}
-
-const std::vector<std::string>& CheckNames() {
-  static const std::vector<std::string> kNames = {
-      kInterNodeChannelsUseProfileNetwork, kNetIbDevicesMatchRails, kGpuDirectRdmaOnInterNodeChannels,
-      kIntraNodeChannelsOverNvlink,        kSocketInterfaceIsFabric, kEnvironmentAudit,
-      kNoNcclErrors};
-  return kNames;
 }
 
 CheckResult CheckInterNodeChannelsUseProfileNetwork(const NcclLog& log, const Profile& profile) {
@@ -554,38 +546,14 @@ CheckResult CheckNoNcclErrors(const NcclLog& log) {
   return WithMeasurements(FromFindings(std::move(findings)), std::move(measurements));
 }
 
-std::vector<CheckResult> JudgeLog(const NcclLog& log, const Profile& profile) {
-  using Check = CheckResult (*)(const NcclLog&, const Profile&);
-  static const std::pair<const char*, Check> kChecks[] = {
-      {kInterNodeChannelsUseProfileNetwork, CheckInterNodeChannelsUseProfileNetwork},
-      {kNetIbDevicesMatchRails, CheckNetIbDevicesMatchRails},
-      {kGpuDirectRdmaOnInterNodeChannels, CheckGpuDirectRdmaOnInterNodeChannels},
-      {kIntraNodeChannelsOverNvlink, CheckIntraNodeChannelsOverNvlink},
-      {kSocketInterfaceIsFabric, CheckSocketInterfaceIsFabric},
-      {kEnvironmentAudit, CheckEnvironmentAudit},
-      {kNoNcclErrors, [](const NcclLog& log, const Profile&) { return CheckNoNcclErrors(log); }}};
-  std::vector<CheckResult> results;
-  for (const auto& [name, check] : kChecks) {
-    const auto reason = NotApplicable(name, profile);
-    CheckResult result = Judged(name, "", reason ? Skipped(*reason) : check(log, profile));
-    if (log.dropped > 0) result.measurements.push_back({"facts_beyond_caps", std::to_string(log.dropped), "", "", ""});
-    if (log.cut_last_line > 0) {
-      result.measurements.push_back({"log_cut_off", "inside line " + std::to_string(log.cut_last_line) +
-                                                        " (no final newline): that line is not judged",
-                                     "", "", ""});
-    }
-    results.push_back(std::move(result));
+CheckResult WithUnjudgedPartOfLog(CheckResult judgement, const NcclLog& log) {
+  if (log.dropped > 0) judgement.measurements.push_back({"facts_beyond_caps", std::to_string(log.dropped), "", "", ""});
+  if (log.cut_last_line > 0) {
+    judgement.measurements.push_back({"log_cut_off", "inside line " + std::to_string(log.cut_last_line) +
+                                                         " (no final newline): that line is not judged",
+                                      "", "", ""});
   }
-  return results;
-}
-
-std::vector<CheckResult> LogUnavailable(ReasonCode code, const std::string& problem, const Profile& profile) {
-  std::vector<CheckResult> results;
-  for (const auto& check : CheckNames()) {
-    const auto reason = NotApplicable(check, profile);
-    results.push_back(Judged(check, "", reason ? Skipped(*reason) : Errored(code, problem)));
-  }
-  return results;
+  return judgement;
 }
 
 }  // namespace gpuconform::nccl_transport

@@ -3,15 +3,14 @@
 // GPUDirect RDMA -> bounce buffers) and collectives just run an order of magnitude slower.
 // Pure: the run's NCCL_DEBUG=INFO log, already read (probes/nccl_log/nccl_log_facts.h), +
 // profile in, one cluster-wide judgement per check out. A check is called only where the
-// profile makes it apply (NotApplicable). JudgeLog and LogUnavailable give the suite's
-// evaluate every check's case, named and skipped where it does not apply. Every finding names
-// host, rank and channel and the likely fix. An excerpt is judged on what it contains; a fact
-// it lacks is an error saying what is missing, never a pass.
+// profile makes it apply (NotApplicable), and every judgement of the log carries what of the log
+// went unjudged (WithUnjudgedPartOfLog). Every finding names host, rank and channel and the
+// likely fix. An excerpt is judged on what it contains; a fact it lacks is an error saying what
+// is missing, never a pass.
 #pragma once
 
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "harness/profile.h"
 #include "harness/verdict.h"
@@ -23,8 +22,7 @@ using namespace gpuconform::nccl_log;
 
 inline constexpr char kSuite[] = "NcclTransport";
 
-const std::vector<std::string>& CheckNames();
-// Why the profile makes `check` (one of CheckNames()) not apply, or nullopt when it applies.
+// Why the profile makes `check` (one of the names below) not apply, or nullopt when it applies.
 std::optional<std::string> NotApplicable(const std::string& check, const Profile& profile);
 
 // Every inter-node channel runs over nccl.network (NET/IB for "IB"), none over NET/Socket.
@@ -49,11 +47,8 @@ CheckResult CheckEnvironmentAudit(const NcclLog& log, const Profile& profile);
 inline constexpr char kNoNcclErrors[] = "NoNcclErrors";
 CheckResult CheckNoNcclErrors(const NcclLog& log);
 
-// Every check on the log, each named: skipped where the profile says it does not apply.
-std::vector<CheckResult> JudgeLog(const NcclLog& log, const Profile& profile);
-
-// Every check when the log could not be obtained: skipped where the profile says the check
-// does not apply, else an error carrying `problem`.
-std::vector<CheckResult> LogUnavailable(ReasonCode code, const std::string& problem, const Profile& profile);
+// `judgement` of the log, noting what of the log it could not judge: facts dropped beyond the
+// parser's caps, and a last line cut off (no final newline).
+CheckResult WithUnjudgedPartOfLog(CheckResult judgement, const NcclLog& log);
 
 }  // namespace gpuconform::nccl_transport

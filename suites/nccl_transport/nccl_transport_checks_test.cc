@@ -74,6 +74,13 @@ const CheckResult& Result(const std::vector<CheckResult>& results, const std::st
   return kNone;
 }
 
+// Every check of the registered suite on a run whose NCCL log is `text`, as a run judges them.
+std::vector<CheckResult> JudgeLogText(const std::string& text, const Profile& profile) {
+  ClusterRaw raw;
+  raw.cluster["nccl-debug-log"] = {ProbeStatus::kOk, text, "cluster/nccl-debug.log", ""};
+  return test_support::JudgeRegistered(kSuite, raw, profile);
+}
+
 constexpr Verdict P = Verdict::kPass, F = Verdict::kFail, E = Verdict::kError, S = Verdict::kSkip;
 
 std::map<std::string, Verdict> V(Verdict network, Verdict devices, Verdict gdr, Verdict intra, Verdict socket,
@@ -109,8 +116,7 @@ TEST(NcclTransportRealdata, EveryLogJudgedAsItsSourceSays) {
   for (const auto& c : cases) {
     const auto text = ReadFileIfPresent(kRealdata + "/" + c.file);
     ASSERT_TRUE(text) << c.file;
-    const auto log = test_support::Parsed(ParseNcclLog(*text, c.file));
-    const auto results = JudgeLog(log, c.profile);
+    const auto results = JudgeLogText(*text, c.profile);
     EXPECT_EQ(VerdictsByCheck(results), c.expected)
         << c.file << " with " << c.profile.name << " (" << c.why << ")\n" << Describe(results);
   }
@@ -170,10 +176,7 @@ TEST(NcclTransportRealdata, SurvivesEveryTruncationOfEveryLog) {
   for (const auto& entry : std::filesystem::directory_iterator(kRealdata)) {
     if (entry.path().string().find(".source.") != std::string::npos) continue;
     const std::string text = *ReadFileIfPresent(entry.path().string());
-    for (std::size_t length = 0; length <= text.size(); ++length) {
-      auto log = ParseNcclLog(std::string_view(text).substr(0, length), "cut");
-      if (log) (void)JudgeLog(*log, h100);
-    }
+    for (std::size_t length = 0; length <= text.size(); ++length) (void)JudgeLogText(text.substr(0, length), h100);
   }
   SUCCEED();
 }
@@ -218,10 +221,7 @@ TEST(NcclTransportParse, SurvivesRandomBytes) {
   const std::vector<std::string> starts = {"", "h:1:2 [0] NCCL INFO Channel ", "h:1:2 [0] NCCL INFO NET/IB : Using [",
                                            "x NCCL WARN ", "[rank"};
   test_support::ForEachNoisyString({.seed = 99, .count = 5000, .max_extra = 173, .starts = starts},
-                                   [&h100](const std::string& bytes) {
-                                     auto log = ParseNcclLog(bytes, "fuzz");
-                                     if (log) (void)JudgeLog(*log, h100);
-                                   });
+                                   [&h100](const std::string& bytes) { (void)JudgeLogText(bytes, h100); });
   SUCCEED();
 }
 
@@ -236,7 +236,7 @@ TEST(NcclTransportParse, EnormousLogKeepsMemoryBoundedAndCountsWhatItDropped) {
   EXPECT_EQ(log->channels.size(), kMaxChannels);
   EXPECT_GE(log->dropped, 50000u);
   EXPECT_EQ(log->lines, kMaxChannels + 50001);
-  const auto results = JudgeLog(*log, Builtin("h100-sxm-8"));
+  const auto results = JudgeLogText(text, Builtin("h100-sxm-8"));
   EXPECT_EQ(Result(results, kInterNodeChannelsUseProfileNetwork).verdict, Verdict::kPass);
 }
 
@@ -316,12 +316,17 @@ TEST(NcclTransportChecks, GdrDisabledLineFailsWithoutChannels) {
   EXPECT_EQ(r.findings[0].entity, "n1/mlx5_0");
 }
 
-TEST(NcclTransportChecks, ProfileWithoutGpusSkipsEveryCheckWhenNoLogExists) {
-  for (const auto& r : LogUnavailable("tool-missing", "GPUCONFORM_NCCL_LOG is not set", Builtin("local"))) {
+TEST(NcclTransportSuite, ProfileWithoutGpusSkipsEveryCheckWhenNoLogExists) {
+  ClusterRaw raw;
+  raw.cluster["nccl-debug-log"] = {ProbeStatus::kToolMissing, "", "", "GPUCONFORM_NCCL_LOG is not set"};
+  for (const auto& r : test_support::JudgeRegistered(kSuite, raw, Builtin("local"))) {
     EXPECT_EQ(r.verdict, Verdict::kSkip) << r.check;
   }
-  for (const auto& r : LogUnavailable("tool-missing", "GPUCONFORM_NCCL_LOG is not set", Builtin("h100-sxm-8"))) {
+  const auto errors = test_support::JudgeRegistered(kSuite, raw, Builtin("h100-sxm-8"));
+  ASSERT_EQ(errors.size(), 7u);
+  for (const auto& r : errors) {
     EXPECT_EQ(r.verdict, Verdict::kError) << r.check;
+    EXPECT_EQ(r.findings.at(0).code, "tool-missing") << r.check;
   }
 }
 
@@ -331,7 +336,7 @@ TEST(NcclTransportChecks, ProfileWithoutGpusSkipsEveryCheckWhenNoLogExists) {
 TEST(NcclTransportSuite, ALogNotObtainedOrNotParsedIsEachApplicableChecksError) {
   ClusterRaw raw;
   const auto absent = test_support::JudgeRegistered(kSuite, raw, Builtin("h100-sxm-8"));
-  ASSERT_EQ(absent.size(), CheckNames().size());
+  ASSERT_EQ(absent.size(), 7u);
   EXPECT_EQ(absent[0].TestName(), "NcclTransport.InterNodeChannelsUseProfileNetwork");
   EXPECT_EQ(absent[0].verdict, Verdict::kError);
   EXPECT_EQ(absent[0].findings[0].code, "file-absent");
@@ -344,7 +349,7 @@ TEST(NcclTransportSuite, ALogNotObtainedOrNotParsedIsEachApplicableChecksError) 
   ClusterRaw garbled;
   garbled.cluster["nccl-debug-log"] = {ProbeStatus::kOk, "no NCCL here\n", "cluster/nccl-debug.log", ""};
   const auto unparseable = test_support::JudgeRegistered(kSuite, garbled, Builtin("h100-sxm-8"));
-  ASSERT_EQ(unparseable.size(), CheckNames().size());
+  ASSERT_EQ(unparseable.size(), 7u);
   EXPECT_EQ(unparseable[0].verdict, Verdict::kError);
   EXPECT_EQ(unparseable[0].findings[0].code, "unparseable");
   EXPECT_EQ(unparseable[0].findings[0].message.rfind("cluster/nccl-debug.log", 0), 0u)
@@ -377,7 +382,7 @@ TEST(NcclTransportFixtures, EachSnapshotFailsExactlyTheRightChecks) {
   };
   for (const auto& c : cases) {
     std::map<std::string, Verdict> expected;
-    for (const auto& check : CheckNames()) expected[check] = Verdict::kPass;
+    for (const auto& check : test_support::RegisteredSuite(kSuite).checks) expected[check.name] = Verdict::kPass;
     for (const auto& check : c.failing) expected[check] = Verdict::kFail;
     std::string messages;
     EXPECT_EQ(JudgeSnapshot(c.snapshot, &messages), expected) << c.snapshot << "\n" << messages;
@@ -400,10 +405,8 @@ TEST(NcclTransportFixtures, MixedGdrNamesTheRankHostAndChannels) {
 
 TEST(NcclTransportFixtures, HealthyLogIsTruncationSafe) {
   const std::string text = *ReadFileIfPresent(kFixtures + "/nccl-h100-2node-healthy/cluster/nccl-debug.log");
-  for (std::size_t length = 0; length <= text.size(); length += 13) {
-    auto log = ParseNcclLog(std::string_view(text).substr(0, length), "cut");
-    if (log) (void)JudgeLog(*log, Builtin("h100-sxm-8"));
-  }
+  const Profile h100 = Builtin("h100-sxm-8");
+  for (std::size_t length = 0; length <= text.size(); length += 13) (void)JudgeLogText(text.substr(0, length), h100);
   SUCCEED();
 }
 
@@ -435,7 +438,7 @@ TEST(NcclTransportParse, VeryLongLinesKeepOnlyClippedFields) {
   EXPECT_LE(log.env[0].value.size(), kMaxFieldBytes);
   ASSERT_EQ(log.net_inits.size(), 1u);
   EXPECT_EQ(log.net_inits[0].devices.size(), kMaxDevicesPerInit);
-  (void)JudgeLog(log, Builtin("h100-sxm-8"));
+  (void)JudgeLogText(text, Builtin("h100-sxm-8"));
 }
 
 TEST(NcclTransportParse, LogCutInsideALineIsJudgedOnItsWholeLinesAndSaysSo) {
@@ -452,8 +455,8 @@ TEST(NcclTransportParse, LogCutInsideALineIsJudgedOnItsWholeLinesAndSaysSo) {
   ASSERT_TRUE(reference && truncated);
   EXPECT_EQ(truncated->channels.size(), reference->channels.size());
   EXPECT_EQ(truncated->cut_last_line, static_cast<int>(std::count(whole_lines.begin(), whole_lines.end(), '\n')) + 1);
-  const auto reference_results = JudgeLog(*reference, h100);
-  const auto truncated_results = JudgeLog(*truncated, h100);
+  const auto reference_results = JudgeLogText(whole_lines, h100);
+  const auto truncated_results = JudgeLogText(cut, h100);
   ASSERT_EQ(reference_results.size(), truncated_results.size());
   for (std::size_t i = 0; i < reference_results.size(); ++i) {
     EXPECT_EQ(truncated_results[i].verdict, reference_results[i].verdict) << truncated_results[i].check;

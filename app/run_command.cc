@@ -37,6 +37,7 @@
 #include "harness/text_util.h"
 #include "harness/timestamp.h"
 #include "harness/version.h"
+#include "probes/checkpoint_writer/checkpoint_profile.h"
 #include "probes/slurm/slurm_parse.h"
 #include "history/history_store.h"
 #include "reports/json_report.h"
@@ -61,9 +62,10 @@ void Progress(const World& world, const std::string& line) {
 // The probe takes the directory from RunOptions::checkpoint_dir, where the CLI beats the environment.
 void ApplyCheckpointOptions(const CommandLine& command, Profile& profile) {
   if (command.checkpoint_dir.empty() && command.checkpoint_temp_dir.empty()) return;
-  if (!profile.checkpoint) profile.checkpoint = CheckpointExpectation{};
-  if (!command.checkpoint_dir.empty()) profile.checkpoint->dir = command.checkpoint_dir;
-  if (!command.checkpoint_temp_dir.empty()) profile.checkpoint->temp_dir = command.checkpoint_temp_dir;
+  checkpoint::CheckpointExpectation expect = profile.GetOrDefault<checkpoint::CheckpointExpectation>();
+  if (!command.checkpoint_dir.empty()) expect.dir = command.checkpoint_dir;
+  if (!command.checkpoint_temp_dir.empty()) expect.temp_dir = command.checkpoint_temp_dir;
+  profile.Set(expect);
 }
 
 // Every rank gathers; rank 0 ends up with the raw outputs of all.

@@ -614,8 +614,8 @@ void StageRead(Stages& s) {
 
 ProbeOptions LiveProbeOptions(const Profile* profile, const RunOptions& run) {
   ProbeOptions options;
-  if (profile != nullptr && profile->checkpoint) {
-    options.expect = *profile->checkpoint;
+  if (const auto* checkpoint = profile != nullptr ? profile->Get<CheckpointExpectation>() : nullptr) {
+    options.expect = *checkpoint;
     options.configured = true;
   }
   if (!run.checkpoint_dir.empty()) {

@@ -24,6 +24,7 @@
 #include "harness/gather.h"
 #include "harness/probe.h"
 #include "harness/profile.h"
+#include "probes/checkpoint_writer/checkpoint_profile.h"
 
 namespace gpuconform::checkpoint {
 

@@ -22,6 +22,7 @@
 #include "harness/termination.h"
 #include "harness/tcp_probe.h"
 #include "harness/text_util.h"
+#include "probes/checkpoint_writer/checkpoint_profile.h"
 #include "probes/resource_limits/node_limits.h"
 
 namespace gpuconform::torchrun {
@@ -180,8 +181,10 @@ std::pair<std::string, std::string> DataTarget(const CollectiveContext& context)
   const RunOptions& options = context.options;
   std::error_code error;
   if (!options.checkpoint_dir.empty()) return {options.checkpoint_dir, "--checkpoint-dir / GPUCONFORM_CHECKPOINT_DIR"};
-  if (context.profile != nullptr && context.profile->checkpoint && !context.profile->checkpoint->dir.empty()) {
-    return {context.profile->checkpoint->dir, "the profile's checkpoint.dir"};
+  const auto* checkpoint =
+      context.profile != nullptr ? context.profile->Get<checkpoint::CheckpointExpectation>() : nullptr;
+  if (checkpoint != nullptr && !checkpoint->dir.empty()) {
+    return {checkpoint->dir, "the profile's checkpoint.dir"};
   }
   if (!options.slurm_submit_dir.empty() && fs::is_directory(options.slurm_submit_dir + "/checkpoints", error)) {
     return {options.slurm_submit_dir + "/checkpoints", "$SLURM_SUBMIT_DIR/checkpoints"};

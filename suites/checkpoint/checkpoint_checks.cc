@@ -541,7 +541,7 @@ CheckResult OnSharedTarget(const Reports& reports, Judge judge) {
 }  // namespace
 
 std::optional<std::string> NotApplicable(const Profile& profile) {
-  if (profile.checkpoint) return std::nullopt;
+  if (profile.Get<CheckpointExpectation>() != nullptr) return std::nullopt;
   return "profile " + profile.name + " has no checkpoint section, so it does not say which storage the jobs use; "
          "add one or pass --checkpoint-dir DIR";
 }

@@ -15,6 +15,7 @@
 #include "harness/profile.h"
 #include "harness/verdict.h"
 #include "probes/checkpoint_writer/checkpoint_parse.h"
+#include "probes/checkpoint_writer/checkpoint_profile.h"
 
 namespace gpuconform::checkpoint {
 

@@ -145,7 +145,7 @@ ProbeOptions SmallOptions(const std::string& target) {
 Profile ProfileWith(const CheckpointExpectation& expect) {
   Profile profile;
   profile.name = "test";
-  profile.checkpoint = expect;
+  profile.Set(expect);
   return profile;
 }
 

@@ -28,7 +28,7 @@ CheckJudge JudgeReports(CheckResult (*check)(const Reports&)) {
 // (NoCheckpointSection skips it otherwise).
 CheckJudge JudgeReports(CheckResult (*check)(const Reports&, const CheckpointExpectation&)) {
   return [check](const SuiteContext& context, const std::string&) {
-    return check(EveryReport(context), *context.profile.checkpoint);
+    return check(EveryReport(context), *context.profile.Get<CheckpointExpectation>());
   };
 }
 

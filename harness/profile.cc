@@ -345,25 +345,6 @@ HealthCheckExpectation ReadHealthCheck(ProfileReader& reader, const Fields& fiel
   return health;
 }
 
-TorchrunExpectation ReadTorchrun(ProfileReader& reader, const Fields& fields) {
-  TorchrunExpectation torchrun;
-  torchrun.command = reader.NonEmptyString(fields, "command").value_or(torchrun.command);
-  torchrun.nproc_per_node = static_cast<int>(reader.PositiveInteger(fields, "nproc_per_node", 1024).value_or(0));
-  torchrun.backend = reader.NonEmptyString(fields, "backend").value_or("");
-  if (!torchrun.backend.empty() && torchrun.backend != "nccl" && torchrun.backend != "gloo") {
-    reader.Fail(LineOf(fields.Value("backend")->Mark()), "torchrun.backend",
-                "expected nccl or gloo, got " + Shown(torchrun.backend));
-  }
-  torchrun.timeout_s = static_cast<int>(reader.PositiveInteger(fields, "timeout_s", 3600).value_or(60));
-  torchrun.allreduce_size_bytes =
-      reader.PositiveInteger(fields, "allreduce_size_bytes", 1LL << 34).value_or(torchrun.allreduce_size_bytes);
-  torchrun.busbw_floor_gb_per_s = reader.PositiveNumber(fields, "busbw_floor_gb_per_s").value_or(0);
-  torchrun.dataload_floor_mb_per_s = reader.PositiveNumber(fields, "dataload_floor_mb_per_s").value_or(0);
-  torchrun.source = reader.NonEmptyString(fields, "source").value_or("");
-  reader.RequireSourceFor(fields, {"busbw_floor_gb_per_s", "dataload_floor_mb_per_s"});
-  return torchrun;
-}
-
 GpuHealthExpectation ReadGpuHealth(ProfileReader& reader, const Fields& fields) {
   GpuHealthExpectation health;
   reader.Require(fields,
@@ -447,10 +428,6 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
                                       ReadLinkCounters)
                               .value_or(LinkCounterRates{});
   profile.health_check = ReadSection(reader, root, "health_check", {"quick_checks", "source"}, ReadHealthCheck);
-  profile.torchrun = ReadSection(reader, root, "torchrun",
-                                 {"command", "nproc_per_node", "backend", "timeout_s", "allreduce_size_bytes",
-                                  "busbw_floor_gb_per_s", "dataload_floor_mb_per_s", "source"},
-                                 ReadTorchrun);
   profile.dcgm =
       ReadSection(reader, root, "dcgm", {"level", "parameters_file", "dcgmi", "source"}, ReadDcgm);
 }
@@ -469,7 +446,7 @@ Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file
   }
   std::vector<std::string_view> keys = {"name",   "description", "gpu",       "nvlink",    "infiniband", "nccl",
                                         "slurm",  "munge",       "allreduce", "fabric",    "software",
-                                        "regression", "link_counters", "gpu_health", "health_check", "torchrun",
+                                        "regression", "link_counters", "gpu_health", "health_check",
                                         "dcgm"};
   for (const auto& section : RegisteredProfileSections()) keys.push_back(section.key);
   std::optional<Fields> root = reader.Mapping(root_node, "", LineOf(root_node.Mark()), keys);

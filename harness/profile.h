@@ -167,18 +167,6 @@ struct HealthCheckExpectation {
   std::string source;  // why these are cheap enough
 };
 
-// The Torchrun suite: the launch path training jobs use (srun torchrun ... one per node).
-struct TorchrunExpectation {
-  std::string command = "torchrun";  // the site's launcher; GPUCONFORM_TORCHRUN wins over it
-  int nproc_per_node = 0;            // workers per node; 0: gpu.count_per_node, else 2 on a CPU profile
-  std::string backend;               // "nccl" or "gloo"; empty: nccl where the profile expects GPUs, else gloo
-  int timeout_s = 60;                // the whole launch, rendezvous included; past it the launchers are killed
-  long long allreduce_size_bytes = 16LL << 20;
-  double busbw_floor_gb_per_s = 0;      // the backend's allreduce busbw floor; 0 = recorded, not judged
-  double dataload_floor_mb_per_s = 0;   // DataLoader read throughput per rank; 0 = recorded, not judged
-  std::string source;
-};
-
 // The Dcgm suite: `dcgmi diag -r <level> -j` on each node (an active test: minutes of load).
 struct DcgmExpectation {
   int level = 1;                // 1 quick, 2 medium, 3 long, 4 extended (dcgmi diag -r)
@@ -204,7 +192,6 @@ struct Profile {
   RegressionTolerance regression;  // always set: the section, else the defaults
   LinkCounterRates link_counters;  // always set: the section, else the defaults
   std::optional<HealthCheckExpectation> health_check;
-  std::optional<TorchrunExpectation> torchrun;
   std::optional<DcgmExpectation> dcgm;
 
   bool ExpectsGpus() const { return gpu && gpu->present; }

@@ -24,6 +24,7 @@
 #include "harness/text_util.h"
 #include "probes/checkpoint_writer/checkpoint_profile.h"
 #include "probes/resource_limits/node_limits.h"
+#include "probes/torchrun/torchrun_profile.h"
 
 namespace gpuconform::torchrun {
 
@@ -157,10 +158,11 @@ Plan MakePlan(const CollectiveContext& context) {
   Plan plan;
   const RunOptions& options = context.options;
   const Profile* profile = context.profile;
-  if (profile == nullptr || !profile->torchrun) {
+  const TorchrunExpectation* section = profile != nullptr ? profile->Get<TorchrunExpectation>() : nullptr;
+  if (section == nullptr) {
     plan.skipped = "the profile has no torchrun section";
   }
-  const TorchrunExpectation expect = profile != nullptr && profile->torchrun ? *profile->torchrun : TorchrunExpectation{};
+  const TorchrunExpectation expect = section != nullptr ? *section : TorchrunExpectation{};
   const bool gpus = profile != nullptr && profile->ExpectsGpus();
   plan.command = !options.torchrun_command.empty() ? options.torchrun_command : expect.command;
   plan.command_origin = !options.torchrun_command.empty()   ? "GPUCONFORM_TORCHRUN"

@@ -315,19 +315,20 @@ CheckResult JudgeCollectiveCorrect(const View& view, const Profile& profile, con
       if (!inserted) entry->second = std::min(entry->second, sample.busbw_gb_per_s);
     }
   }
-  const double floor = profile.torchrun ? profile.torchrun->busbw_floor_gb_per_s : 0;
+  const TorchrunExpectation* torchrun = profile.Get<TorchrunExpectation>();
+  const double floor = torchrun != nullptr ? torchrun->busbw_floor_gb_per_s : 0;
   CheckResult result = FromFindings({});
   for (const auto& [size, busbw] : slowest) {
     result.measurements.push_back({"busbw@" + HumanSize(size), fmt::format("{:.3f}", busbw), "GB/s",
                                    floor > 0 ? fmt::format(">= {}", floor) : "",
-                                   floor > 0 ? profile.torchrun->source : "recorded, not judged"});
+                                   floor > 0 ? torchrun->source : "recorded, not judged"});
     if (floor > 0 && busbw < floor) {
       findings.push_back({"busbw-below-floor", "cluster",
                           fmt::format("torch.distributed all_reduce of {} ran at {:.3f} GB/s busbw on its slowest rank, "
                                       "below the floor of {} GB/s ({}): the backend is not on the fabric it should "
                                       "use; compare with the run's own MPI/NCCL sweep (AllreduceBandwidth) and check "
                                       "NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME and the transport NCCL chose",
-                                      HumanSize(size), busbw, floor, profile.torchrun->source)});
+                                      HumanSize(size), busbw, floor, torchrun->source)});
     }
   }
   result.measurements.push_back({"init_process_group_ms", fmt::format("{:.0f}", init_ms), "ms", "", ""});
@@ -466,7 +467,7 @@ CheckResult JudgeCheckpointRankZero(const View& view) {
 }  // namespace
 
 std::optional<std::string> NotApplicable(const Profile& profile) {
-  if (profile.torchrun) return std::nullopt;
+  if (profile.Get<TorchrunExpectation>() != nullptr) return std::nullopt;
   return "profile " + profile.name + " has no torchrun section, so it does not say how jobs are launched; add one "
          "(docs/profiles.md) to run the launch smoke test";
 }
@@ -655,8 +656,9 @@ CheckResult CheckDataLoaderThroughput(const NodeTorchrunReport& report, const Ac
     return Errored("not-measured",
                    report.node + ": the DataLoader measurement (num_workers 0 and 4) did not complete" + why);
   }
-  const double floor = profile.torchrun ? profile.torchrun->dataload_floor_mb_per_s : 0;
-  const std::string source = floor > 0 ? profile.torchrun->source : "recorded, not judged";
+  const TorchrunExpectation* torchrun = profile.Get<TorchrunExpectation>();
+  const double floor = torchrun != nullptr ? torchrun->dataload_floor_mb_per_s : 0;
+  const std::string source = floor > 0 ? torchrun->source : "recorded, not judged";
   CheckResult result = Passed();
   result.measurements.push_back({report.node + ".mb_per_s@num_workers=0", fmt::format("{:.1f}", lowest[0]), "MB/s", "",
                                  "per rank, slowest rank of the node"});

@@ -18,6 +18,7 @@
 #include "harness/profile.h"
 #include "harness/verdict.h"
 #include "probes/torchrun/torchrun_parse.h"
+#include "probes/torchrun/torchrun_profile.h"
 
 namespace gpuconform::torchrun {
 

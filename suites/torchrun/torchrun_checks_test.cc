@@ -208,8 +208,10 @@ TEST(TorchrunChecks, WrongSumFailedInitAndSlowBackendFailTheCollective) {
   facts.read.at("node3").workers.at(0).init_ok = false;
   facts.read.at("node3").workers.at(0).init_error = "RuntimeError: Connection refused";
   Profile profile = test_support::BuiltinProfile("local");
-  profile.torchrun->busbw_floor_gb_per_s = 1000;
-  profile.torchrun->source = "a test floor";
+  TorchrunExpectation torchrun = *profile.Get<TorchrunExpectation>();
+  torchrun.busbw_floor_gb_per_s = 1000;
+  torchrun.source = "a test floor";
+  profile.Set(torchrun);
   const CheckResult collective = CheckCollectiveCorrect(facts, profile);
   ASSERT_EQ(collective.verdict, Verdict::kFail);
   EXPECT_TRUE(AnyFindingHas(collective, "allreduce-results-wrong", "gave 20 (expected 21)"));
@@ -280,8 +282,10 @@ TEST(TorchrunChecks, SlowDataOnOneNodeFailsItsCaseAgainstTheFloor) {
   auto facts = Healthy();
   for (auto& worker : facts.read.at("node3").workers) worker.dataload_mb_per_s[4] = 0.5;
   Profile profile = test_support::BuiltinProfile("local");
-  profile.torchrun->dataload_floor_mb_per_s = 5;
-  profile.torchrun->source = "a test floor";
+  TorchrunExpectation torchrun = *profile.Get<TorchrunExpectation>();
+  torchrun.dataload_floor_mb_per_s = 5;
+  torchrun.source = "a test floor";
+  profile.Set(torchrun);
   EXPECT_EQ(DataLoader(facts, "node1", profile).verdict, Verdict::kPass);
   EXPECT_TRUE(AnyFindingHas(DataLoader(facts, "node3", profile), "dataload-below-floor",
                             "node3: a DataLoader with num_workers=4 read 0.5 MB/s per rank"));
@@ -445,7 +449,7 @@ TEST(TorchrunChecks, AnUnparseableJobLogErrorsAsUnparseable) {
 
 TEST(TorchrunChecks, AProfileWithoutATorchrunSectionSkipsSayingSo) {
   Profile profile = test_support::BuiltinProfile("local");
-  profile.torchrun.reset();
+  profile.Unset<TorchrunExpectation>();
   ASSERT_TRUE(NotApplicable(profile));
   EXPECT_NE(NotApplicable(profile)->find("has no torchrun section"), std::string::npos);
 }

@@ -92,8 +92,8 @@ CheckJudge OnEveryReport(CheckResult (*check)(const NodeFacts<NodeTorchrunReport
 // The run's own sweep of the backend's kind, where it ran in this run (AllreduceBandwidth
 // selected too): the Torchrun suite does not start one of its own.
 std::optional<SweepReference> RunsOwnSweep(const SuiteContext& context) {
-  const bool nccl = context.profile.ExpectsGpus() &&
-                    (!context.profile.torchrun || context.profile.torchrun->backend != "gloo");
+  const TorchrunExpectation* torchrun = context.profile.Get<TorchrunExpectation>();
+  const bool nccl = context.profile.ExpectsGpus() && (torchrun == nullptr || torchrun->backend != "gloo");
   const std::string probe_id = nccl ? nccl_run::NcclAllreduceProbe().id : mpi_sweep::MpiAllreduceProbe().id;
   if (!context.raw.ClusterOutput(probe_id).ok()) return std::nullopt;
   const auto& table = nccl_tests::ReadBandwidthTable(context.raw, probe_id);

@@ -167,57 +167,6 @@ MungeExpectation ReadMunge(ProfileReader& reader, const Fields& fields) {
   return munge;
 }
 
-FabricExpectation ReadFabric(ProfileReader& reader, const Fields& fields) {
-  FabricExpectation fabric;
-  reader.Require(fields, {"node_bandwidth_gbit_per_s"}, "the fabric section declares each node's bandwidth");
-  fabric.node_bandwidth_gbit_per_s = reader.PositiveNumber(fields, "node_bandwidth_gbit_per_s").value_or(0);
-  fabric.allreduce_efficiency_floor_fraction =
-      reader.PositiveNumber(fields, "allreduce_efficiency_floor_fraction").value_or(0);
-  fabric.slow_pair_fraction = reader.PositiveNumber(fields, "slow_pair_fraction").value_or(fabric.slow_pair_fraction);
-  if (fabric.slow_pair_fraction >= 1) {
-    reader.Fail(fields.LineOf("slow_pair_fraction"), fields.PathOf("slow_pair_fraction"),
-                "expected a fraction of the fastest pair below 1, got " + std::to_string(fabric.slow_pair_fraction));
-  }
-  fabric.source = reader.NonEmptyString(fields, "source").value_or("");
-  reader.RequireSourceFor(fields, {"node_bandwidth_gbit_per_s", "allreduce_efficiency_floor_fraction",
-                                   "slow_pair_fraction"});
-  return fabric;
-}
-
-AllreduceFloor ReadAllreduceFloor(ProfileReader& reader, const Fields& fields) {
-  AllreduceFloor floor;
-  reader.Require(fields, {"nodes", "size_bytes", "busbw_floor_gb_per_s"},
-                 "an allreduce floor names its node count, message size and busbw floor");
-  floor.nodes = static_cast<int>(reader.PositiveInteger(fields, "nodes").value_or(0));
-  floor.size_bytes =
-      reader.PositiveInteger(fields, "size_bytes", std::numeric_limits<long long>::max()).value_or(0);
-  floor.busbw_floor_gb_per_s = reader.PositiveNumber(fields, "busbw_floor_gb_per_s").value_or(0);
-  floor.source = reader.NonEmptyString(fields, "source").value_or("");
-  reader.RequireSourceFor(fields, {"nodes", "size_bytes", "busbw_floor_gb_per_s"});
-  return floor;
-}
-
-std::vector<AllreduceFloor> ReadAllreduce(ProfileReader& reader, const Fields& root) {
-  std::vector<AllreduceFloor> floors;
-  const YAML::Node* list = root.Value("allreduce");
-  if (!list) return floors;
-  if (!list->IsSequence()) {
-    reader.Fail(
-        root.LineOf("allreduce"), "allreduce",
-        "expected a list of {nodes, size_bytes, busbw_floor_gb_per_s, source}, got " + Described(*list));
-    return floors;
-  }
-  for (std::size_t i = 0; i < list->size(); ++i) {
-    const YAML::Node item = (*list)[i];
-    const int line = item.IsNull() ? root.LineOf("allreduce") : LineOf(item.Mark());
-    std::optional<Fields> fields = reader.Mapping(item, "allreduce[" + std::to_string(i) + "]", line,
-                                                  {"nodes", "size_bytes", "busbw_floor_gb_per_s", "source"});
-    if (!fields) return floors;
-    floors.push_back(ReadAllreduceFloor(reader, *fields));
-  }
-  return floors;
-}
-
 
 // `pinned:` maps a component to its version ("driver: 550.54.15"), or, for firmware, each
 // device model to its version ("hca_firmware: {MT4129: 28.39.1002, MT4125: 22.39.1002}"):
@@ -406,11 +355,6 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
   profile.slurm =
       ReadSection(reader, root, "slurm", {"gres", "gpus_per_node", "partition", "source"}, ReadSlurm);
   profile.munge = ReadSection(reader, root, "munge", {"present", "max_clock_skew_s", "source"}, ReadMunge);
-  profile.fabric = ReadSection(reader, root, "fabric",
-                               {"node_bandwidth_gbit_per_s", "allreduce_efficiency_floor_fraction",
-                                "slow_pair_fraction", "source"},
-                               ReadFabric);
-  profile.allreduce = ReadAllreduce(reader, root);
   profile.gpu_health = ReadSection(reader, root, "gpu_health",
                                    {"ecc_required", "persistence_mode_enabled", "aggregate_dram_errors_max",
                                     "aggregate_sram_correctable_max", "remapped_rows_uncorrectable_max",
@@ -445,7 +389,7 @@ Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file
     return Error{*reader.error()};
   }
   std::vector<std::string_view> keys = {"name",   "description", "gpu",       "nvlink",    "infiniband", "nccl",
-                                        "slurm",  "munge",       "allreduce", "fabric",    "software",
+                                        "slurm",  "munge",          "software",
                                         "regression", "link_counters", "gpu_health", "health_check",
                                         "dcgm"};
   for (const auto& section : RegisteredProfileSections()) keys.push_back(section.key);

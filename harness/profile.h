@@ -70,24 +70,6 @@ struct MungeExpectation {
   std::string source;
 };
 
-struct AllreduceFloor {
-  int nodes = 1;               // 1 = intra-node; N = across N nodes (or more)
-  long long size_bytes = 0;    // judged at this message size
-  double busbw_floor_gb_per_s = 0;
-  std::string source;
-};
-
-// The fabric as declared (datasheet or measurement): what an allreduce could reach. For a
-// ring, each node moves 2(N-1)/N x bytes, so busbw is bounded by one node's fabric bandwidth;
-// efficiency = measured busbw / that bound.
-struct FabricExpectation {
-  double node_bandwidth_gbit_per_s = 0;             // per node, all rails together
-  double allreduce_efficiency_floor_fraction = 0;   // 0: efficiency is recorded, not judged
-  // The MPI sweep's blame: a pair of nodes below this fraction of the fastest pair is slow.
-  double slow_pair_fraction = 0.5;
-  std::string source;
-};
-
 // GpuHealth: the health limits AzNHC, DCGM and gpud apply to each GPU, per SKU. Absent: the
 // suite is not applicable. A maximum is the largest count that still passes.
 struct GpuHealthExpectation {
@@ -185,8 +167,6 @@ struct Profile {
   std::optional<NcclExpectation> nccl;
   std::optional<SlurmExpectation> slurm;
   std::optional<MungeExpectation> munge;
-  std::vector<AllreduceFloor> allreduce;
-  std::optional<FabricExpectation> fabric;
   std::optional<GpuHealthExpectation> gpu_health;
   SoftwareExpectation software;
   RegressionTolerance regression;  // always set: the section, else the defaults

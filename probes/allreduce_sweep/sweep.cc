@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "probes/allreduce_sweep/allreduce_profile.h"
 #include "probes/nccl_tests/bandwidth_table.h"
 
 namespace gpuconform::allreduce_sweep {
@@ -14,7 +15,9 @@ std::vector<long long> SweepSizes(const Profile* profile, long long smallest_byt
                                   long long configured_max_bytes) {
   long long largest = smallest_bytes;
   if (profile != nullptr) {
-    for (const auto& floor : profile->allreduce) largest = std::max(largest, floor.size_bytes);
+    for (const auto& floor : profile->GetOrDefault<AllreduceFloors>().floors) {
+      largest = std::max(largest, floor.size_bytes);
+    }
   }
   if (configured_max_bytes > 0) largest = std::min(largest, configured_max_bytes);
   largest = std::max(std::min(largest, cap_bytes), static_cast<long long>(sizeof(float)));

@@ -59,7 +59,7 @@ const BandwidthRow* RowAt(const BandwidthTable& table, long long size_bytes) {
 
 std::string FloorNodeCounts(const Profile& profile) {
   std::vector<std::string> counts;
-  for (const auto& floor : profile.allreduce) {
+  for (const auto& floor : profile.GetOrDefault<AllreduceFloors>().floors) {
     const std::string count = std::to_string(floor.nodes);
     if (std::find(counts.begin(), counts.end(), count) == counts.end()) counts.push_back(count);
   }
@@ -74,15 +74,16 @@ struct FloorChoice {
 
 FloorChoice ChooseFloors(const BandwidthTable& table, const Profile& profile) {
   FloorChoice choice;
-  if (profile.allreduce.empty()) {
+  const std::vector<AllreduceFloor>& floors = profile.GetOrDefault<AllreduceFloors>().floors;
+  if (floors.empty()) {
     choice.verdict = Skipped("profile " + profile.name + " states no allreduce busbw floor");
     return choice;
   }
   if (table.nodes <= 0) {
     // With one floor there is nothing to choose; with several, guessing the node count
     // could pass a 2-node run against a laxer floor.
-    if (profile.allreduce.size() == 1) {
-      choice.floors = profile.allreduce;
+    if (floors.size() == 1) {
+      choice.floors = floors;
       return choice;
     }
     const int implied_ranks = RanksImpliedByBusbw(table);
@@ -93,7 +94,7 @@ FloorChoice ChooseFloors(const BandwidthTable& table, const Profile& profile) {
             " nodes: keep the device lines nccl-tests prints before the table, or state the node count");
     return choice;
   }
-  for (const auto& floor : profile.allreduce) {
+  for (const auto& floor : floors) {
     if (floor.nodes == table.nodes) choice.floors.push_back(floor);
   }
   if (choice.floors.empty()) {
@@ -204,7 +205,8 @@ CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profi
 
 CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Profile& profile,
                                          const nccl_log::InterNodeTransport* transport) {
-  if (!profile.fabric) {
+  const FabricExpectation* fabric = profile.Get<FabricExpectation>();
+  if (fabric == nullptr) {
     return Skipped("profile " + profile.name + " declares no fabric bandwidth (fabric section)");
   }
   if (table.rows.empty()) {
@@ -228,7 +230,7 @@ CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Prof
   if (nodes < 2) {
     return Skipped("one node: the sweep did not cross the fabric");
   }
-  const double node_gb_per_s = profile.fabric->node_bandwidth_gbit_per_s / 8;
+  const double node_gb_per_s = fabric->node_bandwidth_gbit_per_s / 8;
   // Each node moves 2(N-1)/N x bytes over its fabric (N nodes), so the fabric needs
   // bound_time; busbw's own factor uses the rank count, hence the bound in busbw terms.
   const double bound_time_s = 2.0 * (nodes - 1) / nodes * static_cast<double>(row.size_bytes) / (node_gb_per_s * 1e9);
@@ -236,18 +238,18 @@ CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Prof
   const double bound_gb_per_s =
       AllreduceBusBandwidth(static_cast<double>(row.size_bytes) / bound_time_s / 1e9, ranks);
   const double efficiency = row.busbw_gb_per_s / bound_gb_per_s;
-  const double floor = profile.fabric->allreduce_efficiency_floor_fraction;
+  const double floor = fabric->allreduce_efficiency_floor_fraction;
   CheckResult result = Passed();
   result.measurements.push_back({MeasurementName(row.size_bytes, "efficiency"), fmt::format("{:.3f}", efficiency), "",
-                                 floor > 0 ? fmt::format(">= {:.3f}", floor) : "", profile.fabric->source});
+                                 floor > 0 ? fmt::format(">= {:.3f}", floor) : "", fabric->source});
   result.measurements.push_back({MeasurementName(row.size_bytes, "fabric_bound_time_ms"),
-                                 fmt::format("{:.3f}", bound_time_ms), "ms", "", profile.fabric->source});
+                                 fmt::format("{:.3f}", bound_time_ms), "ms", "", fabric->source});
   if (floor <= 0) {
     result.verdict = Verdict::kSkip;
     result.findings.push_back({"not-applicable", "cluster",
                                fmt::format("efficiency {:.1f}% of the declared {:.0f} Gbit/s per node recorded; profile "
                                            "{} sets no allreduce_efficiency_floor_fraction",
-                                           efficiency * 100, profile.fabric->node_bandwidth_gbit_per_s, profile.name)});
+                                           efficiency * 100, fabric->node_bandwidth_gbit_per_s, profile.name)});
     return result;
   }
   if (efficiency >= floor) return result;
@@ -258,7 +260,7 @@ CheckResult CheckEfficiencyAgainstFabric(const BandwidthTable& table, const Prof
                    "each need {:.1f} ms), below the profile's {:.0f}%: the collective is not using the fabric it was "
                    "given (check the transport and interface in NcclTransport / Launch.FabricPinnedInEnvironment){}",
                    table.origin, FormatGbPerS(row.busbw_gb_per_s), HumanSize(row.size_bytes), efficiency * 100,
-                   FormatGbPerS(bound_gb_per_s), nodes, profile.fabric->node_bandwidth_gbit_per_s, bound_time_ms,
+                   FormatGbPerS(bound_gb_per_s), nodes, fabric->node_bandwidth_gbit_per_s, bound_time_ms,
                    floor * 100, TransportDiagnosis(transport))});
   return result;
 }

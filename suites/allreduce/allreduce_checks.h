@@ -16,12 +16,16 @@
 
 #include "harness/profile.h"
 #include "harness/verdict.h"
+#include "probes/allreduce_sweep/allreduce_profile.h"
 #include "probes/nccl_tests/bandwidth_table.h"
 #include "probes/nccl_log/nccl_log_facts.h"
+#include "suites/allreduce/fabric_profile.h"
 
 namespace gpuconform::allreduce {
 
 using namespace gpuconform::nccl_tests;
+using allreduce_sweep::AllreduceFloor;
+using allreduce_sweep::AllreduceFloors;
 
 inline constexpr char kSuite[] = "AllreduceBandwidth";
 
@@ -46,7 +50,7 @@ CheckResult CheckBusbwAtFloors(const BandwidthTable& table, const Profile& profi
                                const nccl_log::InterNodeTransport* transport = nullptr);
 
 // Every row's result was verified and had no wrong elements (nccl-tests #wrong, -c 1).
-// Efficiency against the declared fabric (profile.fabric): busbw at the sweep's largest
+// Efficiency against the declared fabric (the profile's fabric section): busbw at the sweep's largest
 // size over one node's fabric bandwidth (the ring bound: each node moves 2(N-1)/N x bytes).
 // Recorded always; judged against allreduce_efficiency_floor_fraction when the profile sets one.
 // A table that does not say how many nodes took part is an error: the bound depends on it.

@@ -142,8 +142,8 @@ CheckResult JudgeMpiBlame(const SuiteContext& context) {
   const RawOutput mpi = context.raw.ClusterOutput(MpiAllreduceProbe().id);
   const auto& pairs = ReadPairResults(context.raw);
   const auto& excluded = ReadExcludedNodes(context.raw);
-  const double slow_fraction =
-      context.profile.fabric ? context.profile.fabric->slow_pair_fraction : mpi_sweep::kSlowPairFraction;
+  const FabricExpectation* fabric = context.profile.Get<FabricExpectation>();
+  const double slow_fraction = fabric != nullptr ? fabric->slow_pair_fraction : mpi_sweep::kSlowPairFraction;
   if (mpi.ok()) return CheckNoSlowNode(pairs, excluded, slow_fraction);
   if (!NotGiven(mpi) && (!excluded.empty() || pairs.size() >= 3)) {
     CheckResult blame = CheckNoSlowNode(pairs, excluded, slow_fraction);

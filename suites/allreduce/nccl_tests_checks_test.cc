@@ -50,7 +50,7 @@ Profile TestProfile(const std::string& name, std::vector<AllreduceFloor> floors)
   Profile profile;
   profile.name = name;
   profile.file = "test:" + name;
-  profile.allreduce = std::move(floors);
+  profile.Set(AllreduceFloors{std::move(floors)});
   return profile;
 }
 
@@ -447,7 +447,9 @@ TEST(BusbwAtFloors, DiagnosesCollectivesOnTheManagementNetwork) {
   // Over ens1 it conforms, and a slow-but-not-eth0 failure carries no eth0 diagnosis.
   EXPECT_EQ(CheckBusbwAtFloors(SyntheticTable(3, {{64 * kMiB, 0.25}}), local).verdict, Verdict::kPass);
   local.nccl->socket_ifname.clear();
-  local.allreduce[0].busbw_floor_gb_per_s = 1;
+  AllreduceFloors floors = local.GetOrDefault<AllreduceFloors>();
+  floors.floors[0].busbw_floor_gb_per_s = 1;
+  local.Set(floors);
   const CheckResult slow = CheckBusbwAtFloors(SyntheticTable(3, {{64 * kMiB, 0.25}}), local);
   ASSERT_EQ(slow.verdict, Verdict::kFail);
   EXPECT_EQ(Messages(slow).find("collectives are probably on"), std::string::npos) << Messages(slow);
@@ -492,8 +494,8 @@ BandwidthTable OneRowTable(int ranks, long long size_bytes, double busbw_gb_per_
 
 TEST(EfficiencyAgainstFabric, RecordsTheBoundAndFailsBelowTheFloor) {
   Profile local = test_support::BuiltinProfile("local");
-  ASSERT_TRUE(local.fabric);
-  EXPECT_DOUBLE_EQ(local.fabric->node_bandwidth_gbit_per_s, 13.5);
+  ASSERT_NE(local.Get<FabricExpectation>(), nullptr);
+  EXPECT_DOUBLE_EQ(local.Get<FabricExpectation>()->node_bandwidth_gbit_per_s, 13.5);
   const auto ok = CheckEfficiencyAgainstFabric(OneRowTable(3, 64LL << 20, 0.3), local);
   EXPECT_EQ(ok.verdict, Verdict::kPass);
   ASSERT_EQ(ok.measurements.size(), 2u);
@@ -508,8 +510,10 @@ TEST(EfficiencyAgainstFabric, RecordsTheBoundAndFailsBelowTheFloor) {
 
 TEST(EfficiencyAgainstFabric, WithoutAFloorItIsRecordedAndSkipped) {
   Profile h100 = test_support::BuiltinProfile("h100-sxm-8");
-  ASSERT_TRUE(h100.fabric);
-  h100.fabric->allreduce_efficiency_floor_fraction = 0;
+  ASSERT_NE(h100.Get<FabricExpectation>(), nullptr);
+  FabricExpectation fabric = *h100.Get<FabricExpectation>();
+  fabric.allreduce_efficiency_floor_fraction = 0;
+  h100.Set(fabric);
   // aws-2x-p5: 16 ranks on 2 nodes, 487 GB/s busbw at 16 GiB. Over 2 nodes each node moves
   // 1x bytes at 400 GB/s, and busbw's factor for 16 ranks is 1.875: the bound is 750 GB/s.
   BandwidthTable two_nodes = OneRowTable(16, 16LL << 30, 487.0);
@@ -518,7 +522,7 @@ TEST(EfficiencyAgainstFabric, WithoutAFloorItIsRecordedAndSkipped) {
   EXPECT_EQ(result.verdict, Verdict::kSkip);
   EXPECT_EQ(result.measurements[0].value, "0.649");
   Profile none = h100;
-  none.fabric.reset();
+  none.Unset<FabricExpectation>();
   EXPECT_EQ(CheckEfficiencyAgainstFabric(OneRowTable(16, 16LL << 30, 487.0), none).verdict, Verdict::kSkip);
 }
 
@@ -527,8 +531,8 @@ TEST(EfficiencyAgainstFabric, SourcedFloorsOfTheGpuProfilesPassNvidiasFigureAndF
   // 8 x 44 = 352 GB/s fails.
   for (const char* name : {"h100-sxm-8", "h200-sxm-8"}) {
     const Profile profile = test_support::BuiltinProfile(name);
-    ASSERT_TRUE(profile.fabric) << name;
-    EXPECT_DOUBLE_EQ(profile.fabric->allreduce_efficiency_floor_fraction, 0.49) << name;
+    ASSERT_NE(profile.Get<FabricExpectation>(), nullptr) << name;
+    EXPECT_DOUBLE_EQ(profile.Get<FabricExpectation>()->allreduce_efficiency_floor_fraction, 0.49) << name;
     BandwidthTable table = OneRowTable(16, 16LL << 30, 368.0);
     table.nodes = 2;
     EXPECT_EQ(CheckEfficiencyAgainstFabric(table, profile).verdict, Verdict::kPass) << name;

@@ -51,7 +51,7 @@ void BM_JudgeFleet(benchmark::State& state) {
   const auto nodes = *slurm::ParseScontrolShowNode(FleetScontrol(static_cast<int>(state.range(0))), "bench");
   Profile profile;
   profile.name = "h100-sxm-8";
-  profile.slurm = SlurmExpectation{"gpu:h100:8", 8, "", "bench"};
+  profile.Set(slurm::SlurmExpectation{"gpu:h100:8", 8, "", "bench"});
   for (auto _ : state) {
     std::vector<CheckResult> results;
     results.reserve(nodes.size() * 3);

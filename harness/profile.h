@@ -57,13 +57,6 @@ struct NcclExpectation {
   std::string source;
 };
 
-struct SlurmExpectation {
-  std::string gres;  // e.g. "gpu:8" or "gpu:h100:8"
-  int gpus_per_node = 0;  // the count inside gres
-  std::string partition;  // empty: the default partition
-  std::string source;
-};
-
 struct MungeExpectation {
   bool present = true;
   int max_clock_skew_s = 0;  // credential time-to-live bounds the tolerable skew
@@ -165,7 +158,6 @@ struct Profile {
   std::optional<NvlinkExpectation> nvlink;
   std::optional<InfinibandExpectation> infiniband;
   std::optional<NcclExpectation> nccl;
-  std::optional<SlurmExpectation> slurm;
   std::optional<MungeExpectation> munge;
   std::optional<GpuHealthExpectation> gpu_health;
   SoftwareExpectation software;

@@ -91,9 +91,6 @@ TEST(BuiltinProfiles, EverySectionWithNumbersNamesItsSource) {
     if (profile.infiniband && profile.infiniband->present) {
       EXPECT_FALSE(profile.infiniband->source.empty());
     }
-    if (profile.slurm) {
-      EXPECT_FALSE(profile.slurm->source.empty());
-    }
     if (profile.munge && profile.munge->present) {
       EXPECT_FALSE(profile.munge->source.empty());
     }
@@ -123,8 +120,7 @@ void ExpectPublishedFigures(const Profile& profile, const PublishedFigures& figu
 
 TEST(BuiltinProfiles, H100HasThePublishedNdH100V5Figures) {
   const Profile profile = MustLoad("h100-sxm-8");
-  ASSERT_TRUE(profile.gpu && profile.nvlink && profile.infiniband && profile.nccl && profile.slurm &&
-              profile.munge);
+  ASSERT_TRUE(profile.gpu && profile.nvlink && profile.infiniband && profile.nccl && profile.munge);
   ASSERT_NO_FATAL_FAILURE(ExpectPublishedFigures(profile, {"H100", 18, 335, 400}));
   EXPECT_TRUE(profile.ExpectsGpus());
   EXPECT_TRUE(profile.infiniband->present);
@@ -141,15 +137,13 @@ TEST(BuiltinProfiles, A100HasThePublishedNdA100V4Figures) {
   ASSERT_NO_FATAL_FAILURE(ExpectPublishedFigures(profile, {"A100", 12, 235, 200}));
 }
 
-TEST(BuiltinProfiles, GpuProfilesExpectNcclOverIbWithGdrSlurmGpu8AndMungeTtl) {
+TEST(BuiltinProfiles, GpuProfilesExpectNcclOverIbWithGdrAndMungeTtl) {
   for (const char* name : {"h100-sxm-8", "h200-sxm-8", "a100-sxm-8"}) {
     const Profile profile = MustLoad(name);
-    ASSERT_TRUE(profile.nccl && profile.slurm && profile.munge) << name;
+    ASSERT_TRUE(profile.nccl && profile.munge) << name;
     EXPECT_EQ(profile.nccl->network, "IB") << name;
     EXPECT_TRUE(profile.nccl->gpudirect_rdma) << name;
     EXPECT_EQ(profile.nccl->forbidden_ifnames, std::vector<std::string>{"eth0"}) << name;
-    EXPECT_EQ(profile.slurm->gres, "gpu:8") << name;
-    EXPECT_EQ(profile.slurm->gpus_per_node, 8) << name;
     EXPECT_TRUE(profile.munge->present) << name;
     EXPECT_EQ(profile.munge->max_clock_skew_s, 300) << name;
     EXPECT_EQ(profile.software.identical_across_nodes.size(), 11u) << name;  // with vbios, inforom, hca_firmware
@@ -170,15 +164,13 @@ TEST(BuiltinProfiles, GpuProfilesRunDcgmAtASourcedLevel) {
 
 TEST(BuiltinProfiles, LocalHasNoGpusNoInfinibandAndPinsCollectivesToEns1) {
   const Profile profile = MustLoad("local");
-  ASSERT_TRUE(profile.gpu && profile.infiniband && profile.nccl && profile.slurm && profile.munge);
+  ASSERT_TRUE(profile.gpu && profile.infiniband && profile.nccl && profile.munge);
   EXPECT_FALSE(profile.ExpectsGpus());
   EXPECT_FALSE(profile.infiniband->present);
   EXPECT_FALSE(profile.nvlink.has_value());
   EXPECT_EQ(profile.nccl->network, "Socket");
   EXPECT_EQ(profile.nccl->socket_ifname, "ens1");
   EXPECT_EQ(profile.nccl->forbidden_ifnames, std::vector<std::string>{"eth0"});
-  EXPECT_EQ(profile.slurm->gres, "gpu:8");
-  EXPECT_EQ(profile.slurm->gpus_per_node, 8);
   EXPECT_EQ(profile.munge->max_clock_skew_s, 300);
   EXPECT_EQ(profile.software.identical_across_nodes,
             (std::vector<std::string>{"kernel", "slurm", "munge", "mpi", "gpuconform"}));
@@ -251,8 +243,7 @@ TEST(ParseProfile, ANameAloneIsAProfileThatSaysNothingElse) {
   Result<Profile> profile = ParseProfile("name: minimal\n", kFile);
   ASSERT_TRUE(profile.ok()) << profile.error();
   EXPECT_EQ(profile->name, "minimal");
-  EXPECT_FALSE(profile->gpu || profile->nvlink || profile->infiniband || profile->nccl || profile->slurm ||
-               profile->munge);
+  EXPECT_FALSE(profile->gpu || profile->nvlink || profile->infiniband || profile->nccl || profile->munge);
   EXPECT_TRUE(profile->software.identical_across_nodes.empty());
 }
 
@@ -273,14 +264,10 @@ TEST(ParseProfile, LinkCounterRatesAreTheDefaultsOrTheSectionsWithItsSource) {
             std::string::npos);
 }
 
-TEST(ParseProfile, AcceptsTypedSpelledGresAndTrueFalseCapitalised) {
-  Result<Profile> profile = ParseProfile(
-      Lines({"name: typed", "slurm:", "  gres: gpu:h100:8", "  gpus_per_node: 8", "  partition: batch",
-             "  source: site", "gpu:", "  present: True", "  count_per_node: 8", "  source: site"}),
-      kFile);
+TEST(ParseProfile, AcceptsTrueFalseCapitalised) {
+  Result<Profile> profile =
+      ParseProfile(Lines({"name: typed", "gpu:", "  present: True", "  count_per_node: 8", "  source: site"}), kFile);
   ASSERT_TRUE(profile.ok()) << profile.error();
-  EXPECT_EQ(profile->slurm->gres, "gpu:h100:8");
-  EXPECT_EQ(profile->slurm->partition, "batch");
   EXPECT_TRUE(profile->ExpectsGpus());
 }
 
@@ -433,13 +420,6 @@ TEST(ParseProfile, RejectsAnUnknownLinkLayer) {
                               "  rate_gbit_per_s: 400", "  source: x"})),
             "t.yaml:4:infiniband.link_layer: expected 'InfiniBand' or 'Ethernet' (RoCE), as ibstat prints "
             "it, got 'IB'");
-}
-
-TEST(ParseProfile, RejectsGresThatDisagreesWithGpusPerNode) {
-  EXPECT_EQ(ParseError(Lines({"name: n", "slurm:", "  gres: gpu:8", "  gpus_per_node: 4", "  source: x"})),
-            "t.yaml:4:slurm.gpus_per_node: 4 disagrees with slurm.gres 'gpu:8'");
-  EXPECT_EQ(ParseError(Lines({"name: n", "slurm:", "  gres: gpu", "  gpus_per_node: 8", "  source: x"})),
-            "t.yaml:3:slurm.gres: expected 'NAME:COUNT' or 'NAME:TYPE:COUNT' such as 'gpu:8', got 'gpu'");
 }
 
 TEST(ParseProfile, RejectsASocketInterfaceThatIsAlsoForbidden) {

@@ -8,6 +8,7 @@
 #include "harness/process_runner.h"
 #include "harness/tcp_probe.h"
 #include "harness/text_util.h"
+#include "probes/slurm/slurm_profile.h"
 
 namespace gpuconform::slurm {
 
@@ -28,12 +29,13 @@ RawOutput RunAllocation(const LiveContext& context) {
     out.detail = context.host + ": not inside a Slurm allocation (no SLURM_JOB_ID); run under srun or sbatch";
     return out;
   }
-  if (context.profile == nullptr || !context.profile->slurm || context.profile->slurm->gpus_per_node <= 0) {
+  const SlurmExpectation* slurm = context.profile == nullptr ? nullptr : context.profile->Get<SlurmExpectation>();
+  if (slurm == nullptr || slurm->gpus_per_node <= 0) {
     out.status = ProbeStatus::kToolMissing;
     out.detail = "the profile gives no slurm.gpus_per_node to request";
     return out;
   }
-  const std::string gpus = std::to_string(context.profile->slurm->gpus_per_node);
+  const std::string gpus = std::to_string(slurm->gpus_per_node);
   // --overlap: the step shares the resources of the step gpuconform itself runs in;
   // --immediate: a node that cannot give the GPUs fails the step instead of pending forever.
   const std::vector<std::string> argv = {"srun", "--overlap", "--immediate=10", "--nodes=" + *nodes,

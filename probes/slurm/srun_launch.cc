@@ -12,6 +12,7 @@
 #include "harness/termination.h"
 #include "harness/text_util.h"
 #include "probes/slurm/slurm_parse.h"
+#include "probes/slurm/slurm_profile.h"
 #include "probes/slurm/srun_parse.h"
 #include "probes/slurm/srun_step.h"
 
@@ -95,7 +96,8 @@ std::string ProfileOfRun(const std::vector<std::string>& run_args, const std::st
 
 int GpusPerNodeToAsk(const std::optional<int>& requested, const Profile& profile) {
   if (requested) return *requested;
-  return profile.slurm ? profile.slurm->gpus_per_node : 0;
+  const SlurmExpectation* slurm = profile.Get<SlurmExpectation>();
+  return slurm ? slurm->gpus_per_node : 0;
 }
 
 // Outside an allocation: the same launch again under `salloc --immediate`, so that every

@@ -25,11 +25,12 @@ long long ConfiguredGpus(const SlurmNode& node, std::string& problem) {
 }  // namespace
 
 CheckResult CheckGresMatchesProfile(const SlurmNode& node, const Profile& profile) {
-  if (!profile.slurm) return Skipped("profile " + profile.name + " has no slurm section");
+  const SlurmExpectation* slurm = profile.Get<SlurmExpectation>();
+  if (!slurm) return Skipped("profile " + profile.name + " has no slurm section");
   std::string problem;
   const long long configured = ConfiguredGpus(node, problem);
   if (configured < 0) return Errored("unparseable", problem);
-  auto expected = ParseGres(profile.slurm->gres);
+  auto expected = ParseGres(slurm->gres);
   if (!expected) {
     return Errored("bad-profile", profile.file + ": slurm.gres: " + expected.error());
   }
@@ -37,8 +38,8 @@ CheckResult CheckGresMatchesProfile(const SlurmNode& node, const Profile& profil
   if (configured != GpuCount(*expected)) {
     findings.push_back({"gres-count", node.name,
                         node.name + ": Slurm advertises Gres=" + node.Field("Gres") + " (" + std::to_string(configured) +
-                            " GPUs), expected " + profile.slurm->gres + " (profile " + profile.name +
-                            "): set Gres=" + profile.slurm->gres + " for " + node.name +
+                            " GPUs), expected " + slurm->gres + " (profile " + profile.name +
+                            "): set Gres=" + slurm->gres + " for " + node.name +
                             " in slurm.conf and gres.conf, restart slurmd"});
   } else {
     auto actual = ParseGres(node.Field("Gres"));
@@ -49,14 +50,14 @@ CheckResult CheckGresMatchesProfile(const SlurmNode& node, const Profile& profil
       if (!typed) {
         findings.push_back({"gres-type", node.name,
                             node.name + ": Slurm advertises Gres=" + node.Field("Gres") + ", expected GPU type '" +
-                                want.type + "' (" + profile.slurm->gres + "): jobs asking for --gpus=" + want.type +
+                                want.type + "' (" + slurm->gres + "): jobs asking for --gpus=" + want.type +
                                 ":N will not run here; add Type=" + want.type + " in gres.conf"});
       }
     }
   }
   CheckResult result = FromFindings(std::move(findings));
   result.measurements.push_back({"configured_gpus", std::to_string(configured), "GPUs",
-                                 "== " + std::to_string(GpuCount(*expected)), profile.slurm->source});
+                                 "== " + std::to_string(GpuCount(*expected)), slurm->source});
   return result;
 }
 

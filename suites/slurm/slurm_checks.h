@@ -12,6 +12,7 @@
 #include "harness/profile.h"
 #include "harness/verdict.h"
 #include "probes/slurm/slurm_parse.h"
+#include "probes/slurm/slurm_profile.h"
 
 namespace gpuconform::slurm {
 

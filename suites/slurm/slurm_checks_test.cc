@@ -48,11 +48,11 @@ SlurmNode ParseOne(const std::string& text) {
   return nodes->front();
 }
 
-Profile LocalProfile(const std::string& gres = "gpu:8") {
+Profile LocalProfile(const std::string& gres = "gpu:8", const std::string& partition = "") {
   Profile p;
   p.name = "local";
   p.file = "topologies/local.yaml";
-  p.slurm = SlurmExpectation{gres, 8, "", "test"};
+  p.Set(SlurmExpectation{gres, 8, partition, "test"});
   return p;
 }
 
@@ -188,7 +188,7 @@ TEST(SlurmGres, MatchesProfileFailsOnWrongCountAndType) {
   ASSERT_EQ(wrong_type.verdict, Verdict::kFail);
   EXPECT_EQ(wrong_type.findings[0].code, "gres-type");
   Profile no_slurm = LocalProfile();
-  no_slurm.slurm.reset();
+  no_slurm.Unset<SlurmExpectation>();
   EXPECT_EQ(CheckGresMatchesProfile(ParseOne(kHealthyNode), no_slurm).verdict, Verdict::kSkip);
 }
 
@@ -368,8 +368,7 @@ TEST(SlurmSuites, EachNodeIsJudgedFromItsOwnRecordInTheProfilesPartition) {
          "NodeName=cpu1\n   State=DOWN\n   Partitions=cpu\n"
          "NodeName=node3\n   State=IDLE+DRAIN\n   Partitions=cpu,gpu\n",
          "cluster/scontrol-show-node.txt");
-  Profile gpu = LocalProfile();
-  gpu.slurm->partition = "gpu";
+  const Profile gpu = LocalProfile("gpu:8", "gpu");
   const auto usable = test_support::JudgeRegistered(kNodesSuite, raw, gpu, {kNodeUsable});
   ASSERT_EQ(usable.size(), 2u) << test_support::Describe(usable);
   EXPECT_EQ(usable[0].TestName(), "SlurmNodes.NodeUsable/node1");
@@ -377,8 +376,7 @@ TEST(SlurmSuites, EachNodeIsJudgedFromItsOwnRecordInTheProfilesPartition) {
   EXPECT_EQ(usable[1].TestName(), "SlurmNodes.NodeUsable/node3");
   EXPECT_EQ(usable[1].verdict, Verdict::kFail);
 
-  Profile elsewhere = gpu;
-  elsewhere.slurm->partition = "debug";
+  const Profile elsewhere = LocalProfile("gpu:8", "debug");
   const auto none = test_support::JudgeRegistered(kNodesSuite, raw, elsewhere);
   ASSERT_EQ(none.size(), 3u) << "one error per check";
   for (const auto& result : none) {
@@ -401,7 +399,7 @@ TEST(SlurmSuites, WithoutTheReachabilityProbeEveryNodeIsNotProbed) {
 
 TEST(SlurmSuites, AllocationIsSkippedWithoutASlurmSection) {
   Profile no_slurm = LocalProfile();
-  no_slurm.slurm.reset();
+  no_slurm.Unset<SlurmExpectation>();
   const auto allocation =
       test_support::JudgeRegisteredOnce(kGresSuite, kAllocationGivesGpus, TwoNodesOneGresConf(), no_slurm);
   EXPECT_EQ(allocation.verdict, Verdict::kSkip);

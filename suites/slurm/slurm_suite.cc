@@ -17,6 +17,7 @@
 #include "harness/text_util.h"
 #include "probes/slurm/slurm_facts.h"
 #include "probes/slurm/slurm_probes.h"
+#include "probes/slurm/slurm_profile.h"
 #include "suites/slurm/slurm_checks.h"
 
 namespace gpuconform::slurm {
@@ -28,7 +29,8 @@ JudgedNodes ControllerNodes(const SuiteContext& context) {
   const auto& listed = ReadScontrolNodes(context.raw);
   if (!listed) return {{}, Errored("no-controller-view", listed.error())};
   JudgedNodes judged;
-  const std::string partition = context.profile.slurm ? context.profile.slurm->partition : "";
+  const SlurmExpectation* slurm = context.profile.Get<SlurmExpectation>();
+  const std::string partition = slurm ? slurm->partition : "";
   for (const auto& node : *listed) {
     const auto partitions = node.Partitions();
     if (partition.empty() || std::find(partitions.begin(), partitions.end(), partition) != partitions.end()) {
@@ -118,7 +120,8 @@ CheckResult JudgeAllocation(const SuiteContext& context, const std::string&) {
       if (seen.insert(rank.host).second) nodes.push_back(rank.host);
     }
     if (nodes.empty()) nodes = context.raw.nodes;
-    return CheckAllocationGivesGpus(ReadAllocationReport(context.raw), nodes, context.profile.slurm->gpus_per_node);
+    return CheckAllocationGivesGpus(ReadAllocationReport(context.raw), nodes,
+                                    context.profile.Get<SlurmExpectation>()->gpus_per_node);
   }
   if (allocation.status == ProbeStatus::kToolMissing || allocation.status == ProbeStatus::kAbsent) {
     return Skipped("needs a live run inside a Slurm allocation: " + allocation.detail);
@@ -182,7 +185,7 @@ SuiteDefinition GresDefinition() {
                .requirement = "srun --gpus-per-node=N gives every node N entries in CUDA_VISIBLE_DEVICES",
                .judge = JudgeAllocation,
                .not_applicable = [](const SuiteContext& context, const std::string&) -> std::optional<std::string> {
-                 if (context.profile.slurm) return std::nullopt;
+                 if (context.profile.Get<SlurmExpectation>()) return std::nullopt;
                  return "profile has no slurm section";
                }},
           },

@@ -122,20 +122,6 @@ NcclExpectation ReadNccl(ProfileReader& reader, const Fields& fields) {
   return nccl;
 }
 
-MungeExpectation ReadMunge(ProfileReader& reader, const Fields& fields) {
-  MungeExpectation munge;
-  munge.present = reader.Bool(fields, "present").value_or(true);
-  if (munge.present) {
-    reader.Require(fields, {"max_clock_skew_s"}, "required when munge.present is true");
-  } else {
-    reader.Forbid(fields, {"max_clock_skew_s"}, "munge.present is false");
-  }
-  munge.max_clock_skew_s = static_cast<int>(reader.PositiveInteger(fields, "max_clock_skew_s").value_or(0));
-  munge.source = reader.NonEmptyString(fields, "source").value_or("");
-  reader.RequireSourceFor(fields, {"max_clock_skew_s"});
-  return munge;
-}
-
 
 // `pinned:` maps a component to its version ("driver: 550.54.15"), or, for firmware, each
 // device model to its version ("hca_firmware: {MT4129: 28.39.1002, MT4125: 22.39.1002}"):
@@ -321,7 +307,6 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
                   {"network", "gpudirect_rdma", "socket_ifname", "forbidden_ifnames",
                    "management_rate_gbit_per_s", "mtu", "source"},
                   ReadNccl);
-  profile.munge = ReadSection(reader, root, "munge", {"present", "max_clock_skew_s", "source"}, ReadMunge);
   profile.gpu_health = ReadSection(reader, root, "gpu_health",
                                    {"ecc_required", "persistence_mode_enabled", "aggregate_dram_errors_max",
                                     "aggregate_sram_correctable_max", "remapped_rows_uncorrectable_max",
@@ -356,7 +341,7 @@ Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file
     return Error{*reader.error()};
   }
   std::vector<std::string_view> keys = {"name",   "description", "gpu",       "nvlink",    "infiniband", "nccl",
-                                        "munge",          "software",
+                                        "software",
                                         "regression", "link_counters", "gpu_health", "health_check",
                                         "dcgm"};
   for (const auto& section : RegisteredProfileSections()) keys.push_back(section.key);

@@ -57,12 +57,6 @@ struct NcclExpectation {
   std::string source;
 };
 
-struct MungeExpectation {
-  bool present = true;
-  int max_clock_skew_s = 0;  // credential time-to-live bounds the tolerable skew
-  std::string source;
-};
-
 // GpuHealth: the health limits AzNHC, DCGM and gpud apply to each GPU, per SKU. Absent: the
 // suite is not applicable. A maximum is the largest count that still passes.
 struct GpuHealthExpectation {
@@ -158,7 +152,6 @@ struct Profile {
   std::optional<NvlinkExpectation> nvlink;
   std::optional<InfinibandExpectation> infiniband;
   std::optional<NcclExpectation> nccl;
-  std::optional<MungeExpectation> munge;
   std::optional<GpuHealthExpectation> gpu_health;
   SoftwareExpectation software;
   RegressionTolerance regression;  // always set: the section, else the defaults

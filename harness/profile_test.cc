@@ -1,6 +1,7 @@
 // Unit tests of profile loading: the built-in profiles carry the published figures, and a
 // bad profile is refused with file:line:key, never accepted with a check silently off.
 #include "harness/profile.h"
+#include "suites/munge/munge_profile.h"
 #include "tests/support/profile_text.h"
 #include "tests/support/test_support.h"
 
@@ -91,9 +92,6 @@ TEST(BuiltinProfiles, EverySectionWithNumbersNamesItsSource) {
     if (profile.infiniband && profile.infiniband->present) {
       EXPECT_FALSE(profile.infiniband->source.empty());
     }
-    if (profile.munge && profile.munge->present) {
-      EXPECT_FALSE(profile.munge->source.empty());
-    }
   }
 }
 
@@ -120,7 +118,7 @@ void ExpectPublishedFigures(const Profile& profile, const PublishedFigures& figu
 
 TEST(BuiltinProfiles, H100HasThePublishedNdH100V5Figures) {
   const Profile profile = MustLoad("h100-sxm-8");
-  ASSERT_TRUE(profile.gpu && profile.nvlink && profile.infiniband && profile.nccl && profile.munge);
+  ASSERT_TRUE(profile.gpu && profile.nvlink && profile.infiniband && profile.nccl);
   ASSERT_NO_FATAL_FAILURE(ExpectPublishedFigures(profile, {"H100", 18, 335, 400}));
   EXPECT_TRUE(profile.ExpectsGpus());
   EXPECT_TRUE(profile.infiniband->present);
@@ -137,15 +135,13 @@ TEST(BuiltinProfiles, A100HasThePublishedNdA100V4Figures) {
   ASSERT_NO_FATAL_FAILURE(ExpectPublishedFigures(profile, {"A100", 12, 235, 200}));
 }
 
-TEST(BuiltinProfiles, GpuProfilesExpectNcclOverIbWithGdrAndMungeTtl) {
+TEST(BuiltinProfiles, GpuProfilesExpectNcclOverIbWithGdr) {
   for (const char* name : {"h100-sxm-8", "h200-sxm-8", "a100-sxm-8"}) {
     const Profile profile = MustLoad(name);
-    ASSERT_TRUE(profile.nccl && profile.munge) << name;
+    ASSERT_TRUE(profile.nccl) << name;
     EXPECT_EQ(profile.nccl->network, "IB") << name;
     EXPECT_TRUE(profile.nccl->gpudirect_rdma) << name;
     EXPECT_EQ(profile.nccl->forbidden_ifnames, std::vector<std::string>{"eth0"}) << name;
-    EXPECT_TRUE(profile.munge->present) << name;
-    EXPECT_EQ(profile.munge->max_clock_skew_s, 300) << name;
     EXPECT_EQ(profile.software.identical_across_nodes.size(), 11u) << name;  // with vbios, inforom, hca_firmware
   }
 }
@@ -164,14 +160,13 @@ TEST(BuiltinProfiles, GpuProfilesRunDcgmAtASourcedLevel) {
 
 TEST(BuiltinProfiles, LocalHasNoGpusNoInfinibandAndPinsCollectivesToEns1) {
   const Profile profile = MustLoad("local");
-  ASSERT_TRUE(profile.gpu && profile.infiniband && profile.nccl && profile.munge);
+  ASSERT_TRUE(profile.gpu && profile.infiniband && profile.nccl);
   EXPECT_FALSE(profile.ExpectsGpus());
   EXPECT_FALSE(profile.infiniband->present);
   EXPECT_FALSE(profile.nvlink.has_value());
   EXPECT_EQ(profile.nccl->network, "Socket");
   EXPECT_EQ(profile.nccl->socket_ifname, "ens1");
   EXPECT_EQ(profile.nccl->forbidden_ifnames, std::vector<std::string>{"eth0"});
-  EXPECT_EQ(profile.munge->max_clock_skew_s, 300);
   EXPECT_EQ(profile.software.identical_across_nodes,
             (std::vector<std::string>{"kernel", "slurm", "munge", "mpi", "gpuconform"}));
 }
@@ -190,8 +185,9 @@ TEST(LoadProfile, ByFilePathParsesThatFileAndNamesItInMessages) {
   const Profile profile = MustLoad(good.path());
   EXPECT_EQ(profile.name, "custom");
   EXPECT_EQ(profile.file, good.path());
-  ASSERT_TRUE(profile.munge);
-  EXPECT_EQ(profile.munge->max_clock_skew_s, 60);
+  const auto* munge = profile.Get<munge::MungeExpectation>();
+  ASSERT_NE(munge, nullptr);
+  EXPECT_EQ(munge->max_clock_skew_s, 60);
 
   const TempFile bad("profile_test_bad.yaml", Lines({"name: custom", "munge:", "  max_clock_skew_s: soon"}));
   Result<Profile> refused = LoadProfile(bad.path());
@@ -243,7 +239,7 @@ TEST(ParseProfile, ANameAloneIsAProfileThatSaysNothingElse) {
   Result<Profile> profile = ParseProfile("name: minimal\n", kFile);
   ASSERT_TRUE(profile.ok()) << profile.error();
   EXPECT_EQ(profile->name, "minimal");
-  EXPECT_FALSE(profile->gpu || profile->nvlink || profile->infiniband || profile->nccl || profile->munge);
+  EXPECT_FALSE(profile->gpu || profile->nvlink || profile->infiniband || profile->nccl);
   EXPECT_TRUE(profile->software.identical_across_nodes.empty());
 }
 
@@ -404,8 +400,6 @@ TEST(ParseProfile, RequiresCountsOfComponentsThatArePresent) {
   EXPECT_EQ(ParseError(Lines({"name: n", "infiniband:", "  rail_nics_per_node: 8", "  rate_gbit_per_s: 400",
                               "  source: x"})),
             "t.yaml:2:infiniband.link_layer: missing; required when infiniband.present is true");
-  EXPECT_EQ(ParseError(Lines({"name: n", "munge:", "  source: x"})),
-            "t.yaml:2:munge.max_clock_skew_s: missing; required when munge.present is true");
   EXPECT_EQ(ParseError(Lines({"name: n", "nvlink:", "  links_per_gpu: 18", "  source: x"})),
             "t.yaml:2:nvlink.link_bandwidth_gb_per_s: missing; an nvlink section states all of its numbers");
 }

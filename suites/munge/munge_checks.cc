@@ -313,16 +313,17 @@ std::string Seconds(double seconds) { return fmt::format("{:.3f}", seconds); }
 }  // namespace
 
 std::optional<std::string> NotApplicable(const Profile& profile) {
-  if (!profile.munge) {
+  const MungeExpectation* munge = profile.Get<MungeExpectation>();
+  if (!munge) {
     return "profile " + profile.name + " has no munge section, so it does not say whether MUNGE is expected";
   }
-  if (!profile.munge->present) return "profile " + profile.name + " says this cluster has no MUNGE (munge.present: false)";
+  if (!munge->present) return "profile " + profile.name + " says this cluster has no MUNGE (munge.present: false)";
   return std::nullopt;
 }
 
 std::optional<std::string> ClockSkewNotApplicable(const Profile& profile) {
   if (auto reason = NotApplicable(profile)) return reason;
-  if (profile.munge->max_clock_skew_s <= 0) {
+  if (profile.Get<MungeExpectation>()->max_clock_skew_s <= 0) {
     return "profile " + profile.name + " sets no munge.max_clock_skew_s, so there is no limit to judge against";
   }
   return std::nullopt;
@@ -502,9 +503,10 @@ CheckResult CheckClockSkewWithinTtl(const NodeFacts<long long>& epoch_ns, const 
   const auto slowest = *std::min_element(readings.begin(), readings.end(), by_time);
   const auto fastest = *std::max_element(readings.begin(), readings.end(), by_time);
   const double skew_s = static_cast<double>(fastest.second - slowest.second) / 1e9;
-  const int limit_s = profile.munge->max_clock_skew_s;
+  const MungeExpectation& munge = *profile.Get<MungeExpectation>();
+  const int limit_s = munge.max_clock_skew_s;
   std::vector<Measurement> measurements = {
-      {"clock_skew_s", Seconds(skew_s), "s", "<= " + std::to_string(limit_s), profile.munge->source}};
+      {"clock_skew_s", Seconds(skew_s), "s", "<= " + std::to_string(limit_s), munge.source}};
   for (const auto& [node, ns] : readings) {
     measurements.push_back({node + ".clock_ahead_of_slowest_s", Seconds(static_cast<double>(ns - slowest.second) / 1e9),
                             "s", "", ""});

@@ -16,6 +16,7 @@
 #include "harness/profile.h"
 #include "harness/verdict.h"
 #include "probes/munge/munge_parse.h"
+#include "suites/munge/munge_profile.h"
 
 namespace gpuconform::munge {
 
@@ -45,7 +46,7 @@ inline constexpr char kDaemonReachable[] = "DaemonReachable";
 CheckResult CheckDaemonReachable(const std::string& node, const DecodeReport& report);
 
 // Cluster case: max − min of the nodes' CLOCK_REALTIME readings, taken together after a
-// barrier, is within profile.munge->max_clock_skew_s (which ClockSkewNotApplicable has found set).
+// barrier, is within the profile's munge.max_clock_skew_s (which ClockSkewNotApplicable has found set).
 inline constexpr char kClockSkewWithinTtl[] = "ClockSkewWithinTtl";
 CheckResult CheckClockSkewWithinTtl(const NodeFacts<long long>& epoch_ns, const Profile& profile);
 

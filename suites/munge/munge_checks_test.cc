@@ -33,22 +33,18 @@ const std::string kNonce(64, 'a');
 const std::string kDigestA = "1111111122222222333333334444444455555555666666667777777788888888";
 const std::string kDigestB = "99999999aaaaaaaabbbbbbbbccccccccddddddddeeeeeeeeffffffff00000000";
 
-Profile LocalProfile() {
+Profile LocalProfile(bool present = true, int max_clock_skew_s = 300) {
   Profile p;
   p.name = "local";
-  p.munge = MungeExpectation{true, 300, "munged default credential TTL (300 s)"};
+  p.Set(MungeExpectation{present, max_clock_skew_s, "munged default credential TTL (300 s)"});
   return p;
 }
 
-Profile NoMungeProfile() {
-  Profile p = LocalProfile();
-  p.munge->present = false;
-  return p;
-}
+Profile NoMungeProfile() { return LocalProfile(/*present=*/false); }
 
 Profile NoMungeSectionProfile() {
   Profile p = LocalProfile();
-  p.munge.reset();
+  p.Unset<MungeExpectation>();
   return p;
 }
 
@@ -605,8 +601,7 @@ TEST(MungeClockSkewWithinTtl, MissingReadingIsAnErrorAndNoLimitIsNotApplicable) 
   auto r = CheckClockSkewWithinTtl(Facts(c), LocalProfile());
   ASSERT_EQ(r.verdict, Verdict::kError);
   EXPECT_EQ(FirstMessage(r), "node2: no clock.txt (the snapshot has no s/nodes/node2/clock.txt)");
-  Profile no_limit = LocalProfile();
-  no_limit.munge->max_clock_skew_s = 0;
+  const Profile no_limit = LocalProfile(/*present=*/true, /*max_clock_skew_s=*/0);
   EXPECT_EQ(ClockSkewNotApplicable(no_limit),
             "profile local sets no munge.max_clock_skew_s, so there is no limit to judge against");
   EXPECT_EQ(ClockSkewNotApplicable(NoMungeProfile()), NotApplicable(NoMungeProfile()));
@@ -710,8 +705,7 @@ TEST(MungeSuite, EveryCheckIsSkippedWhereTheProfileHasNoMungeEvenWithoutFiles) {
     EXPECT_EQ(results[3].TestName(), "Munge.KeyFileProtected/node2");
     EXPECT_EQ(results[3].findings[0].entity, "node2");
   }
-  Profile no_limit = LocalProfile();
-  no_limit.munge->max_clock_skew_s = 0;
+  const Profile no_limit = LocalProfile(/*present=*/true, /*max_clock_skew_s=*/0);
   const auto results = test_support::EvaluateOneSuite(MungeSuite(), SuiteContext{raw, no_limit, ranks, false, ""});
   EXPECT_EQ(results.back().TestName(), "Munge.ClockSkewWithinTtl");
   EXPECT_EQ(results.back().verdict, Verdict::kSkip);

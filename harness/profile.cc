@@ -33,18 +33,6 @@ using namespace profile_yaml;
 // A profile is a page of YAML; anything larger is the wrong file (or /dev/zero).
 constexpr std::size_t kMaxProfileFileBytes = 1 << 20;
 
-const std::vector<std::string_view>& SoftwareComponents() {
-  static const std::vector<std::string_view> kComponents = {"kernel", "driver", "cuda",  "nccl",    "slurm",
-                                                            "munge",  "mpi",    "gpuconform", "vbios", "inforom",
-                                                            "hca_firmware"};
-  return kComponents;
-}
-
-// The components that are per device, so a pin may name the device model.
-bool IsFirmwareComponent(std::string_view component) {
-  return component == "vbios" || component == "inforom" || component == "hca_firmware";
-}
-
 GpuExpectation ReadGpu(ProfileReader& reader, const Fields& fields) {
   GpuExpectation gpu;
   gpu.present = reader.Bool(fields, "present").value_or(true);
@@ -122,61 +110,6 @@ NcclExpectation ReadNccl(ProfileReader& reader, const Fields& fields) {
   return nccl;
 }
 
-
-// `pinned:` maps a component to its version ("driver: 550.54.15"), or, for firmware, each
-// device model to its version ("hca_firmware: {MT4129: 28.39.1002, MT4125: 22.39.1002}"):
-// firmware versions are per model, and one fleet often holds two HCA models.
-std::vector<PinnedVersion> ReadPinnedVersions(ProfileReader& reader, const Fields& fields) {
-  std::vector<PinnedVersion> pinned;
-  ReadKnownKeys(reader, fields, "pinned", "component: version", "component", SoftwareComponents(),
-                [&](const std::string& component, const YAML::Node& value, const std::string& path) {
-                  if (value.IsScalar() && !value.Scalar().empty()) {
-                    pinned.push_back({component, "", value.Scalar()});
-                    return true;
-                  }
-                  if (!value.IsMap() || !IsFirmwareComponent(component)) {
-                    reader.Fail(LineOf(value.Mark()), path,
-                                IsFirmwareComponent(component)
-                                    ? "expected a version, or a mapping of device model: version, got " +
-                                          Described(value)
-                                    : "expected a version string, got " + Described(value));
-                    return false;
-                  }
-                  for (const auto& model : value) {
-                    if (!model.first.IsScalar() || model.first.Scalar().empty() || !model.second.IsScalar() ||
-                        model.second.Scalar().empty()) {
-                      reader.Fail(LineOf(model.first.Mark()), path,
-                                  "expected device model: version (e.g. MT4129: 28.39.1002), got " +
-                                      Described(model.second));
-                      return false;
-                    }
-                    pinned.push_back({component, model.first.Scalar(), model.second.Scalar()});
-                  }
-                  return true;
-                });
-  return pinned;
-}
-
-SoftwareExpectation ReadSoftware(ProfileReader& reader, const Fields& fields) {
-  SoftwareExpectation software;
-  software.identical_across_nodes =
-      reader.StringList(fields, "identical_across_nodes").value_or(std::vector<std::string>{});
-  const std::vector<std::string_view>& known = SoftwareComponents();
-  for (std::size_t i = 0; i < software.identical_across_nodes.size(); ++i) {
-    const std::string& component = software.identical_across_nodes[i];
-    if (std::find(known.begin(), known.end(), component) == known.end()) {
-      const YAML::Node item = (*fields.Value("identical_across_nodes"))[i];
-      reader.Fail(LineOf(item.Mark()), "software.identical_across_nodes[" + std::to_string(i) + "]",
-                  "unknown component " + Shown(component) + " (known: " + JoinViews(known) + ")");
-    }
-  }
-  software.pinned = ReadPinnedVersions(reader, fields);
-  software.source = reader.NonEmptyString(fields, "source").value_or("");
-  if (!software.pinned.empty()) {
-    reader.Require(fields, {"source"}, "say where the pinned versions come from, e.g. the vendor's support matrix");
-  }
-  return software;
-}
 
 RegressionTolerance ReadRegression(ProfileReader& reader, const Fields& fields) {
   RegressionTolerance tolerance;
@@ -312,8 +245,6 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
                                     "aggregate_sram_correctable_max", "remapped_rows_uncorrectable_max",
                                     "retired_pages_max", "pcie_bus_ids", "kernel_log_file", "source"},
                                    ReadGpuHealth);
-  profile.software = ReadSection(reader, root, "software", {"identical_across_nodes", "pinned", "source"}, ReadSoftware)
-                         .value_or(SoftwareExpectation{});
   profile.regression =
       ReadSection(reader, root, "regression", {"bandwidth_tolerance_fraction", "time_tolerance_fraction", "source"},
                   ReadRegression)
@@ -341,7 +272,6 @@ Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file
     return Error{*reader.error()};
   }
   std::vector<std::string_view> keys = {"name",   "description", "gpu",       "nvlink",    "infiniband", "nccl",
-                                        "software",
                                         "regression", "link_counters", "gpu_health", "health_check",
                                         "dcgm"};
   for (const auto& section : RegisteredProfileSections()) keys.push_back(section.key);
@@ -470,16 +400,6 @@ Result<Profile> LoadProfile(const std::string& name_or_file) {
   } catch (const std::exception& error) {
     return Error{name_or_file + ": cannot load profile: " + error.what()};
   }
-}
-
-const PinnedVersion* SoftwareExpectation::PinFor(std::string_view component, std::string_view model) const {
-  const PinnedVersion* any_model = nullptr;
-  for (const PinnedVersion& pin : pinned) {
-    if (pin.component != component) continue;
-    if (!model.empty() && pin.model == model) return &pin;
-    if (pin.model.empty()) any_model = &pin;
-  }
-  return any_model;
 }
 
 }  // namespace gpuconform

@@ -71,26 +71,6 @@ struct GpuHealthExpectation {
   std::string source;
 };
 
-// A version the profile pins (`software.pinned:`): every node (every device of `model`, for
-// firmware) must run it, instead of the majority's version.
-struct PinnedVersion {
-  std::string component;  // "driver", "vbios", "hca_firmware", ...
-  std::string model;      // firmware only: a GPU product name or an HCA's CA type; empty: every model
-  std::string version;
-};
-
-struct SoftwareExpectation {
-  // Components whose version must be identical on every node (kernel, driver, cuda, nccl,
-  // slurm, munge, mpi, gpuconform) or on every device of one model (vbios, inforom,
-  // hca_firmware); a component not listed (nor pinned) is recorded only.
-  std::vector<std::string> identical_across_nodes;
-  std::vector<PinnedVersion> pinned;
-  std::string source;  // where the pinned versions come from (required with pinned)
-
-  // The pinned version of `component` for devices of `model` (a model's own pin first).
-  const PinnedVersion* PinFor(std::string_view component, std::string_view model = "") const;
-};
-
 // How far a metric may move the wrong way from the baseline (--baseline) before it is a
 // regression, as a fraction of the baseline value, per metric family (by the metric's
 // unit). Only metrics with a direction (a floor or a ceiling) are compared; counts,
@@ -153,7 +133,6 @@ struct Profile {
   std::optional<InfinibandExpectation> infiniband;
   std::optional<NcclExpectation> nccl;
   std::optional<GpuHealthExpectation> gpu_health;
-  SoftwareExpectation software;
   RegressionTolerance regression;  // always set: the section, else the defaults
   LinkCounterRates link_counters;  // always set: the section, else the defaults
   std::optional<HealthCheckExpectation> health_check;

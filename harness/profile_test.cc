@@ -142,7 +142,6 @@ TEST(BuiltinProfiles, GpuProfilesExpectNcclOverIbWithGdr) {
     EXPECT_EQ(profile.nccl->network, "IB") << name;
     EXPECT_TRUE(profile.nccl->gpudirect_rdma) << name;
     EXPECT_EQ(profile.nccl->forbidden_ifnames, std::vector<std::string>{"eth0"}) << name;
-    EXPECT_EQ(profile.software.identical_across_nodes.size(), 11u) << name;  // with vbios, inforom, hca_firmware
   }
 }
 
@@ -167,8 +166,6 @@ TEST(BuiltinProfiles, LocalHasNoGpusNoInfinibandAndPinsCollectivesToEns1) {
   EXPECT_EQ(profile.nccl->network, "Socket");
   EXPECT_EQ(profile.nccl->socket_ifname, "ens1");
   EXPECT_EQ(profile.nccl->forbidden_ifnames, std::vector<std::string>{"eth0"});
-  EXPECT_EQ(profile.software.identical_across_nodes,
-            (std::vector<std::string>{"kernel", "slurm", "munge", "mpi", "gpuconform"}));
 }
 
 // ---- LoadProfile --------------------------------------------------------------------------
@@ -240,7 +237,6 @@ TEST(ParseProfile, ANameAloneIsAProfileThatSaysNothingElse) {
   ASSERT_TRUE(profile.ok()) << profile.error();
   EXPECT_EQ(profile->name, "minimal");
   EXPECT_FALSE(profile->gpu || profile->nvlink || profile->infiniband || profile->nccl);
-  EXPECT_TRUE(profile->software.identical_across_nodes.empty());
 }
 
 TEST(ParseProfile, LinkCounterRatesAreTheDefaultsOrTheSectionsWithItsSource) {
@@ -422,16 +418,6 @@ TEST(ParseProfile, RejectsASocketInterfaceThatIsAlsoForbidden) {
             "t.yaml:4:nccl.socket_ifname: 'eth0' is also in nccl.forbidden_ifnames");
 }
 
-TEST(ParseProfile, RejectsUnknownAndRepeatedSoftwareComponents) {
-  EXPECT_EQ(
-      ParseError(
-          Lines({"name: n", "software:", "  identical_across_nodes:", "    - kernel", "    - kernal"})),
-      "t.yaml:5:software.identical_across_nodes[1]: unknown component 'kernal' (known: kernel, driver, cuda, "
-      "nccl, slurm, munge, mpi, gpuconform, vbios, inforom, hca_firmware)");
-  EXPECT_EQ(ParseError(Lines({"name: n", "software:", "  identical_across_nodes: [nccl, nccl]"})),
-            "t.yaml:3:software.identical_across_nodes[1]: 'nccl' is listed twice");
-}
-
 TEST(ParseProfile, ReadsLinkCounterCountLimitsAndRejectsUnknownOrNegativeOnes) {
   auto profile = ParseProfile(Lines({"name: n", "link_counters:", "  count_limits: {recovery_errors: 0, "
                                      "aer_correctable: 20}", "  source: our policy"}),
@@ -459,35 +445,6 @@ TEST(ParseProfile, ReadsTheDcgmLevelAndToolAndRefusesALevelBeyondFour) {
               StartsWith("t.yaml:3:dcgm.level: too large"));
   EXPECT_THAT(ParseError(Lines({"name: n", "dcgm:", "  level: 1"})), HasSubstr("dcgm.source: missing"));
   EXPECT_THAT(ParseError(Lines({"name: n", "dcgm:", "  levl: 1", "  source: s"})), HasSubstr("did you mean 'level'"));
-}
-
-TEST(ParseProfile, ReadsPinnedVersionsPerComponentAndPerFirmwareModel) {
-  auto profile = ParseProfile(Lines({"name: n", "software:", "  pinned:", "    driver: 550.54.15",
-                                     "    hca_firmware: {MT4129: 28.39.1002, MT4125: 22.39.1002}",
-                                     "  source: the vendor's support matrix"}),
-                              "t.yaml");
-  ASSERT_TRUE(profile) << profile.error();
-  const SoftwareExpectation& software = profile->software;
-  ASSERT_EQ(software.pinned.size(), 3u);
-  ASSERT_NE(software.PinFor("driver"), nullptr);
-  EXPECT_EQ(software.PinFor("driver")->version, "550.54.15");
-  EXPECT_EQ(software.PinFor("hca_firmware", "MT4125")->version, "22.39.1002");
-  EXPECT_EQ(software.PinFor("hca_firmware", "MT4115"), nullptr) << "a model with no pin of its own";
-  EXPECT_EQ(software.PinFor("kernel"), nullptr);
-  EXPECT_EQ(software.source, "the vendor's support matrix");
-}
-
-TEST(ParseProfile, RejectsPinsWithoutSourceOrOfUnknownComponentsOrModelsForSoftware) {
-  EXPECT_EQ(ParseError(Lines({"name: n", "software:", "  pinned: {driver: 550.54.15}"})),
-            "t.yaml:2:software.source: missing; say where the pinned versions come from, e.g. the vendor's support "
-            "matrix");
-  EXPECT_EQ(ParseError(Lines({"name: n", "software:", "  pinned: {drivr: 550}", "  source: s"})),
-            "t.yaml:3:software.pinned.drivr: unknown component 'drivr' (known: kernel, driver, cuda, nccl, slurm, "
-            "munge, mpi, gpuconform, vbios, inforom, hca_firmware)");
-  EXPECT_EQ(ParseError(Lines({"name: n", "software:", "  pinned: {kernel: {x86: 6.1}}", "  source: s"})),
-            "t.yaml:3:software.pinned.kernel: expected a version string, got a mapping");
-  EXPECT_EQ(ParseError(Lines({"name: n", "software:", "  pinned: [driver]", "  source: s"})),
-            "t.yaml:3:software.pinned: expected a mapping of component: version, got a list");
 }
 
 TEST(ParseProfile, ShowsBinaryValuesEscapedAndLongValuesShortened) {

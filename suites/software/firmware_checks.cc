@@ -146,15 +146,16 @@ CheckResult CheckFirmwareIdentical(const FirmwareComponent& component,
     return with_measurements(ErroredNaming(problems));
   }
 
+  const SoftwareExpectation& software = profile.GetOrDefault<SoftwareExpectation>();
   std::vector<Finding> findings;
   for (const auto& [model, holders] : by_model) {
     std::size_t total = 0;
     for (const auto& entry : holders) total += entry.second.size();
     const std::string model_devices = (model.empty() ? "" : model + " ") + devices_word;
-    const PinnedVersion* pin = profile.software.PinFor(component.key, model);
+    const PinnedVersion* pin = software.PinFor(component.key, model);
     if (pin) {
       const std::string expected_text = pin->version + " (pinned in profile " + profile.name + ": " +
-                                        profile.software.source + ")";
+                                        software.source + ")";
       for (const auto& [version, devices] : holders) {
         if (version != pin->version) AddSkewFindings(component, model, version, devices, expected_text, findings);
       }

@@ -14,6 +14,7 @@
 #include "facts/firmware_facts.h"
 #include "harness/profile.h"
 #include "harness/verdict.h"
+#include "suites/software/software_profile.h"
 
 namespace gpuconform::software {
 

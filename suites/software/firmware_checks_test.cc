@@ -23,7 +23,7 @@ Profile GpuProfile() {
   p.name = "h100-sxm-8";
   p.gpu = GpuExpectation{true, 8, "H100", "datasheet"};
   p.infiniband = InfinibandExpectation{true, 8, "InfiniBand", 400, false, "datasheet"};
-  p.software.identical_across_nodes = {"vbios", "hca_firmware"};
+  p.Set(SoftwareExpectation{.identical_across_nodes = {"vbios", "hca_firmware"}});
   return p;
 }
 
@@ -88,8 +88,9 @@ TEST(FirmwareIdentical, DevicesAreComparedOnlyWithTheirOwnModel) {
 
 TEST(FirmwareIdentical, APinWinsOverTheMajorityPerModel) {
   Profile profile = GpuProfile();
-  profile.software.pinned = {{"hca_firmware", "MT4129", "28.41.1000"}};
-  profile.software.source = "the fabric vendor's support matrix";
+  profile.Set(SoftwareExpectation{.identical_across_nodes = {"vbios", "hca_firmware"},
+                                  .pinned = {{"hca_firmware", "MT4129", "28.41.1000"}},
+                                  .source = "the fabric vendor's support matrix"});
   auto node = [] { return Devices({{"mlx5_0", "MT4129", "28.39.1002"}, {"mlx5_2", "MT4125", "22.39.1002"}}); };
   const CheckResult result = CheckFirmwareIdentical(kHca, {{"n1", node()}, {"n2", node()}}, profile);
   ASSERT_EQ(result.verdict, Verdict::kFail);
@@ -137,7 +138,7 @@ TEST(FirmwareIdentical, NotApplicableOrNotListedSkipsSaying) {
   no_ib.infiniband.reset();
   EXPECT_EQ(CheckFirmwareIdentical(kHca, {{"n1", Devices({})}}, no_ib).verdict, Verdict::kSkip);
   Profile unlisted = GpuProfile();
-  unlisted.software.identical_across_nodes = {};
+  unlisted.Unset<SoftwareExpectation>();
   const CheckResult skipped = CheckFirmwareIdentical(kVbios, {{"n1", Gpus("a")}, {"n2", Gpus("b")}}, unlisted);
   EXPECT_EQ(skipped.verdict, Verdict::kSkip);
   ASSERT_FALSE(skipped.findings.empty());

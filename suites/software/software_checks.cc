@@ -27,8 +27,9 @@ std::string MajorityVersion(const std::map<std::string, std::vector<std::string>
 }  // namespace
 
 bool JudgedByProfile(const Profile& profile, const std::string& key) {
-  const auto& list = profile.software.identical_across_nodes;
-  return std::find(list.begin(), list.end(), key) != list.end() || profile.software.PinFor(key) != nullptr;
+  const SoftwareExpectation& software = profile.GetOrDefault<SoftwareExpectation>();
+  const auto& list = software.identical_across_nodes;
+  return std::find(list.begin(), list.end(), key) != list.end() || software.PinFor(key) != nullptr;
 }
 
 CheckResult CheckVersionsIdentical(const Component& component, const std::map<std::string, VersionReading>& readings,
@@ -76,12 +77,13 @@ CheckResult CheckVersionsIdentical(const Component& component, const std::map<st
 
   std::vector<Finding> findings;
   // A pinned version is what every node must run, even when most nodes run another.
-  const PinnedVersion* pin = profile.software.PinFor(component.key);
+  const SoftwareExpectation& software = profile.GetOrDefault<SoftwareExpectation>();
+  const PinnedVersion* pin = software.PinFor(component.key);
   const std::string expected = pin ? pin->version : MajorityVersion(nodes_by_version);
   const auto& majority_nodes = nodes_by_version[expected];
   std::string majority_text;
   if (pin) {
-    majority_text = " (pinned in profile " + profile.name + ": " + profile.software.source + ")";
+    majority_text = " (pinned in profile " + profile.name + ": " + software.source + ")";
   } else if (!expected.empty()) {
     majority_text = " like " + Join(majority_nodes, ", ") + " (" + std::to_string(majority_nodes.size()) + " of " +
                     std::to_string(readings.size()) + " nodes)";

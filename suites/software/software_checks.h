@@ -12,6 +12,7 @@
 #include "harness/profile.h"
 #include "harness/verdict.h"
 #include "probes/versions/versions_facts.h"
+#include "suites/software/software_profile.h"
 
 namespace gpuconform::software {
 

@@ -14,7 +14,7 @@ Profile GpuProfile() {
   Profile p;
   p.name = "h100-sxm-8";
   p.gpu = GpuExpectation{true, 8, "H100", "datasheet"};
-  p.software.identical_across_nodes = {"kernel", "driver", "nccl", "slurm"};
+  p.Set(SoftwareExpectation{.identical_across_nodes = {"kernel", "driver", "nccl", "slurm"}});
   return p;
 }
 
@@ -105,9 +105,7 @@ TEST(SoftwareVersions, OddNodeOutIsNamedWithObservedAndExpected) {
 // alone makes the component judged.
 TEST(SoftwareVersions, APinnedVersionWinsOverTheMajority) {
   Profile profile = GpuProfile();
-  profile.software.identical_across_nodes = {};
-  profile.software.pinned = {{"munge", "", "0.5.15"}};
-  profile.software.source = "the site's image manifest";
+  profile.Set(SoftwareExpectation{.pinned = {{"munge", "", "0.5.15"}}, .source = "the site's image manifest"});
   auto r = CheckVersionsIdentical(kMunge, {{"n1", Version("0.5.13")}, {"n2", Version("0.5.13")}}, profile);
   ASSERT_EQ(r.verdict, Verdict::kFail);
   ASSERT_EQ(r.findings.size(), 2u);

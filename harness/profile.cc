@@ -203,16 +203,6 @@ GpuHealthExpectation ReadGpuHealth(ProfileReader& reader, const Fields& fields) 
   return health;
 }
 
-DcgmExpectation ReadDcgm(ProfileReader& reader, const Fields& fields) {
-  DcgmExpectation dcgm;
-  reader.Require(fields, {"level", "source"}, "a dcgm section names the diagnostic level it runs and why");
-  dcgm.level = static_cast<int>(reader.PositiveInteger(fields, "level", 4).value_or(1));
-  dcgm.parameters_file = reader.NonEmptyString(fields, "parameters_file").value_or("");
-  dcgm.dcgmi = reader.NonEmptyString(fields, "dcgmi").value_or(dcgm.dcgmi);
-  dcgm.source = reader.NonEmptyString(fields, "source").value_or("");
-  return dcgm;
-}
-
 // Opens root[key] as a section when present and hands it to `read`; absent stays absent.
 template <typename Read>
 auto ReadSection(ProfileReader& reader, const Fields& root, std::string_view key,
@@ -255,8 +245,6 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
                                       ReadLinkCounters)
                               .value_or(LinkCounterRates{});
   profile.health_check = ReadSection(reader, root, "health_check", {"quick_checks", "source"}, ReadHealthCheck);
-  profile.dcgm =
-      ReadSection(reader, root, "dcgm", {"level", "parameters_file", "dcgmi", "source"}, ReadDcgm);
 }
 
 Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file) {
@@ -272,8 +260,7 @@ Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file
     return Error{*reader.error()};
   }
   std::vector<std::string_view> keys = {"name",   "description", "gpu",       "nvlink",    "infiniband", "nccl",
-                                        "regression", "link_counters", "gpu_health", "health_check",
-                                        "dcgm"};
+                                        "regression", "link_counters", "gpu_health", "health_check"};
   for (const auto& section : RegisteredProfileSections()) keys.push_back(section.key);
   std::optional<Fields> root = reader.Mapping(root_node, "", LineOf(root_node.Mark()), keys);
   if (!root) return Error{*reader.error()};

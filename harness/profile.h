@@ -116,14 +116,6 @@ struct HealthCheckExpectation {
   std::string source;  // why these are cheap enough
 };
 
-// The Dcgm suite: `dcgmi diag -r <level> -j` on each node (an active test: minutes of load).
-struct DcgmExpectation {
-  int level = 1;                // 1 quick, 2 medium, 3 long, 4 extended (dcgmi diag -r)
-  std::string parameters_file;  // dcgmi diag -c: DCGM's YAML of test parameters; empty: DCGM's defaults
-  std::string dcgmi = "dcgmi";  // the dcgmi binary; a bare name is looked up on PATH
-  std::string source;
-};
-
 struct Profile {
   std::string name;
   std::string description;
@@ -136,7 +128,6 @@ struct Profile {
   RegressionTolerance regression;  // always set: the section, else the defaults
   LinkCounterRates link_counters;  // always set: the section, else the defaults
   std::optional<HealthCheckExpectation> health_check;
-  std::optional<DcgmExpectation> dcgm;
 
   bool ExpectsGpus() const { return gpu && gpu->present; }
 

@@ -145,18 +145,6 @@ TEST(BuiltinProfiles, GpuProfilesExpectNcclOverIbWithGdr) {
   }
 }
 
-// The active GPU test's section: a DCGM level on every GPU profile.
-TEST(BuiltinProfiles, GpuProfilesRunDcgmAtASourcedLevel) {
-  for (const char* name : {"h100-sxm-8", "h200-sxm-8", "a100-sxm-8"}) {
-    const Profile profile = MustLoad(name);
-    ASSERT_TRUE(profile.dcgm) << name;
-    EXPECT_GE(profile.dcgm->level, 1) << name;
-    EXPECT_FALSE(profile.dcgm->source.empty()) << name;
-  }
-  const Profile local = MustLoad("local");
-  EXPECT_FALSE(local.dcgm.has_value());
-}
-
 TEST(BuiltinProfiles, LocalHasNoGpusNoInfinibandAndPinsCollectivesToEns1) {
   const Profile profile = MustLoad("local");
   ASSERT_TRUE(profile.gpu && profile.infiniband && profile.nccl);
@@ -430,21 +418,6 @@ TEST(ParseProfile, ReadsLinkCounterCountLimitsAndRejectsUnknownOrNegativeOnes) {
               StartsWith("t.yaml:3:link_counters.count_limits.crc_eror: unknown counter 'crc_eror' (known: "));
   EXPECT_EQ(ParseError(Lines({"name: n", "link_counters:", "  count_limits: {crc_errors: -1}", "  source: s"})),
             "t.yaml:3:link_counters.count_limits.crc_errors: expected a whole number of errors (0 or more), got '-1'");
-}
-
-TEST(ParseProfile, ReadsTheDcgmLevelAndToolAndRefusesALevelBeyondFour) {
-  auto profile = ParseProfile(Lines({"name: n", "dcgm:", "  level: 2", "  parameters_file: /etc/dcgm/diag.yaml",
-                                     "  source: DCGM docs"}),
-                              kFile);
-  ASSERT_TRUE(profile) << profile.error();
-  ASSERT_TRUE(profile->dcgm);
-  EXPECT_EQ(profile->dcgm->level, 2);
-  EXPECT_EQ(profile->dcgm->parameters_file, "/etc/dcgm/diag.yaml");
-  EXPECT_EQ(profile->dcgm->dcgmi, "dcgmi");  // on PATH unless the profile names one
-  EXPECT_THAT(ParseError(Lines({"name: n", "dcgm:", "  level: 5", "  source: s"})),
-              StartsWith("t.yaml:3:dcgm.level: too large"));
-  EXPECT_THAT(ParseError(Lines({"name: n", "dcgm:", "  level: 1"})), HasSubstr("dcgm.source: missing"));
-  EXPECT_THAT(ParseError(Lines({"name: n", "dcgm:", "  levl: 1", "  source: s"})), HasSubstr("did you mean 'level'"));
 }
 
 TEST(ParseProfile, ShowsBinaryValuesEscapedAndLongValuesShortened) {

@@ -7,6 +7,7 @@
 #include "harness/live_source.h"
 #include "probes/dcgm/dcgm_facts.h"
 #include "probes/dcgm/dcgm_probes.h"
+#include "probes/dcgm/dcgm_profile.h"
 
 namespace gpuconform::dcgm {
 namespace {
@@ -63,7 +64,7 @@ TEST(DcgmFacts, LiveRunsTheJsonAtTheProfilesLevelAndReadsTheRestFromSnapshots) {
 
   Profile profile;
   EXPECT_FALSE(DcgmDiagCommand(&profile)) << "no dcgm section: nothing to run";
-  profile.dcgm = DcgmExpectation{3, "/etc/dcgm/diag.yaml", "/opt/dcgm/bin/dcgmi", "s"};
+  profile.Set(DcgmExpectation{3, "/etc/dcgm/diag.yaml", "/opt/dcgm/bin/dcgmi", "s"});
   const auto level3 = DcgmDiagCommand(&profile);
   ASSERT_TRUE(level3);
   EXPECT_EQ(level3->argv, (std::vector<std::string>{"/opt/dcgm/bin/dcgmi", "diag", "-r", "3", "-j", "-c",

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "harness/snapshot_only_probe.h"
+#include "probes/dcgm/dcgm_profile.h"
 
 namespace gpuconform::dcgm {
 
@@ -17,8 +18,8 @@ int DiagTimeoutMs(int level) {
 }
 
 std::optional<ProbeCommand> DcgmDiagCommand(const Profile* profile) {
-  if (profile != nullptr && !profile->dcgm) return std::nullopt;
-  const DcgmExpectation dcgm = profile == nullptr ? DcgmExpectation{} : *profile->dcgm;
+  if (profile != nullptr && !profile->Get<DcgmExpectation>()) return std::nullopt;
+  const DcgmExpectation dcgm = profile == nullptr ? DcgmExpectation{} : *profile->Get<DcgmExpectation>();
   ProbeCommand command{{dcgm.dcgmi, "diag", "-r", std::to_string(dcgm.level), "-j"}, DiagTimeoutMs(dcgm.level)};
   if (!dcgm.parameters_file.empty()) {
     command.argv.push_back("-c");

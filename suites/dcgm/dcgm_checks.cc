@@ -5,6 +5,7 @@
 
 #include "harness/gpu_applicability.h"
 #include "harness/text_util.h"
+#include "probes/dcgm/dcgm_profile.h"
 
 namespace gpuconform::dcgm_suite {
 
@@ -109,7 +110,7 @@ CheckResult HostEngineUnreachable(const std::string& node, const std::string& ev
 
 std::optional<std::string> DiagnosticsSkipReason(const Profile& profile) {
   if (auto reason = GpuSkipReason(profile, "there is no GPU for DCGM to diagnose")) return reason;
-  if (!profile.dcgm) {
+  if (!profile.Get<dcgm::DcgmExpectation>()) {
     return "profile " + profile.name + " has no dcgm section, so no diagnostic level is chosen (add dcgm: {level, "
            "source}, see docs/profiles.md)";
   }

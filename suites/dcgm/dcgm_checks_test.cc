@@ -3,6 +3,7 @@
 // profile has no GPUs or no dcgm section.
 #include <gtest/gtest.h>
 
+#include "probes/dcgm/dcgm_profile.h"
 #include "suites/dcgm/dcgm_checks.h"
 #include "tests/support/registered_checks.h"
 #include "tests/support/test_support.h"
@@ -105,7 +106,7 @@ TEST(DcgmDiagnosticsPass, SkippedWithoutGpusOrWithoutADcgmSection) {
   EXPECT_EQ(local.verdict, Verdict::kSkip);
   EXPECT_NE(local.findings[0].message.find("no GPU for DCGM to diagnose"), std::string::npos);
   Profile no_section = test_support::BuiltinProfile("h100-sxm-8");
-  no_section.dcgm.reset();
+  no_section.Unset<dcgm::DcgmExpectation>();
   EXPECT_NE(DiagnosticsSkipReason(no_section)->find("has no dcgm section"), std::string::npos);
   EXPECT_FALSE(DiagnosticsSkipReason(test_support::BuiltinProfile("h100-sxm-8")));
 }

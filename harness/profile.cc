@@ -182,27 +182,6 @@ HealthCheckExpectation ReadHealthCheck(ProfileReader& reader, const Fields& fiel
   return health;
 }
 
-GpuHealthExpectation ReadGpuHealth(ProfileReader& reader, const Fields& fields) {
-  GpuHealthExpectation health;
-  reader.Require(fields,
-                 {"ecc_required", "persistence_mode_enabled", "aggregate_dram_errors_max",
-                  "aggregate_sram_correctable_max", "remapped_rows_uncorrectable_max", "retired_pages_max", "source"},
-                 "a gpu_health section states every limit and where it comes from");
-  const auto kMaxCount = std::numeric_limits<long long>::max();
-  health.ecc_required = reader.Bool(fields, "ecc_required").value_or(true);
-  health.persistence_mode_enabled = reader.Bool(fields, "persistence_mode_enabled").value_or(true);
-  health.aggregate_dram_errors_max = reader.PositiveInteger(fields, "aggregate_dram_errors_max", kMaxCount).value_or(0);
-  health.aggregate_sram_correctable_max =
-      reader.PositiveInteger(fields, "aggregate_sram_correctable_max", kMaxCount).value_or(0);
-  health.remapped_rows_uncorrectable_max =
-      reader.PositiveInteger(fields, "remapped_rows_uncorrectable_max", kMaxCount).value_or(0);
-  health.retired_pages_max = reader.PositiveInteger(fields, "retired_pages_max", kMaxCount).value_or(0);
-  health.pcie_bus_ids = reader.StringList(fields, "pcie_bus_ids").value_or(std::vector<std::string>{});
-  health.kernel_log_file = reader.NonEmptyString(fields, "kernel_log_file").value_or("");
-  health.source = reader.NonEmptyString(fields, "source").value_or("");
-  return health;
-}
-
 // Opens root[key] as a section when present and hands it to `read`; absent stays absent.
 template <typename Read>
 auto ReadSection(ProfileReader& reader, const Fields& root, std::string_view key,
@@ -230,11 +209,6 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
                   {"network", "gpudirect_rdma", "socket_ifname", "forbidden_ifnames",
                    "management_rate_gbit_per_s", "mtu", "source"},
                   ReadNccl);
-  profile.gpu_health = ReadSection(reader, root, "gpu_health",
-                                   {"ecc_required", "persistence_mode_enabled", "aggregate_dram_errors_max",
-                                    "aggregate_sram_correctable_max", "remapped_rows_uncorrectable_max",
-                                    "retired_pages_max", "pcie_bus_ids", "kernel_log_file", "source"},
-                                   ReadGpuHealth);
   profile.regression =
       ReadSection(reader, root, "regression", {"bandwidth_tolerance_fraction", "time_tolerance_fraction", "source"},
                   ReadRegression)
@@ -260,7 +234,7 @@ Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file
     return Error{*reader.error()};
   }
   std::vector<std::string_view> keys = {"name",   "description", "gpu",       "nvlink",    "infiniband", "nccl",
-                                        "regression", "link_counters", "gpu_health", "health_check"};
+                                        "regression", "link_counters", "health_check"};
   for (const auto& section : RegisteredProfileSections()) keys.push_back(section.key);
   std::optional<Fields> root = reader.Mapping(root_node, "", LineOf(root_node.Mark()), keys);
   if (!root) return Error{*reader.error()};

@@ -57,20 +57,6 @@ struct NcclExpectation {
   std::string source;
 };
 
-// GpuHealth: the health limits AzNHC, DCGM and gpud apply to each GPU, per SKU. Absent: the
-// suite is not applicable. A maximum is the largest count that still passes.
-struct GpuHealthExpectation {
-  bool ecc_required = true;              // ECC mode must be Enabled
-  bool persistence_mode_enabled = true;  // the persistence mode every GPU must have
-  long long aggregate_dram_errors_max = 0;      // DRAM correctable or uncorrectable, volatile or aggregate
-  long long aggregate_sram_correctable_max = 0;  // SRAM correctable, volatile or aggregate
-  long long remapped_rows_uncorrectable_max = 0;  // rows remapped for uncorrectable errors
-  long long retired_pages_max = 0;                // single- plus double-bit retired pages (before Ampere)
-  std::vector<std::string> pcie_bus_ids;          // where the GPUs must be; empty: only their count
-  std::string kernel_log_file;  // read when neither dmesg nor journalctl -k answers; empty: none
-  std::string source;
-};
-
 // How far a metric may move the wrong way from the baseline (--baseline) before it is a
 // regression, as a fraction of the baseline value, per metric family (by the metric's
 // unit). Only metrics with a direction (a floor or a ceiling) are compared; counts,
@@ -124,7 +110,6 @@ struct Profile {
   std::optional<NvlinkExpectation> nvlink;
   std::optional<InfinibandExpectation> infiniband;
   std::optional<NcclExpectation> nccl;
-  std::optional<GpuHealthExpectation> gpu_health;
   RegressionTolerance regression;  // always set: the section, else the defaults
   LinkCounterRates link_counters;  // always set: the section, else the defaults
   std::optional<HealthCheckExpectation> health_check;

@@ -6,6 +6,7 @@
 
 #include "harness/process_runner.h"
 #include "harness/profile.h"
+#include "probes/kernel_log/gpu_health_profile.h"
 
 namespace gpuconform::kernel_log {
 
@@ -59,8 +60,9 @@ RawOutput KernelLogOutput(const LiveContext& context) {
     any_tool = any_tool || run.outcome != CommandOutcome::kNotFound;
     attempts.push_back("`" + CommandText(argv) + "`: " + Why(run));
   }
-  const std::string file =
-      context.profile != nullptr && context.profile->gpu_health ? context.profile->gpu_health->kernel_log_file : "";
+  const GpuHealthExpectation* health =
+      context.profile != nullptr ? context.profile->Get<GpuHealthExpectation>() : nullptr;
+  const std::string file = health != nullptr ? health->kernel_log_file : "";
   if (!file.empty()) {
     RawOutput out = ReadFileOutput(context.host, file);
     if (out.ok()) return out;

@@ -10,6 +10,7 @@
 
 namespace gpuconform::gpu_health {
 
+using kernel_log::GpuHealthExpectation;
 using nvidia_smi::GpuDisplayName;
 using nvidia_smi::GpuRecord;
 
@@ -62,14 +63,15 @@ void Add(std::vector<Finding>& findings, ReasonCode code, const std::string& nod
 
 std::optional<std::string> GpuHealthSkipReason(const Profile& profile) {
   if (auto reason = GpuSkipReason(profile, "there is nothing to check")) return reason;
-  if (!profile.gpu_health) {
+  if (!profile.Get<GpuHealthExpectation>()) {
     return "profile " + profile.name + " has no gpu_health section, so it states no GPU health limits";
   }
   return std::nullopt;
 }
 
 std::optional<std::string> EccEnabledSkipReason(const Profile& profile) {
-  if (profile.gpu_health && !profile.gpu_health->ecc_required && profile.ExpectsGpus()) {
+  const GpuHealthExpectation* health = profile.Get<GpuHealthExpectation>();
+  if (health && !health->ecc_required && profile.ExpectsGpus()) {
     return "profile " + profile.name + " does not require ECC (gpu_health.ecc_required: false)";
   }
   return GpuHealthSkipReason(profile);
@@ -107,7 +109,8 @@ CheckResult CheckNoVolatileUncorrectableEcc(const std::string& node, const GpuIn
 
 CheckResult CheckSramEccHealthy(const std::string& node, const GpuInventory& inventory,
                                 const Profile& profile) {
-  const long long max = profile.gpu_health ? profile.gpu_health->aggregate_sram_correctable_max : 0;
+  const GpuHealthExpectation* health = profile.Get<GpuHealthExpectation>();
+  const long long max = health ? health->aggregate_sram_correctable_max : 0;
   return JudgeGpus(
       node, inventory, "SRAM ECC error counts", [&](const GpuRecord& gpu, auto& findings) {
         const auto& vol = gpu.volatile_ecc;
@@ -139,7 +142,8 @@ CheckResult CheckSramEccHealthy(const std::string& node, const GpuInventory& inv
 
 CheckResult CheckAggregateEccWithinLimits(const std::string& node, const GpuInventory& inventory,
                                           const Profile& profile) {
-  const long long max = profile.gpu_health ? profile.gpu_health->aggregate_dram_errors_max : 0;
+  const GpuHealthExpectation* health = profile.Get<GpuHealthExpectation>();
+  const long long max = health ? health->aggregate_dram_errors_max : 0;
   return JudgeGpus(node, inventory, "DRAM ECC error counts",
                    [&](const GpuRecord& gpu, auto& findings) {
                      const std::vector<std::pair<std::string, std::optional<long long>>> counts = {
@@ -167,7 +171,8 @@ CheckResult CheckAggregateEccWithinLimits(const std::string& node, const GpuInve
 
 CheckResult CheckRowRemappingHealthy(const std::string& node, const GpuInventory& inventory,
                                      const Profile& profile) {
-  const long long max = profile.gpu_health ? profile.gpu_health->remapped_rows_uncorrectable_max : 0;
+  const GpuHealthExpectation* health = profile.Get<GpuHealthExpectation>();
+  const long long max = health ? health->remapped_rows_uncorrectable_max : 0;
   return JudgeGpus(
       node, inventory, "remapped rows (nor retired pages)",
       [&](const GpuRecord& gpu, auto& findings) {
@@ -199,7 +204,8 @@ CheckResult CheckRowRemappingHealthy(const std::string& node, const GpuInventory
 
 CheckResult CheckRetiredPagesHealthy(const std::string& node, const GpuInventory& inventory,
                                      const Profile& profile) {
-  const long long max = profile.gpu_health ? profile.gpu_health->retired_pages_max : 0;
+  const GpuHealthExpectation* health = profile.Get<GpuHealthExpectation>();
+  const long long max = health ? health->retired_pages_max : 0;
   return JudgeGpus(node, inventory, "retired pages (nor remapped rows)",
                    [&](const GpuRecord& gpu, auto& findings) {
                      const auto& pages = gpu.retired_pages;
@@ -255,7 +261,8 @@ CheckResult CheckNoClockSlowdown(const std::string& node, const GpuInventory& in
 
 CheckResult CheckPersistenceMode(const std::string& node, const GpuInventory& inventory,
                                  const Profile& profile) {
-  const bool want_enabled = !profile.gpu_health || profile.gpu_health->persistence_mode_enabled;
+  const GpuHealthExpectation* health = profile.Get<GpuHealthExpectation>();
+  const bool want_enabled = !health || health->persistence_mode_enabled;
   const std::string expected = want_enabled ? "Enabled" : "Disabled";
   return JudgeGpus(
       node, inventory, "persistence mode", [&](const GpuRecord& gpu, auto& findings) {
@@ -296,7 +303,7 @@ CheckResult CheckGpusAtExpectedPcieAddresses(const std::string& node, const GpuI
                               "and seating; RMA it if it repeats"});
     }
   }
-  const auto& expected_ids = profile.gpu_health->pcie_bus_ids;
+  const auto& expected_ids = profile.Get<GpuHealthExpectation>()->pcie_bus_ids;
   for (const std::string& expected : expected_ids) {
     const std::string bus_id = nvidia_smi::CanonicalBusId(expected);
     if (listed.count(bus_id) || named.count(bus_id)) continue;

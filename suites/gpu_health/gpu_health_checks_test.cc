@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "probes/nvidia_smi/query_text_parse.h"
 #include "tests/support/registered_checks.h"
 #include "tests/support/test_support.h"
@@ -41,6 +43,15 @@ KernelLog Log(const std::string& text) { return test_support::Parsed(ParseKernel
 
 const Profile& H100() {
   static const Profile profile = BuiltinProfile("h100-sxm-8");
+  return profile;
+}
+
+// The H100 profile with its gpu_health section changed by `change`.
+Profile H100WithHealth(const std::function<void(kernel_log::GpuHealthExpectation&)>& change) {
+  Profile profile = H100();
+  kernel_log::GpuHealthExpectation health = *profile.Get<kernel_log::GpuHealthExpectation>();
+  change(health);
+  profile.Set(health);
   return profile;
 }
 
@@ -160,8 +171,7 @@ TEST(GpuHealth, NoOutputIsAnErrorNamingTheFileButASkipWinsOverIt) {
   EXPECT_NE(missing.findings[0].message.find("nvidia-smi-q.xml"), std::string::npos) << missing.findings[0].message;
   const CheckResult skipped = test_support::JudgeRegisteredOnce(kSuite, kPersistenceMode, raw, BuiltinProfile("local"));
   EXPECT_EQ(skipped.verdict, Verdict::kSkip);
-  Profile no_ecc = H100();
-  no_ecc.gpu_health->ecc_required = false;
+  const Profile no_ecc = H100WithHealth([](auto& health) { health.ecc_required = false; });
   const CheckResult ecc = test_support::JudgeRegisteredOnce(kSuite, kEccEnabled, raw, no_ecc);
   ASSERT_EQ(ecc.verdict, Verdict::kSkip);
   EXPECT_NE(ecc.findings[0].message.find("does not require ECC (gpu_health.ecc_required: false)"), std::string::npos);
@@ -183,8 +193,8 @@ TEST(GpuHealth, AGpuMissingFromItsAddressIsNamedByBusId) {
   const KernelLog quiet = Log("");
   result = CheckGpusAtExpectedPcieAddresses(kNode, Inventory(without_db), &quiet, H100());
   test_support::ExpectOnlyFinding(result, kNode, kNode + ": nvidia-smi lists 7 GPUs, expected 8");
-  Profile with_ids = H100();
-  with_ids.gpu_health->pcie_bus_ids = {"0000:18:00.0", "0000:db:00.0"};
+  const Profile with_ids =
+      H100WithHealth([](auto& health) { health.pcie_bus_ids = {"0000:18:00.0", "0000:db:00.0"}; });
   result = CheckGpusAtExpectedPcieAddresses(kNode, Inventory(without_db), &quiet, with_ids);
   test_support::ExpectOnlyFinding(result, kNode + "/00000000:DB:00.0", kNode + ": no GPU at 00000000:DB:00.0");
   EXPECT_EQ(CheckGpusAtExpectedPcieAddresses(kNode, Inventory(HealthyXml()), &quiet, with_ids).verdict,
@@ -248,7 +258,7 @@ TEST(GpuHealth, ProfilesWithoutGpusOrWithoutLimitsSkipEveryCheck) {
     EXPECT_NE(result.findings[0].message.find("gpu.present: false"), std::string::npos) << result.findings[0].message;
   }
   Profile no_limits = H100();
-  no_limits.gpu_health.reset();
+  no_limits.Unset<kernel_log::GpuHealthExpectation>();
   const auto unlimited = test_support::EvaluateSuiteOnSnapshot(kSuite, FixtureDir("gpu-health-h100-healthy"), no_limits);
   ASSERT_EQ(unlimited.size(), 10u);
   for (const auto& result : unlimited) {

@@ -158,7 +158,12 @@ void ParseAndJudge(benchmark::State& state, bool hostile) {
       state.SkipWithError(log.error().c_str());
       return;
     }
-    auto results = nccl_transport::JudgeLog(*log, profile);
+    namespace nt = nccl_transport;
+    const std::vector<CheckResult> results = {
+        nt::CheckInterNodeChannelsUseProfileNetwork(*log, profile), nt::CheckNetIbDevicesMatchRails(*log, profile),
+        nt::CheckGpuDirectRdmaOnInterNodeChannels(*log, profile),   nt::CheckIntraNodeChannelsOverNvlink(*log, profile),
+        nt::CheckSocketInterfaceIsFabric(*log, profile),            nt::CheckEnvironmentAudit(*log, profile),
+        nt::CheckNoNcclErrors(*log)};
     benchmark::DoNotOptimize(results);
     peak_above_baseline = std::max(peak_above_baseline, bench::HeapPeakBytes() - baseline);
     channels = log->channels.size();

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <exception>
 #include <iterator>
-#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -115,17 +114,6 @@ void DropEveryNodesFacts(const SuiteContext& context) {
   for (const auto& node : context.raw.nodes) context.raw.facts.ClearNode(node);
 }
 
-// TRANSITIONAL: an `evaluate`'s results in the suite's declared check order.
-std::vector<CheckResult> InCheckOrder(const SuiteDefinition& suite, std::vector<CheckResult> results) {
-  std::vector<CheckResult> ordered;
-  for (const auto& check : suite.checks) {
-    for (auto& result : results) {
-      if (result.check == check.name) ordered.push_back(std::move(result));
-    }
-  }
-  return ordered;
-}
-
 // A cluster check comparing every node's reading, read node by node and judged after.
 struct PendingComparison {
   std::size_t suite = 0;  // index in the run's suites
@@ -186,24 +174,11 @@ class Evaluation {
 
   void PlaceCases() {
     std::size_t total = 0;
-    for (auto& run : runs_) {
-      if (run.suite->evaluate) {  // TRANSITIONAL
-        RunPart(run, [&] { together_[run.suite] = InCheckOrder(*run.suite, run.suite->evaluate(context_)); });
-        slots_.push_back({total, together_[run.suite].size(), {}});
-        total += slots_.back().count;
-        continue;
-      }
+    for (const auto& run : runs_) {
       slots_.push_back(SlotsOf(run, total));
       total += slots_.back().count;
     }
     all_.resize(total);
-    for (std::size_t s = 0; s < runs_.size(); ++s) {  // TRANSITIONAL
-      auto& results = together_[runs_[s].suite];
-      for (std::size_t i = 0; i < results.size(); ++i) {
-        all_[slots_[s].first + i] = std::move(results[i]);
-        all_[slots_[s].first + i].suite = runs_[s].suite->name;
-      }
-    }
   }
 
   CheckResult& Slot(std::size_t s, std::size_t c, std::size_t n = 0) {
@@ -217,7 +192,6 @@ class Evaluation {
   void JudgeClusterChecks() {
     for (std::size_t s = 0; s < runs_.size(); ++s) {
       SuiteRun& run = runs_[s];
-      if (run.suite->evaluate) continue;  // TRANSITIONAL
       const auto& checks = run.suite->checks;
       if (run.unavailable) {
         for (std::size_t c = 0; c < checks.size(); ++c) Slot(s, c) = Named(*run.suite, checks[c], "", *run.unavailable);
@@ -258,7 +232,7 @@ class Evaluation {
     for (std::size_t n = 0; n < nodes.size(); ++n) {
       for (std::size_t s = 0; s < runs_.size(); ++s) {
         SuiteRun& run = runs_[s];
-        if (run.OwnNodes() || run.suite->evaluate) continue;
+        if (run.OwnNodes()) continue;
         const auto& checks = run.suite->checks;
         for (std::size_t c = 0; c < checks.size(); ++c) {
           if (!checks[c].per_node) continue;
@@ -306,7 +280,6 @@ class Evaluation {
   std::vector<Slots> slots_;
   std::vector<CheckResult> all_;
   std::vector<PendingComparison> comparisons_;
-  std::map<const SuiteDefinition*, std::vector<CheckResult>> together_;  // TRANSITIONAL
 };
 
 }  // namespace

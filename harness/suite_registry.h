@@ -157,14 +157,7 @@ struct SuiteDefinition {
   // sweeps): those are kept until its last cluster check has judged, rather than dropped after
   // each check and parsed again.
   bool cluster_checks_share_node_facts = false;
-  // TRANSITIONAL (removed once the last suite is converted): judges every check at once.
-  std::function<std::vector<CheckResult>(const SuiteContext&)> evaluate = {};
 };
-
-// TRANSITIONAL: the judgement of one check of an `evaluate`.
-inline CheckResult Judged(const std::string& check, const std::string& node, CheckResult judgement) {
-  return Stamped(std::move(judgement), "", check, node);
-}
 
 // The probes the suites read, each once (by id), in the suites' order.
 std::vector<ProbeSpec> ProbesOf(const std::vector<const SuiteDefinition*>& suites);

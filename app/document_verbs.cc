@@ -58,7 +58,7 @@ std::string Describe(const RunRecord& run) {
 RegressionTolerance Tolerances(const CommandLine& command, const Run& newer) {
   const std::string name = command.profile.empty() ? newer.record.profile : command.profile;
   auto profile = LoadProfile(name);
-  if (profile) return profile->regression;
+  if (profile) return profile->GetOrDefault<RegressionTolerance>();
   std::cerr << "gpuconform: " << profile.error() << "; using the default regression tolerances\n";
   return RegressionTolerance{};
 }

@@ -1,5 +1,7 @@
 #include "app/health_check_verb.h"
 
+#include "app/health_check_profile.h"
+
 #include <chrono>
 #include <iostream>
 #include <map>
@@ -42,13 +44,14 @@ struct QuickSelection {
 };
 
 Result<QuickSelection> SelectQuickChecks(const Profile& profile) {
-  if (!profile.health_check || profile.health_check->quick_checks.empty()) {
+  const auto* section = profile.Get<HealthCheckExpectation>();
+  if (section == nullptr || section->quick_checks.empty()) {
     return Error{profile.file +
                  ": the profile has no health_check section listing quick_checks; add one (see "
                  "topologies/local.yaml) to choose the checks a health check runs"};
   }
   QuickSelection selection;
-  for (const auto& name : profile.health_check->quick_checks) {
+  for (const auto& name : section->quick_checks) {
     const auto dot = name.find('.');
     const SuiteDefinition* found_suite = nullptr;
     const CheckDefinition* found_check = nullptr;

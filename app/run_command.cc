@@ -651,7 +651,7 @@ int JudgeGathered(const RunScope& scope, const std::vector<const SuiteDefinition
   };
   if (baseline) {
     steps.compare = [&](Run& judged) {
-      judged.cases = CompareWithBaseline(std::move(judged.cases), *baseline, profile->regression);
+      judged.cases = CompareWithBaseline(std::move(judged.cases), *baseline, profile->GetOrDefault<RegressionTolerance>());
       Progress(world, "compared with the baseline " + command.baseline + " (" +
                           std::to_string(baseline->metrics.size()) + " metrics, " +
                           std::to_string(baseline->run_ids.size()) + " run(s))");

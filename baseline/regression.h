@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "baseline/baseline.h"
+#include "baseline/regression_profile.h"
 #include "harness/profile.h"
 #include "harness/verdict.h"
 

@@ -111,16 +111,6 @@ NcclExpectation ReadNccl(ProfileReader& reader, const Fields& fields) {
 }
 
 
-RegressionTolerance ReadRegression(ProfileReader& reader, const Fields& fields) {
-  RegressionTolerance tolerance;
-  reader.Require(fields, {"source"}, "say where the tolerances come from, e.g. the spread of repeated runs");
-  tolerance.bandwidth_fraction =
-      reader.PositiveNumber(fields, "bandwidth_tolerance_fraction").value_or(tolerance.bandwidth_fraction);
-  tolerance.time_fraction = reader.PositiveNumber(fields, "time_tolerance_fraction").value_or(tolerance.time_fraction);
-  tolerance.source = reader.NonEmptyString(fields, "source").value_or(tolerance.source);
-  return tolerance;
-}
-
 // The counters the link checks judge by count (suites/infiniband, nvswitch, pcie): the names
 // `link_counters.count_limits` may set. InfiniBand's port_xmit_wait is load, not an error.
 const std::vector<std::string_view>& CountLimitedCounters() {
@@ -165,23 +155,6 @@ LinkCounterRates ReadLinkCounters(ProfileReader& reader, const Fields& fields) {
   return rates;
 }
 
-HealthCheckExpectation ReadHealthCheck(ProfileReader& reader, const Fields& fields) {
-  HealthCheckExpectation health;
-  reader.Require(fields, {"quick_checks", "source"}, "list the Suite.Check names the health check runs, and say why");
-  health.quick_checks = reader.StringList(fields, "quick_checks").value_or(std::vector<std::string>{});
-  for (std::size_t i = 0; i < health.quick_checks.size(); ++i) {
-    const std::string& name = health.quick_checks[i];
-    const auto dot = name.find('.');
-    if (dot == std::string::npos || dot == 0 || dot + 1 == name.size() || name.find('/') != std::string::npos) {
-      const YAML::Node item = (*fields.Value("quick_checks"))[i];
-      reader.Fail(LineOf(item.Mark()), "health_check.quick_checks[" + std::to_string(i) + "]",
-                  "expected Suite.Check (as `gpuconform list` prints it, without /<node>), got " + Shown(name));
-    }
-  }
-  health.source = reader.NonEmptyString(fields, "source").value_or("");
-  return health;
-}
-
 // Opens root[key] as a section when present and hands it to `read`; absent stays absent.
 template <typename Read>
 auto ReadSection(ProfileReader& reader, const Fields& root, std::string_view key,
@@ -209,16 +182,11 @@ void ReadSections(ProfileReader& reader, const Fields& root, Profile& profile) {
                   {"network", "gpudirect_rdma", "socket_ifname", "forbidden_ifnames",
                    "management_rate_gbit_per_s", "mtu", "source"},
                   ReadNccl);
-  profile.regression =
-      ReadSection(reader, root, "regression", {"bandwidth_tolerance_fraction", "time_tolerance_fraction", "source"},
-                  ReadRegression)
-          .value_or(RegressionTolerance{});
   profile.link_counters = ReadSection(reader, root, "link_counters",
                                       {"ib_signal_errors_per_hour", "ib_discards_per_hour", "nvlink_errors_per_hour",
                                        "pcie_correctable_per_hour", "count_limits", "source"},
                                       ReadLinkCounters)
                               .value_or(LinkCounterRates{});
-  profile.health_check = ReadSection(reader, root, "health_check", {"quick_checks", "source"}, ReadHealthCheck);
 }
 
 Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file) {
@@ -233,8 +201,8 @@ Result<Profile> ReadProfile(const YAML::Node& root_node, const std::string& file
         "the top level must be a mapping of profile keys (name:, gpu:, ...), got " + Described(root_node));
     return Error{*reader.error()};
   }
-  std::vector<std::string_view> keys = {"name",   "description", "gpu",       "nvlink",    "infiniband", "nccl",
-                                        "regression", "link_counters", "health_check"};
+  // The frame's keys and the shared sections, then every section registered by the code that owns it.
+  std::vector<std::string_view> keys = {"name", "description", "gpu", "nvlink", "infiniband", "nccl", "link_counters"};
   for (const auto& section : RegisteredProfileSections()) keys.push_back(section.key);
   std::optional<Fields> root = reader.Mapping(root_node, "", LineOf(root_node.Mark()), keys);
   if (!root) return Error{*reader.error()};

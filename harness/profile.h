@@ -57,19 +57,6 @@ struct NcclExpectation {
   std::string source;
 };
 
-// How far a metric may move the wrong way from the baseline (--baseline) before it is a
-// regression, as a fraction of the baseline value, per metric family (by the metric's
-// unit). Only metrics with a direction (a floor or a ceiling) are compared; counts,
-// capacities and other units are judged by their checks alone.
-inline constexpr char kDefaultRegressionSource[] =
-    "gpuconform's default, not a measurement of this cluster: a bandwidth may drop 10% and a time may rise 25% "
-    "before it is a regression; set regression: in the profile from your own run-to-run spread";
-struct RegressionTolerance {
-  double bandwidth_fraction = 0.10;  // GB/s, Gbit/s, MB/s
-  double time_fraction = 0.25;       // s, ms, us
-  std::string source = kDefaultRegressionSource;
-};
-
 inline constexpr char kDefaultCounterRateSource[] =
     "gpuconform's defaults, not a measurement of this cluster: a clean link gains no signal errors, so more than "
     "one an hour on one link (ten correctable errors on one PCIe device) is a trend that precedes its failure, as an NVLink's "
@@ -95,13 +82,6 @@ struct LinkCounterRates {
   }
 };
 
-// `gpuconform health-check` (Slurm's HealthCheckProgram): the per-node checks cheap and
-// passive enough to run every few minutes on every node. Names are "Suite.Check".
-struct HealthCheckExpectation {
-  std::vector<std::string> quick_checks;
-  std::string source;  // why these are cheap enough
-};
-
 struct Profile {
   std::string name;
   std::string description;
@@ -110,9 +90,7 @@ struct Profile {
   std::optional<NvlinkExpectation> nvlink;
   std::optional<InfinibandExpectation> infiniband;
   std::optional<NcclExpectation> nccl;
-  RegressionTolerance regression;  // always set: the section, else the defaults
   LinkCounterRates link_counters;  // always set: the section, else the defaults
-  std::optional<HealthCheckExpectation> health_check;
 
   bool ExpectsGpus() const { return gpu && gpu->present; }
 

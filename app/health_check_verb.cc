@@ -28,16 +28,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr char kScontrolProbeId[] = "scontrol-show-node";
 
-// The probes that measure, load the GPUs or talk to other nodes: never in a health check.
-// DCGM's diagnostic and nvbandwidth hold the GPUs for minutes (for hours at DCGM level 4), and
-// their snapshot-only text forms go with them.
-bool IsActive(const std::string& id) {
-  static const std::set<std::string> kActive = {
-      "cuda-p2p",        "fabric-reach",    "nccl-topo",        "nccl-allreduce",  "mpi-allreduce",
-      "checkpoint",      "dcgmi-diag-json", "dcgmi-diag-text", "nvbandwidth-json", "nvbandwidth-text"};
-  return kActive.count(id) > 0;
-}
-
 struct QuickSelection {
   std::vector<const SuiteDefinition*> suites;
   std::set<std::string> checks;  // "Suite.Check"
@@ -163,7 +153,7 @@ int BudgetSeconds(const std::string& text) {
 std::vector<ProbeSpec> QuickProbes(const std::vector<ProbeSpec>& probes, const std::string& host) {
   std::vector<ProbeSpec> quick;
   for (ProbeSpec spec : probes) {
-    if (IsActive(spec.id)) continue;
+    if (spec.active) continue;  // never in a health check
     if (spec.scope == ProbeScope::kCluster) {
       if (spec.id != kScontrolProbeId) continue;
       spec.argv.push_back(host);  // this node's record only: the controller is asked by every node

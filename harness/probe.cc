@@ -42,6 +42,11 @@ ProbeSpec TalksToDevices(ProbeSpec spec, std::string driver_path) {
   return spec;
 }
 
+ProbeSpec Active(ProbeSpec spec) {
+  spec.active = true;
+  return spec;
+}
+
 ProbeSpec CommandProbe(std::string id, ProbeScope scope, std::string file, std::vector<std::string> argv,
                        int timeout_ms) {
   ProbeSpec spec = Spec(std::move(id), scope, ProbeMethod::kCommand, std::move(file));

@@ -65,6 +65,9 @@ struct ProbeSpec {
   // read on rank 0, answers with RawOutput::file instead of the text, and its reader streams it
   // line by line (harness/raw_lines.h).
   bool large_output = false;
+  // It measures, loads the GPUs or talks to other nodes (a collective, DCGM's diagnostic): never
+  // run by a health check, which must stay cheap and passive on a node that runs jobs.
+  bool active = false;
 };
 
 enum class ProbeStatus {
@@ -97,6 +100,8 @@ inline constexpr char kNvidiaDriverLoaded[] = "/proc/driver/nvidia";
 inline constexpr char kInfinibandDriverLoaded[] = "/sys/class/infiniband";
 // `spec` as a tool that talks to the devices whose driver `driver_path` shows loaded.
 ProbeSpec TalksToDevices(ProbeSpec spec, std::string driver_path);
+// `spec` as an active probe (ProbeSpec::active).
+ProbeSpec Active(ProbeSpec spec);
 
 // Appends `spec` unless a probe with its id is already there: several suites read one probe,
 // and each probe runs (and is recorded) once.

@@ -726,7 +726,7 @@ RawOutput ProbeCheckpoint(const CollectiveContext& context) {
 }
 
 const ProbeSpec& CheckpointProbe() {
-  static const ProbeSpec kSpec = CollectiveProbe("checkpoint", "checkpoint.txt", ProbeCheckpoint);
+  static const ProbeSpec kSpec = Active(CollectiveProbe("checkpoint", "checkpoint.txt", ProbeCheckpoint));
   return kSpec;
 }
 

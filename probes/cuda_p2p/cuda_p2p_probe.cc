@@ -317,7 +317,7 @@ const ProbeSpec& CudaP2pProbe() {
   static const ProbeSpec kSpec = [] {
     ProbeSpec spec = BuiltinProbe("cuda-p2p", ProbeScope::kNode, "cuda-p2p.txt", CudaP2pOutput);
     spec.timeout_ms = static_cast<int>(std::chrono::milliseconds(kTimeBudget).count());
-    return spec;
+    return Active(spec);
   }();
   return kSpec;
 }

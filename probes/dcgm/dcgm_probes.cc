@@ -30,14 +30,14 @@ std::optional<ProbeCommand> DcgmDiagCommand(const Profile* profile) {
 
 const ProbeSpec& DcgmDiagJsonProbe() {
   // The longest level's deadline is the ceiling; the profile's level sets the real one.
-  static const ProbeSpec kSpec = ProfileCommandProbe(
+  static const ProbeSpec kSpec = Active(ProfileCommandProbe(
       "dcgmi-diag-json", ProbeScope::kNode, "dcgmi-diag.json",
-      {{"dcgmi", "diag", "-r", "1", "-j"}, DiagTimeoutMs(4)}, DcgmDiagCommand);
+      {{"dcgmi", "diag", "-r", "1", "-j"}, DiagTimeoutMs(4)}, DcgmDiagCommand));
   return kSpec;
 }
 
 const ProbeSpec& DcgmDiagTextProbe() {
-  static const ProbeSpec kSpec = SnapshotOnlyProbe("dcgmi-diag-text", "dcgmi-diag.txt", "dcgmi diag");
+  static const ProbeSpec kSpec = Active(SnapshotOnlyProbe("dcgmi-diag-text", "dcgmi-diag.txt", "dcgmi diag"));
   return kSpec;
 }
 

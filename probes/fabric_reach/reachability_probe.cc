@@ -153,6 +153,6 @@ const FabricMesh& SharedFabricMesh(const CollectiveContext& context) {
 
 RawOutput ProbeFabricReach(const CollectiveContext& context) { return SharedFabricMesh(context).output; }
 
-ProbeSpec FabricReachProbe() { return CollectiveProbe("fabric-reach", "fabric-reach.txt", ProbeFabricReach); }
+ProbeSpec FabricReachProbe() { return Active(CollectiveProbe("fabric-reach", "fabric-reach.txt", ProbeFabricReach)); }
 
 }  // namespace gpuconform::fabric_reach

@@ -240,7 +240,7 @@ std::vector<long long> MpiSweepSizes(const Profile* profile, const RunOptions& o
 ProbeSpec MpiAllreduceProbe() {
   ProbeSpec spec = CollectiveProbe("mpi-allreduce", "mpi-allreduce.txt", Measure);
   spec.scope = ProbeScope::kCluster;
-  return spec;
+  return Active(spec);
 }
 
 }  // namespace gpuconform::mpi_sweep

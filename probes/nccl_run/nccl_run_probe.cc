@@ -441,7 +441,7 @@ ProbeSpec NcclAllreduceProbe() {
   ProbeSpec spec = CollectiveProbe("nccl-allreduce", "nccl-allreduce.txt",
                                    [](const CollectiveContext& context) { return SharedNcclRun(context).allreduce; });
   spec.scope = ProbeScope::kCluster;
-  return spec;
+  return Active(spec);
 }
 
 }  // namespace gpuconform::nccl_run

@@ -35,6 +35,6 @@ RawOutput ReadTopology(const CollectiveContext& context) {
 
 }  // namespace
 
-ProbeSpec TopologyProbe() { return CollectiveProbe("nccl-topo", "nccl-topo.xml", ReadTopology); }
+ProbeSpec TopologyProbe() { return Active(CollectiveProbe("nccl-topo", "nccl-topo.xml", ReadTopology)); }
 
 }  // namespace gpuconform::nccl_topo

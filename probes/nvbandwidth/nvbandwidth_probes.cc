@@ -13,15 +13,15 @@ std::optional<ProbeCommand> NvbandwidthCommand(const Profile* profile) {
 
 const ProbeSpec& NvbandwidthJsonProbe() {
   // It copies on the GPUs: past its deadline with the driver loaded, the GPU is wedged.
-  static const ProbeSpec kSpec = TalksToDevices(
+  static const ProbeSpec kSpec = Active(TalksToDevices(
       ProfileCommandProbe("nvbandwidth-json", ProbeScope::kNode, "nvbandwidth.json",
                           {{"nvbandwidth", "-j"}, kNvbandwidthTimeoutMs}, NvbandwidthCommand),
-      kNvidiaDriverLoaded);
+      kNvidiaDriverLoaded));
   return kSpec;
 }
 
 const ProbeSpec& NvbandwidthTextProbe() {
-  static const ProbeSpec kSpec = SnapshotOnlyProbe("nvbandwidth-text", "nvbandwidth.txt", "nvbandwidth");
+  static const ProbeSpec kSpec = Active(SnapshotOnlyProbe("nvbandwidth-text", "nvbandwidth.txt", "nvbandwidth"));
   return kSpec;
 }
 

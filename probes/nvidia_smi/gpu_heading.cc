@@ -27,4 +27,14 @@ std::optional<GpuHeading> ParseGpuHeading(std::string_view trimmed) {
   return heading;
 }
 
+std::optional<NvlinkOutputLines::Line> NvlinkOutputLines::Next() {
+  while (const auto line = lines_.Next()) {
+    last_line_ = line->number;
+    const std::string clean = StripAnsiEscapes(WithoutCarriageReturn(line->text));
+    const std::string_view trimmed = Trim(clean);
+    if (!trimmed.empty()) return Line{line->number, std::string(trimmed)};
+  }
+  return std::nullopt;
+}
+
 }  // namespace gpuconform::nvidia_smi

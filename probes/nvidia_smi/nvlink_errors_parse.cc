@@ -33,13 +33,9 @@ const char* CounterNamed(std::string_view label) {
 Result<NvlinkErrorReport> ParseNvlinkErrors(const std::string& text, const std::string& origin) {
   NvlinkErrorReport report;
   report.origin = origin;
-  int last_line = 1;  // output without a GPU is faulted at its last line
-  TextLines lines(text);
+  NvlinkOutputLines lines(text);
   while (const auto line = lines.Next()) {
-    last_line = line->number;
-    const std::string clean = StripAnsiEscapes(WithoutCarriageReturn(line->text));
-    const std::string_view trimmed = Trim(clean);
-    if (trimmed.empty()) continue;
+    const std::string_view trimmed = line->trimmed;
     if (const auto heading = ParseGpuHeading(trimmed)) {
       report.gpus.push_back({heading->index, heading->name, heading->uuid, {}});
       continue;
@@ -74,8 +70,7 @@ Result<NvlinkErrorReport> ParseNvlinkErrors(const std::string& text, const std::
     gpu.links.back().counters[counter] = *count;
   }
   if (report.gpus.empty()) {
-    return ErrorAt(origin, last_line,
-                   "no 'GPU <n>: ...' line: not nvidia-smi nvlink -e output");
+    return ErrorAt(origin, lines.last_line(), "no 'GPU <n>: ...' line: not nvidia-smi nvlink -e output");
   }
   return report;
 }

@@ -158,13 +158,9 @@ Result<TopoMatrix> ParseTopoMatrix(const std::string& text, const std::string& o
 
 Result<NvlinkStatus> ParseNvlinkStatus(const std::string& text, const std::string& origin) {
   NvlinkStatus status;
-  int last_line = 1;  // output without a GPU is faulted at its last line
-  TextLines lines(text);
+  NvlinkOutputLines lines(text);
   while (const auto line = lines.Next()) {
-    last_line = line->number;
-    const std::string clean = StripAnsiEscapes(WithoutCarriageReturn(line->text));
-    const std::string_view trimmed = Trim(clean);
-    if (trimmed.empty()) continue;
+    const std::string_view trimmed = line->trimmed;
 
     if (const auto heading = ParseGpuHeading(trimmed)) {
       NvlinkGpu gpu;
@@ -211,8 +207,7 @@ Result<NvlinkStatus> ParseNvlinkStatus(const std::string& text, const std::strin
     return ErrorAt(origin, line->number, "unexpected line in nvidia-smi nvlink -s output: " + QuoteForMessage(trimmed));
   }
   if (status.gpus.empty()) {
-    return ErrorAt(origin, last_line,
-              "no 'GPU <n>: <name>' line (is this `nvidia-smi nvlink -s` output?)");
+    return ErrorAt(origin, lines.last_line(), "no 'GPU <n>: <name>' line (is this `nvidia-smi nvlink -s` output?)");
   }
   return status;
 }

@@ -2,17 +2,12 @@
 // tolerances and their required source where it is given.
 #include "baseline/regression_profile.h"
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 #include "tests/support/profile_text.h"
 
 namespace gpuconform {
 namespace {
 
-using ::testing::HasSubstr;
-using test_support::Lines;
-using test_support::ParseError;
+using namespace test_support::profile_tests;
 
 TEST(RegressionProfile, AbsentGivesTheDefaultsWithTheirOwnSource) {
   auto profile = ParseProfile("name: n\n", test_support::kProfileFile);

@@ -2,19 +2,12 @@
 // file:line:allreduce[i].key, and the built-in profiles' published floors.
 #include "probes/allreduce_sweep/allreduce_profile.h"
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 #include "tests/support/profile_text.h"
-#include "tests/support/test_support.h"
 
 namespace gpuconform::allreduce_sweep {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::StartsWith;
-using test_support::Lines;
-using test_support::ParseError;
+using namespace test_support::profile_tests;
 
 constexpr long long kSixteenGiB = 17179869184;
 constexpr long long kEightGiB = 8589934592;
@@ -29,6 +22,12 @@ const AllreduceFloor* FloorFor(const Profile& profile, int nodes) {
     if (floor.nodes == nodes) return &floor;
   }
   return nullptr;
+}
+
+// The error for a profile whose one allreduce entry has these values, and a source.
+std::string OneEntryError(const std::string& nodes, const std::string& size_bytes, const std::string& busbw_floor) {
+  return ParseError("name: n\nallreduce:\n  - nodes: " + nodes + "\n    size_bytes: " + size_bytes +
+                    "\n    busbw_floor_gb_per_s: " + busbw_floor + "\n    source: x\n");
 }
 
 // ---- built-in profiles ------------------------------------------------------------------
@@ -108,12 +107,8 @@ TEST(AllreduceProfile, RejectsUnknownKeyInAnEntry) {
 }
 
 TEST(AllreduceProfile, RejectsNonFiniteNumbers) {
-  EXPECT_EQ(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 1", "    size_bytes: 8",
-                              "    busbw_floor_gb_per_s: .inf", "    source: x"})),
-            "t.yaml:5:allreduce[0].busbw_floor_gb_per_s: expected a number, got '.inf'");
-  EXPECT_EQ(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 1", "    size_bytes: 8",
-                              "    busbw_floor_gb_per_s: nan", "    source: x"})),
-            "t.yaml:5:allreduce[0].busbw_floor_gb_per_s: expected a number, got 'nan'");
+  EXPECT_EQ(OneEntryError("1", "8", ".inf"), "t.yaml:5:allreduce[0].busbw_floor_gb_per_s: expected a number, got '.inf'");
+  EXPECT_EQ(OneEntryError("1", "8", "nan"), "t.yaml:5:allreduce[0].busbw_floor_gb_per_s: expected a number, got 'nan'");
 }
 
 TEST(AllreduceProfile, RejectsAMappingOrNothingWhereTheListBelongs) {
@@ -131,17 +126,12 @@ TEST(AllreduceProfile, RejectsAnEntryThatIsNotAMapping) {
 }
 
 TEST(AllreduceProfile, RejectsZeroAndNegativeCounts) {
-  EXPECT_EQ(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 0", "    size_bytes: 8",
-                              "    busbw_floor_gb_per_s: 1", "    source: x"})),
-            "t.yaml:3:allreduce[0].nodes: must be positive, got '0'");
-  EXPECT_EQ(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 1", "    size_bytes: 8",
-                              "    busbw_floor_gb_per_s: -0.5", "    source: x"})),
-            "t.yaml:5:allreduce[0].busbw_floor_gb_per_s: must be positive, got '-0.5'");
+  EXPECT_EQ(OneEntryError("0", "8", "1"), "t.yaml:3:allreduce[0].nodes: must be positive, got '0'");
+  EXPECT_EQ(OneEntryError("1", "8", "-0.5"), "t.yaml:5:allreduce[0].busbw_floor_gb_per_s: must be positive, got '-0.5'");
 }
 
 TEST(AllreduceProfile, RejectsCountsBeyondTheirType) {
-  EXPECT_EQ(ParseError(Lines({"name: n", "allreduce:", "  - nodes: 1", "    size_bytes: 99999999999999999999",
-                              "    busbw_floor_gb_per_s: 1", "    source: x"})),
+  EXPECT_EQ(OneEntryError("1", "99999999999999999999", "1"),
             "t.yaml:4:allreduce[0].size_bytes: too large, got '99999999999999999999'");
 }
 

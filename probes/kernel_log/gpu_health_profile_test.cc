@@ -2,31 +2,22 @@
 // addresses and kernel log file, and the AzNHC limits on every built-in GPU profile.
 #include "probes/kernel_log/gpu_health_profile.h"
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 #include <string>
 #include <vector>
 
 #include "tests/support/profile_text.h"
-#include "tests/support/test_support.h"
 
 namespace gpuconform::kernel_log {
 namespace {
 
-using ::testing::StartsWith;
-using test_support::Lines;
-using test_support::ParseError;
+using namespace test_support::profile_tests;
 
 TEST(GpuHealthProfile, ReadsEveryLimitTheAddressesAndTheKernelLogFile) {
-  const Profile profile = test_support::Parsed(ParseProfile(
-      Lines({"name: n", "gpu_health:", "  ecc_required: false", "  persistence_mode_enabled: true",
-             "  aggregate_dram_errors_max: 20", "  aggregate_sram_correctable_max: 10",
-             "  remapped_rows_uncorrectable_max: 1", "  retired_pages_max: 61", "  pcie_bus_ids: [0000:18:00.0]",
-             "  kernel_log_file: /var/log/kern.log", "  source: site policy"}),
-      test_support::kProfileFile));
-  const GpuHealthExpectation* health = profile.Get<GpuHealthExpectation>();
-  ASSERT_NE(health, nullptr);
+  const std::optional<GpuHealthExpectation> health = ParsedSection<GpuHealthExpectation>(
+      {"  ecc_required: false", "  persistence_mode_enabled: true", "  aggregate_dram_errors_max: 20",
+       "  aggregate_sram_correctable_max: 10", "  remapped_rows_uncorrectable_max: 1", "  retired_pages_max: 61",
+       "  pcie_bus_ids: [0000:18:00.0]", "  kernel_log_file: /var/log/kern.log", "  source: site policy"});
+  ASSERT_TRUE(health);
   EXPECT_FALSE(health->ecc_required);
   EXPECT_TRUE(health->persistence_mode_enabled);
   EXPECT_EQ(health->aggregate_dram_errors_max, 20);
@@ -47,13 +38,8 @@ TEST(GpuHealthProfile, RequiresEveryLimitAndItsSource) {
 }
 
 TEST(GpuHealthProfile, GpuProfilesStateSourcedLimits) {
-  for (const char* name : {"h100-sxm-8", "h200-sxm-8", "a100-sxm-8"}) {
-    const Profile profile = test_support::BuiltinProfile(name);
-    const GpuHealthExpectation* health = profile.Get<GpuHealthExpectation>();
-    ASSERT_NE(health, nullptr) << name;
-    EXPECT_TRUE(health->ecc_required) << name;
-    EXPECT_FALSE(health->source.empty()) << name;
-  }
+  ForEachGpuProfileSection<GpuHealthExpectation>(
+      [](const GpuHealthExpectation& health) { EXPECT_TRUE(health.ecc_required); });
 }
 
 }  // namespace

@@ -2,28 +2,18 @@
 // profile's floors below the realdata's healthy A100-class copies on the A100 one.
 #include "probes/nvbandwidth/nvbandwidth_profile.h"
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 #include "tests/support/profile_text.h"
-#include "tests/support/test_support.h"
 
 namespace gpuconform::nvbandwidth {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::StartsWith;
-using test_support::Lines;
-using test_support::ParseError;
+using namespace test_support::profile_tests;
 
 TEST(NvbandwidthProfile, ReadsFloorsWithTheirSourceAndTheBinary) {
-  auto profile = ParseProfile(Lines({"name: n", "nvbandwidth:", "  host_to_device_gb_per_s: 40",
-                                     "  device_to_host_gb_per_s: 40.5", "  device_to_device_gb_per_s: 300",
-                                     "  binary: /opt/nvbandwidth/nvbandwidth", "  source: measured"}),
-                              test_support::kProfileFile);
-  ASSERT_TRUE(profile) << profile.error();
-  const auto* floors = profile->Get<NvbandwidthExpectation>();
-  ASSERT_NE(floors, nullptr);
+  const std::optional<NvbandwidthExpectation> floors = ParsedSection<NvbandwidthExpectation>(
+      {"  host_to_device_gb_per_s: 40", "  device_to_host_gb_per_s: 40.5", "  device_to_device_gb_per_s: 300",
+       "  binary: /opt/nvbandwidth/nvbandwidth", "  source: measured"});
+  ASSERT_TRUE(floors);
   EXPECT_DOUBLE_EQ(floors->host_to_device_gb_per_s, 40);
   EXPECT_DOUBLE_EQ(floors->device_to_host_gb_per_s, 40.5);
   EXPECT_DOUBLE_EQ(floors->device_to_device_gb_per_s, 300);
@@ -39,19 +29,16 @@ TEST(NvbandwidthProfile, ReadsFloorsWithTheirSourceAndTheBinary) {
 // Floors on every GPU profile, below the realdata's healthy A100-class copies (h2d ~26 GB/s,
 // d2d ~276 GB/s) on the A100 one; none on the local (CPU) profile.
 TEST(NvbandwidthProfile, GpuProfilesHaveSourcedFloors) {
-  for (const char* name : {"h100-sxm-8", "h200-sxm-8", "a100-sxm-8"}) {
-    const Profile profile = test_support::BuiltinProfile(name);
-    const auto* floors = profile.Get<NvbandwidthExpectation>();
-    ASSERT_NE(floors, nullptr) << name;
-    EXPECT_GT(floors->host_to_device_gb_per_s, 0) << name;
-    EXPECT_GT(floors->device_to_host_gb_per_s, 0) << name;
-    EXPECT_GT(floors->device_to_device_gb_per_s, 0) << name;
-    EXPECT_FALSE(floors->source.empty()) << name;
-  }
-  const Profile a100 = test_support::BuiltinProfile("a100-sxm-8");
-  EXPECT_LT(a100.Get<NvbandwidthExpectation>()->host_to_device_gb_per_s, 25.94);
-  EXPECT_LT(a100.Get<NvbandwidthExpectation>()->device_to_device_gb_per_s, 274.89);
-  EXPECT_EQ(test_support::BuiltinProfile("local").Get<NvbandwidthExpectation>(), nullptr);
+  ForEachGpuProfileSection<NvbandwidthExpectation>([](const NvbandwidthExpectation& floors) {
+    EXPECT_GT(floors.host_to_device_gb_per_s, 0);
+    EXPECT_GT(floors.device_to_host_gb_per_s, 0);
+    EXPECT_GT(floors.device_to_device_gb_per_s, 0);
+  });
+  const std::optional<NvbandwidthExpectation> a100 = BuiltinSection<NvbandwidthExpectation>("a100-sxm-8");
+  ASSERT_TRUE(a100);
+  EXPECT_LT(a100->host_to_device_gb_per_s, 25.94);
+  EXPECT_LT(a100->device_to_device_gb_per_s, 274.89);
+  EXPECT_FALSE(BuiltinSection<NvbandwidthExpectation>("local"));
 }
 
 }  // namespace

@@ -2,31 +2,21 @@
 // partition, and the GPU GRES every built-in profile states.
 #include "probes/slurm/slurm_profile.h"
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 #include "tests/support/profile_text.h"
-#include "tests/support/test_support.h"
 
 namespace gpuconform::slurm {
 namespace {
 
-using test_support::Lines;
-using test_support::ParseError;
+using namespace test_support::profile_tests;
 
 TEST(SlurmProfile, AcceptsTypedGresAndAPartition) {
-  Result<Profile> profile = ParseProfile(
-      Lines({"name: typed", "slurm:", "  gres: gpu:h100:8", "  gpus_per_node: 8", "  partition: batch",
-             "  source: site"}),
-      test_support::kProfileFile);
-  ASSERT_TRUE(profile.ok()) << profile.error();
-  const SlurmExpectation* slurm = profile->Get<SlurmExpectation>();
-  ASSERT_NE(slurm, nullptr);
+  const std::optional<SlurmExpectation> slurm = ParsedSection<SlurmExpectation>(
+      {"  gres: gpu:h100:8", "  gpus_per_node: 8", "  partition: batch", "  source: site"});
+  ASSERT_TRUE(slurm);
   EXPECT_EQ(slurm->gres, "gpu:h100:8");
   EXPECT_EQ(slurm->gpus_per_node, 8);
   EXPECT_EQ(slurm->partition, "batch");
-  EXPECT_EQ(test_support::Parsed(ParseProfile("name: minimal\n", test_support::kProfileFile)).Get<SlurmExpectation>(),
-            nullptr)
+  EXPECT_FALSE(SectionOfProfile<SlurmExpectation>("name: minimal\n"))
       << "a profile without the section says nothing of Slurm";
 }
 
@@ -41,14 +31,12 @@ TEST(SlurmProfile, RejectsGresThatDisagreesWithGpusPerNode) {
 // gres.conf gives each node eight dummy devices).
 TEST(SlurmProfile, BuiltinProfilesStateGpu8WithASource) {
   for (const BuiltinProfile& builtin : BuiltinProfiles()) {
-    const Profile profile = test_support::BuiltinProfile(builtin.name);
-    const SlurmExpectation* slurm = profile.Get<SlurmExpectation>();
+    const std::optional<SlurmExpectation> slurm = BuiltinSection<SlurmExpectation>(builtin.name);
     if (slurm) EXPECT_FALSE(slurm->source.empty()) << builtin.name;
   }
   for (const char* name : {"h100-sxm-8", "h200-sxm-8", "a100-sxm-8", "local"}) {
-    const Profile profile = test_support::BuiltinProfile(name);
-    const SlurmExpectation* slurm = profile.Get<SlurmExpectation>();
-    ASSERT_NE(slurm, nullptr) << name;
+    const std::optional<SlurmExpectation> slurm = BuiltinSection<SlurmExpectation>(name);
+    ASSERT_TRUE(slurm) << name;
     EXPECT_EQ(slurm->gres, "gpu:8") << name;
     EXPECT_EQ(slurm->gpus_per_node, 8) << name;
   }

@@ -2,35 +2,24 @@
 // defaults of what it leaves out, and the built-in profiles' backends.
 #include "probes/torchrun/torchrun_profile.h"
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 #include "tests/support/profile_text.h"
-#include "tests/support/test_support.h"
 
 namespace gpuconform::torchrun {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::StartsWith;
-using test_support::Lines;
-using test_support::ParseError;
+using namespace test_support::profile_tests;
 
 TEST(TorchrunProfile, ReadsTheLauncherBackendAndFloorsAndDefaultsTheRest) {
-  auto profile = ParseProfile(Lines({"name: n", "torchrun:", "  command: /opt/venv/bin/torchrun", "  backend: gloo",
-                                     "  busbw_floor_gb_per_s: 1.5", "  source: measured"}),
-                              test_support::kProfileFile);
-  ASSERT_TRUE(profile) << profile.error();
-  const auto* torchrun = profile->Get<TorchrunExpectation>();
-  ASSERT_NE(torchrun, nullptr);
+  const std::optional<TorchrunExpectation> torchrun = ParsedSection<TorchrunExpectation>(
+      {"  command: /opt/venv/bin/torchrun", "  backend: gloo", "  busbw_floor_gb_per_s: 1.5", "  source: measured"});
+  ASSERT_TRUE(torchrun);
   EXPECT_EQ(torchrun->command, "/opt/venv/bin/torchrun");
   EXPECT_EQ(torchrun->backend, "gloo");
   EXPECT_DOUBLE_EQ(torchrun->busbw_floor_gb_per_s, 1.5);
   EXPECT_EQ(torchrun->nproc_per_node, 0);
   EXPECT_EQ(torchrun->timeout_s, 60);
   EXPECT_EQ(torchrun->allreduce_size_bytes, 16LL << 20);
-  const Profile plain = test_support::Parsed(ParseProfile("name: n\n", test_support::kProfileFile));
-  EXPECT_EQ(plain.Get<TorchrunExpectation>(), nullptr);
+  EXPECT_FALSE(SectionOfProfile<TorchrunExpectation>("name: n\n"));
 }
 
 TEST(TorchrunProfile, RefusesAnUnknownBackendFloorsWithoutSourceAndUnknownKeys) {
@@ -45,16 +34,15 @@ TEST(TorchrunProfile, RefusesAnUnknownBackendFloorsWithoutSourceAndUnknownKeys) 
 }
 
 TEST(TorchrunProfile, GpuProfilesLaunchNcclAndTheLocalOneGloo) {
-  for (const char* name : {"h100-sxm-8", "h200-sxm-8", "a100-sxm-8"}) {
-    const Profile profile = test_support::BuiltinProfile(name);
-    const auto* torchrun = profile.Get<TorchrunExpectation>();
-    ASSERT_NE(torchrun, nullptr) << name;
+  for (const char* name : kGpuProfiles) {
+    const std::optional<TorchrunExpectation> torchrun = BuiltinSection<TorchrunExpectation>(name);
+    ASSERT_TRUE(torchrun) << name;
     EXPECT_EQ(torchrun->backend, "nccl") << name;
   }
-  const Profile local = test_support::BuiltinProfile("local");
-  ASSERT_NE(local.Get<TorchrunExpectation>(), nullptr);
-  EXPECT_EQ(local.Get<TorchrunExpectation>()->backend, "gloo");
-  EXPECT_EQ(local.Get<TorchrunExpectation>()->nproc_per_node, 2);
+  const std::optional<TorchrunExpectation> local = BuiltinSection<TorchrunExpectation>("local");
+  ASSERT_TRUE(local);
+  EXPECT_EQ(local->backend, "gloo");
+  EXPECT_EQ(local->nproc_per_node, 2);
 }
 
 }  // namespace

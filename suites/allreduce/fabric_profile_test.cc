@@ -2,33 +2,22 @@
 // slow-pair fraction (a fraction below 1), and the built-in profiles' fabrics.
 #include "suites/allreduce/fabric_profile.h"
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 #include "tests/support/profile_text.h"
-#include "tests/support/test_support.h"
 
 namespace gpuconform::allreduce {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::StartsWith;
-using test_support::Lines;
-using test_support::ParseError;
+using namespace test_support::profile_tests;
 
 TEST(FabricProfile, ReadsTheNodeBandwidthAndFloorAndDefaultsTheSlowPairFraction) {
-  auto profile = ParseProfile(Lines({"name: n", "fabric:", "  node_bandwidth_gbit_per_s: 3200",
-                                     "  allreduce_efficiency_floor_fraction: 0.49", "  source: datasheet"}),
-                              test_support::kProfileFile);
-  ASSERT_TRUE(profile) << profile.error();
-  const auto* fabric = profile->Get<FabricExpectation>();
-  ASSERT_NE(fabric, nullptr);
+  const std::optional<FabricExpectation> fabric = ParsedSection<FabricExpectation>(
+      {"  node_bandwidth_gbit_per_s: 3200", "  allreduce_efficiency_floor_fraction: 0.49", "  source: datasheet"});
+  ASSERT_TRUE(fabric);
   EXPECT_DOUBLE_EQ(fabric->node_bandwidth_gbit_per_s, 3200);
   EXPECT_DOUBLE_EQ(fabric->allreduce_efficiency_floor_fraction, 0.49);
   EXPECT_DOUBLE_EQ(fabric->slow_pair_fraction, 0.5);
   EXPECT_EQ(fabric->source, "datasheet");
-  const Profile plain = test_support::Parsed(ParseProfile("name: n\n", test_support::kProfileFile));
-  EXPECT_EQ(plain.Get<FabricExpectation>(), nullptr);
+  EXPECT_FALSE(SectionOfProfile<FabricExpectation>("name: n\n"));
 }
 
 TEST(FabricProfile, RefusesAMissingBandwidthASlowPairFractionOfOneAndNoSource) {
@@ -45,9 +34,8 @@ TEST(FabricProfile, RefusesAMissingBandwidthASlowPairFractionOfOneAndNoSource) {
 
 TEST(FabricProfile, EveryBuiltinProfileDeclaresItsFabricWithASource) {
   for (const BuiltinProfile& builtin : BuiltinProfiles()) {
-    const Profile profile = test_support::BuiltinProfile(builtin.name);
-    const auto* fabric = profile.Get<FabricExpectation>();
-    ASSERT_NE(fabric, nullptr) << builtin.name;
+    const std::optional<FabricExpectation> fabric = BuiltinSection<FabricExpectation>(builtin.name);
+    ASSERT_TRUE(fabric) << builtin.name;
     EXPECT_GT(fabric->node_bandwidth_gbit_per_s, 0) << builtin.name;
     EXPECT_FALSE(fabric->source.empty()) << builtin.name;
   }

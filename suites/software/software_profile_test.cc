@@ -3,20 +3,15 @@
 // absent, and the lists the built-in profiles judge.
 #include "suites/software/software_profile.h"
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 #include <string>
 #include <vector>
 
 #include "tests/support/profile_text.h"
-#include "tests/support/test_support.h"
 
 namespace gpuconform::software {
 namespace {
 
-using test_support::Lines;
-using test_support::ParseError;
+using namespace test_support::profile_tests;
 
 TEST(SoftwareProfile, AbsentIsTheDefaultsThatJudgeNothing) {
   const Profile profile = test_support::Parsed(ParseProfile("name: minimal\n", test_support::kProfileFile));
@@ -67,7 +62,7 @@ TEST(SoftwareProfile, RejectsPinsWithoutSourceOrOfUnknownComponentsOrModels) {
 // The GPU profiles judge every component, firmware (vbios, inforom, hca_firmware) included;
 // the local cluster only what it runs.
 TEST(SoftwareProfile, BuiltinProfilesJudgeTheComponentsTheyRun) {
-  for (const char* name : {"h100-sxm-8", "h200-sxm-8", "a100-sxm-8"}) {
+  for (const char* name : kGpuProfiles) {
     const Profile profile = test_support::BuiltinProfile(name);
     EXPECT_EQ(profile.GetOrDefault<SoftwareExpectation>().identical_across_nodes.size(), 11u) << name;
   }

@@ -39,6 +39,13 @@ using test_support::TempDir;
 
 std::string Slurp(const std::string& path) { return test_support::ReadFile(path); }
 
+// Both directories exist and lie on different filesystems (a rename between them is EXDEV).
+bool OnTwoFilesystems(const TempDir& a, const TempDir& b) {
+  struct stat a_stat {}, b_stat {};
+  return !a.path().empty() && !b.path().empty() && ::stat(a.path().c_str(), &a_stat) == 0 &&
+         ::stat(b.path().c_str(), &b_stat) == 0 && a_stat.st_dev != b_stat.st_dev;
+}
+
 // ---- format --------------------------------------------------------------------------
 
 TEST(CheckpointFormat, CompleteFileVerifiesWithItsVersionAndWriter) {
@@ -107,11 +114,7 @@ TEST(CheckpointWriter, AtomicWriteLeavesOnlyTheFinalFileAndPassesEveryPhase) {
 TEST(CheckpointWriter, RenameFromAnotherFilesystemFailsWithExdev) {
   TempDir target;
   TempDir other("/dev/shm");
-  struct stat a {}, b {};
-  if (other.path().empty() || ::stat(target.path().c_str(), &a) != 0 || ::stat(other.path().c_str(), &b) != 0 ||
-      a.st_dev == b.st_dev) {
-    GTEST_SKIP() << "no second filesystem (/dev/shm) beside " << target.path();
-  }
+  if (!OnTwoFilesystems(target, other)) GTEST_SKIP() << "no second filesystem (/dev/shm) beside " << target.path();
   WriteRequest request{target.path(), "model.ckpt", other.path(), {1, 0, 64 * 1024, 64 * 1024}, WriteMode::kAtomic, 0};
   test_support::ExpectErrorContaining(WriteCheckpoint(request, [](WritePhase) {}), "Invalid cross-device link");
   EXPECT_FALSE(fs::exists(target.path() + "/model.ckpt"));
@@ -194,11 +197,7 @@ TEST(CheckpointProbe, RealRunOnALocalDirectoryConformsAndLeavesNothing) {
 TEST(CheckpointProbe, TempLocationOnAnotherFilesystemFailsWithExdev) {
   TempDir target;
   TempDir other("/dev/shm");
-  struct stat a {}, b {};
-  if (other.path().empty() || ::stat(target.path().c_str(), &a) != 0 || ::stat(other.path().c_str(), &b) != 0 ||
-      a.st_dev == b.st_dev) {
-    GTEST_SKIP() << "no second filesystem (/dev/shm) beside " << target.path();
-  }
+  if (!OnTwoFilesystems(target, other)) GTEST_SKIP() << "no second filesystem (/dev/shm) beside " << target.path();
   ProbeOptions options = SmallOptions(target.path());
   options.expect.temp_dir = other.path();
   options.expect.torture_kills = 5;
@@ -354,12 +353,52 @@ std::string Messages(const CheckResult& result) {
   return text;
 }
 
-// The check fails after the edit, with a finding that says `message`.
-void ExpectFailure(const char* check, const std::string& node, const std::string& from, const std::string& to,
-                   const std::string& message) {
-  const auto r = ResultOf(check, node, from, to);
-  EXPECT_EQ(r.verdict, Verdict::kFail) << Messages(r);
-  EXPECT_NE(Messages(r).find(message), std::string::npos) << Messages(r);
+// One node's report edited (`from` replaced by `to`) so that one check fails, with a finding
+// that says `message`.
+struct BrokenReport {
+  const char* what;  // the case, as a test name
+  const char* check;
+  const char* node;
+  const char* from;
+  const char* to;
+  const char* message;
+};
+
+constexpr BrokenReport kBrokenReports[] = {
+    {"ExdevFromTheTempLocationFails", kSameFilesystem, "node2",
+     "temp path=/shared/ckpt/gpuconform-run-node1-1-a fs=nfs same_device=yes rename=ok",
+     "temp path=/tmp fs=tmpfs target_fs=nfs same_device=no rename=EXDEV problem=x",
+     "node2: rename from the temporary location /tmp (tmpfs) into the checkpoint directory (nfs) fails "
+     "with EXDEV"},
+    {"TornReadDuringPublishFails", kAtomicPublish, "node2", "complete=40 missing=0 torn=0",
+     "complete=38 missing=0 torn=2", "node2: 2 of 40 reads"},
+    {"StaleVersionDuringPublishFails", kAtomicPublish, "node3", "last_version=5", "last_version=3",
+     "node3: saw versions only up to 3 of 5"},
+    {"TornFileAfterAnAtomicKillFailsNamingNodeKillAndPhase", kCrashTorture, "node2",
+     "verify mode=atomic index=2 state=complete version=0 size=1048632",
+     "verify mode=atomic index=2 state=torn size=524288 problem=\"524288 of 1048632 bytes (truncated)\"",
+     "node2: after kill #2 (mid-write) the final path is torn: 524288 of 1048632 bytes"},
+    {"OldVersionAfterACompletedRenameFails", kCrashTorture, "node3", "verify mode=atomic index=4 state=complete version=4",
+     "verify mode=atomic index=4 state=complete version=0", "holds version 0, expected 4"},
+    {"MissingVerificationsFail", kCrashTorture, "node3",
+     "verify mode=atomic index=5 state=complete version=5 size=1048632\n", "",
+     "node3: verified the final path after 4 of 5 kills"},
+    {"FileNotVisibleOnAnotherNodeFails", kVisibility, "node3", "seen_ms=25.0", "seen_ms=timeout state=missing",
+     "node3: a checkpoint renamed into place on node1 was not visible"},
+    {"TooLittleSpaceFailsWithTheNumbers", kCapacity, "node2", "avail_bytes=5000000000000", "avail_bytes=1500000000000",
+     "node2: the checkpoint directory has 1500.0 GB free; a checkpoint of 980.0 GB with 1 kept "
+     "needs 1960.0 GB"},
+    {"RunDirectoryLeftBehindFails", kCleanedUp, "node1", "cleanup removed=yes",
+     "cleanup removed=no problem=\"Permission denied\"", "could not be removed: Permission denied"},
+};
+
+TEST(CheckpointChecks, EachBrokenReportFailsItsCheckSayingWhy) {
+  for (const BrokenReport& broken : kBrokenReports) {
+    SCOPED_TRACE(broken.what);
+    const auto r = ResultOf(broken.check, broken.node, broken.from, broken.to);
+    EXPECT_EQ(r.verdict, Verdict::kFail) << Messages(r);
+    EXPECT_NE(Messages(r).find(broken.message), std::string::npos) << Messages(r);
+  }
 }
 
 TEST(CheckpointChecks, HealthyClusterConforms) {
@@ -384,13 +423,6 @@ TEST(CheckpointChecks, NodeThatDoesNotSeeTheTokenFailsTargetSharedAndStopsTheRes
   EXPECT_EQ(verdicts.at(kTargetShared), Verdict::kFail);
   EXPECT_EQ(verdicts.at(kCrashTorture), Verdict::kError);
   EXPECT_NE(Describe(results).find("node3: does not see rank 0's token"), std::string::npos) << Describe(results);
-}
-
-TEST(CheckpointChecks, ExdevFromTheTempLocationFails) {
-  ExpectFailure(kSameFilesystem, "node2", "temp path=/shared/ckpt/gpuconform-run-node1-1-a fs=nfs same_device=yes rename=ok",
-                "temp path=/tmp fs=tmpfs target_fs=nfs same_device=no rename=EXDEV problem=x",
-                "node2: rename from the temporary location /tmp (tmpfs) into the checkpoint directory (nfs) fails "
-                "with EXDEV");
 }
 
 // node2's view of the checkpoint directory is read-only (a bind mount, an export, a filesystem
@@ -445,36 +477,6 @@ TEST(CheckpointChecks, EachStorageErrnoHasItsOwnCodeAndOthersStayErrors) {
   EXPECT_EQ(other.verdict, Verdict::kError) << Messages(other);
 }
 
-TEST(CheckpointChecks, TornReadDuringPublishFails) {
-  ExpectFailure(kAtomicPublish, "node2", "complete=40 missing=0 torn=0",
-                "complete=38 missing=0 torn=2",
-                "node2: 2 of 40 reads");
-}
-
-TEST(CheckpointChecks, StaleVersionDuringPublishFails) {
-  ExpectFailure(kAtomicPublish, "node3", "last_version=5",
-                "last_version=3",
-                "node3: saw versions only up to 3 of 5");
-}
-
-TEST(CheckpointChecks, TornFileAfterAnAtomicKillFailsNamingNodeKillAndPhase) {
-  ExpectFailure(kCrashTorture, "node2", "verify mode=atomic index=2 state=complete version=0 size=1048632",
-                "verify mode=atomic index=2 state=torn size=524288 problem=\"524288 of 1048632 bytes (truncated)\"",
-                "node2: after kill #2 (mid-write) the final path is torn: 524288 of 1048632 bytes");
-}
-
-TEST(CheckpointChecks, OldVersionAfterACompletedRenameFails) {
-  ExpectFailure(kCrashTorture, "node3", "verify mode=atomic index=4 state=complete version=4",
-                "verify mode=atomic index=4 state=complete version=0",
-                "holds version 0, expected 4");
-}
-
-TEST(CheckpointChecks, MissingVerificationsFail) {
-  ExpectFailure(kCrashTorture, "node3", "verify mode=atomic index=5 state=complete version=5 size=1048632\n",
-                "",
-                "node3: verified the final path after 4 of 5 kills");
-}
-
 TEST(CheckpointChecks, InPlaceControlThatNeverTearsFails) {
   auto texts = HealthyCluster();
   for (auto& [node, text] : texts) {
@@ -486,12 +488,6 @@ TEST(CheckpointChecks, InPlaceControlThatNeverTearsFails) {
     EXPECT_EQ(result.verdict, Verdict::kFail);
     EXPECT_NE(Messages(result).find("no node saw a torn file"), std::string::npos) << Messages(result);
   }
-}
-
-TEST(CheckpointChecks, FileNotVisibleOnAnotherNodeFails) {
-  ExpectFailure(kVisibility, "node3", "seen_ms=25.0",
-                "seen_ms=timeout state=missing",
-                "node3: a checkpoint renamed into place on node1 was not visible");
 }
 
 TEST(CheckpointChecks, TornGuardedWriteFailsAndWholeUnguardedWriteIsInconclusive) {
@@ -515,13 +511,6 @@ TEST(CheckpointChecks, TornGuardedWriteFailsAndWholeUnguardedWriteIsInconclusive
   EXPECT_TRUE(named);
 }
 
-TEST(CheckpointChecks, TooLittleSpaceFailsWithTheNumbers) {
-  ExpectFailure(kCapacity, "node2", "avail_bytes=5000000000000",
-                "avail_bytes=1500000000000",
-                "node2: the checkpoint directory has 1500.0 GB free; a checkpoint of 980.0 GB with 1 kept "
-                             "needs 1960.0 GB");
-}
-
 TEST(CheckpointChecks, ReadBandwidthBelowAFloorFails) {
   CheckpointExpectation expect = ClusterExpectation();
   expect.read_floor_gb_per_s = 10;
@@ -530,12 +519,6 @@ TEST(CheckpointChecks, ReadBandwidthBelowAFloorFails) {
   EXPECT_NE(Messages(r).find("5.033 GB/s, below the floor of 10.000 GB/s"), std::string::npos) << Messages(r);
   expect.read_floor_gb_per_s = 5;
   EXPECT_EQ(ResultOf(kReadThroughput, "node1", "", "", expect).verdict, Verdict::kPass);
-}
-
-TEST(CheckpointChecks, RunDirectoryLeftBehindFails) {
-  ExpectFailure(kCleanedUp, "node1", "cleanup removed=yes",
-                "cleanup removed=no problem=\"Permission denied\"",
-                "could not be removed: Permission denied");
 }
 
 TEST(CheckpointChecks, ProfileWithoutCheckpointSectionSkipsEveryCheckSayingWhy) {

@@ -19,6 +19,7 @@
 #include "reports/results_reader.h"
 #include "tests/support/json_schema_validator.h"
 #include "tests/support/regression_fixture.h"
+#include "tests/support/run_record_fixture.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform {
@@ -171,15 +172,7 @@ TEST(ExitStatus, FailureThenRegressionThenErrorThenConformance) {
 // --- Reading results documents back -------------------------------------------------------------
 
 TEST(ResultsReader, ReadsBackWhatTheDocumentWasRenderedFrom) {
-  RunRecord run;
-  run.run_id = "0123456789abcdef0123456789abcdef";
-  run.started_utc = "2026-12-04T14:00:00Z";
-  run.ended_utc = "2026-12-04T14:00:09Z";
-  run.gpuconform_version = "0.1.0";
-  run.profile = "local";
-  run.mode = "live";
-  run.nodes = {"n1", "n2"};
-  run.tags = {{"image", "ngc-24.05"}};
+  RunRecord run = test_support::LiveRunRecord("local", {"n1", "n2"});
   run.exit_status = 4;
   run.baseline_origin = "good.json";
   run.baseline_run_ids = {"a"};

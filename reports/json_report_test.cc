@@ -13,6 +13,7 @@
 #include "harness/process_runner.h"
 #include "reports/results_reader.h"
 #include "tests/support/json_schema_validator.h"
+#include "tests/support/run_record_fixture.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform {
@@ -24,17 +25,9 @@ using namespace std::chrono_literals;
 const fs::path kSchema = fs::path(GPUCONFORM_SOURCE_DIR) / "schemas" / "results.schema.json";
 
 RunRecord SomeRun() {
-  RunRecord run;
-  run.run_id = "0123456789abcdef0123456789abcdef";
-  run.started_utc = "2026-12-04T14:00:00Z";
-  run.ended_utc = "2026-12-04T14:00:09Z";
-  run.gpuconform_version = "0.1.0";
-  run.profile = "h100-sxm-8";
+  RunRecord run = test_support::LiveRunRecord("h100-sxm-8", {"node1", "node2"});
   run.hostname = "node1";
-  run.mode = "live";
   run.slurm_job_id = "4711";
-  run.nodes = {"node1", "node2"};
-  run.tags = {{"image", "ngc-24.05"}};
   run.exit_status = 1;
   return run;
 }

@@ -11,6 +11,9 @@
 namespace gpuconform::kernel_log {
 namespace {
 
+// The log the text parses to, read as dmesg.txt; a refused text records a failure.
+KernelLog ParsedLog(const std::string& text) { return test_support::Parsed(ParseKernelLog(text, "dmesg.txt")); }
+
 TEST(KernelLog, ReadsXidLinesInEveryTimeFormat) {
   const std::string text =
       "root@node1:~# dmesg -T | grep NVRM\n"
@@ -20,7 +23,7 @@ TEST(KernelLog, ReadsXidLinesInEveryTimeFormat) {
       "name=<unknown>, Graphics SM Warp Exception\n"
       "Feb 14 05:03:42 gpu-1 kernel: NVRM: Xid (PCI:0000:19:00): 94, pid=1248209, name=python3.10, Ch 00000008\n"
       "[ 1234.567890] NVRM: Xid (PCI:0000:1b:00): 119, pid=2203, name=nvidia-smi, Timeout after 6s of waiting\n";
-  const KernelLog log = test_support::Parsed(ParseKernelLog(text, "dmesg.txt"));
+  const KernelLog log = ParsedLog(text);
   ASSERT_EQ(log.events.size(), 4u);
   EXPECT_EQ(log.events[0].xid, 79);
   EXPECT_EQ(log.events[0].bus_id, "00000000:A1:00.0");
@@ -43,7 +46,7 @@ TEST(KernelLog, AFallenOffTheBusMessageWithoutAnXidIsXid79OfItsGpu) {
       "                                              NVRM: (PCI ID: 10de:2901) installed in this system has\n"
       "                                              NVRM: fallen off the bus and is not responding to commands.\n"
       "Feb 14 05:03:42 host kernel: nvidia: probe of 0000:18:00.0 failed with error -1\n";
-  const KernelLog log = test_support::Parsed(ParseKernelLog(text, "dmesg.txt"));
+  const KernelLog log = ParsedLog(text);
   ASSERT_EQ(log.events.size(), 1u);
   EXPECT_EQ(log.events[0].xid, 79);
   EXPECT_TRUE(log.events[0].from_bus_message);
@@ -56,16 +59,15 @@ TEST(KernelLog, TheSameFallLoggedAsXidAndAsMessageIsOneEvent) {
       "[Fri Apr  5 21:29:39 2024] NVRM: Xid (PCI:0000:a1:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen "
       "off the bus.\n"
       "[Fri Apr  5 21:29:39 2024] NVRM: GPU 0000:a1:00.0: GPU has fallen off the bus.\n";
-  const KernelLog log = test_support::Parsed(ParseKernelLog(text, "dmesg.txt"));
+  const KernelLog log = ParsedLog(text);
   ASSERT_EQ(log.events.size(), 1u);
   EXPECT_FALSE(log.events[0].from_bus_message);
 }
 
 TEST(KernelLog, LinesThatAreNotXidsAreIgnored) {
-  const KernelLog log = test_support::Parsed(ParseKernelLog(
+  const KernelLog log = ParsedLog(
       "nvidia-peermem nv_get_p2p_free_callback:127 ERROR detected invalid context\nNVRM: Xid (PCI:0000:19:00): x\n"
-      "NVRM: loading NVIDIA UNIX x86_64 Kernel Module\n",
-      "dmesg.txt"));
+      "NVRM: loading NVIDIA UNIX x86_64 Kernel Module\n");
   EXPECT_TRUE(log.events.empty());
   EXPECT_EQ(log.lines, 3);
 }
@@ -74,8 +76,8 @@ TEST(KernelLog, LinesThatAreNotXidsAreIgnored) {
 
 TEST(KernelLogAer, AGpuReplayTimeoutThenSurpriseDownNamesTheGpuBelowTheRootPort) {
   GPUCONFORM_REALDATA_OR_SKIP(dir, "pcie-aer");
-  const KernelLog log = test_support::Parsed(ParseKernelLog(
-      test_support::ReadFile(dir / "dmesg-tesla-gpu-replay-timeout-then-surprise-down-xid79.txt"), "dmesg.txt"));
+  const KernelLog log =
+      ParsedLog(test_support::ReadFile(dir / "dmesg-tesla-gpu-replay-timeout-then-surprise-down-xid79.txt"));
   ASSERT_EQ(log.aer_events.size(), 2u);
   const AerEvent& replay = log.aer_events[0];
   EXPECT_EQ(replay.severity, AerSeverity::kCorrected);
@@ -98,9 +100,8 @@ TEST(KernelLogAer, AGpuReplayTimeoutThenSurpriseDownNamesTheGpuBelowTheRootPort)
 
 TEST(KernelLogAer, CorrectedAdvisoryNonFatalReportsOfANicDuringAReset) {
   GPUCONFORM_REALDATA_OR_SKIP(dir, "pcie-aer");
-  const KernelLog log = test_support::Parsed(ParseKernelLog(
-      test_support::ReadFile(dir / "dmesg-connectx5-mlx5-aer-corrected-advisory-nonfatal-during-flr.txt"),
-      "dmesg.txt"));
+  const KernelLog log =
+      ParsedLog(test_support::ReadFile(dir / "dmesg-connectx5-mlx5-aer-corrected-advisory-nonfatal-during-flr.txt"));
   // Two reports with details (one per function) and two "received" lines without any.
   ASSERT_EQ(log.aer_events.size(), 4u);
   for (const AerEvent& event : log.aer_events) {
@@ -125,7 +126,7 @@ TEST(KernelLogAer, NewerKernelsNameTheSourceAndTheErrorsShort) {
       "[  10.4] nvme 0000:81:00.0:    [14] CmpltTO                (First)\n"
       "[  20.0] pcieport 0000:00:01.0: AER: Uncorrected (Fatal) error received: 0000:00:01.0\n"
       "[  20.1] pcieport 0000:00:01.0:    [ 5] SDES (First)\n";
-  const KernelLog log = test_support::Parsed(ParseKernelLog(text, "dmesg.txt"));
+  const KernelLog log = ParsedLog(text);
   ASSERT_EQ(log.aer_events.size(), 2u);
   EXPECT_EQ(log.aer_events[0].severity, AerSeverity::kNonFatal);
   EXPECT_EQ(log.aer_events[0].device.address, "0000:81:00.0");

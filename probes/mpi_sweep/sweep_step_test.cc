@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <initializer_list>
 
 #include "probes/mpi_sweep/mpi_sweep_worker.h"
 #include "probes/mpi_sweep/sweep_gate.h"
@@ -11,6 +12,14 @@ namespace gpuconform::mpi_sweep {
 namespace {
 
 const std::vector<std::string> kNodes = {"node1", "node2", "node3"};
+
+// The gate runs the sweep on `included` and leaves out one node, returned for the test's
+// expectations of it (an empty one when it leaves out another number, so they fail too).
+ExcludedNode OnlyExcluded(const SweepGate& gate, const std::vector<std::string>& included) {
+  EXPECT_EQ(gate.included, included);
+  EXPECT_EQ(gate.excluded.size(), 1u);
+  return gate.excluded.size() == 1 ? gate.excluded[0] : ExcludedNode{};
+}
 
 TEST(SweepGate, EveryNodeIsIncludedWhenEveryPairConnects) {
   const SweepGate gate = DecideSweepNodes(kNodes, {}, {});
@@ -26,11 +35,9 @@ TEST(SweepGate, TheNodeInEveryFailedPairIsLeftOut) {
       {"node2", "node3", "10.20.0.3:4000", "No route to host"},
       {"node3", "node1", "10.20.0.1:4001", "Connection timed out"},
   };
-  const SweepGate gate = DecideSweepNodes(kNodes, unreachable, {});
-  EXPECT_EQ(gate.included, (std::vector<std::string>{"node1", "node2"}));
-  ASSERT_EQ(gate.excluded.size(), 1u);
-  EXPECT_EQ(gate.excluded[0].node, "node3");
-  EXPECT_EQ(gate.excluded[0].why,
+  const ExcludedNode excluded = OnlyExcluded(DecideSweepNodes(kNodes, unreachable, {}), {"node1", "node2"});
+  EXPECT_EQ(excluded.node, "node3");
+  EXPECT_EQ(excluded.why,
             "node1 cannot connect to node3 at 10.20.0.3:4000 (No route to host); node2 cannot connect to node3 at "
             "10.20.0.3:4000 (No route to host); node3 cannot connect to node1 at 10.20.0.1:4001 (Connection timed out)");
 }
@@ -38,16 +45,12 @@ TEST(SweepGate, TheNodeInEveryFailedPairIsLeftOut) {
 // One pair cut in one direction: the end that cannot be reached is left out, not both.
 TEST(SweepGate, OneFailedPairLeavesOutTheUnreachableEnd) {
   const SweepGate gate = DecideSweepNodes(kNodes, {{"node1", "node2", "", "timed out"}}, {});
-  EXPECT_EQ(gate.included, (std::vector<std::string>{"node1", "node3"}));
-  ASSERT_EQ(gate.excluded.size(), 1u);
-  EXPECT_EQ(gate.excluded[0].node, "node2");
+  EXPECT_EQ(OnlyExcluded(gate, {"node1", "node3"}).node, "node2");
 }
 
 TEST(SweepGate, ANodeThatCouldNotBeTestedIsLeftOutWithItsReason) {
   const SweepGate gate = DecideSweepNodes(kNodes, {}, {{"node2", "ens1 has no IPv4 address on node2"}});
-  EXPECT_EQ(gate.included, (std::vector<std::string>{"node1", "node3"}));
-  ASSERT_EQ(gate.excluded.size(), 1u);
-  EXPECT_EQ(gate.excluded[0].why, "ens1 has no IPv4 address on node2");
+  EXPECT_EQ(OnlyExcluded(gate, {"node1", "node3"}).why, "ens1 has no IPv4 address on node2");
 }
 
 TEST(SweepGate, ExcludedLinesReadBack) {
@@ -63,6 +66,13 @@ bool Has(const std::vector<std::string>& words, const std::string& word) {
   return std::find(words.begin(), words.end(), word) != words.end();
 }
 
+// argv holds every word of `present` and none of `absent`.
+void ExpectWords(const std::vector<std::string>& argv, std::initializer_list<std::string> present,
+                 std::initializer_list<std::string> absent) {
+  for (const std::string& word : present) EXPECT_TRUE(Has(argv, word)) << word;
+  for (const std::string& word : absent) EXPECT_FALSE(Has(argv, word)) << word;
+}
+
 TEST(SweepStep, UnderSlurmItIsAnOverlappingStepOfTheJobOnTheGatedNodes) {
   SweepStep step{StepLauncher::kSrun, "42", {"node1", "node2"}, "/opt/bin/gpuconform", {"--sizes", "1048576"}};
   const auto argv = SweepStepCommand(step, {"PATH=/usr/bin", "SLURM_CONF=/etc/slurm.conf", "SLURM_NTASKS=3",
@@ -70,17 +80,11 @@ TEST(SweepStep, UnderSlurmItIsAnOverlappingStepOfTheJobOnTheGatedNodes) {
   ASSERT_GE(argv.size(), 3u);
   EXPECT_EQ(argv[0], "env");
   EXPECT_EQ(argv[1], "-i");
-  EXPECT_TRUE(Has(argv, "PATH=/usr/bin"));
-  EXPECT_TRUE(Has(argv, "SLURM_CONF=/etc/slurm.conf"));
-  EXPECT_TRUE(Has(argv, "OMPI_MCA_btl_tcp_if_include=ens1")) << "the user's MPI settings carry over";
-  EXPECT_FALSE(Has(argv, "SLURM_NTASKS=3")) << "srun would take the run's task count";
-  EXPECT_FALSE(Has(argv, "SLURM_GPUS_PER_NODE=8"));
-  EXPECT_FALSE(Has(argv, "PMIX_RANK=0"));
-  EXPECT_TRUE(Has(argv, "srun"));
-  EXPECT_TRUE(Has(argv, "--jobid=42"));
-  EXPECT_TRUE(Has(argv, "--overlap"));
-  EXPECT_TRUE(Has(argv, "--nodelist=node1,node2"));
-  EXPECT_TRUE(Has(argv, "--ntasks=2"));
+  // The user's MPI settings carry over; srun would take the run's task count and GPUs.
+  ExpectWords(argv,
+              {"PATH=/usr/bin", "SLURM_CONF=/etc/slurm.conf", "OMPI_MCA_btl_tcp_if_include=ens1", "srun", "--jobid=42",
+               "--overlap", "--nodelist=node1,node2", "--ntasks=2"},
+              {"SLURM_NTASKS=3", "SLURM_GPUS_PER_NODE=8", "PMIX_RANK=0"});
   EXPECT_EQ(argv[argv.size() - 4], "/opt/bin/gpuconform");
   EXPECT_EQ(argv[argv.size() - 3], kSweepWorkerVerb);
   EXPECT_EQ(argv.back(), "1048576");
@@ -91,15 +95,8 @@ TEST(SweepStep, UnderMpirunItIsASecondMpirunWithoutTheFirstJobsSettings) {
   const auto argv = SweepStepCommand(
       step, {"OMPI_COMM_WORLD_RANK=0", "OMPI_MCA_orte_hnp_uri=1.2.3", "OMPI_MCA_ess_base_jobid=7",
              "OMPI_MCA_plm_rsh_agent=/bin/rsh", "OMPI_ALLOW_RUN_AS_ROOT=1", "HOME=/root"});
-  EXPECT_FALSE(Has(argv, "OMPI_COMM_WORLD_RANK=0"));
-  EXPECT_FALSE(Has(argv, "OMPI_MCA_orte_hnp_uri=1.2.3"));
-  EXPECT_FALSE(Has(argv, "OMPI_MCA_ess_base_jobid=7"));
-  EXPECT_TRUE(Has(argv, "OMPI_MCA_plm_rsh_agent=/bin/rsh"));
-  EXPECT_TRUE(Has(argv, "OMPI_ALLOW_RUN_AS_ROOT=1"));
-  EXPECT_TRUE(Has(argv, "HOME=/root"));
-  EXPECT_TRUE(Has(argv, "mpirun"));
-  EXPECT_TRUE(Has(argv, "node1,node3"));
-  EXPECT_FALSE(Has(argv, "srun"));
+  ExpectWords(argv, {"OMPI_MCA_plm_rsh_agent=/bin/rsh", "OMPI_ALLOW_RUN_AS_ROOT=1", "HOME=/root", "mpirun", "node1,node3"},
+              {"OMPI_COMM_WORLD_RANK=0", "OMPI_MCA_orte_hnp_uri=1.2.3", "OMPI_MCA_ess_base_jobid=7", "srun"});
 }
 
 TEST(SweepWorkerArgs, ReadBackWhatTheProbeWrites) {

@@ -6,7 +6,7 @@
 #include "app/completion_words.h"
 #include "app/health_check_verb.h"
 #include "fleet/drain_plan.h"
-#include "harness/version.h"
+#include "harness/util/version.h"
 
 namespace gpuconform {
 

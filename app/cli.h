@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/run_options.h"
+#include "harness/core/run_options.h"
 #include "probes/slurm/srun_launch.h"
 
 namespace gpuconform {
@@ -95,7 +95,7 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args);
 
 // The request of `gpuconform launch` (probes/slurm/srun_launch.h).
 slurm::LaunchRequest LaunchRequestOf(const CommandLine& command);
-// The settings RunOptions takes from this command line (harness/run_options.h).
+// The settings RunOptions takes from this command line (harness/core/run_options.h).
 CommandLineSettings SettingsOf(const CommandLine& command);
 
 }  // namespace gpuconform

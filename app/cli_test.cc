@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "app/cli.h"
-#include "harness/process_runner.h"
+#include "harness/core/process_runner.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform {

@@ -1,7 +1,7 @@
 #include "app/completion_words.h"
 
-#include "harness/profile.h"
-#include "harness/reason_catalogue.h"
+#include "harness/core/profile.h"
+#include "harness/core/reason_catalogue.h"
 
 namespace gpuconform {
 

@@ -5,9 +5,9 @@
 #include <chrono>
 #include <iostream>
 
-#include "harness/record_lines.h"
-#include "harness/run_options.h"
-#include "harness/world.h"
+#include "harness/core/run_options.h"
+#include "harness/util/record_lines.h"
+#include "harness/world/world.h"
 
 namespace gpuconform {
 

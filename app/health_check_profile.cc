@@ -1,7 +1,7 @@
 // Reads and registers the profile's `health_check:` section.
 #include "app/health_check_profile.h"
 
-#include "harness/profile_section.h"
+#include "harness/core/profile_section.h"
 
 namespace gpuconform {
 

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "app/cli.h"
-#include "harness/probe.h"
-#include "harness/run_options.h"
+#include "harness/core/probe.h"
+#include "harness/core/run_options.h"
 
 namespace gpuconform {
 

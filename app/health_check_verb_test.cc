@@ -10,8 +10,8 @@
 #include <fstream>
 #include <set>
 
-#include "harness/process_runner.h"
-#include "harness/suite_registry.h"
+#include "harness/core/process_runner.h"
+#include "harness/core/suite_registry.h"
 #include "tests/support/json_schema_validator.h"
 
 namespace gpuconform {

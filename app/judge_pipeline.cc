@@ -3,7 +3,7 @@
 #include <iostream>
 #include <utility>
 
-#include "harness/timestamp.h"
+#include "harness/util/timestamp.h"
 #include "results/run_totals.h"
 
 namespace gpuconform {

@@ -9,20 +9,20 @@
 #include <iostream>
 #include <thread>
 
-#include "harness/child_verbs.h"
 #include "app/cli.h"
-#include "harness/collective_deadline.h"
 #include "app/document_verbs.h"
 #include "app/gather_bench_verb.h"
 #include "app/health_check_verb.h"
-#include "harness/live_source.h"
 #include "app/reasons_command.h"
 #include "app/run_command.h"
-#include "harness/run_options.h"
-#include "harness/start_watchdog.h"
-#include "harness/termination.h"
-#include "harness/version.h"
-#include "harness/world.h"
+#include "harness/core/live_source.h"
+#include "harness/core/run_options.h"
+#include "harness/core/termination.h"
+#include "harness/util/child_verbs.h"
+#include "harness/util/start_watchdog.h"
+#include "harness/util/version.h"
+#include "harness/world/collective_deadline.h"
+#include "harness/world/world.h"
 #include "probes/slurm/srun_launch.h"
 
 namespace {

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/edit_distance.h"
-#include "harness/reason_catalogue.h"
+#include "harness/core/reason_catalogue.h"
+#include "harness/util/edit_distance.h"
 
 namespace gpuconform {
 

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "app/cli.h"
-#include "harness/run_options.h"
-#include "harness/world.h"
+#include "harness/core/run_options.h"
+#include "harness/world/world.h"
 
 namespace gpuconform {
 

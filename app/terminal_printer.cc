@@ -1,7 +1,7 @@
 #include "app/terminal_printer.h"
 
-#include "harness/snapshot_gaps.h"
-#include "harness/text_util.h"
+#include "harness/core/snapshot_gaps.h"
+#include "harness/util/text_util.h"
 
 #include <fmt/format.h>
 
@@ -9,10 +9,10 @@
 #include <cctype>
 #include <map>
 
-#include "harness/finding_causes.h"
-#include "harness/hostlist.h"
-#include "harness/metric_bound.h"
-#include "harness/node_coverage.h"
+#include "harness/core/finding_causes.h"
+#include "harness/core/node_coverage.h"
+#include "harness/util/hostlist.h"
+#include "harness/util/metric_bound.h"
 #include "results/run_totals.h"
 
 namespace gpuconform {

@@ -1,5 +1,5 @@
 // What a run that could not take every output says of the checks that read them: a run that
-// was terminated (harness/termination.h) or whose ranks never formed one world judges what it
+// was terminated (harness/core/termination.h) or whose ranks never formed one world judges what it
 // took, and the errors that follow from what it did not take are that cause's, not the
 // tools': they carry the cause's code ("run-terminated", "world-not-formed") and say why.
 // Contract: pure. An error is the cause's when its message carries the cause's marker (an
@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "harness/cluster_raw.h"
-#include "harness/gather.h"
-#include "harness/reason_code.h"
-#include "harness/suite_registry.h"
-#include "harness/verdict.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/reason_code.h"
+#include "harness/core/suite_registry.h"
+#include "harness/core/verdict.h"
+#include "harness/world/gather.h"
 
 namespace gpuconform {
 

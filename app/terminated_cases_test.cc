@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/termination.h"
+#include "harness/core/termination.h"
 
 namespace gpuconform {
 namespace {

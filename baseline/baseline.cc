@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "harness/metric_bound.h"
-#include "harness/version.h"
+#include "harness/util/metric_bound.h"
+#include "harness/util/version.h"
 
 namespace gpuconform {
 

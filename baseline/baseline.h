@@ -1,6 +1,6 @@
 // A baseline: what each metric measured in one or more reference runs, per node and as the
 // fleet median, to judge a new run against (run --baseline, gpuconform diff).
-// Contract: pure. Only metrics with a direction (a floor or a ceiling: harness/metric_bound.h)
+// Contract: pure. Only metrics with a direction (a floor or a ceiling: harness/util/metric_bound.h)
 // and a numeric value enter a baseline. A metric is known by suite, check and name, with the
 // node's own prefix taken off ("node1.p2p_min" on node1 is "p2p_min"), so that a node new to
 // the fleet can be compared with the fleet median of the same metric. Errors name the file.
@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/result.h"
-#include "results/metrics.h"
+#include "harness/util/result.h"
 #include "reports/results_reader.h"
+#include "results/metrics.h"
 
 namespace gpuconform {
 

@@ -13,10 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "baseline/regression.h"
-#include "harness/process_runner.h"
-#include "results/run_totals.h"
+#include "harness/core/process_runner.h"
 #include "reports/json_report.h"
 #include "reports/results_reader.h"
+#include "results/run_totals.h"
 #include "tests/support/json_schema_validator.h"
 #include "tests/support/regression_fixture.h"
 #include "tests/support/run_record_fixture.h"

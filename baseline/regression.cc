@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "harness/metric_bound.h"
+#include "harness/util/metric_bound.h"
 
 namespace gpuconform {
 

@@ -15,8 +15,8 @@
 
 #include "baseline/baseline.h"
 #include "baseline/regression_profile.h"
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 
 namespace gpuconform {
 

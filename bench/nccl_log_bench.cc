@@ -17,10 +17,10 @@
 #include <string>
 
 #include "bench/heap_counter.h"
-#include "harness/profile.h"
-#include "harness/raw_lines.h"
-#include "suites/nccl_transport/nccl_transport_checks.h"
+#include "harness/core/profile.h"
+#include "harness/core/raw_lines.h"
 #include "probes/nccl_log/nccl_log_parse.h"
+#include "suites/nccl_transport/nccl_transport_checks.h"
 
 namespace {
 

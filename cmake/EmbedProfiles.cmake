@@ -8,7 +8,7 @@ foreach(path IN LISTS profiles)
   string(APPEND body "      {\"${name}\", \"topologies/${name}.yaml\", R\"GPUCONFORM_YAML(${text})GPUCONFORM_YAML\"},\n")
 endforeach()
 file(WRITE ${OUTPUT}.tmp "// Generated from topologies/*.yaml by cmake/EmbedProfiles.cmake. Do not edit.
-#include \"harness/profile.h\"
+#include \"harness/core/profile.h\"
 
 namespace gpuconform {
 

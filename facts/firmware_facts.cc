@@ -4,7 +4,7 @@
 
 #include "facts/gpu_facts.h"
 #include "facts/ib_port_facts.h"
-#include "harness/fact_reading.h"
+#include "harness/core/fact_reading.h"
 #include "probes/nvidia_smi/nvidia_smi_probes.h"
 
 namespace gpuconform::facts {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/cluster_raw.h"
-#include "harness/reason_code.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/reason_code.h"
 
 namespace gpuconform::facts {
 

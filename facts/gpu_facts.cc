@@ -2,12 +2,12 @@
 
 #include <optional>
 
-#include "harness/fact_reading.h"
+#include "harness/core/fact_reading.h"
 #include "probes/cuda_p2p/cuda_p2p_probe.h"
 #include "probes/nvidia_smi/nvlink_errors_facts.h"
+#include "probes/nvidia_smi/query_text_parse.h"
 #include "probes/nvml/nvml_parse.h"
 #include "probes/nvml/nvml_probe.h"
-#include "probes/nvidia_smi/query_text_parse.h"
 #include "probes/versions/versions_parse.h"
 
 namespace gpuconform::facts {

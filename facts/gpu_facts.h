@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/cluster_raw.h"
-#include "harness/probe.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/probe.h"
 #include "probes/cuda_p2p/cuda_p2p_parse.h"
 #include "probes/nvidia_smi/nvidia_smi_probes.h"
 #include "probes/nvidia_smi/nvlink_errors_parse.h"

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <map>
 
+#include "harness/core/fact_reading.h"
 #include "probes/ibverbs/ibverbs_parse.h"
 #include "probes/ibverbs/ibverbs_probe.h"
 #include "probes/nvidia_smi/topo_nvlink_parse.h"
-#include "harness/fact_reading.h"
 
 namespace gpuconform::facts {
 

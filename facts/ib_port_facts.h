@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/cluster_raw.h"
-#include "harness/probe.h"
-#include "harness/profile.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/probe.h"
+#include "harness/core/profile.h"
 #include "probes/ib_tools/ib_tools_parse.h"
 
 namespace gpuconform::facts {

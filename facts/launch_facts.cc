@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::facts {
 

@@ -1,4 +1,4 @@
-// The launch facts of every rank of the run (harness/gather.h RankInfo: its rank, host and
+// The launch facts of every rank of the run (harness/world/gather.h RankInfo: its rank, host and
 // launch environment, from the live gather or a snapshot's cluster/launch-ranks.txt), each
 // rank's environment read into a map, in rank order. Read once per run: the run's ranks, like
 // its raw outputs, do not change once evaluation starts. Pure.
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/cluster_raw.h"
-#include "harness/gather.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/world/gather.h"
 
 namespace gpuconform::facts {
 

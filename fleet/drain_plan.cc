@@ -5,8 +5,8 @@
 #include <map>
 #include <set>
 
-#include "harness/hostlist.h"
-#include "harness/text_util.h"
+#include "harness/util/hostlist.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform {
 

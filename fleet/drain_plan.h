@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/result.h"
-#include "harness/verdict.h"
+#include "harness/core/verdict.h"
+#include "harness/util/result.h"
 
 namespace gpuconform {
 

@@ -7,7 +7,7 @@
 
 #include "fleet/drain_plan.h"
 #include "fleet/slurm_node_actions.h"
-#include "harness/atomic_file.h"
+#include "harness/util/atomic_file.h"
 
 namespace gpuconform {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/probe.h"
-#include "harness/verdict.h"
+#include "harness/core/probe.h"
+#include "harness/core/verdict.h"
 #include "results/run.h"
 
 namespace gpuconform {

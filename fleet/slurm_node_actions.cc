@@ -1,7 +1,7 @@
 #include "fleet/slurm_node_actions.h"
 
-#include "harness/process_runner.h"
-#include "harness/text_util.h"
+#include "harness/core/process_runner.h"
+#include "harness/util/text_util.h"
 #include "probes/slurm/slurm_parse.h"
 
 namespace gpuconform {

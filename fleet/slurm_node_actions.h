@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "fleet/drain_plan.h"
-#include "harness/probe.h"
-#include "harness/result.h"
+#include "harness/core/probe.h"
+#include "harness/util/result.h"
 #include "results/run.h"
 
 namespace gpuconform {

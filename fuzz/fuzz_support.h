@@ -9,8 +9,8 @@
 #include <cstring>
 #include <string>
 
-#include "harness/line_source.h"
-#include "harness/result.h"
+#include "harness/util/line_source.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::fuzz {
 

@@ -1,7 +1,7 @@
-// Fuzzes a snapshot's launch facts, cluster/launch-ranks.txt (harness/launch_ranks_file.h:
+// Fuzzes a snapshot's launch facts, cluster/launch-ranks.txt (harness/world/launch_ranks_file.h:
 // ParseLaunchRanks), and writes back what it read.
 #include "fuzz/fuzz_support.h"
-#include "harness/launch_ranks_file.h"
+#include "harness/world/launch_ranks_file.h"
 
 using namespace gpuconform;
 

@@ -1,6 +1,6 @@
-// Fuzzes the profile YAML (harness/profile.h: ParseProfile), as a user's --profile file.
+// Fuzzes the profile YAML (harness/core/profile.h: ParseProfile), as a user's --profile file.
 #include "fuzz/fuzz_support.h"
-#include "harness/profile.h"
+#include "harness/core/profile.h"
 
 using namespace gpuconform;
 

@@ -1,7 +1,7 @@
-// Fuzzes gpuconform's own record-line format (harness/record_lines.h: ParseRecordLines),
+// Fuzzes gpuconform's own record-line format (harness/util/record_lines.h: ParseRecordLines),
 // then every field through the typed readers (IntegerField, NumberField, RequiredField).
 #include "fuzz/fuzz_support.h"
-#include "harness/record_lines.h"
+#include "harness/util/record_lines.h"
 
 using namespace gpuconform;
 

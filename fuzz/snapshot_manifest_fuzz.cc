@@ -1,6 +1,6 @@
-// Fuzzes a snapshot's manifest.yaml (harness/snapshot_manifest.h: ParseSnapshotManifest).
+// Fuzzes a snapshot's manifest.yaml (harness/core/snapshot_manifest.h: ParseSnapshotManifest).
 #include "fuzz/fuzz_support.h"
-#include "harness/snapshot_manifest.h"
+#include "harness/core/snapshot_manifest.h"
 
 using namespace gpuconform;
 

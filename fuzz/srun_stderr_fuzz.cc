@@ -2,7 +2,7 @@
 // (probes/slurm/srun_parse.h): the refusals in the whole text, and each line fed to the watch
 // for tasks that end before the world formed, with the nodes and srun's words read back.
 #include "fuzz/fuzz_support.h"
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 #include "probes/slurm/srun_parse.h"
 
 using namespace gpuconform;

@@ -7,8 +7,8 @@
 #include <set>
 #include <nlohmann/json.hpp>
 
-#include "harness/metric_bound.h"
-#include "harness/text_util.h"
+#include "harness/util/metric_bound.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform {
 

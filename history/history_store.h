@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "baseline/baseline.h"
-#include "harness/counter_history.h"
-#include "harness/result.h"
-#include "harness/verdict.h"
+#include "harness/core/counter_history.h"
+#include "harness/core/verdict.h"
+#include "harness/util/result.h"
 #include "reports/results_reader.h"
 #include "results/metrics.h"
 #include "results/report_sink.h"
@@ -59,7 +59,7 @@ class HistoryStore {
   // Each point's change names what differs from the previous run: tags and Software versions.
   Result<std::vector<MetricTrend>> Trends(int runs, const std::string& node, const std::string& metric_contains);
 
-  // Each node's link error counters (harness/counter_history.h): per counter check, as the
+  // Each node's link error counters (harness/core/counter_history.h): per counter check, as the
   // newest of the last `runs_back` runs here that judged that check on the node recorded them;
   // `now_read_utc` is when this run's facts were read, so each reading's hours_before is set.
   Result<CounterHistory> PreviousCounters(const std::vector<std::string>& nodes, const std::string& now_read_utc,

@@ -12,7 +12,7 @@
 #include <optional>
 #include <thread>
 
-#include "harness/process_runner.h"
+#include "harness/core/process_runner.h"
 #include "history/history_store.h"
 #include "tests/support/test_support.h"
 

@@ -1,6 +1,6 @@
 #include "reports/html_report.h"
 
-#include "harness/snapshot_gaps.h"
+#include "harness/core/snapshot_gaps.h"
 
 #include <fmt/format.h>
 
@@ -11,10 +11,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "harness/atomic_file.h"
-#include "harness/hostlist.h"
-#include "results/run_totals.h"
+#include "harness/util/atomic_file.h"
+#include "harness/util/hostlist.h"
 #include "reports/html_svg.h"
+#include "results/run_totals.h"
 
 namespace gpuconform {
 

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 #include "results/metrics.h"
 #include "results/run.h"
 

@@ -14,10 +14,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "harness/process_runner.h"
-#include "harness/reason_catalogue.h"
-#include "results/run_totals.h"
+#include "harness/core/process_runner.h"
+#include "harness/core/reason_catalogue.h"
 #include "reports/html_svg.h"
+#include "results/run_totals.h"
 #include "tests/support/regression_fixture.h"
 #include "tests/support/test_support.h"
 

@@ -8,8 +8,8 @@
 #include <map>
 #include <tuple>
 
+#include "harness/util/metric_bound.h"
 #include "results/metrics.h"
-#include "harness/metric_bound.h"
 
 namespace gpuconform::html {
 

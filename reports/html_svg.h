@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/verdict.h"
+#include "harness/core/verdict.h"
 #include "reports/html_report.h"
 
 namespace gpuconform::html {

@@ -5,11 +5,11 @@
 #include <functional>
 #include <random>
 
-#include "harness/atomic_file.h"
-#include "harness/metric_bound.h"
-#include "harness/reason_catalogue.h"
-#include "harness/record_lines.h"
-#include "harness/text_util.h"
+#include "harness/core/reason_catalogue.h"
+#include "harness/util/atomic_file.h"
+#include "harness/util/metric_bound.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform {
 

@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "harness/result.h"
-#include "harness/verdict.h"
+#include "harness/core/verdict.h"
+#include "harness/util/result.h"
 #include "results/run.h"
 
 namespace gpuconform {

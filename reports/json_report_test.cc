@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/metric_bound.h"
-#include "harness/process_runner.h"
+#include "harness/core/process_runner.h"
+#include "harness/util/metric_bound.h"
 #include "reports/results_reader.h"
 #include "tests/support/json_schema_validator.h"
 #include "tests/support/run_record_fixture.h"

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <system_error>
 
-#include "harness/atomic_file.h"
-#include "harness/finding_causes.h"
-#include "harness/timestamp.h"
+#include "harness/core/finding_causes.h"
+#include "harness/util/atomic_file.h"
+#include "harness/util/timestamp.h"
 #include "reports/xml_writer.h"
 
 // What the three schemas allow, and why the documents look the way they do

@@ -21,7 +21,7 @@
 
 #include <pugixml.hpp>
 
-#include "harness/atomic_file.h"
+#include "harness/util/atomic_file.h"
 
 namespace gpuconform {
 namespace {

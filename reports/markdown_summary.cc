@@ -1,11 +1,11 @@
 #include "reports/markdown_summary.h"
 
-#include "harness/snapshot_gaps.h"
+#include "harness/core/snapshot_gaps.h"
 
 #include <map>
 #include <tuple>
 
-#include "harness/hostlist.h"
+#include "harness/util/hostlist.h"
 #include "results/run_totals.h"
 
 namespace gpuconform {

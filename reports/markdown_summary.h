@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/verdict.h"
+#include "harness/core/verdict.h"
 #include "results/run.h"
 
 namespace gpuconform {

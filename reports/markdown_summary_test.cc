@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "harness/hostlist.h"
+#include "harness/util/hostlist.h"
 #include "probes/slurm/slurm_parse.h"
 
 namespace gpuconform {

@@ -6,11 +6,11 @@
 #include <filesystem>
 #include <map>
 
-#include "harness/atomic_file.h"
-#include "harness/counter_history.h"
-#include "harness/metric_bound.h"
-#include "harness/read_file.h"
-#include "harness/text_util.h"
+#include "harness/core/counter_history.h"
+#include "harness/util/atomic_file.h"
+#include "harness/util/metric_bound.h"
+#include "harness/util/read_file.h"
+#include "harness/util/text_util.h"
 #include "results/metrics.h"
 
 namespace gpuconform {
@@ -65,7 +65,7 @@ std::optional<BaseUnit> BaseUnitOf(const std::string& unit) {
 }
 
 // A link error counter's labels from its measurement name, "<node>/<device>[/<port>].<counter>"
-// (harness/counter_history.h): device "mlx5_2", port "port1" (empty for a device without
+// (harness/core/counter_history.h): device "mlx5_2", port "port1" (empty for a device without
 // ports, e.g. a PCIe function "0000:19:00.0"), counter "symbol_error".
 std::string LinkLabels(const CheckResult& result, const std::string& name, std::string_view suffix) {
   std::string link = MetricIdentity(result.node, name);

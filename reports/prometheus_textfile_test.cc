@@ -8,7 +8,7 @@
 #include <chrono>
 #include <fstream>
 
-#include "harness/process_runner.h"
+#include "harness/core/process_runner.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform {

@@ -3,7 +3,7 @@
 #include <functional>
 #include <utility>
 
-#include "harness/atomic_file.h"
+#include "harness/util/atomic_file.h"
 #include "reports/html_report.h"
 #include "reports/json_report.h"
 #include "reports/junit_writer.h"

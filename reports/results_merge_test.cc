@@ -7,7 +7,7 @@
 #include <chrono>
 #include <filesystem>
 
-#include "harness/process_runner.h"
+#include "harness/core/process_runner.h"
 #include "reports/json_report.h"
 #include "tests/support/json_schema_validator.h"
 #include "tests/support/test_support.h"

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/result.h"
-#include "harness/verdict.h"
+#include "harness/core/verdict.h"
+#include "harness/util/result.h"
 #include "reports/json_report.h"
 #include "results/run.h"
 

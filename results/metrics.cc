@@ -1,6 +1,6 @@
 #include "results/metrics.h"
 
-#include "harness/metric_bound.h"
+#include "harness/util/metric_bound.h"
 
 namespace gpuconform {
 

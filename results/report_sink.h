@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 #include "results/run.h"
 
 namespace gpuconform {

@@ -4,7 +4,7 @@
 #include <random>
 #include <utility>
 
-#include "harness/version.h"
+#include "harness/util/version.h"
 
 namespace gpuconform {
 

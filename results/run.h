@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/verdict.h"
+#include "harness/core/verdict.h"
 
 namespace gpuconform {
 
@@ -38,7 +38,7 @@ struct RunRecord {
   // The run compared with (--baseline): where it came from and the runs it summarises.
   std::optional<std::string> baseline_origin;
   std::vector<std::string> baseline_run_ids;
-  // Nodes the controller lists that ran no task: not judged (harness/node_coverage.h).
+  // Nodes the controller lists that ran no task: not judged (harness/core/node_coverage.h).
   std::vector<std::string> not_covered;
   // What the drain plan decided and did (--drain-plan, --apply-drain, health-check), per node.
   struct NodeAction {
@@ -50,7 +50,7 @@ struct RunRecord {
   };
   std::vector<NodeAction> node_actions;
   // How a run that ended before it judged everything ended: "the run was terminated by SIGTERM
-  // at ..." (harness/termination.h), or that it was still running when this report was written
+  // at ..." (harness/core/termination.h), or that it was still running when this report was written
   // (a provisional report, replaced when the run ends). Empty for a complete run: every reader
   // tells a partial report from a complete one by it (JSON "complete", JUnit property "complete").
   std::string incomplete;

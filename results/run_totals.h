@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/verdict.h"
+#include "harness/core/verdict.h"
 
 namespace gpuconform {
 

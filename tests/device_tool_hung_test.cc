@@ -6,9 +6,9 @@
 #include <chrono>
 #include <filesystem>
 
-#include "harness/live_source.h"
-#include "harness/os_error.h"
-#include "harness/verdict.h"
+#include "harness/core/live_source.h"
+#include "harness/core/os_error.h"
+#include "harness/core/verdict.h"
 
 namespace gpuconform {
 namespace {

@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "harness/live_source.h"
-#include "harness/process_runner.h"
-#include "harness/reason_catalogue.h"
-#include "harness/text_util.h"
+#include "harness/core/live_source.h"
+#include "harness/core/process_runner.h"
+#include "harness/core/reason_catalogue.h"
+#include "harness/util/text_util.h"
 #include "support/test_support.h"
 
 namespace gpuconform {

@@ -10,9 +10,9 @@
 #include <set>
 #include <string>
 
-#include "harness/process_runner.h"
-#include "harness/reason_code.h"
-#include "harness/verdict.h"
+#include "harness/core/process_runner.h"
+#include "harness/core/reason_code.h"
+#include "harness/core/verdict.h"
 
 namespace gpuconform {
 namespace {

@@ -9,9 +9,9 @@
 #include <memory>
 #include <set>
 
-#include "harness/cluster_raw.h"
-#include "harness/snapshot_source.h"
-#include "harness/suite_registry.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/snapshot_source.h"
+#include "harness/core/suite_registry.h"
 #include "probes/fabric_reach/reachability_probe.h"
 #include "probes/iproute/iproute_probes.h"
 #include "probes/munge/munge_probes.h"

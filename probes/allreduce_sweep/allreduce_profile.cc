@@ -6,7 +6,7 @@
 #include <memory>
 #include <optional>
 
-#include "harness/profile_section.h"
+#include "harness/core/profile_section.h"
 
 namespace gpuconform::allreduce_sweep {
 

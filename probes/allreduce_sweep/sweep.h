@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/profile.h"
+#include "harness/core/profile.h"
 
 namespace gpuconform::allreduce_sweep {
 

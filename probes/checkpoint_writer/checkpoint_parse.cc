@@ -1,6 +1,6 @@
 #include "probes/checkpoint_writer/checkpoint_parse.h"
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::checkpoint {
 

@@ -1,5 +1,5 @@
 // Parse of checkpoint.txt, the Checkpoint probe's output on one node, in record lines
-// (harness/record_lines.h). The first record is `checkpoint-probe version=1 node=<host>`. Records (fields in brackets are
+// (harness/util/record_lines.h). The first record is `checkpoint-probe version=1 node=<host>`. Records (fields in brackets are
 // optional): target(path, origin, fs, run_dir), error(stage, problem), swept(dir),
 // shared(sees_token, [problem]), skipped(reason), temp(path, fs, [target_fs], same_device,
 // rename = ok|EXDEV|failed|not-tried, [problem]), capacity(avail_bytes, total_bytes |
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/record_lines.h"
-#include "harness/result.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::checkpoint {
 

@@ -25,9 +25,9 @@
 #include <utility>
 #include <vector>
 
-#include "harness/os_error.h"
-#include "harness/record_lines.h"
-#include "harness/termination.h"
+#include "harness/core/os_error.h"
+#include "harness/core/termination.h"
+#include "harness/util/record_lines.h"
 #include "probes/checkpoint_writer/checkpoint_format.h"
 #include "probes/checkpoint_writer/checkpoint_writer.h"
 #include "probes/checkpoint_writer/filesystem_names.h"
@@ -47,7 +47,7 @@ double MillisecondsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// One output record (harness/record_lines.h), built field by field.
+// One output record (harness/util/record_lines.h), built field by field.
 class Record {
  public:
   explicit Record(std::string kind) : kind_(std::move(kind)) {}
@@ -68,7 +68,7 @@ class Record {
   std::vector<std::pair<std::string, std::string>> fields_;
 };
 
-// In the one wording the checks classify (harness/os_error.h): "... (errno 30)".
+// In the one wording the checks classify (harness/core/os_error.h): "... (errno 30)".
 std::string Errno(const std::string& what) { return OsErrorText(what, errno); }
 
 std::optional<std::string> ReadWhole(const std::string& path, std::string& problem) {
@@ -373,7 +373,7 @@ Kill KillWriterAt(Stages& s, WriteMode mode, std::uint64_t version, std::optiona
     kill.problem = "could not start the writer " + s.options.writer_executable + ": " + error.message();
     return kill;
   }
-  // Termination (harness/termination.h) kills the writer first, so it cannot write into the
+  // Termination (harness/core/termination.h) kills the writer first, so it cannot write into the
   // run directory it then removes.
   RegisterChildGroup(child.id());
   ::close(pipe.native_sink());
@@ -674,7 +674,7 @@ std::string RunCheckpointProbe(const CollectiveContext& context, const ProbeOpti
     return s.out;
   }
   s.run_dir = decision;
-  // A run terminated (scancel, a job's time limit, ^C) removes it (harness/termination.h).
+  // A run terminated (scancel, a job's time limit, ^C) removes it (harness/core/termination.h).
   if (s.root()) RegisterRunDirectory(s.run_dir);
   if (s.owner()) {
     s.out += Record("target")

@@ -21,9 +21,9 @@
 
 #include <string>
 
-#include "harness/gather.h"
-#include "harness/probe.h"
-#include "harness/profile.h"
+#include "harness/core/probe.h"
+#include "harness/core/profile.h"
+#include "harness/world/gather.h"
 #include "probes/checkpoint_writer/checkpoint_profile.h"
 
 namespace gpuconform::checkpoint {

@@ -12,8 +12,8 @@
 #include <iostream>
 #include <map>
 
-#include "harness/child_verbs.h"
-#include "harness/os_error.h"
+#include "harness/core/os_error.h"
+#include "harness/util/child_verbs.h"
 
 namespace gpuconform::checkpoint {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 #include "probes/checkpoint_writer/checkpoint_format.h"
 
 namespace gpuconform::checkpoint {

@@ -1,6 +1,6 @@
 #include "probes/checkpoint_writer/checkpoint_writer_facts.h"
 
-#include "harness/fact_reading.h"
+#include "harness/core/fact_reading.h"
 #include "probes/checkpoint_writer/checkpoint_probe.h"
 
 namespace gpuconform::checkpoint {

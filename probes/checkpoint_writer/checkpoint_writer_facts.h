@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "harness/cluster_raw.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/util/result.h"
 #include "probes/checkpoint_writer/checkpoint_parse.h"
 
 namespace gpuconform::checkpoint {

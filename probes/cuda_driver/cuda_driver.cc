@@ -5,7 +5,7 @@
 #include <map>
 #include <mutex>
 
-#include "harness/dynamic_library.h"
+#include "harness/util/dynamic_library.h"
 
 namespace gpuconform::cuda_driver {
 

@@ -1,7 +1,7 @@
 #include "probes/cuda_p2p/cuda_p2p_parse.h"
 
-#include "harness/text_util.h"
-#include "harness/record_lines.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::cuda_p2p {
 

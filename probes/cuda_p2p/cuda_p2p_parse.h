@@ -1,5 +1,5 @@
 // cuda-p2p.txt: what gpuconform's CUDA runtime probe measured on a node, in record lines
-// (harness/record_lines.h). Format v1, one record per line:
+// (harness/util/record_lines.h). Format v1, one record per line:
 //   cuda library=libcudart.so.12 runtime_version=12040 driver_version=12040 device_count=8
 //       buffer_bytes=268435456 warmup_iterations=2 timed_iterations=5     (one line in the file)
 //   device index=0 bus_id=0000:18:00.0
@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::cuda_p2p {
 

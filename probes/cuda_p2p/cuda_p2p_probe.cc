@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/dynamic_library.h"
-#include "harness/record_lines.h"
+#include "harness/util/dynamic_library.h"
+#include "harness/util/record_lines.h"
 #include "probes/cuda_driver/cuda_driver.h"
 
 namespace gpuconform::cuda_p2p {

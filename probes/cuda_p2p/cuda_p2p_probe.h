@@ -11,8 +11,8 @@
 // measuring, saying so, when its time budget is spent. It measures; it never judges.
 #pragma once
 
-#include "harness/live_source.h"
-#include "harness/probe.h"
+#include "harness/core/live_source.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::cuda_p2p {
 

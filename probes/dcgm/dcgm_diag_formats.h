@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 #include "probes/dcgm/dcgm_diag_parse.h"
 
 namespace gpuconform::dcgm {

@@ -6,7 +6,7 @@
 #include <climits>
 #include <nlohmann/json.hpp>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 #include "probes/dcgm/dcgm_diag_formats.h"
 
 namespace gpuconform::dcgm {

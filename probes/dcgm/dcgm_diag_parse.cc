@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 #include "probes/dcgm/dcgm_diag_formats.h"
 #include "probes/dcgm/dcgm_error_codes.h"
 

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 #include "probes/dcgm/dcgm_environment.h"
 
 namespace gpuconform::dcgm {

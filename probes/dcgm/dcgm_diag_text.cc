@@ -4,8 +4,8 @@
 // message's next 45 characters), "Warning"/"Info"/"Error" rows and 4.x "Warning: GPU0" rows.
 #include <charconv>
 
-#include "harness/line_source.h"
-#include "harness/text_util.h"
+#include "harness/util/line_source.h"
+#include "harness/util/text_util.h"
 #include "probes/dcgm/dcgm_diag_formats.h"
 
 namespace gpuconform::dcgm {

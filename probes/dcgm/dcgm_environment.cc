@@ -1,6 +1,6 @@
 #include "probes/dcgm/dcgm_environment.h"
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 #include "probes/dcgm/dcgm_error_codes.h"
 
 namespace gpuconform::dcgm {

@@ -1,6 +1,6 @@
 #include "probes/dcgm/dcgm_facts.h"
 
-#include "harness/failing_tool_reading.h"
+#include "harness/core/failing_tool_reading.h"
 #include "probes/dcgm/dcgm_probes.h"
 
 namespace gpuconform::dcgm {

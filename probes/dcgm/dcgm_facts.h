@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "harness/cluster_raw.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/util/result.h"
 #include "probes/dcgm/dcgm_diag_parse.h"
 #include "probes/dcgm/dcgm_nvlink_parse.h"
 

@@ -3,8 +3,8 @@
 // is an error naming it; live, the JSON runs at the profile's level.
 #include <gtest/gtest.h>
 
-#include "harness/cluster_raw.h"
-#include "harness/live_source.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/live_source.h"
 #include "probes/dcgm/dcgm_facts.h"
 #include "probes/dcgm/dcgm_probes.h"
 #include "probes/dcgm/dcgm_profile.h"

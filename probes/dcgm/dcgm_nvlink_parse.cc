@@ -2,8 +2,8 @@
 
 #include <charconv>
 
-#include "harness/line_source.h"
-#include "harness/text_util.h"
+#include "harness/util/line_source.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::dcgm {
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "harness/snapshot_only_probe.h"
+#include "harness/core/snapshot_only_probe.h"
 #include "probes/dcgm/dcgm_profile.h"
 
 namespace gpuconform::dcgm {

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "harness/cluster_raw.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/util/result.h"
 #include "probes/fabric_reach/fabric_reach_parse.h"
 
 namespace gpuconform::fabric_reach {

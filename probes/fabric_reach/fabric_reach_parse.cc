@@ -1,7 +1,7 @@
 #include "probes/fabric_reach/fabric_reach_parse.h"
 
-#include "harness/record_lines.h"
-#include "harness/text_util.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::fabric_reach {
 

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/gather.h"
-#include "harness/world.h"
+#include "harness/world/gather.h"
+#include "harness/world/world.h"
 #include "probes/fabric_reach/fabric_reach_facts.h"
 #include "probes/fabric_reach/reachability_probe.h"
 #include "tests/support/test_support.h"

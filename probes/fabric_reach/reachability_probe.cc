@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "harness/record_lines.h"
-#include "harness/tcp_probe.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/tcp_probe.h"
 
 namespace gpuconform::fabric_reach {
 

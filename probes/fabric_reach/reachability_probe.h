@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/gather.h"
-#include "harness/probe.h"
+#include "harness/core/probe.h"
+#include "harness/world/gather.h"
 
 namespace gpuconform::fabric_reach {
 

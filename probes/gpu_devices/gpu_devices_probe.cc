@@ -1,6 +1,6 @@
 #include "probes/gpu_devices/gpu_devices_probe.h"
 
-#include "harness/builtin_probes.h"
+#include "harness/core/builtin_probes.h"
 
 namespace gpuconform::gpu_devices {
 

@@ -1,6 +1,6 @@
 #include "probes/gpudirect/gpudirect_facts.h"
 
-#include "harness/fact_reading.h"
+#include "harness/core/fact_reading.h"
 #include "probes/gpudirect/gpudirect_probe.h"
 
 namespace gpuconform::gpudirect {

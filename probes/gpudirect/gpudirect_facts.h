@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "harness/cluster_raw.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/util/result.h"
 #include "probes/gpudirect/gpudirect_parse.h"
 
 namespace gpuconform::gpudirect {

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <string>
 
-#include "harness/record_lines.h"
-#include "harness/text_util.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 #include "probes/gpudirect/gpudirect_parse.h"
 
 namespace gpuconform::gpudirect {

@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "harness/live_source.h"
-#include "harness/probe.h"
+#include "harness/core/live_source.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::gpudirect {
 

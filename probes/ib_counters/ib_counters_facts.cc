@@ -1,6 +1,6 @@
 #include "probes/ib_counters/ib_counters_facts.h"
 
-#include "harness/fact_reading.h"
+#include "harness/core/fact_reading.h"
 #include "probes/ib_counters/ib_counters_probe.h"
 
 namespace gpuconform::ib_counters {

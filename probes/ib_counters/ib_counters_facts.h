@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "harness/cluster_raw.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/util/result.h"
 #include "probes/ib_counters/ib_counters_parse.h"
 
 namespace gpuconform::ib_counters {

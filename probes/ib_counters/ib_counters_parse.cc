@@ -3,9 +3,9 @@
 #include <limits>
 #include <regex>
 
-#include "harness/record_lines.h"
-#include "harness/line_source.h"
-#include "harness/text_util.h"
+#include "harness/util/line_source.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::ib_counters {
 

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/live_source.h"
-#include "harness/text_util.h"
+#include "harness/core/live_source.h"
+#include "harness/util/text_util.h"
 #include "probes/ib_counters/ib_counters_parse.h"
 #include "probes/ib_counters/ib_counters_probe.h"
 #include "tests/support/test_support.h"

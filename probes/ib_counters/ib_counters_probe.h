@@ -4,8 +4,8 @@
 // health check. A node without RDMA devices answers with none (veth has no counters).
 #pragma once
 
-#include "harness/live_source.h"
-#include "harness/probe.h"
+#include "harness/core/live_source.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::ib_counters {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::ib_tools {
 

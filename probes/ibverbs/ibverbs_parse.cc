@@ -2,8 +2,8 @@
 
 #include <map>
 
-#include "harness/text_util.h"
-#include "harness/record_lines.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::ibverbs {
 

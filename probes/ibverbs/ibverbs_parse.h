@@ -1,5 +1,5 @@
 // ibverbs.txt: what gpuconform's libibverbs probe (ibverbs_probe.h) read on a node, in record
-// lines (harness/record_lines.h). Format v1, one record per line:
+// lines (harness/util/record_lines.h). Format v1, one record per line:
 //   ibverbs library=libibverbs.so.1 device_count=9
 //   device name=mlx5_0 vendor_part_id=4129 fw_ver=28.39.1002 phys_port_cnt=1
 //   port device=mlx5_0 port=1 state=active phys_state=link_up width=4x speed=NDR link_layer=InfiniBand
@@ -15,7 +15,7 @@
 
 #include <string>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 #include "probes/ib_tools/ib_tools_parse.h"
 
 namespace gpuconform::ibverbs {

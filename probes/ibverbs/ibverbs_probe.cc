@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/dynamic_library.h"
-#include "harness/record_lines.h"
+#include "harness/util/dynamic_library.h"
+#include "harness/util/record_lines.h"
 
 namespace gpuconform::ibverbs {
 

@@ -5,8 +5,8 @@
 // device"; a device that cannot be opened or queried gets an error record, the rest go on.
 #pragma once
 
-#include "harness/live_source.h"
-#include "harness/probe.h"
+#include "harness/core/live_source.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::ibverbs {
 

@@ -1,6 +1,6 @@
 #include "probes/iproute/iproute_facts.h"
 
-#include "harness/fact_reading.h"
+#include "harness/core/fact_reading.h"
 #include "probes/iproute/iproute_probes.h"
 
 namespace gpuconform::iproute {

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/cluster_raw.h"
-#include "harness/reason_code.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/reason_code.h"
+#include "harness/util/result.h"
 #include "probes/iproute/iproute_parse.h"
 
 namespace gpuconform::iproute {

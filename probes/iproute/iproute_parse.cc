@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
-#include "harness/line_source.h"
-#include "harness/text_util.h"
+#include "harness/util/line_source.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::iproute {
 

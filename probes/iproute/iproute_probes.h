@@ -3,7 +3,7 @@
 // compares a MASTER_ADDR given as an address with them.
 #pragma once
 
-#include "harness/probe.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::iproute {
 

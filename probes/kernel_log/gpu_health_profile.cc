@@ -3,7 +3,7 @@
 
 #include <limits>
 
-#include "harness/profile_section.h"
+#include "harness/core/profile_section.h"
 
 namespace gpuconform::kernel_log {
 

@@ -1,7 +1,7 @@
 #include "probes/kernel_log/kernel_log_facts.h"
 
-#include "harness/fact_reading.h"
-#include "harness/raw_lines.h"
+#include "harness/core/fact_reading.h"
+#include "harness/core/raw_lines.h"
 #include "probes/kernel_log/kernel_log_probe.h"
 
 namespace gpuconform::kernel_log {

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "harness/cluster_raw.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/util/result.h"
 #include "probes/kernel_log/kernel_log_parse.h"
 
 namespace gpuconform::kernel_log {

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <optional>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 #include "probes/nvidia_smi/query_xml_parse.h"
 #include "probes/pci_devices/pci_devices.h"
 

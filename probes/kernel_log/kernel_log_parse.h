@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/line_source.h"
-#include "harness/result.h"
+#include "harness/util/line_source.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::kernel_log {
 

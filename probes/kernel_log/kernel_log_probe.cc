@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/process_runner.h"
-#include "harness/profile.h"
+#include "harness/core/process_runner.h"
+#include "harness/core/profile.h"
 #include "probes/kernel_log/gpu_health_profile.h"
 
 namespace gpuconform::kernel_log {

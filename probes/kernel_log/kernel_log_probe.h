@@ -5,8 +5,8 @@
 // /var/log/kern.log). Every attempt that failed is named when none answers.
 #pragma once
 
-#include "harness/live_source.h"
-#include "harness/probe.h"
+#include "harness/core/live_source.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::kernel_log {
 

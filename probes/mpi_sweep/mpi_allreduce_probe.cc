@@ -7,18 +7,18 @@
 #include <filesystem>
 #include <set>
 
-#include "harness/hostlist.h"
-#include "harness/process_runner.h"
-#include "harness/record_lines.h"
-#include "harness/text_util.h"
+#include "harness/core/process_runner.h"
+#include "harness/util/hostlist.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 #include "probes/allreduce_sweep/sweep.h"
 #include "probes/fabric_reach/reachability_probe.h"
 #include "probes/mpi_sweep/mpi_sweep_worker.h"
 #include "probes/mpi_sweep/pair_results.h"
-#include "probes/nccl_tests/nccl_tests_parse.h"
+#include "probes/mpi_sweep/step_deaths.h"
 #include "probes/mpi_sweep/sweep_gate.h"
 #include "probes/mpi_sweep/sweep_step.h"
-#include "probes/mpi_sweep/step_deaths.h"
+#include "probes/nccl_tests/nccl_tests_parse.h"
 
 namespace gpuconform::mpi_sweep {
 

@@ -14,8 +14,8 @@
 
 #include <vector>
 
-#include "harness/gather.h"
-#include "harness/probe.h"
+#include "harness/core/probe.h"
+#include "harness/world/gather.h"
 
 namespace gpuconform::mpi_sweep {
 

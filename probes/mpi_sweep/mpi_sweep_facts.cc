@@ -1,6 +1,6 @@
 #include "probes/mpi_sweep/mpi_sweep_facts.h"
 
-#include "harness/fact_reading.h"
+#include "harness/core/fact_reading.h"
 #include "probes/mpi_sweep/mpi_allreduce_probe.h"
 
 namespace gpuconform::mpi_sweep {

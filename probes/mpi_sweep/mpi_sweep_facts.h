@@ -8,10 +8,10 @@
 
 #include <vector>
 
-#include "harness/cluster_raw.h"
+#include "harness/core/cluster_raw.h"
 #include "probes/mpi_sweep/pair_results.h"
-#include "probes/mpi_sweep/sweep_gate.h"
 #include "probes/mpi_sweep/step_deaths.h"
+#include "probes/mpi_sweep/sweep_gate.h"
 
 namespace gpuconform::mpi_sweep {
 

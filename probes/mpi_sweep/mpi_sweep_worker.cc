@@ -9,15 +9,15 @@
 #include <iostream>
 #include <set>
 
-#include "harness/child_verbs.h"
-#include "harness/collective_deadline.h"
-#include "harness/live_source.h"
-#include "harness/text_util.h"
+#include "harness/core/live_source.h"
+#include "harness/util/child_verbs.h"
+#include "harness/util/text_util.h"
+#include "harness/world/collective_deadline.h"
 #include "probes/allreduce_sweep/sweep.h"
 #include "probes/mpi_sweep/pair_results.h"
 #include "probes/mpi_sweep/step_deaths.h"
-#include "probes/resource_limits/node_limits.h"
 #include "probes/nccl_tests/bandwidth_table.h"
+#include "probes/resource_limits/node_limits.h"
 
 namespace gpuconform::mpi_sweep {
 

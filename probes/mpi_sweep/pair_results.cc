@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <map>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::mpi_sweep {
 

@@ -4,8 +4,8 @@
 #include <csignal>
 #include <optional>
 
-#include "harness/record_lines.h"
-#include "harness/text_util.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::mpi_sweep {
 

@@ -1,6 +1,6 @@
 #include "probes/mpi_sweep/sweep_step.h"
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 #include "probes/mpi_sweep/mpi_sweep_worker.h"
 
 namespace gpuconform::mpi_sweep {

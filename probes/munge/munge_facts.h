@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "harness/cluster_raw.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/util/result.h"
 #include "probes/munge/munge_parse.h"
 
 namespace gpuconform::munge {

@@ -6,8 +6,8 @@
 #include <charconv>
 #include <utility>
 
-#include "harness/line_source.h"
-#include "harness/text_util.h"
+#include "harness/util/line_source.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::munge {
 

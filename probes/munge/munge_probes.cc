@@ -24,8 +24,8 @@
 #include <sstream>
 #include <vector>
 
-#include "harness/process_runner.h"
-#include "harness/text_util.h"
+#include "harness/core/process_runner.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::munge {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "harness/gather.h"
-#include "harness/live_source.h"
-#include "harness/probe.h"
+#include "harness/core/live_source.h"
+#include "harness/core/probe.h"
+#include "harness/world/gather.h"
 #include "probes/munge/munge_parse.h"
 
 namespace gpuconform::munge {

@@ -1,6 +1,6 @@
 #include "probes/nccl_log/nccl_debug_log_probe.h"
 
-#include "harness/gather.h"
+#include "harness/world/gather.h"
 #include "probes/nccl_run/nccl_run_probe.h"
 
 namespace gpuconform::nccl_log {

@@ -5,7 +5,7 @@
 // cannot run.
 #pragma once
 
-#include "harness/probe.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::nccl_log {
 

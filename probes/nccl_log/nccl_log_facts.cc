@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <set>
 
-#include "harness/raw_lines.h"
-#include "harness/text_util.h"
+#include "harness/core/raw_lines.h"
+#include "harness/util/text_util.h"
 #include "probes/nccl_log/nccl_debug_log_probe.h"
 
 namespace gpuconform::nccl_log {

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/cluster_raw.h"
-#include "harness/profile.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/profile.h"
+#include "harness/util/result.h"
 #include "probes/nccl_log/nccl_log_parse.h"
 
 namespace gpuconform::nccl_log {

@@ -6,8 +6,8 @@
 
 #include <memory>
 
-#include "harness/snapshot_source.h"
-#include "harness/suite_registry.h"
+#include "harness/core/snapshot_source.h"
+#include "harness/core/suite_registry.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform::nccl_log {

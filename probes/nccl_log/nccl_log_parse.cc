@@ -9,7 +9,7 @@
 #include <iterator>
 #include <map>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::nccl_log {
 

@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/line_source.h"
-#include "harness/result.h"
+#include "harness/util/line_source.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::nccl_log {
 

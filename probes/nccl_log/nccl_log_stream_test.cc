@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "harness/raw_lines.h"
+#include "harness/core/raw_lines.h"
 #include "probes/nccl_log/nccl_log_parse.h"
 #include "tests/support/streamed_parse.h"
 #include "tests/support/test_support.h"

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "harness/dynamic_library.h"
+#include "harness/util/dynamic_library.h"
 #include "probes/cuda_driver/cuda_driver.h"
 
 namespace gpuconform::nccl_run {

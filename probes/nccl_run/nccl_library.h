@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <string>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::nccl_run {
 

@@ -1,6 +1,6 @@
 #include "probes/nccl_run/nccl_run_facts.h"
 
-#include "harness/fact_reading.h"
+#include "harness/core/fact_reading.h"
 #include "probes/nccl_run/nccl_run_probe.h"
 #include "probes/resource_limits/death_records.h"
 

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "harness/cluster_raw.h"
+#include "harness/core/cluster_raw.h"
 #include "probes/resource_limits/death_verdicts.h"
 
 namespace gpuconform::nccl_run {

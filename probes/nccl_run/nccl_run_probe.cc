@@ -17,8 +17,8 @@
 #include <sstream>
 #include <sys/wait.h>
 
-#include "harness/process_runner.h"
-#include "harness/record_lines.h"
+#include "harness/core/process_runner.h"
+#include "harness/util/record_lines.h"
 #include "probes/allreduce_sweep/sweep.h"
 #include "probes/nccl_run/nccl_worker.h"
 #include "probes/nccl_run/nccl_worker_death.h"

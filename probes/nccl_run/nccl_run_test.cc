@@ -10,14 +10,14 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/text_util.h"
-#include "harness/world.h"
-#include "suites/allreduce/allreduce_checks.h"
-#include "probes/nccl_tests/nccl_tests_parse.h"
+#include "harness/util/text_util.h"
+#include "harness/world/world.h"
 #include "probes/allreduce_sweep/sweep.h"
 #include "probes/nccl_run/nccl_run_probe.h"
 #include "probes/nccl_run/nccl_worker_protocol.h"
+#include "probes/nccl_tests/nccl_tests_parse.h"
 #include "probes/resource_limits/death_records.h"
+#include "suites/allreduce/allreduce_checks.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform::nccl_run {

@@ -8,10 +8,10 @@
 #include <iostream>
 #include <vector>
 
-#include "harness/child_verbs.h"
-#include "harness/record_lines.h"
-#include "harness/run_options.h"
-#include "harness/text_util.h"
+#include "harness/core/run_options.h"
+#include "harness/util/child_verbs.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 #include "probes/allreduce_sweep/sweep.h"
 #include "probes/nccl_run/nccl_library.h"
 #include "probes/nccl_run/nccl_worker_protocol.h"

@@ -1,6 +1,6 @@
 #include "probes/nccl_run/nccl_worker_death.h"
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 #include "probes/resource_limits/death_records.h"
 
 namespace gpuconform::nccl_run {

@@ -4,8 +4,8 @@
 
 #include <sstream>
 
-#include "harness/record_lines.h"
-#include "harness/text_util.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 #include "probes/nccl_run/nccl_worker.h"
 
 namespace gpuconform::nccl_run {

@@ -1,5 +1,5 @@
 // The conversation between gpuconform's NCCL run (nccl_run_probe.h, one per node) and its
-// worker child (nccl_worker.h), in record lines (harness/record_lines.h), one per line:
+// worker child (nccl_worker.h), in record lines (harness/util/record_lines.h), one per line:
 //   worker -> parent                                  parent -> worker
 //   ready gpus=8 nccl_version=22105 cuda_runtime=12040 cuda_driver=12040
 //         libraries="libcudart.so.12 libnccl.so.2" devices="0000:18:00.0 ..."
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::nccl_run {
 

@@ -1,6 +1,6 @@
 #include "probes/nccl_tests/nccl_tests_facts.h"
 
-#include "harness/raw_lines.h"
+#include "harness/core/raw_lines.h"
 #include "probes/nccl_tests/nccl_tests_parse.h"
 
 namespace gpuconform::nccl_tests {

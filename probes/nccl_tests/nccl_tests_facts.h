@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "harness/cluster_raw.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/util/result.h"
 #include "probes/nccl_tests/bandwidth_table.h"
 
 namespace gpuconform::nccl_tests {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <variant>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::nccl_tests {
 

@@ -1,6 +1,6 @@
 #include "probes/nccl_tests/nccl_tests_probe.h"
 
-#include "harness/live_source.h"
+#include "harness/core/live_source.h"
 
 namespace gpuconform::nccl_tests {
 

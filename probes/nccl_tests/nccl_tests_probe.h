@@ -4,7 +4,7 @@
 // saying how to give it.
 #pragma once
 
-#include "harness/probe.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::nccl_tests {
 

@@ -6,7 +6,7 @@
 
 #include <sstream>
 
-#include "harness/live_source.h"
+#include "harness/core/live_source.h"
 #include "probes/nccl_tests/nccl_tests_facts.h"
 #include "probes/nccl_tests/nccl_tests_parse.h"
 #include "probes/nccl_tests/nccl_tests_probe.h"

@@ -1,6 +1,6 @@
 #include "probes/nccl_topo/nccl_topo_facts.h"
 
-#include "harness/fact_reading.h"
+#include "harness/core/fact_reading.h"
 #include "probes/nccl_topo/nccl_topo_file_probe.h"
 #include "probes/nccl_topo/nccl_topo_probe.h"
 

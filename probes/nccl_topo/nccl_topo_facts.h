@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "harness/cluster_raw.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/util/result.h"
 #include "probes/nccl_topo/nccl_topo_parse.h"
 
 namespace gpuconform::nccl_topo {

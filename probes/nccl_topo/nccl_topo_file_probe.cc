@@ -1,6 +1,6 @@
 #include "probes/nccl_topo/nccl_topo_file_probe.h"
 
-#include "harness/builtin_probes.h"
+#include "harness/core/builtin_probes.h"
 
 namespace gpuconform::nccl_topo {
 

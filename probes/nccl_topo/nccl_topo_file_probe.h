@@ -1,9 +1,9 @@
 // The nccl-topo-file probe: the static NCCL topology file that NCCL_TOPO_FILE names, copied as
-// is (harness/builtin_probes.h NcclTopoFileOutput); nccl_topo_parse.h reads it. Its snapshot
+// is (harness/core/builtin_probes.h NcclTopoFileOutput); nccl_topo_parse.h reads it. Its snapshot
 // file name is part of the snapshot layout v1 contract.
 #pragma once
 
-#include "harness/probe.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::nccl_topo {
 

@@ -6,7 +6,7 @@
 #include <map>
 #include <pugixml.hpp>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::nccl_topo {
 

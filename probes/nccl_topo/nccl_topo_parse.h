@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::nccl_topo {
 

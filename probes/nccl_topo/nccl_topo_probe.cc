@@ -3,8 +3,8 @@
 #include <string>
 #include <utility>
 
-#include "harness/gather.h"
-#include "harness/live_source.h"
+#include "harness/core/live_source.h"
+#include "harness/world/gather.h"
 #include "probes/nccl_run/nccl_run_probe.h"
 
 namespace gpuconform::nccl_topo {

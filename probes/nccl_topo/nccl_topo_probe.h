@@ -4,7 +4,7 @@
 // rank reads its own node's file, and the harness keeps the lowest rank's answer per node.
 #pragma once
 
-#include "harness/probe.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::nccl_topo {
 

@@ -1,6 +1,6 @@
 #include "probes/nic_pcie/nic_pcie_facts.h"
 
-#include "harness/fact_reading.h"
+#include "harness/core/fact_reading.h"
 #include "probes/nic_pcie/nic_pcie_probe.h"
 
 namespace gpuconform::nic_pcie {

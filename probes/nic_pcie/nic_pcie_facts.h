@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "harness/cluster_raw.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/util/result.h"
 #include "probes/nic_pcie/nic_pcie_parse.h"
 
 namespace gpuconform::nic_pcie {

@@ -1,5 +1,5 @@
 // nic-pcie.txt: the PCIe link of every RDMA NIC, as gpuconform's NIC probe read it from sysfs
-// (nic_pcie_probe.h), in record lines (harness/record_lines.h). Format v1:
+// (nic_pcie_probe.h), in record lines (harness/util/record_lines.h). Format v1:
 //   nic-pcie sysfs_root=/sys device_count=9
 //   nic name=mlx5_0 bus_id=0000:19:00.0 current_link_speed="32.0 GT/s PCIe" current_link_width=16
 //       max_link_speed="32.0 GT/s PCIe" max_link_width=16                  (one line in the file)
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::nic_pcie {
 

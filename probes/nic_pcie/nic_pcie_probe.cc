@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/text_util.h"
-#include "harness/record_lines.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::nic_pcie {
 

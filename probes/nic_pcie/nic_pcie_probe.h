@@ -6,8 +6,8 @@
 // and a file that cannot be read leaves out its field.
 #pragma once
 
-#include "harness/live_source.h"
-#include "harness/probe.h"
+#include "harness/core/live_source.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::nic_pcie {
 

@@ -1,6 +1,6 @@
 #include "probes/nvbandwidth/nvbandwidth_facts.h"
 
-#include "harness/failing_tool_reading.h"
+#include "harness/core/failing_tool_reading.h"
 #include "probes/nvbandwidth/nvbandwidth_probes.h"
 
 namespace gpuconform::nvbandwidth {

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "harness/cluster_raw.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/util/result.h"
 #include "probes/nvbandwidth/nvbandwidth_parse.h"
 
 namespace gpuconform::nvbandwidth {

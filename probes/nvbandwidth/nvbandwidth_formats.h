@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 #include "probes/nvbandwidth/nvbandwidth_parse.h"
 
 namespace gpuconform::nvbandwidth {

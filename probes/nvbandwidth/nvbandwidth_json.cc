@@ -2,7 +2,7 @@
 // or the number as the stream printed it), the sum a number.
 #include <nlohmann/json.hpp>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 #include "probes/nvbandwidth/nvbandwidth_formats.h"
 
 namespace gpuconform::nvbandwidth {

@@ -3,7 +3,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 #include "probes/nvbandwidth/nvbandwidth_formats.h"
 
 namespace gpuconform::nvbandwidth {

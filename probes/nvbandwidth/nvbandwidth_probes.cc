@@ -1,6 +1,6 @@
 #include "probes/nvbandwidth/nvbandwidth_probes.h"
 
-#include "harness/snapshot_only_probe.h"
+#include "harness/core/snapshot_only_probe.h"
 #include "probes/nvbandwidth/nvbandwidth_profile.h"
 
 namespace gpuconform::nvbandwidth {

@@ -6,8 +6,8 @@
 
 #include <optional>
 
-#include "harness/probe.h"
-#include "harness/profile.h"
+#include "harness/core/probe.h"
+#include "harness/core/profile.h"
 
 namespace gpuconform::nvbandwidth {
 

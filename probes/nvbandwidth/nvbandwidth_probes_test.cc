@@ -2,7 +2,7 @@
 // where it has none, nvbandwidth on PATH for a capture without a profile; its snapshot files.
 #include <gtest/gtest.h>
 
-#include "harness/live_source.h"
+#include "harness/core/live_source.h"
 #include "probes/nvbandwidth/nvbandwidth_probes.h"
 #include "probes/nvbandwidth/nvbandwidth_profile.h"
 

@@ -1,8 +1,8 @@
 // nvbandwidth's text output (output.cpp, inline_common.h's PeerValueMatrix printer): a
 // "Running <name>." line opens each testcase, its description and matrix follow, then a blank
 // line and "SUM <name> <value>" (or "&&&& PERF <name> <value><unit>" for formatted cases).
-#include "harness/line_source.h"
-#include "harness/text_util.h"
+#include "harness/util/line_source.h"
+#include "harness/util/text_util.h"
 #include "probes/nvbandwidth/nvbandwidth_formats.h"
 
 namespace gpuconform::nvbandwidth {

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "harness/line_source.h"
+#include "harness/util/line_source.h"
 
 namespace gpuconform::nvidia_smi {
 

@@ -1,6 +1,6 @@
 #include "probes/nvidia_smi/nvidia_smi_probes.h"
 
-#include "harness/live_source.h"
+#include "harness/core/live_source.h"
 
 namespace gpuconform::nvidia_smi {
 

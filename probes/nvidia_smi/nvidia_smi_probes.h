@@ -3,7 +3,7 @@
 // on a node with a wedged GPU; that is what their deadline is for.
 #pragma once
 
-#include "harness/probe.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::nvidia_smi {
 

@@ -1,6 +1,6 @@
 #include "probes/nvidia_smi/nvlink_errors_facts.h"
 
-#include "harness/fact_reading.h"
+#include "harness/core/fact_reading.h"
 #include "probes/nvidia_smi/nvidia_smi_probes.h"
 
 namespace gpuconform::nvidia_smi {

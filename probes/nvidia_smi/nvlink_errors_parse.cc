@@ -4,9 +4,9 @@
 #include <optional>
 #include <string_view>
 
-#include "harness/record_lines.h"
-#include "harness/line_source.h"
-#include "harness/text_util.h"
+#include "harness/util/line_source.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 #include "probes/nvidia_smi/gpu_heading.h"
 
 namespace gpuconform::nvidia_smi {

@@ -4,8 +4,8 @@
 #include <cctype>
 #include <vector>
 
-#include "harness/line_source.h"
-#include "harness/text_util.h"
+#include "harness/util/line_source.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::nvidia_smi {
 

@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 #include "probes/nvidia_smi/query_xml_parse.h"
 
 namespace gpuconform::nvidia_smi {

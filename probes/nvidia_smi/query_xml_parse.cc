@@ -6,7 +6,7 @@
 #include <limits>
 #include <pugixml.hpp>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::nvidia_smi {
 

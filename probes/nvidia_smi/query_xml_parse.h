@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::nvidia_smi {
 

@@ -4,8 +4,8 @@
 #include <charconv>
 #include <set>
 
-#include "harness/line_source.h"
-#include "harness/text_util.h"
+#include "harness/util/line_source.h"
+#include "harness/util/text_util.h"
 #include "probes/nvidia_smi/gpu_heading.h"
 
 namespace gpuconform::nvidia_smi {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/probe.h"
-#include "harness/result.h"
+#include "harness/core/probe.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::nvidia_smi {
 

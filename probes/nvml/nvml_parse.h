@@ -1,5 +1,5 @@
 // nvml.txt: what gpuconform's NVML probe (libnvidia-ml.so.1, loaded with dlopen) read on a
-// node, in record lines (harness/record_lines.h). Format v1, one record per line:
+// node, in record lines (harness/util/record_lines.h). Format v1, one record per line:
 //   nvml driver_version=550.54.15 nvml_version=12.550.54.15 device_count=8
 //   gpu index=0 name="NVIDIA H100 80GB HBM3" bus_id=00000000:18:00.0 pcie_gen_current=5
 //       pcie_gen_max=5 pcie_width_current=16 pcie_width_max=16 fabric_state=completed
@@ -27,10 +27,10 @@
 #include <string>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 #include "probes/nvidia_smi/nvlink_errors_parse.h"
-#include "probes/nvidia_smi/topo_nvlink_parse.h"
 #include "probes/nvidia_smi/query_xml_parse.h"
+#include "probes/nvidia_smi/topo_nvlink_parse.h"
 
 namespace gpuconform::nvml {
 

@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
-#include "harness/dynamic_library.h"
-#include "harness/record_lines.h"
+#include "harness/util/dynamic_library.h"
+#include "harness/util/record_lines.h"
 #include "probes/nvml/nvml_api.h"
 
 namespace gpuconform::nvml {

@@ -7,8 +7,8 @@
 // not export leaves out the fields that need it. The output is raw facts, never a judgement.
 #pragma once
 
-#include "harness/live_source.h"
-#include "harness/probe.h"
+#include "harness/core/live_source.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::nvml {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "harness/line_source.h"
-#include "harness/text_util.h"
+#include "harness/util/line_source.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::pci_devices {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::pci_devices {
 

@@ -1,6 +1,6 @@
 #include "probes/pci_devices/pci_devices_facts.h"
 
-#include "harness/fact_reading.h"
+#include "harness/core/fact_reading.h"
 #include "probes/pci_devices/pci_devices_probe.h"
 
 namespace gpuconform::pci_devices {

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "harness/cluster_raw.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/util/result.h"
 #include "probes/pci_devices/pci_devices.h"
 
 namespace gpuconform::pci_devices {

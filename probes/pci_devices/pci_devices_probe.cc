@@ -1,6 +1,6 @@
 #include "probes/pci_devices/pci_devices_probe.h"
 
-#include "harness/builtin_probes.h"
+#include "harness/core/builtin_probes.h"
 
 namespace gpuconform::pci_devices {
 

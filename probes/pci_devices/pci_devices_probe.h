@@ -1,9 +1,9 @@
 // The pci-devices probe: the node's PCI devices, listed in process from sysfs
-// (harness/builtin_probes.h PciDevicesOutput; pci_devices.h reads the list). Its snapshot file
+// (harness/core/builtin_probes.h PciDevicesOutput; pci_devices.h reads the list). Its snapshot file
 // name is part of the snapshot layout v1 contract.
 #pragma once
 
-#include "harness/probe.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::pci_devices {
 

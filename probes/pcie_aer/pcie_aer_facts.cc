@@ -1,6 +1,6 @@
 #include "probes/pcie_aer/pcie_aer_facts.h"
 
-#include "harness/fact_reading.h"
+#include "harness/core/fact_reading.h"
 #include "probes/pcie_aer/pcie_aer_probe.h"
 
 namespace gpuconform::pcie_aer {

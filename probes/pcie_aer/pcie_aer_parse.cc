@@ -4,9 +4,9 @@
 #include <optional>
 #include <regex>
 
-#include "harness/record_lines.h"
-#include "harness/line_source.h"
-#include "harness/text_util.h"
+#include "harness/util/line_source.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 #include "probes/pci_devices/pci_devices.h"
 
 namespace gpuconform::pcie_aer {

@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::pcie_aer {
 

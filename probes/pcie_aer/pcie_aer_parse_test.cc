@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/live_source.h"
+#include "harness/core/live_source.h"
 #include "probes/pcie_aer/pcie_aer_parse.h"
 #include "probes/pcie_aer/pcie_aer_probe.h"
 #include "tests/support/test_support.h"

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/record_lines.h"
-#include "harness/text_util.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 #include "probes/pci_devices/pci_devices.h"
 
 namespace gpuconform::pcie_aer {

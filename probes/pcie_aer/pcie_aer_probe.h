@@ -6,8 +6,8 @@
 // answers with none.
 #pragma once
 
-#include "harness/live_source.h"
-#include "harness/probe.h"
+#include "harness/core/live_source.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::pcie_aer {
 

@@ -1,6 +1,6 @@
 #include "probes/perftest/pair_error.h"
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 #include "probes/perftest/perftest_errors.h"
 
 namespace gpuconform::perftest {

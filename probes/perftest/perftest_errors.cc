@@ -1,6 +1,6 @@
 #include "probes/perftest/perftest_errors.h"
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::perftest {
 

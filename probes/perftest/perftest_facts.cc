@@ -1,6 +1,6 @@
 #include "probes/perftest/perftest_facts.h"
 
-#include "harness/failing_tool_reading.h"
+#include "harness/core/failing_tool_reading.h"
 
 namespace gpuconform::perftest {
 

@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "harness/cluster_raw.h"
-#include "harness/probe.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/probe.h"
+#include "harness/util/result.h"
 #include "probes/perftest/perftest_parse.h"
 
 namespace gpuconform::perftest {

@@ -2,7 +2,7 @@
 // exited non-zero (it does when it finds no device or no peer).
 #include <gtest/gtest.h>
 
-#include "harness/cluster_raw.h"
+#include "harness/core/cluster_raw.h"
 #include "probes/perftest/perftest_facts.h"
 #include "probes/perftest/perftest_probes.h"
 

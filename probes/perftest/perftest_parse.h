@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::perftest {
 

@@ -1,6 +1,6 @@
 #include "probes/perftest/perftest_probes.h"
 
-#include "harness/snapshot_only_probe.h"
+#include "harness/core/snapshot_only_probe.h"
 
 namespace gpuconform::perftest {
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "harness/probe.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::perftest {
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "harness/profile.h"
+#include "harness/core/profile.h"
 #include "probes/mpi_sweep/pair_results.h"
 #include "probes/perftest/rail_pairs_parse.h"
 

@@ -1,6 +1,6 @@
 #include "probes/perftest/rail_pairs_facts.h"
 
-#include "harness/fact_reading.h"
+#include "harness/core/fact_reading.h"
 #include "probes/perftest/rail_pairs_pass.h"
 
 namespace gpuconform::perftest {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/cluster_raw.h"
-#include "harness/probe.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/probe.h"
 #include "probes/perftest/rail_pairs_parse.h"
 
 namespace gpuconform::perftest {

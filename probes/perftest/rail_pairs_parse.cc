@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "harness/record_lines.h"
-#include "harness/text_util.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::perftest {
 

@@ -1,5 +1,5 @@
 // cluster/perftest-rail-pairs.txt: ib_write_bw between pairs of nodes on each rail (HCA and
-// port), as the pairing pass recorded them, in record lines (harness/record_lines.h). v1:
+// port), as the pairing pass recorded them, in record lines (harness/util/record_lines.h). v1:
 //   # perftest-rail-pairs v1
 //   pair pass=1 client=node-01 server=node-02 hca=mlx5_0 port=1 bw_average_gbit_per_s=392.41
 //   pair pass=2 client=node-05 server=node-01 hca=mlx5_3 port=1 error="Couldn't connect to node-01:18515"
@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::perftest {
 

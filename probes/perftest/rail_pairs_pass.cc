@@ -10,12 +10,12 @@
 #include <map>
 #include <thread>
 
-#include "harness/builtin_probes.h"
-#include "harness/hostlist.h"
-#include "harness/live_source.h"
-#include "harness/process_runner.h"
-#include "harness/record_lines.h"
-#include "harness/text_util.h"
+#include "harness/core/builtin_probes.h"
+#include "harness/core/live_source.h"
+#include "harness/core/process_runner.h"
+#include "harness/util/hostlist.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 #include "probes/perftest/pair_error.h"
 #include "probes/perftest/perftest_parse.h"
 #include "probes/perftest/rail_floor.h"

@@ -13,8 +13,8 @@
 // (GPUDirect RDMA, as an HGX board pairs NIC k with GPU k); otherwise host memory.
 #pragma once
 
-#include "harness/gather.h"
-#include "harness/probe.h"
+#include "harness/core/probe.h"
+#include "harness/world/gather.h"
 
 namespace gpuconform::perftest {
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/world.h"
+#include "harness/world/world.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform::perftest {

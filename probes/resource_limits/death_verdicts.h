@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/verdict.h"
+#include "harness/core/verdict.h"
 #include "probes/resource_limits/resource_exhaustion.h"
 
 namespace gpuconform::resource_limits {

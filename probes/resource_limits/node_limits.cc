@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "harness/read_file.h"
-#include "harness/text_util.h"
+#include "harness/util/read_file.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::resource_limits {
 

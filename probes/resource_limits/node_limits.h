@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "harness/record_lines.h"
+#include "harness/util/record_lines.h"
 #include "probes/resource_limits/resource_exhaustion.h"
 
 namespace gpuconform::resource_limits {

@@ -7,7 +7,7 @@
 #include <initializer_list>
 #include <string_view>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::resource_limits {
 

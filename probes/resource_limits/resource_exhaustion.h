@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/reason_code.h"
+#include "harness/core/reason_code.h"
 
 namespace gpuconform::resource_limits {
 

@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "harness/fact_reading.h"
+#include "harness/core/fact_reading.h"
 #include "probes/slurm/slurm_probes.h"
 
 namespace gpuconform::slurm {

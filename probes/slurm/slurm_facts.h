@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/cluster_raw.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/util/result.h"
 #include "probes/slurm/slurm_parse.h"
 
 namespace gpuconform::slurm {

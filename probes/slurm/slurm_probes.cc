@@ -4,10 +4,10 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "harness/live_source.h"
-#include "harness/process_runner.h"
-#include "harness/tcp_probe.h"
-#include "harness/text_util.h"
+#include "harness/core/live_source.h"
+#include "harness/core/process_runner.h"
+#include "harness/util/tcp_probe.h"
+#include "harness/util/text_util.h"
 #include "probes/slurm/slurm_profile.h"
 
 namespace gpuconform::slurm {

@@ -2,7 +2,7 @@
 // gres.conf, and the allocation probe that asks Slurm for GPUs the way a job does.
 #pragma once
 
-#include "harness/probe.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::slurm {
 

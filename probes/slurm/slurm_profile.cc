@@ -6,7 +6,7 @@
 #include <string_view>
 #include <system_error>
 
-#include "harness/profile_section.h"
+#include "harness/core/profile_section.h"
 
 namespace gpuconform::slurm {
 

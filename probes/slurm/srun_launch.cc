@@ -8,9 +8,9 @@
 #include <iostream>
 #include <thread>
 
-#include "harness/process_runner.h"
-#include "harness/termination.h"
-#include "harness/text_util.h"
+#include "harness/core/process_runner.h"
+#include "harness/core/termination.h"
+#include "harness/util/text_util.h"
 #include "probes/slurm/slurm_parse.h"
 #include "probes/slurm/slurm_profile.h"
 #include "probes/slurm/srun_parse.h"

@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "harness/profile.h"
-#include "harness/result.h"
-#include "harness/run_options.h"
+#include "harness/core/profile.h"
+#include "harness/core/run_options.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::slurm {
 

@@ -2,7 +2,7 @@
 
 #include <regex>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 #include "probes/slurm/slurm_parse.h"
 
 namespace gpuconform::slurm {

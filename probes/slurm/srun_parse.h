@@ -14,13 +14,13 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/run_options.h"
+#include "harness/core/run_options.h"
 
 namespace gpuconform::slurm {
 
 std::vector<RefusedNode> ParseSrunLaunchRefusals(const std::string& srun_stderr);
 
-// The line rank 0 prints once every rank has joined (harness/gather.cc): after it, a task
+// The line rank 0 prints once every rank has joined (harness/world/gather.cc): after it, a task
 // that ends is the run's business, not a start failure.
 inline constexpr std::string_view kWorldFormedMarker = "gpuconform: gathering probes on ";
 

@@ -13,8 +13,8 @@
 #include <optional>
 #include <thread>
 
-#include "harness/process_runner.h"
-#include "harness/text_util.h"
+#include "harness/core/process_runner.h"
+#include "harness/util/text_util.h"
 #include "probes/slurm/srun_parse.h"
 
 namespace gpuconform::slurm {

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/run_options.h"
+#include "harness/core/run_options.h"
 
 namespace gpuconform::slurm {
 
@@ -29,7 +29,7 @@ struct StepOutcome {
 StepOutcome RunStep(const std::vector<std::string>& argv,
                     const std::vector<std::pair<std::string, std::string>>& environment, bool end_on_start_failure);
 
-// `launch` told to stop (harness/termination.h): ends the step running now so that its tasks
+// `launch` told to stop (harness/core/termination.h): ends the step running now so that its tasks
 // end in order and rank 0 writes the report. An srun is asked as Ctrl-C asks it, twice, which
 // passes SIGINT on to the tasks (SIGTERM would make srun SIGKILL them); an salloc is sent
 // SIGTERM, which ends its job, and Slurm sends the tasks SIGTERM. Then waits, at most

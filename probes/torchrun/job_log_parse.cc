@@ -7,8 +7,8 @@
 #include <tuple>
 #include <optional>
 
-#include "harness/line_source.h"
-#include "harness/text_util.h"
+#include "harness/util/line_source.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::torchrun {
 

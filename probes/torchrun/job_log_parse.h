@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::torchrun {
 
-// The reason codes the diagnosis uses (harness/reason_catalogue.h).
+// The reason codes the diagnosis uses (harness/core/reason_catalogue.h).
 inline constexpr char kPortInUse[] = "rendezvous-port-in-use";
 inline constexpr char kRendezvousUnreachable[] = "rendezvous-unreachable";
 inline constexpr char kMasterAddrUnresolvable[] = "master-addr-unresolvable";

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/reason_code.h"
+#include "harness/core/reason_code.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform::torchrun {

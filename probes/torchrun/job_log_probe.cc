@@ -1,6 +1,6 @@
 #include "probes/torchrun/job_log_probe.h"
 
-#include "harness/live_source.h"
+#include "harness/core/live_source.h"
 
 namespace gpuconform::torchrun {
 

@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "harness/cluster_raw.h"
-#include "harness/probe.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/probe.h"
+#include "harness/util/result.h"
 #include "probes/torchrun/job_log_parse.h"
 
 namespace gpuconform::torchrun {

@@ -1,6 +1,6 @@
 #include "probes/torchrun/torchrun_facts.h"
 
-#include "harness/fact_reading.h"
+#include "harness/core/fact_reading.h"
 #include "probes/torchrun/torchrun_probe.h"
 
 namespace gpuconform::torchrun {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <regex>
 
-#include "harness/record_lines.h"
-#include "harness/text_util.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/text_util.h"
 #include "probes/resource_limits/node_limits.h"
 
 namespace gpuconform::torchrun {

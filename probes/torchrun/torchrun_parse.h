@@ -1,5 +1,5 @@
 // Parser of a node's Torchrun probe output (nodes/<h>/torchrun.txt, torchrun_probe.h), record
-// lines (harness/record_lines.h):
+// lines (harness/util/record_lines.h):
 //   torchrun-probe version=1 node=H
 //   skipped reason=...                      the probe did not run (no torchrun section)
 //   data dir=... origin=... problem=...     the shared directory the workers used, or why none
@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/result.h"
+#include "harness/util/result.h"
 #include "probes/resource_limits/resource_exhaustion.h"
 
 namespace gpuconform::torchrun {

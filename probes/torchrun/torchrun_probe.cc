@@ -16,12 +16,12 @@
 #include <sstream>
 #include <vector>
 
-#include "harness/process_runner.h"
-#include "harness/record_lines.h"
-#include "harness/run_options.h"
-#include "harness/termination.h"
-#include "harness/tcp_probe.h"
-#include "harness/text_util.h"
+#include "harness/core/process_runner.h"
+#include "harness/core/run_options.h"
+#include "harness/core/termination.h"
+#include "harness/util/record_lines.h"
+#include "harness/util/tcp_probe.h"
+#include "harness/util/text_util.h"
 #include "probes/checkpoint_writer/checkpoint_profile.h"
 #include "probes/resource_limits/node_limits.h"
 #include "probes/torchrun/torchrun_profile.h"

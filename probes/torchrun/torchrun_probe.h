@@ -21,8 +21,8 @@
 
 #include <string>
 
-#include "harness/gather.h"
-#include "harness/probe.h"
+#include "harness/core/probe.h"
+#include "harness/world/gather.h"
 
 namespace gpuconform::torchrun {
 

@@ -1,7 +1,7 @@
 // Reads and registers the profile's `torchrun:` section.
 #include "probes/torchrun/torchrun_profile.h"
 
-#include "harness/profile_section.h"
+#include "harness/core/profile_section.h"
 
 namespace gpuconform::torchrun {
 

@@ -1,6 +1,6 @@
 #include "probes/versions/versions_facts.h"
 
-#include "harness/raw_text.h"
+#include "harness/core/raw_text.h"
 #include "probes/versions/versions_parse.h"
 #include "probes/versions/versions_probes.h"
 

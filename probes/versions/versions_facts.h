@@ -8,10 +8,10 @@
 #include <optional>
 #include <string>
 
-#include "harness/cluster_raw.h"
-#include "harness/probe.h"
-#include "harness/reason_code.h"
-#include "harness/result.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/probe.h"
+#include "harness/core/reason_code.h"
+#include "harness/util/result.h"
 
 namespace gpuconform::versions {
 

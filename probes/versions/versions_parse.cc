@@ -2,8 +2,8 @@
 
 #include <regex>
 
-#include "harness/line_source.h"
-#include "harness/text_util.h"
+#include "harness/util/line_source.h"
+#include "harness/util/text_util.h"
 #include "probes/nvidia_smi/query_xml_parse.h"
 
 namespace gpuconform::versions {

@@ -1,6 +1,6 @@
 #include "probes/versions/versions_probes.h"
 
-#include "harness/builtin_probes.h"
+#include "harness/core/builtin_probes.h"
 
 namespace gpuconform::versions {
 

@@ -3,7 +3,7 @@
 // (architecture §2).
 #pragma once
 
-#include "harness/probe.h"
+#include "harness/core/probe.h"
 
 namespace gpuconform::versions {
 

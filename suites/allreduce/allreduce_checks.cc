@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <optional>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 #include "probes/nccl_tests/nccl_tests_parse.h"
 
 namespace gpuconform::allreduce {

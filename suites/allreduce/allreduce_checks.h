@@ -14,11 +14,11 @@
 
 #include <string>
 
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/allreduce_sweep/allreduce_profile.h"
-#include "probes/nccl_tests/bandwidth_table.h"
 #include "probes/nccl_log/nccl_log_facts.h"
+#include "probes/nccl_tests/bandwidth_table.h"
 #include "suites/allreduce/fabric_profile.h"
 
 namespace gpuconform::allreduce {

@@ -11,18 +11,18 @@
 #include <utility>
 #include <vector>
 
-#include "harness/suite_registry.h"
-#include "suites/allreduce/allreduce_checks.h"
-#include "suites/allreduce/blame.h"
+#include "harness/core/suite_registry.h"
 #include "probes/mpi_sweep/mpi_allreduce_probe.h"
 #include "probes/mpi_sweep/mpi_sweep_facts.h"
-#include "probes/resource_limits/death_verdicts.h"
-#include "probes/nccl_tests/nccl_tests_facts.h"
-#include "probes/nccl_tests/nccl_tests_probe.h"
-#include "probes/nccl_run/nccl_run_facts.h"
-#include "probes/nccl_run/nccl_run_probe.h"
 #include "probes/nccl_log/nccl_debug_log_probe.h"
 #include "probes/nccl_log/nccl_log_facts.h"
+#include "probes/nccl_run/nccl_run_facts.h"
+#include "probes/nccl_run/nccl_run_probe.h"
+#include "probes/nccl_tests/nccl_tests_facts.h"
+#include "probes/nccl_tests/nccl_tests_probe.h"
+#include "probes/resource_limits/death_verdicts.h"
+#include "suites/allreduce/allreduce_checks.h"
+#include "suites/allreduce/blame.h"
 
 namespace gpuconform::allreduce {
 

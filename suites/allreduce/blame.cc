@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 #include "suites/allreduce/allreduce_checks.h"
 
 namespace gpuconform::allreduce {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/verdict.h"
+#include "harness/core/verdict.h"
 #include "probes/mpi_sweep/pair_results.h"
 #include "probes/mpi_sweep/sweep_gate.h"
 

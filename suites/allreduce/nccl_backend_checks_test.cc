@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "harness/core/gpu_applicability.h"
 #include "probes/allreduce_sweep/sweep.h"
 #include "tests/support/test_support.h"
-#include "harness/gpu_applicability.h"
 
 namespace gpuconform::allreduce {
 

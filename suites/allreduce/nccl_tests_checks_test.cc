@@ -8,10 +8,10 @@
 #include <random>
 #include <sstream>
 
-#include "harness/profile.h"
-#include "suites/allreduce/allreduce_checks.h"
-#include "probes/nccl_tests/nccl_tests_parse.h"
+#include "harness/core/profile.h"
 #include "probes/nccl_log/nccl_log_parse.h"
+#include "probes/nccl_tests/nccl_tests_parse.h"
+#include "suites/allreduce/allreduce_checks.h"
 
 namespace gpuconform::allreduce {
 

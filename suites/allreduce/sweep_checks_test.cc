@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/run_options.h"
+#include "harness/core/run_options.h"
 
 namespace gpuconform::allreduce {
 

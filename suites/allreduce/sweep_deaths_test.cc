@@ -4,13 +4,13 @@
 // the MPI cases where the ranks stalled (the rule does not apply) or the sweep was not run.
 #include <gtest/gtest.h>
 
-#include "harness/suite_registry.h"
-#include "suites/allreduce/allreduce_checks.h"
-#include "tests/support/registered_checks.h"
+#include "harness/core/suite_registry.h"
 #include "probes/mpi_sweep/mpi_allreduce_probe.h"
 #include "probes/mpi_sweep/step_deaths.h"
 #include "probes/nccl_run/nccl_run_probe.h"
 #include "probes/nccl_run/nccl_worker_death.h"
+#include "suites/allreduce/allreduce_checks.h"
+#include "tests/support/registered_checks.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform::allreduce {

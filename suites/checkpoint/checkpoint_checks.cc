@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <set>
 
-#include "harness/os_error.h"
-#include "harness/text_util.h"
+#include "harness/core/os_error.h"
+#include "harness/util/text_util.h"
 #include "probes/resource_limits/resource_exhaustion.h"
 
 namespace gpuconform::checkpoint {
@@ -44,7 +44,7 @@ std::vector<std::string> StageErrors(const Nodes& nodes, const std::string& stag
 }
 
 // The faults of the node among "node: problem" lines: an OS error the node's storage gave
-// (harness/os_error.h: read-only, full, quota, permission, stale, disconnected, I/O), or an
+// (harness/core/os_error.h: read-only, full, quota, permission, stale, disconnected, I/O), or an
 // exhausted resource of the node (probes/resource_limits, the one classifier of worker deaths:
 // open files, memory, /dev/shm), each a finding of its own class naming the node, the path or
 // resource, and the catalogue's fix.

@@ -11,9 +11,9 @@
 #include <optional>
 #include <string>
 
-#include "harness/node_facts.h"
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/node_facts.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/checkpoint_writer/checkpoint_parse.h"
 #include "probes/checkpoint_writer/checkpoint_profile.h"
 

@@ -14,16 +14,16 @@
 #include <regex>
 #include <thread>
 
-#include "harness/finding_causes.h"
-#include "harness/gather.h"
-#include "harness/live_source.h"
-#include "harness/world.h"
-#include "suites/checkpoint/checkpoint_checks.h"
+#include "harness/core/finding_causes.h"
+#include "harness/core/live_source.h"
+#include "harness/world/gather.h"
+#include "harness/world/world.h"
 #include "probes/checkpoint_writer/checkpoint_format.h"
 #include "probes/checkpoint_writer/checkpoint_parse.h"
 #include "probes/checkpoint_writer/checkpoint_probe.h"
 #include "probes/checkpoint_writer/checkpoint_writer.h"
 #include "probes/checkpoint_writer/checkpoint_writer_facts.h"
+#include "suites/checkpoint/checkpoint_checks.h"
 #include "tests/support/registered_checks.h"
 #include "tests/support/test_support.h"
 

@@ -4,8 +4,8 @@
 // collective probe and the registration. The probe is an active measurement (writes, kills,
 // reads) whose raw results a snapshot keeps, so a run can be judged again later without
 // touching the storage.
-#include "harness/fact_reading.h"
-#include "harness/suite_registry.h"
+#include "harness/core/fact_reading.h"
+#include "harness/core/suite_registry.h"
 #include "probes/checkpoint_writer/checkpoint_probe.h"
 #include "probes/checkpoint_writer/checkpoint_writer_facts.h"
 #include "suites/checkpoint/checkpoint_checks.h"

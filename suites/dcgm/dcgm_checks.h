@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/dcgm/dcgm_diag_parse.h"
 
 namespace gpuconform::dcgm_suite {

@@ -2,7 +2,7 @@
 // <level> -j` at the profile's level, or a snapshot's JSON or text), judged per node and skipped
 // before anything is read where the profile has no GPUs or no dcgm section; and the
 // registration. An active test: never part of `gpuconform health-check`.
-#include "harness/suite_registry.h"
+#include "harness/core/suite_registry.h"
 #include "probes/dcgm/dcgm_facts.h"
 #include "probes/dcgm/dcgm_probes.h"
 #include "suites/dcgm/dcgm_checks.h"

@@ -4,8 +4,8 @@
 #include <map>
 #include <set>
 
-#include "harness/gpu_applicability.h"
-#include "harness/text_util.h"
+#include "harness/core/gpu_applicability.h"
+#include "harness/util/text_util.h"
 #include "probes/kernel_log/xid_catalogue.h"
 
 namespace gpuconform::gpu_health {

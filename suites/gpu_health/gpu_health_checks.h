@@ -11,8 +11,8 @@
 #include <optional>
 #include <string>
 
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/kernel_log/gpu_health_profile.h"
 #include "probes/kernel_log/kernel_log_parse.h"
 #include "probes/nvidia_smi/query_xml_parse.h"

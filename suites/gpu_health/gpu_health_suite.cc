@@ -1,7 +1,7 @@
 // GpuHealth suite glue: the node's GPU health inventory (facts::ReadGpuHealth) and kernel log
 // (kernel_log::ReadKernelLog), each read once, judged per node; and the registration.
 #include "facts/gpu_facts.h"
-#include "harness/suite_registry.h"
+#include "harness/core/suite_registry.h"
 #include "probes/kernel_log/kernel_log_facts.h"
 #include "probes/kernel_log/kernel_log_probe.h"
 #include "suites/gpu_health/gpu_health_checks.h"

@@ -11,8 +11,8 @@
 #include <optional>
 #include <string>
 
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/gpudirect/gpudirect_parse.h"
 #include "probes/nccl_log/nccl_log_parse.h"
 

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/profile.h"
-#include "harness/verdict.h"
-#include "harness/counter_history.h"
+#include "harness/core/counter_history.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/ib_counters/ib_counters_parse.h"
 #include "probes/ib_tools/ib_tools_parse.h"
 #include "probes/nvidia_smi/topo_nvlink_parse.h"
@@ -60,7 +60,7 @@ CheckResult CheckGpuHasLocalRailNic(const std::string& node, const nvidia_smi::T
 // discarded (congestion or routing, configuration: never blamed on the cable). A saturated
 // counter is reported as "at least"; PortXmitWait is load, recorded and never judged; a
 // switch's port ALL aggregate repeats its ports and is not judged again.
-// Each non-zero counter is recorded (harness/counter_history.h's convention). Where `previous`
+// Each non-zero counter is recorded (harness/core/counter_history.h's convention). Where `previous`
 // holds the node's last reading in the history, each counter's rise is judged as a rate
 // against `rates` (signal errors and link downs, discards): a link whose counter rises faster
 // than its limit fails with ib-link-error-rate even when its count is within the count limit;

@@ -2,12 +2,12 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 #include "probes/ib_counters/ib_counters_parse.h"
 #include "probes/ib_tools/ib_tools_parse.h"
-#include "tests/support/test_support.h"
 #include "suites/nvswitch/topo_test_support.h"
 #include "tests/support/registered_checks.h"
+#include "tests/support/test_support.h"
 
 namespace gpuconform::infiniband {
 
@@ -414,7 +414,7 @@ TEST(PortErrorCounters, AProfileCountLimitReplacesTheDefaultWithItsSource) {
   EXPECT_EQ(profile->link_counters.count_limits.size(), ib_counters::KnownCounters().size() - 1);
 }
 
-// Rates since the node's previous run in the history (harness/counter_history.h).
+// Rates since the node's previous run in the history (harness/core/counter_history.h).
 NodeCounterReadings PreviousReading(double hours_before, std::map<std::string, CheckCounterReadings::Reading> counters) {
   NodeCounterReadings node;
   node.by_check["InfiniBand.PortErrorCountersWithinLimits"] = {"run-a", "2026-12-01T09:12:44", hours_before,

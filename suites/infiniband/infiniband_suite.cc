@@ -4,7 +4,7 @@
 // registration.
 #include "facts/gpu_facts.h"
 #include "facts/ib_port_facts.h"
-#include "harness/suite_registry.h"
+#include "harness/core/suite_registry.h"
 #include "probes/gpudirect/gpudirect_facts.h"
 #include "probes/gpudirect/gpudirect_probe.h"
 #include "probes/ib_counters/ib_counters_facts.h"

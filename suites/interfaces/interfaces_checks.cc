@@ -4,7 +4,7 @@
 #include <map>
 #include <optional>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::interfaces {
 

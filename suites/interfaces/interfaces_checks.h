@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/node_facts.h"
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/node_facts.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/iproute/iproute_parse.h"
 
 namespace gpuconform::interfaces {

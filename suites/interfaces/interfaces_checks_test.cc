@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "harness/cluster_raw.h"
-#include "harness/snapshot_source.h"
-#include "harness/suite_registry.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/snapshot_source.h"
+#include "harness/core/suite_registry.h"
 #include "probes/iproute/iproute_parse.h"
 #include "tests/support/registered_checks.h"
 #include "tests/support/test_support.h"

@@ -1,7 +1,7 @@
 // Interfaces suite glue: each node's interfaces (probes/iproute/iproute_facts.h) and fabric
 // reachability (probes/fabric_reach/fabric_reach_facts.h), read before the checks and skipped
 // before any read where the profile makes a check inapplicable; and the registration.
-#include "harness/suite_registry.h"
+#include "harness/core/suite_registry.h"
 #include "probes/fabric_reach/fabric_reach_facts.h"
 #include "probes/fabric_reach/reachability_probe.h"
 #include "probes/iproute/iproute_facts.h"

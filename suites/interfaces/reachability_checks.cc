@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <set>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::interfaces {
 

@@ -10,9 +10,9 @@
 #include <optional>
 #include <string>
 
-#include "harness/node_facts.h"
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/node_facts.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/fabric_reach/fabric_reach_parse.h"
 
 namespace gpuconform::interfaces {

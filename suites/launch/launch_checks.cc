@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <set>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::launch {
 

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "facts/launch_facts.h"
-#include "harness/gather.h"
-#include "harness/profile.h"
-#include "harness/run_options.h"
-#include "harness/verdict.h"
+#include "harness/core/profile.h"
+#include "harness/core/run_options.h"
+#include "harness/core/verdict.h"
+#include "harness/world/gather.h"
 
 namespace gpuconform::launch {
 

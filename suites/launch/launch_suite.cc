@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "facts/launch_facts.h"
-#include "harness/suite_registry.h"
+#include "harness/core/suite_registry.h"
 #include "probes/iproute/iproute_facts.h"
 #include "probes/iproute/iproute_probes.h"
 #include "suites/launch/launch_checks.h"

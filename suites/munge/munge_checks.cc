@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::munge {
 

@@ -12,9 +12,9 @@
 #include <optional>
 #include <string>
 
-#include "harness/node_facts.h"
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/node_facts.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/munge/munge_parse.h"
 #include "suites/munge/munge_profile.h"
 

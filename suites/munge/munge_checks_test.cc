@@ -14,13 +14,13 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "harness/suite_registry.h"
-#include "tests/support/registered_checks.h"
-#include "harness/text_util.h"
-#include "harness/world.h"
+#include "harness/core/suite_registry.h"
+#include "harness/util/text_util.h"
+#include "harness/world/world.h"
 #include "probes/munge/munge_facts.h"
 #include "probes/munge/munge_parse.h"
 #include "probes/munge/munge_probes.h"
+#include "tests/support/registered_checks.h"
 
 namespace gpuconform::munge {
 namespace {

@@ -1,7 +1,7 @@
 // Munge suite glue: which facts (probes/munge/munge_facts.h) feed which check, the probes,
 // and the registration. Every check is skipped first where the profile says it does not apply.
-#include "harness/fact_reading.h"
-#include "harness/suite_registry.h"
+#include "harness/core/fact_reading.h"
+#include "harness/core/suite_registry.h"
 #include "probes/munge/munge_facts.h"
 #include "probes/munge/munge_probes.h"
 #include "suites/munge/munge_checks.h"

@@ -5,8 +5,8 @@
 #include <optional>
 #include <set>
 
-#include "harness/gpu_applicability.h"
-#include "harness/text_util.h"
+#include "harness/core/gpu_applicability.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::nccl_topology {
 

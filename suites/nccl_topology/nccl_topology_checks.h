@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/nccl_topo/nccl_topo_parse.h"
 
 namespace gpuconform::nccl_topology {

@@ -11,9 +11,9 @@
 #include <optional>
 #include <sstream>
 
-#include "harness/cluster_raw.h"
-#include "harness/snapshot_source.h"
-#include "harness/suite_registry.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/snapshot_source.h"
+#include "harness/core/suite_registry.h"
 #include "probes/nccl_topo/nccl_topo_facts.h"
 #include "probes/nccl_topo/nccl_topo_parse.h"
 #include "probes/nccl_topo/nccl_topo_probe.h"

@@ -2,8 +2,8 @@
 // probes/pci_devices/pci_devices_facts.h) feed which check, NCCL's topology probe with the
 // NCCL_TOPO_FILE probe (probes/nccl_topo) and the PCI device probe (probes/pci_devices), and
 // the suite's registration.
-#include "harness/fact_reading.h"
-#include "harness/suite_registry.h"
+#include "harness/core/fact_reading.h"
+#include "harness/core/suite_registry.h"
 #include "probes/nccl_topo/nccl_topo_facts.h"
 #include "probes/nccl_topo/nccl_topo_file_probe.h"
 #include "probes/nccl_topo/nccl_topo_probe.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::nccl_topology {
 

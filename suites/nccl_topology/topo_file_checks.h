@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "harness/verdict.h"
+#include "harness/core/verdict.h"
 #include "probes/nccl_topo/nccl_topo_parse.h"
 #include "probes/pci_devices/pci_devices.h"
 

@@ -10,8 +10,8 @@
 #include <optional>
 #include <set>
 
-#include "harness/builtin_probes.h"
-#include "harness/live_source.h"
+#include "harness/core/builtin_probes.h"
+#include "harness/core/live_source.h"
 #include "probes/pci_devices/pci_devices_facts.h"
 #include "suites/nccl_topology/nccl_topology_checks.h"
 #include "tests/support/registered_checks.h"

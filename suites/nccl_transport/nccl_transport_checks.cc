@@ -7,8 +7,8 @@
 #include <set>
 #include <vector>
 
-#include "harness/gpu_applicability.h"
-#include "harness/text_util.h"
+#include "harness/core/gpu_applicability.h"
+#include "harness/util/text_util.h"
 #include "probes/nccl_log/nccl_log_facts.h"
 
 namespace gpuconform::nccl_transport {

@@ -12,8 +12,8 @@
 #include <optional>
 #include <string>
 
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/nccl_log/nccl_log_parse.h"
 
 namespace gpuconform::nccl_transport {

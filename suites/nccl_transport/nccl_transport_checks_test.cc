@@ -12,10 +12,10 @@
 #include <optional>
 #include <sstream>
 
-#include "harness/cluster_raw.h"
-#include "harness/snapshot_source.h"
-#include "harness/suite_registry.h"
-#include "harness/text_util.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/snapshot_source.h"
+#include "harness/core/suite_registry.h"
+#include "harness/util/text_util.h"
 #include "probes/nccl_log/nccl_log_parse.h"
 
 namespace gpuconform::nccl_transport {

@@ -2,7 +2,7 @@
 // (probes/nccl_log/nccl_log_facts.h, parsed once per run and shared with AllreduceBandwidth),
 // skipped before the log is read where the profile makes it inapplicable; the nccl-debug.log
 // probe and the registration.
-#include "harness/suite_registry.h"
+#include "harness/core/suite_registry.h"
 #include "probes/nccl_log/nccl_debug_log_probe.h"
 #include "probes/nccl_log/nccl_log_facts.h"
 #include "suites/nccl_transport/nccl_transport_checks.h"

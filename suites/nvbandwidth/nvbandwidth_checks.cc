@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "harness/gpu_applicability.h"
-#include "harness/text_util.h"
+#include "harness/core/gpu_applicability.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::nvbandwidth_suite {
 

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/nvbandwidth/nvbandwidth_parse.h"
 #include "probes/nvbandwidth/nvbandwidth_profile.h"
 

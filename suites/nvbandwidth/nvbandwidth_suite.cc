@@ -2,7 +2,7 @@
 // `nvbandwidth -j`, or a snapshot's JSON or text), judged per node against the profile's floors
 // and skipped before anything is read where the profile has no GPUs or no nvbandwidth section;
 // and the registration. An active test: never part of `gpuconform health-check`.
-#include "harness/suite_registry.h"
+#include "harness/core/suite_registry.h"
 #include "probes/nvbandwidth/nvbandwidth_facts.h"
 #include "probes/nvbandwidth/nvbandwidth_probes.h"
 #include "suites/nvbandwidth/nvbandwidth_checks.h"

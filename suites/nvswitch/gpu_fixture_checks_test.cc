@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <set>
 
-#include "harness/live_source.h"
+#include "harness/core/live_source.h"
 #include "probes/cuda_p2p/cuda_p2p_probe.h"
 #include "probes/nvml/nvml_probe.h"
 #include "suites/nvswitch/topo_test_support.h"

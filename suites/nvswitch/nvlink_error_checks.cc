@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 #include "suites/nvswitch/nvswitch_checks.h"
 
 namespace gpuconform::nvswitch {

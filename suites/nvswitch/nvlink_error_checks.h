@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <string>
 
-#include "harness/counter_history.h"
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/counter_history.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/nvidia_smi/nvlink_errors_parse.h"
 
 namespace gpuconform::nvswitch {

@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "facts/gpu_facts.h"
+#include "harness/util/record_lines.h"
 #include "probes/nvml/nvml_parse.h"
 #include "probes/nvml/nvml_probe.h"
 #include "suites/nvswitch/nvswitch_checks.h"
-#include "harness/record_lines.h"
 #include "suites/nvswitch/topo_test_support.h"
 #include "tests/support/registered_checks.h"
 

@@ -1,5 +1,5 @@
+#include "harness/core/gpu_applicability.h"
 #include "suites/nvswitch/nvswitch_checks.h"
-#include "harness/gpu_applicability.h"
 
 #include <fmt/format.h>
 

@@ -12,10 +12,10 @@
 #include <optional>
 #include <string>
 
-#include "harness/profile.h"
-#include "harness/verdict.h"
-#include "probes/nvidia_smi/topo_nvlink_parse.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/nvidia_smi/query_xml_parse.h"
+#include "probes/nvidia_smi/topo_nvlink_parse.h"
 
 namespace gpuconform::nvswitch {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "facts/gpu_facts.h"
-#include "harness/suite_registry.h"
+#include "harness/core/suite_registry.h"
 #include "probes/cuda_p2p/cuda_p2p_probe.h"
 #include "probes/nvidia_smi/nvidia_smi_probes.h"
 #include "suites/nvswitch/nvlink_error_checks.h"

@@ -7,7 +7,7 @@
 #include <set>
 #include <vector>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 #include "suites/nvswitch/nvswitch_checks.h"
 
 namespace gpuconform::nvswitch {

@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/cuda_p2p/cuda_p2p_parse.h"
 
 namespace gpuconform::nvswitch {

@@ -6,8 +6,8 @@
 #include <set>
 
 #include "facts/ib_port_facts.h"
-#include "harness/gpu_applicability.h"
-#include "harness/text_util.h"
+#include "harness/core/gpu_applicability.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::pcie {
 

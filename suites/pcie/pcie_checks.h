@@ -14,12 +14,12 @@
 #include <optional>
 #include <string>
 
-#include "harness/counter_history.h"
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/counter_history.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/ib_tools/ib_tools_parse.h"
-#include "probes/nic_pcie/nic_pcie_parse.h"
 #include "probes/kernel_log/kernel_log_parse.h"
+#include "probes/nic_pcie/nic_pcie_parse.h"
 #include "probes/nvidia_smi/query_xml_parse.h"
 #include "probes/pcie_aer/pcie_aer_parse.h"
 

@@ -4,8 +4,8 @@
 
 #include "probes/kernel_log/kernel_log_parse.h"
 #include "probes/nic_pcie/nic_pcie_parse.h"
-#include "probes/pcie_aer/pcie_aer_parse.h"
 #include "probes/nvidia_smi/query_xml_parse.h"
+#include "probes/pcie_aer/pcie_aer_parse.h"
 #include "suites/nvswitch/topo_test_support.h"
 #include "tests/support/registered_checks.h"
 
@@ -289,7 +289,7 @@ TEST(PcieAerErrorsWithinLimits, EachSeverityFailsWithItsCode) {
   EXPECT_EQ(MeasurementNamed(at_limit, "node1/0000:18:00.0.aer_correctable_rxerr")->value, "100");
 }
 
-// Rates since the node's previous run in the history (harness/counter_history.h): 80 correctable
+// Rates since the node's previous run in the history (harness/core/counter_history.h): 80 correctable
 // errors are within the count limit 100, but +60 in 4 h is 15 an hour.
 TEST(PcieAerErrorsWithinLimits, CorrectableErrorsRisingFasterThanTheRateFailWithinTheirCount) {
   const auto counters = Counters(Gpu18("aer_dev_correctable", "RxErr", 80));

@@ -5,10 +5,10 @@
 // judgement: the log's reports, the GPUs' indexes); and the registration.
 #include "facts/gpu_facts.h"
 #include "facts/ib_port_facts.h"
-#include "harness/suite_registry.h"
-#include "probes/nic_pcie/nic_pcie_facts.h"
+#include "harness/core/suite_registry.h"
 #include "probes/kernel_log/kernel_log_facts.h"
 #include "probes/kernel_log/kernel_log_probe.h"
+#include "probes/nic_pcie/nic_pcie_facts.h"
 #include "probes/nic_pcie/nic_pcie_probe.h"
 #include "probes/pci_devices/pci_devices.h"
 #include "probes/pcie_aer/pcie_aer_facts.h"

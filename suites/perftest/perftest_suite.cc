@@ -2,7 +2,7 @@
 // cluster-wide against the floor from the profile's InfiniBand rate; skipped, saying why, where
 // the profile expects no InfiniBand/RoCE rails. An active test: never one of health-check's
 // quick checks. And the registration.
-#include "harness/suite_registry.h"
+#include "harness/core/suite_registry.h"
 #include "probes/perftest/rail_pairs_facts.h"
 #include "suites/perftest/rail_pair_checks.h"
 

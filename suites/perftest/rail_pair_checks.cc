@@ -7,8 +7,8 @@
 #include <optional>
 #include <set>
 
-#include "harness/hostlist.h"
-#include "harness/text_util.h"
+#include "harness/util/hostlist.h"
+#include "harness/util/text_util.h"
 #include "probes/mpi_sweep/pair_results.h"
 #include "probes/perftest/pair_error.h"
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/perftest/rail_floor.h"
 #include "probes/perftest/rail_pairs_parse.h"
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <set>
 
-#include "harness/reason_catalogue.h"
+#include "harness/core/reason_catalogue.h"
 #include "probes/mpi_sweep/pair_results.h"
 #include "probes/perftest/rail_pairs_facts.h"
 #include "tests/support/registered_checks.h"

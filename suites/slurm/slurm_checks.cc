@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::slurm {
 

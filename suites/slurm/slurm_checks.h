@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/slurm/slurm_parse.h"
 #include "probes/slurm/slurm_profile.h"
 

@@ -11,10 +11,10 @@
 #include <unordered_set>
 
 #include "facts/gpu_facts.h"
+#include "harness/core/suite_registry.h"
+#include "harness/util/text_util.h"
 #include "probes/gpu_devices/gpu_devices_probe.h"
 #include "probes/nvidia_smi/nvidia_smi_probes.h"
-#include "harness/suite_registry.h"
-#include "harness/text_util.h"
 #include "probes/slurm/slurm_facts.h"
 #include "probes/slurm/slurm_probes.h"
 #include "probes/slurm/slurm_profile.h"

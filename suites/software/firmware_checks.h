@@ -12,8 +12,8 @@
 #include <string>
 
 #include "facts/firmware_facts.h"
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "suites/software/software_profile.h"
 
 namespace gpuconform::software {

@@ -9,8 +9,8 @@
 #include <map>
 #include <string>
 
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/versions/versions_facts.h"
 #include "suites/software/software_profile.h"
 

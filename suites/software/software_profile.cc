@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "harness/profile_section.h"
+#include "harness/core/profile_section.h"
 
 namespace gpuconform::software {
 

@@ -5,7 +5,7 @@
 #include "facts/firmware_facts.h"
 #include "facts/gpu_facts.h"
 #include "facts/ib_port_facts.h"
-#include "harness/suite_registry.h"
+#include "harness/core/suite_registry.h"
 #include "probes/nvidia_smi/nvidia_smi_probes.h"
 #include "probes/versions/versions_facts.h"
 #include "probes/versions/versions_probes.h"

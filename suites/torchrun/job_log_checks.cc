@@ -2,8 +2,8 @@
 
 #include <vector>
 
-#include "harness/reason_code.h"
-#include "harness/text_util.h"
+#include "harness/core/reason_code.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::torchrun {
 

@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "harness/verdict.h"
+#include "harness/core/verdict.h"
 #include "probes/torchrun/job_log_parse.h"
 
 namespace gpuconform::torchrun {

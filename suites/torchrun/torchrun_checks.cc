@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "harness/text_util.h"
+#include "harness/util/text_util.h"
 
 namespace gpuconform::torchrun {
 

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/node_facts.h"
-#include "harness/profile.h"
-#include "harness/verdict.h"
+#include "harness/core/node_facts.h"
+#include "harness/core/profile.h"
+#include "harness/core/verdict.h"
 #include "probes/torchrun/torchrun_parse.h"
 #include "probes/torchrun/torchrun_profile.h"
 

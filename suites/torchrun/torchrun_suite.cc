@@ -5,8 +5,8 @@
 // on a GPU cluster is judged again anywhere.
 #include <algorithm>
 
-#include "harness/fact_reading.h"
-#include "harness/suite_registry.h"
+#include "harness/core/fact_reading.h"
+#include "harness/core/suite_registry.h"
 #include "probes/mpi_sweep/mpi_allreduce_probe.h"
 #include "probes/nccl_run/nccl_run_probe.h"
 #include "probes/nccl_tests/nccl_tests_facts.h"

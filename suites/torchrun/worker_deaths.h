@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/node_facts.h"
-#include "harness/verdict.h"
+#include "harness/core/node_facts.h"
+#include "harness/core/verdict.h"
 #include "probes/resource_limits/death_verdicts.h"
 #include "probes/torchrun/torchrun_parse.h"
 

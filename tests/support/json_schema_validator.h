@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/process_runner.h"
+#include "harness/core/process_runner.h"
 
 namespace gpuconform::test_support {
 

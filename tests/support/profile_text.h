@@ -1,5 +1,5 @@
 // Profile YAML written in a test, for the tests of the profile's frame and of each section's
-// reader (harness/profile_section.h) beside the code that owns it: the text (Lines), what
+// reader (harness/core/profile_section.h) beside the code that owns it: the text (Lines), what
 // parsing it gives (ParseError, ParsedSection, SectionOfProfile), a built-in profile's section
 // (BuiltinSection, ForEachGpuProfileSection), and the names a section's test uses (`using
 // namespace test_support::profile_tests;`). Header-only.
@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include "harness/profile.h"
+#include "harness/core/profile.h"
 #include "tests/support/test_support.h"
 
 namespace gpuconform::test_support {

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/cluster_raw.h"
-#include "harness/profile.h"
-#include "harness/suite_registry.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/profile.h"
+#include "harness/core/suite_registry.h"
 
 namespace gpuconform::test_support {
 

@@ -1,4 +1,4 @@
-// Test support for streamed parsers (harness/line_source.h): the same file read whole and
+// Test support for streamed parsers (harness/util/line_source.h): the same file read whole and
 // read in chunks from one byte to the reader's own size, and the files a parser's equivalence
 // is checked on (fixtures by name, realdata's published outputs).
 #pragma once
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/raw_lines.h"
+#include "harness/core/raw_lines.h"
 
 namespace gpuconform::test_support {
 

@@ -18,11 +18,11 @@
 #include <utility>
 #include <vector>
 
-#include "harness/cluster_raw.h"
-#include "harness/profile.h"
-#include "harness/result.h"
-#include "harness/snapshot_source.h"
-#include "harness/suite_registry.h"
+#include "harness/core/cluster_raw.h"
+#include "harness/core/profile.h"
+#include "harness/core/snapshot_source.h"
+#include "harness/core/suite_registry.h"
+#include "harness/util/result.h"
 #include "tests/support/registered_checks.h"
 
 namespace gpuconform::test_support {

@@ -10,7 +10,7 @@
 #include <map>
 #include <thread>
 
-#include "harness/core/builtin_probes.h"
+#include "probes/gpu_devices/gpu_devices_probe.h"
 #include "harness/core/live_source.h"
 #include "harness/core/process_runner.h"
 #include "harness/util/hostlist.h"
@@ -122,7 +122,7 @@ BufferPlacement PlacementOf(const CollectiveContext& context) {
   BufferPlacement placement;
   if (!context.node_owner || !FindOnPath("ib_write_bw")) return placement;
   placement.rails = ActiveRails(context.options.sysfs_root);
-  const RawOutput devices = GpuDevicesOutput(LiveContext{context.host, context.profile, context.options});
+  const RawOutput devices = gpu_devices::GpuDevicesOutput(LiveContext{context.host, context.profile, context.options});
   for (std::string_view line : SplitLines(devices.text)) placement.gpus += StartsWith(line, "device ") ? 1 : 0;
   if (placement.gpus > 0 && !placement.rails.empty()) {
     const CommandResult help = RunCommand({"ib_write_bw", "--help"}, kNoDeviceProbeTimeout);

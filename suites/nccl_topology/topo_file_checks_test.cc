@@ -10,9 +10,10 @@
 #include <optional>
 #include <set>
 
-#include "harness/core/builtin_probes.h"
 #include "harness/core/live_source.h"
+#include "probes/nccl_topo/nccl_topo_file_probe.h"
 #include "probes/pci_devices/pci_devices_facts.h"
+#include "probes/pci_devices/pci_devices_probe.h"
 #include "suites/nccl_topology/nccl_topology_checks.h"
 #include "tests/support/registered_checks.h"
 #include "tests/support/test_support.h"
@@ -294,7 +295,7 @@ void WriteText(const std::filesystem::path& path, const std::string& text) {
 
 TEST(PciDevicesProbe, ListsThisMachinesSysfsOrNamesTheMissingDirectory) {
   const LiveContext context{"here", nullptr};
-  const RawOutput out = PciDevicesOutput(context);
+  const RawOutput out = pci_devices::PciDevicesOutput(context);
   std::error_code ec;
   if (std::filesystem::is_directory("/sys/bus/pci/devices", ec)) {
     ASSERT_TRUE(out.ok()) << out.detail;
@@ -321,9 +322,9 @@ TEST(PciDevicesProbe, ReadsTheSysfsStandInAndNamesAnAbsentOne) {
   WriteText(root / "bus/pci/devices/0000:17:00.0/class", "0x020700\n");
   RunOptions options;
   options.sysfs_root = root.string();
-  const RawOutput listed = PciDevicesOutput({"n1", nullptr, options});
+  const RawOutput listed = pci_devices::PciDevicesOutput({"n1", nullptr, options});
   options.sysfs_root = (root / "absent").string();
-  const RawOutput absent = PciDevicesOutput({"n1", nullptr, options});
+  const RawOutput absent = pci_devices::PciDevicesOutput({"n1", nullptr, options});
   std::filesystem::remove_all(root);
   ASSERT_TRUE(listed.ok()) << listed.detail;
   EXPECT_EQ(listed.text, "0000:17:00.0 0x020700\n0000:18:00.0 0x030200 0x10de 0x2330\n");
@@ -338,10 +339,10 @@ TEST(NcclTopoFileProbe, CopiesTheNamedFileAndIsAbsentWhenUnset) {
   const auto with_topo_file = [](const std::string& value) {
     return BuildRunOptions({}, {{"NCCL_TOPO_FILE", value}});
   };
-  const RawOutput copied = NcclTopoFileOutput({"n1", nullptr, with_topo_file((dir / "topo.xml").string())});
-  const RawOutput missing = NcclTopoFileOutput({"n1", nullptr, with_topo_file((dir / "missing.xml").string())});
-  const RawOutput empty = NcclTopoFileOutput({"n1", nullptr, with_topo_file("")});
-  const RawOutput unset = NcclTopoFileOutput({"n1", nullptr, DefaultRunOptions()});
+  const RawOutput copied = nccl_topo::NcclTopoFileOutput({"n1", nullptr, with_topo_file((dir / "topo.xml").string())});
+  const RawOutput missing = nccl_topo::NcclTopoFileOutput({"n1", nullptr, with_topo_file((dir / "missing.xml").string())});
+  const RawOutput empty = nccl_topo::NcclTopoFileOutput({"n1", nullptr, with_topo_file("")});
+  const RawOutput unset = nccl_topo::NcclTopoFileOutput({"n1", nullptr, DefaultRunOptions()});
   std::filesystem::remove_all(dir);
   ASSERT_TRUE(copied.ok()) << copied.detail;
   EXPECT_EQ(copied.text, kOneGpuFile);

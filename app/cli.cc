@@ -368,7 +368,7 @@ ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args) {
   return parsed;
 }
 
-slurm::LaunchRequest LaunchRequestOf(const CommandLine& command) {
+LaunchRequest LaunchRequestOf(const CommandLine& command) {
   std::optional<int> gpus_per_node;
   if (command.launch_gpus_per_node == "none") {
     gpus_per_node = 0;

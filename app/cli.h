@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "app/launch_verb.h"
 #include "harness/core/run_options.h"
-#include "probes/slurm/srun_launch.h"
 
 namespace gpuconform {
 
@@ -93,8 +93,8 @@ struct ParsedCommandLine {
 
 ParsedCommandLine ParseCommandLine(const std::vector<std::string>& args);
 
-// The request of `gpuconform launch` (probes/slurm/srun_launch.h).
-slurm::LaunchRequest LaunchRequestOf(const CommandLine& command);
+// The request of `gpuconform launch` (app/launch_verb.h).
+LaunchRequest LaunchRequestOf(const CommandLine& command);
 // The settings RunOptions takes from this command line (harness/core/run_options.h).
 CommandLineSettings SettingsOf(const CommandLine& command);
 

@@ -13,6 +13,7 @@
 #include "app/document_verbs.h"
 #include "app/gather_bench_verb.h"
 #include "app/health_check_verb.h"
+#include "app/launch_verb.h"
 #include "app/reasons_command.h"
 #include "app/run_command.h"
 #include "harness/core/live_source.h"
@@ -23,7 +24,6 @@
 #include "harness/util/version.h"
 #include "harness/world/collective_deadline.h"
 #include "harness/world/world.h"
-#include "probes/slurm/srun_launch.h"
 
 namespace {
 
@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
   const RunOptions options = BuildRunOptions(SettingsOf(command), ReadEnvironment(environ));
   // Slurm's HealthCheckProgram: one node, no MPI, no world to form.
   if (command.verb == Verb::kHealthCheck) return HealthCheckVerb(command, options);
-  if (command.verb == Verb::kLaunch) return slurm::LaunchMain(LaunchRequestOf(command), options);
+  if (command.verb == Verb::kLaunch) return LaunchMain(LaunchRequestOf(command), options);
   // SIGTERM, SIGINT and SIGHUP end the run in order (termination.h): until the run installs its
   // own handler, which writes the report, stopping the children is all there is to do.
   InstallTerminationSignals();

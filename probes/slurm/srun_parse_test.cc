@@ -5,6 +5,33 @@
 namespace gpuconform::slurm {
 namespace {
 
+// What srun 22.05 printed on the local cluster with node1's munged killed after it registered.
+const std::string kMungedDead =
+    "srun: error: slurm_receive_msgs: [[10.10.0.1]:6818] failed: Socket timed out on send/recv operation\n"
+    "srun: error: Task launch for StepId=6.0 failed on node node1: Socket timed out on send/recv operation\n"
+    "srun: error: Application launch failed: Socket timed out on send/recv operation\n"
+    "srun: Job step aborted\n";
+
+TEST(SrunLaunchRefusals, NamesEachRefusedNodeOnceWithSlurmsWords) {
+  const auto refused = ParseSrunLaunchRefusals(kMungedDead + kMungedDead);
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].node, "node1");
+  EXPECT_EQ(refused[0].slurm_error,
+            "srun: error: Task launch for StepId=6.0 failed on node node1: Socket timed out on send/recv operation");
+  const auto older = ParseSrunLaunchRefusals(
+      "srun: error: Task launch for step 12.0 failed on node gpu07: Zero Bytes were transmitted or received\r\n"
+      "srun: error: Task launch for StepId=12.0 failed on node gpu09: Invalid job credential\n");
+  ASSERT_EQ(older.size(), 2u);
+  EXPECT_EQ(older[0].node, "gpu07");
+  EXPECT_EQ(older[1].node, "gpu09");
+}
+
+TEST(SrunLaunchRefusals, TaskFailuresAndNoiseAreNotRefusals) {
+  EXPECT_TRUE(ParseSrunLaunchRefusals("srun: error: node2: task 1: Exited with exit code 1\n").empty());
+  EXPECT_TRUE(ParseSrunLaunchRefusals("").empty());
+  EXPECT_TRUE(ParseSrunLaunchRefusals(std::string("\0\xff Task launch for", 19)).empty());
+}
+
 // Slurm's launch plugin, _task_finish: "HOSTS: task|tasks IDS: " and how the task ended.
 TEST(SrunTaskExit, ExitStatusesAndSignalsNameTheNode) {
   const auto exit = ParseSrunTaskExit("srun: error: node3: task 2: Exited with exit code 127\n");

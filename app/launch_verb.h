@@ -1,4 +1,4 @@
-// `gpuconform launch`: starts the run step itself with srun, one `gpuconform run` per node,
+// The launch verb, `gpuconform launch`: starts the run step itself with srun, one `gpuconform run` per node,
 // asking for the profile's GPUs per node, and when Slurm cannot start the task on some nodes
 // (their slurmd or munged does not answer) or their task ends before the ranks meet (a
 // binary that cannot start in that node's image), starts the step again without them and
@@ -19,7 +19,7 @@
 #include "harness/core/run_options.h"
 #include "harness/util/result.h"
 
-namespace gpuconform::slurm {
+namespace gpuconform {
 
 // Each attempt can only lose nodes; three covers a second node failing on the rerun.
 inline constexpr int kMaxLaunchAttempts = 3;
@@ -81,4 +81,4 @@ std::vector<std::string> SallocArgv(const LaunchRequest& request, int gpus_per_n
 
 int LaunchMain(const LaunchRequest& request, const RunOptions& options);
 
-}  // namespace gpuconform::slurm
+}  // namespace gpuconform

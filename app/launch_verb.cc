@@ -1,4 +1,4 @@
-#include "probes/slurm/srun_launch.h"
+#include "app/launch_verb.h"
 
 #include <unistd.h>
 
@@ -16,7 +16,7 @@
 #include "probes/slurm/srun_parse.h"
 #include "probes/slurm/srun_step.h"
 
-namespace gpuconform::slurm {
+namespace gpuconform {
 
 namespace {
 
@@ -38,7 +38,7 @@ void AppendLaunchFacts(const LaunchStep& step, std::vector<std::string>& argv) {
 }  // namespace
 
 Result<std::string> RerunNodelist(const std::string& pool, const std::vector<RefusedNode>& refused, int nodes) {
-  auto hosts = ExpandHostlist(pool);
+  auto hosts = slurm::ExpandHostlist(pool);
   if (!hosts) return Error("node list " + pool + ": " + hosts.error());
   std::vector<std::string> kept;
   for (const auto& host : *hosts) {
@@ -96,7 +96,7 @@ std::string ProfileOfRun(const std::vector<std::string>& run_args, const std::st
 
 int GpusPerNodeToAsk(const std::optional<int>& requested, const Profile& profile) {
   if (requested) return *requested;
-  const SlurmExpectation* slurm = profile.Get<SlurmExpectation>();
+  const slurm::SlurmExpectation* slurm = profile.Get<slurm::SlurmExpectation>();
   return slurm ? slurm->gpus_per_node : 0;
 }
 
@@ -125,7 +125,7 @@ int LaunchInNewAllocation(const LaunchRequest& request, int gpus_per_node) {
   const auto argv = SallocArgv(request, gpus_per_node, SelfExecutable());
   std::cerr << "gpuconform launch: " << CommandText(argv) << "\n";
   // The launch inside the allocation watches its own steps.
-  const StepOutcome outcome = RunStep(argv, {}, false);
+  const slurm::StepOutcome outcome = slurm::RunStep(argv, {}, false);
   if (!outcome.start_error.empty()) {
     std::cerr << "gpuconform launch: " << outcome.start_error << "\n";
     return 2;
@@ -166,7 +166,7 @@ int LaunchMain(const LaunchRequest& request, const RunOptions& options) {
   InstallTerminationSignals();
   OnTermination([](const TerminationNotice& notice) {
     std::cerr << "gpuconform launch: " << notice.Describe() << "; ending the step so that it reports" << std::endl;
-    EndRunningStep(std::chrono::seconds(20));
+    slurm::EndRunningStep(std::chrono::seconds(20));
     std::_Exit(notice.ExitStatus());
   });
   const auto gpus_per_node = ResolveGpusPerNode(request, options);
@@ -193,18 +193,18 @@ int LaunchMain(const LaunchRequest& request, const RunOptions& options) {
   for (int attempt = 1;; ++attempt) {
     const auto argv = SrunArgv(step);
     std::cerr << "gpuconform launch: " << CommandText(argv) << "\n";
-    const StepOutcome outcome = RunStep(argv, SrunEnvironment(step), true);
+    const slurm::StepOutcome outcome = slurm::RunStep(argv, SrunEnvironment(step), true);
     // Ending: the termination handler waits for this step and ends launch; no rerun.
     while (TerminationRequested()) std::this_thread::sleep_for(std::chrono::seconds(1));
     if (!outcome.start_error.empty()) {
       std::cerr << "gpuconform launch: " << outcome.start_error << "\n";
       return 2;
     }
-    const auto lost = LostNodes(ParseSrunLaunchRefusals(outcome.srun_stderr), outcome.exited_at_start, step.refused);
+    const auto lost = LostNodes(slurm::ParseSrunLaunchRefusals(outcome.srun_stderr), outcome.exited_at_start, step.refused);
     // A step that launch ended must run again; one that ended on its own stands unless Slurm refused a node.
     if (lost.empty() || (outcome.exit_code == 0 && outcome.exited_at_start.empty())) return outcome.exit_code;
     for (const auto& node : lost) {
-      std::cerr << "gpuconform launch: " << (IsSrunTaskExit(node.slurm_error) ? "the task ended before the ranks met on "
+      std::cerr << "gpuconform launch: " << (slurm::IsSrunTaskExit(node.slurm_error) ? "the task ended before the ranks met on "
                                                                                 : "Slurm could not start the task on ")
                 << node.node << " (" << node.slurm_error << ")\n";
     }
@@ -233,4 +233,4 @@ int LaunchMain(const LaunchRequest& request, const RunOptions& options) {
   }
 }
 
-}  // namespace gpuconform::slurm
+}  // namespace gpuconform

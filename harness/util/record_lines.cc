@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "harness/util/line_source.h"
 #include "harness/util/text_util.h"
 
 namespace gpuconform {
@@ -28,10 +29,10 @@ std::string RecordLine::Get(std::string_view key) const {
 
 Result<std::vector<RecordLine>> ParseRecordLines(const std::string& text, const std::string& origin) {
   std::vector<RecordLine> records;
-  const auto lines = SplitLines(text);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const int number = static_cast<int>(i) + 1;
-    const std::string_view line = Trim(lines[i]);
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    const int number = next->number;
+    const std::string_view line = Trim(WithoutCarriageReturn(next->text));
     if (line.empty() || line.front() == '#') continue;
     RecordLine record;
     record.line = number;

@@ -1,5 +1,6 @@
 #include "harness/world/launch_ranks_file.h"
 
+#include "harness/util/line_source.h"
 #include "harness/util/record_lines.h"
 #include "harness/util/text_util.h"
 
@@ -18,9 +19,10 @@ std::string FormatLaunchRanks(const std::vector<RankInfo>& ranks) {
 
 Result<std::vector<RankInfo>> ParseLaunchRanks(const std::string& text, const std::string& origin) {
   std::vector<RankInfo> ranks;
-  int number = 0;
-  for (std::string_view line : SplitLines(text)) {
-    ++number;
+  TextLines lines(text);
+  while (const auto next = lines.Next()) {
+    const int number = next->number;
+    const std::string_view line = WithoutCarriageReturn(next->text);
     if (line.empty() || line.front() == '#') continue;
     if (StartsWith(line, "  ")) {
       if (ranks.empty()) return ErrorAt(origin, number, "an environment line before any 'rank' line");

@@ -42,10 +42,14 @@
 #include "probes/slurm/slurm_parse.h"
 #include "reports/json_report.h"
 #include "reports/report_sinks.h"
+#include "suites/launch/launch_checks.h"
 
 namespace gpuconform {
 
 namespace {
+
+// The case that says why the ranks did not form a world: "Launch.WorldFormed".
+std::string WorldFormedCase() { return std::string(launch::kSuite) + "." + launch::kWorldFormed; }
 
 bool UseColor(const RunOptions& options) {
   if (options.color == "always") return true;
@@ -366,7 +370,7 @@ int RunVerbUnformed(const CommandLine& command, const RunOptions& options, const
   const std::string started_utc = UtcIso8601();
   auto profile = RunProfile(command, options, unformed);
   if (!profile) return 2;
-  const std::string filter = FilterAlsoSelecting(command.filter, "Launch.WorldFormed");
+  const std::string filter = FilterAlsoSelecting(command.filter, WorldFormedCase());
   const auto suites = SelectedSuites(filter);
   // Only what one node measures alone: a measurement across nodes needs the world.
   std::vector<ProbeSpec> alone;
@@ -437,7 +441,7 @@ int RunVerbWith(const CommandLine& command, const RunOptions& options, const Wor
   // A run given up on says why in Launch.WorldFormed, whatever the filter: without it the
   // report would show only rank 0's own checks, passing.
   const std::string filter =
-      world_problem.empty() ? command.filter : FilterAlsoSelecting(command.filter, "Launch.WorldFormed");
+      world_problem.empty() ? command.filter : FilterAlsoSelecting(command.filter, WorldFormedCase());
   const auto suites = SelectedSuites(filter);
   const RunScope scope{command, options, world, *profile, suites, filter, start, started_utc, world_problem};
   if (!command.snapshot.empty() || !world_problem.empty()) {

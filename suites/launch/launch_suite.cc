@@ -65,10 +65,9 @@ const NodeInterfaceAddresses& NodeAddresses(const SuiteContext& context) {
 }
 
 // TaskStarted judges the nodes whose task ran and those `gpuconform launch` left out (in that
-// order). Elsewhere no run knows the nodes left out: one case for the cluster (node "") then
-// says so, where one per node would fill a fleet snapshot's report with thousands of skips.
+// order). Elsewhere no run knows the nodes left out: one case for the cluster then says so.
 JudgedNodes TaskStartedNodes(const SuiteContext& context) {
-  if (!context.options.launched) return {{""}, std::nullopt};
+  if (!context.options.launched) return JudgedNodes::ForTheCluster();
   std::vector<std::string> nodes = context.raw.nodes;
   for (const auto& refused : context.options.launch_refused) nodes.push_back(refused.node);
   return {nodes, std::nullopt};

@@ -56,6 +56,11 @@ struct Measurement {
   BaselineComparison baseline = {};  // set by the baseline comparison
 };
 
+// A check's name, written once: GPUCONFORM_CHECK_NAME(GresRegistered) declares
+// kGresRegistered = "GresRegistered", the constant a suite's CheckDefinition, its messages
+// ("see GresRegistered") and its tests use, so the name and its spelling cannot drift apart.
+#define GPUCONFORM_CHECK_NAME(name) inline constexpr char k##name[] = #name
+
 struct CheckResult {
   std::string suite;   // JUnit <testsuite name>, e.g. "Munge"
   std::string check;   // e.g. "KeyIdenticalOnAllNodes"

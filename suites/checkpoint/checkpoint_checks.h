@@ -20,15 +20,15 @@
 namespace gpuconform::checkpoint {
 
 inline constexpr char kSuite[] = "Checkpoint";
-inline constexpr char kTargetShared[] = "TargetShared";
+GPUCONFORM_CHECK_NAME(TargetShared);
 inline constexpr char kSameFilesystem[] = "TempOnSameFilesystem";
-inline constexpr char kAtomicPublish[] = "AtomicPublish";
+GPUCONFORM_CHECK_NAME(AtomicPublish);
 inline constexpr char kCrashTorture[] = "CrashTortureLeavesValidCheckpoint";
 inline constexpr char kNegativeControl[] = "NegativeControlDetected";
 inline constexpr char kVisibility[] = "CrossNodeVisibility";
-inline constexpr char kSingleWriter[] = "SingleWriter";
-inline constexpr char kCapacity[] = "Capacity";
-inline constexpr char kReadThroughput[] = "ReadThroughput";
+GPUCONFORM_CHECK_NAME(SingleWriter);
+GPUCONFORM_CHECK_NAME(Capacity);
+GPUCONFORM_CHECK_NAME(ReadThroughput);
 inline constexpr char kCleanedUp[] = "RunDirectoryRemoved";
 
 // Why the profile makes every check not apply (no checkpoint section), or nullopt.

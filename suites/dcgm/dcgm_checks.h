@@ -17,7 +17,7 @@
 namespace gpuconform::dcgm_suite {
 
 inline constexpr char kSuite[] = "Dcgm";
-inline constexpr char kDiagnosticsPass[] = "DiagnosticsPass";
+GPUCONFORM_CHECK_NAME(DiagnosticsPass);
 
 // Why DiagnosticsPass does not apply: the profile expects no GPUs, or has no dcgm section to
 // choose a level. nullopt when it applies.

@@ -22,16 +22,16 @@ namespace gpuconform::gpu_health {
 using nvidia_smi::GpuInventory;
 
 inline constexpr char kSuite[] = "GpuHealth";
-inline constexpr char kEccEnabled[] = "EccEnabled";
-inline constexpr char kNoVolatileUncorrectableEcc[] = "NoVolatileUncorrectableEcc";
-inline constexpr char kSramEccHealthy[] = "SramEccHealthy";
-inline constexpr char kAggregateEccWithinLimits[] = "AggregateEccWithinLimits";
-inline constexpr char kRowRemappingHealthy[] = "RowRemappingHealthy";
-inline constexpr char kRetiredPagesHealthy[] = "RetiredPagesHealthy";
-inline constexpr char kNoClockSlowdown[] = "NoClockSlowdown";
-inline constexpr char kPersistenceMode[] = "PersistenceMode";
-inline constexpr char kGpusAtExpectedPcieAddresses[] = "GpusAtExpectedPcieAddresses";
-inline constexpr char kNoHardwareXids[] = "NoHardwareXids";
+GPUCONFORM_CHECK_NAME(EccEnabled);
+GPUCONFORM_CHECK_NAME(NoVolatileUncorrectableEcc);
+GPUCONFORM_CHECK_NAME(SramEccHealthy);
+GPUCONFORM_CHECK_NAME(AggregateEccWithinLimits);
+GPUCONFORM_CHECK_NAME(RowRemappingHealthy);
+GPUCONFORM_CHECK_NAME(RetiredPagesHealthy);
+GPUCONFORM_CHECK_NAME(NoClockSlowdown);
+GPUCONFORM_CHECK_NAME(PersistenceMode);
+GPUCONFORM_CHECK_NAME(GpusAtExpectedPcieAddresses);
+GPUCONFORM_CHECK_NAME(NoHardwareXids);
 
 // Why the checks do not apply under `profile` (it expects no GPUs, or has no gpu_health section
 // and so states no limits), or nullopt when they apply.

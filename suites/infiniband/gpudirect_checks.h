@@ -18,7 +18,7 @@
 
 namespace gpuconform::infiniband {
 
-inline constexpr char kGpuDirectRdmaAvailable[] = "GpuDirectRdmaAvailable";
+GPUCONFORM_CHECK_NAME(GpuDirectRdmaAvailable);
 
 // Why the check does not apply: no InfiniBand, no GPUs, or a profile that does not ask for
 // GPUDirect RDMA (nccl.gpudirect_rdma: false). nullopt when it applies.

@@ -25,9 +25,9 @@ using namespace gpuconform::ib_tools;
 using namespace gpuconform::nvidia_smi;
 
 inline constexpr char kSuite[] = "InfiniBand";
-inline constexpr char kRailNicsPresent[] = "RailNicsPresent";
-inline constexpr char kPortsActiveAtRate[] = "PortsActiveAtRate";
-inline constexpr char kGpuHasLocalRailNic[] = "GpuHasLocalRailNic";
+GPUCONFORM_CHECK_NAME(RailNicsPresent);
+GPUCONFORM_CHECK_NAME(PortsActiveAtRate);
+GPUCONFORM_CHECK_NAME(GpuHasLocalRailNic);
 inline constexpr char kPortErrorCounters[] = "PortErrorCountersWithinLimits";
 
 // Why the checks do not apply: the profile has no InfiniBand. nullopt when they apply.

@@ -30,22 +30,22 @@ std::optional<std::string> FabricSkipReason(const Profile& profile);
 std::optional<std::string> ForbiddenSkipReason(const Profile& profile);
 
 // Per node: nccl.socket_ifname exists, is up and has an IPv4 address.
-inline constexpr char kFabricInterfaceUp[] = "FabricInterfaceUp";
+GPUCONFORM_CHECK_NAME(FabricInterfaceUp);
 CheckResult CheckFabricInterfaceUp(const std::string& node, const std::vector<Interface>& interfaces,
                                    const Profile& profile);
 // Per node: each forbidden interface is not the fabric interface and shares no subnet with it.
-inline constexpr char kForbiddenInterfacesNotFabric[] = "ForbiddenInterfacesNotFabric";
+GPUCONFORM_CHECK_NAME(ForbiddenInterfacesNotFabric);
 CheckResult CheckForbiddenInterfacesNotFabric(const std::string& node, const std::vector<Interface>& interfaces,
                                               const Profile& profile);
 // Cluster: every node's fabric address is in one subnet, and no two nodes share an address.
 // `nodes` holds each node's interfaces, and why for the nodes whose could not be read.
-inline constexpr char kFabricSubnetShared[] = "FabricSubnetShared";
+GPUCONFORM_CHECK_NAME(FabricSubnetShared);
 CheckResult CheckFabricSubnetShared(const NodeFacts<std::vector<Interface>>& nodes, const Profile& profile);
 
 // Cluster: the fabric interface (nccl.socket_ifname) and every IPoIB interface have one MTU
 // on all nodes: nccl.mtu where the profile sets it, else the most common value. A mismatched
 // MTU drops or fragments large frames: collectives hang or crawl with no error.
-inline constexpr char kFabricMtuConsistent[] = "FabricMtuConsistent";
+GPUCONFORM_CHECK_NAME(FabricMtuConsistent);
 CheckResult CheckFabricMtuConsistent(const NodeFacts<std::vector<Interface>>& nodes, const Profile& profile);
 
 }  // namespace gpuconform::interfaces

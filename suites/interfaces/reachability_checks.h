@@ -19,7 +19,7 @@ namespace gpuconform::interfaces {
 
 using fabric_reach::NodeReach;
 
-inline constexpr char kFabricReachable[] = "FabricReachable";
+GPUCONFORM_CHECK_NAME(FabricReachable);
 
 // Why FabricReachable does not apply: the profile names no fabric interface.
 std::optional<std::string> ReachabilitySkipReason(const Profile& profile);

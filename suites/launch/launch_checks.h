@@ -25,15 +25,15 @@ using facts::RankLaunch;
 
 // The ranks formed one world: `world_problem` says why they did not (MPI_Init timed out), and
 // is empty when they did.
-inline constexpr char kWorldFormed[] = "WorldFormed";
+GPUCONFORM_CHECK_NAME(WorldFormed);
 CheckResult CheckWorldFormed(const std::string& world_problem);
 
 // SLURM_PROCID is the MPI rank, SLURM_NTASKS the world size, SLURM_NODEID one per host.
-inline constexpr char kSlurmIdsConsistent[] = "SlurmIdsConsistent";
+GPUCONFORM_CHECK_NAME(SlurmIdsConsistent);
 CheckResult CheckSlurmIdsConsistent(const std::vector<RankLaunch>& ranks);
 // No node runs more tasks than --ntasks-per-node asked (one, when nothing was asked:
 // gpuconform drives all of a node's GPUs from one task).
-inline constexpr char kTasksPerNodeAsRequested[] = "TasksPerNodeAsRequested";
+GPUCONFORM_CHECK_NAME(TasksPerNodeAsRequested);
 CheckResult CheckTasksPerNodeAsRequested(const std::vector<RankLaunch>& ranks);
 // Each node's interfaces and their addresses as `ip -o addr show` prints them:
 // node -> [(ifname, "10.20.0.1/24"), (ifname, "fe80::1/64"), ...].
@@ -47,7 +47,7 @@ using NodeInterfaceAddresses = std::map<std::string, std::vector<std::pair<std::
 // rendezvous is hosted there). PRIMARY_ADDR/PRIMARY_PORT count as aliases where MASTER_* is
 // unset. An address that cannot be compared (no node's addresses known) is an error, never a
 // pass.
-inline constexpr char kMasterAddrInAllocation[] = "MasterAddrInAllocation";
+GPUCONFORM_CHECK_NAME(MasterAddrInAllocation);
 CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks, const NodeInterfaceAddresses& interfaces);
 
 // The launch environment pins collectives to the fabric: NCCL_SOCKET_IFNAME and Open MPI's
@@ -57,7 +57,7 @@ CheckResult CheckMasterAddrInAllocation(const std::vector<RankLaunch>& ranks, co
 // Open MPI's btl_tcp_if_include and btl_tcp_if_exclude take interface names or IPv4 subnets
 // ("10.10.0.0/24"); a subnet stands for the node's interfaces with an address in it
 // (`interfaces`), and one that cannot be resolved (the node's addresses unknown) is an error.
-inline constexpr char kFabricPinnedInEnvironment[] = "FabricPinnedInEnvironment";
+GPUCONFORM_CHECK_NAME(FabricPinnedInEnvironment);
 CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks, const Profile& profile,
                                            const NodeInterfaceAddresses& interfaces = {});
 
@@ -66,7 +66,7 @@ CheckResult CheckFabricPinnedInEnvironment(const std::vector<RankLaunch>& ranks,
 // nodes; a node not among them passes. Each node left out fails, quoting srun's words:
 // slurm-launch-refused where Slurm could not start the task, task-exited-at-start where the
 // task ended (an exit status or a signal) before the world formed.
-inline constexpr char kTaskStarted[] = "TaskStarted";
+GPUCONFORM_CHECK_NAME(TaskStarted);
 CheckResult CheckTaskStarted(const std::string& node, const std::vector<RefusedNode>& refused);
 
 }  // namespace gpuconform::launch

@@ -29,25 +29,25 @@ std::optional<std::string> ClockSkewNotApplicable(const Profile& profile);
 
 // Cluster case: every node decodes every other node's credential (the N×N matrix, one
 // report per decoding node). Names the odd node(s) out and the likely cause.
-inline constexpr char kCredentialsDecodeAcrossNodes[] = "CredentialsDecodeAcrossNodes";
+GPUCONFORM_CHECK_NAME(CredentialsDecodeAcrossNodes);
 CheckResult CheckCredentialsDecodeAcrossNodes(const NodeFacts<DecodeReport>& reports);
 
 // Cluster case: the keyed digests of the key (one shared nonce) are equal on every node.
 // Messages show at most an 8-hex-digit prefix of a digest, never the key.
-inline constexpr char kKeyIdenticalOnAllNodes[] = "KeyIdenticalOnAllNodes";
+GPUCONFORM_CHECK_NAME(KeyIdenticalOnAllNodes);
 CheckResult CheckKeyIdenticalOnAllNodes(const NodeFacts<KeyDigest>& digests);
 
 // Per node: the key is not readable or writable by group or others, and belongs to munge or root.
-inline constexpr char kKeyFileProtected[] = "KeyFileProtected";
+GPUCONFORM_CHECK_NAME(KeyFileProtected);
 CheckResult CheckKeyFileProtected(const std::string& node, const KeyStat& stat);
 
 // Per node: munge -n encodes through the local munged and the node decodes its own credential.
-inline constexpr char kDaemonReachable[] = "DaemonReachable";
+GPUCONFORM_CHECK_NAME(DaemonReachable);
 CheckResult CheckDaemonReachable(const std::string& node, const DecodeReport& report);
 
 // Cluster case: max − min of the nodes' CLOCK_REALTIME readings, taken together after a
 // barrier, is within the profile's munge.max_clock_skew_s (which ClockSkewNotApplicable has found set).
-inline constexpr char kClockSkewWithinTtl[] = "ClockSkewWithinTtl";
+GPUCONFORM_CHECK_NAME(ClockSkewWithinTtl);
 CheckResult CheckClockSkewWithinTtl(const NodeFacts<long long>& epoch_ns, const Profile& profile);
 
 }  // namespace gpuconform::munge

@@ -27,17 +27,17 @@ const std::vector<std::string>& CheckNames();
 // Why the profile makes `check` (one of CheckNames()) not apply, or nullopt when it applies.
 std::optional<std::string> NotApplicable(const std::string& check, const Profile& profile);
 
-inline constexpr char kGpuCount[] = "GpuCount";
+GPUCONFORM_CHECK_NAME(GpuCount);
 CheckResult CheckGpuCount(const std::string& node, const Topology& topology, const Profile& profile);
 // Sum of <nvlink count> over targets of NVSwitch class, per GPU, == nvlink.links_per_gpu.
-inline constexpr char kNvlinkCountPerGpu[] = "NvlinkCountPerGpu";
+GPUCONFORM_CHECK_NAME(NvlinkCountPerGpu);
 CheckResult CheckNvlinkCountPerGpu(const std::string& node, const Topology& topology, const Profile& profile);
 // NICs == infiniband.rail_nics_per_node, speed >= rate_gbit_per_s, link layer, and gdr=1
 // where nccl.gpudirect_rdma.
-inline constexpr char kNicCountSpeedGdr[] = "NicCountSpeedGdr";
+GPUCONFORM_CHECK_NAME(NicCountSpeedGdr);
 CheckResult CheckNicCountSpeedGdr(const std::string& node, const Topology& topology, const Profile& profile);
 // Every GPU has a NIC in its PCIe switch tree (NCCL's PIX/PXB), hence on its NUMA node.
-inline constexpr char kGpuHasNicUnderPcieSwitch[] = "GpuHasNicUnderPcieSwitch";
+GPUCONFORM_CHECK_NAME(GpuHasNicUnderPcieSwitch);
 CheckResult CheckGpuHasNicUnderPcieSwitch(const std::string& node, const Topology& topology);
 
 }  // namespace gpuconform::nccl_topology

@@ -21,7 +21,7 @@ namespace gpuconform::nccl_topology {
 using namespace gpuconform::nccl_topo;
 using namespace gpuconform::pci_devices;
 
-inline constexpr char kTopoFileMatchesNode[] = "TopoFileMatchesNode";
+GPUCONFORM_CHECK_NAME(TopoFileMatchesNode);
 
 // The file against the node's devices; messages name the file by its origin.
 CheckResult CheckTopoFileMatchesNode(const std::string& node, const Topology& file, const LivePciDevices& live);

@@ -26,25 +26,25 @@ inline constexpr char kSuite[] = "NcclTransport";
 std::optional<std::string> NotApplicable(const std::string& check, const Profile& profile);
 
 // Every inter-node channel runs over nccl.network (NET/IB for "IB"), none over NET/Socket.
-inline constexpr char kInterNodeChannelsUseProfileNetwork[] = "InterNodeChannelsUseProfileNetwork";
+GPUCONFORM_CHECK_NAME(InterNodeChannelsUseProfileNetwork);
 CheckResult CheckInterNodeChannelsUseProfileNetwork(const NcclLog& log, const Profile& profile);
 // NET/IB opened infiniband.rail_nics_per_node devices per host, all of infiniband.link_layer.
-inline constexpr char kNetIbDevicesMatchRails[] = "NetIbDevicesMatchRails";
+GPUCONFORM_CHECK_NAME(NetIbDevicesMatchRails);
 CheckResult CheckNetIbDevicesMatchRails(const NcclLog& log, const Profile& profile);
 // Every inter-node channel is GDRDMA where nccl.gpudirect_rdma; mixed channels are named.
-inline constexpr char kGpuDirectRdmaOnInterNodeChannels[] = "GpuDirectRdmaOnInterNodeChannels";
+GPUCONFORM_CHECK_NAME(GpuDirectRdmaOnInterNodeChannels);
 CheckResult CheckGpuDirectRdmaOnInterNodeChannels(const NcclLog& log, const Profile& profile);
 // Intra-node channels use P2P or NVLS (NVLink), never SHM or NET, where the profile has NVLink.
-inline constexpr char kIntraNodeChannelsOverNvlink[] = "IntraNodeChannelsOverNvlink";
+GPUCONFORM_CHECK_NAME(IntraNodeChannelsOverNvlink);
 CheckResult CheckIntraNodeChannelsOverNvlink(const NcclLog& log, const Profile& profile);
 // The socket interface NCCL used is nccl.socket_ifname and never one of nccl.forbidden_ifnames.
-inline constexpr char kSocketInterfaceIsFabric[] = "SocketInterfaceIsFabric";
+GPUCONFORM_CHECK_NAME(SocketInterfaceIsFabric);
 CheckResult CheckSocketInterfaceIsFabric(const NcclLog& log, const Profile& profile);
 // NCCL_* settings that defeat the profile's fabric (NCCL_IB_DISABLE=1, NCCL_NET=Socket, ...).
-inline constexpr char kEnvironmentAudit[] = "EnvironmentAudit";
+GPUCONFORM_CHECK_NAME(EnvironmentAudit);
 CheckResult CheckEnvironmentAudit(const NcclLog& log, const Profile& profile);
 // No NCCL WARN line and no NCCL error (ncclRemoteError, timeouts, crashes) in the log.
-inline constexpr char kNoNcclErrors[] = "NoNcclErrors";
+GPUCONFORM_CHECK_NAME(NoNcclErrors);
 CheckResult CheckNoNcclErrors(const NcclLog& log);
 
 // `judgement` of the log, noting what of the log it could not judge: facts dropped beyond the

@@ -15,7 +15,7 @@
 namespace gpuconform::nvbandwidth_suite {
 
 inline constexpr char kSuite[] = "Nvbandwidth";
-inline constexpr char kCopyBandwidthAtFloors[] = "CopyBandwidthAtFloors";
+GPUCONFORM_CHECK_NAME(CopyBandwidthAtFloors);
 
 // The testcases judged, as nvbandwidth names them. Device-to-device copies are judged from the
 // write testcase, else the read one.

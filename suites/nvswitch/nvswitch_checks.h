@@ -38,7 +38,7 @@ struct GpuCountEvidence {
 // The node has profile.gpu.count_per_node GPUs, each a model containing gpu.model_contains.
 // Every other source that counted the node's GPUs must agree: a source that shows another
 // count fails the check, naming the source.
-inline constexpr char kGpuCountAndModel[] = "GpuCountAndModel";
+GPUCONFORM_CHECK_NAME(GpuCountAndModel);
 CheckResult CheckGpuCountAndModel(const std::string& node, const nvidia_smi::GpuInventory& inventory,
                                   const Profile& profile, const std::vector<GpuCountEvidence>& other_counts = {});
 // GpuCountAndModel where the inventory could not be read (`unread` says why): a source that
@@ -53,20 +53,20 @@ std::optional<Finding> GpuCountContradiction(const std::string& node, const std:
                                              const Profile& profile);
 
 // Every GPU pair is NV<k> with k = nvlink.links_per_gpu in `nvidia-smi topo -m`.
-inline constexpr char kAllPairsNvlinkConnected[] = "AllPairsNvlinkConnected";
+GPUCONFORM_CHECK_NAME(AllPairsNvlinkConnected);
 CheckResult CheckAllPairsNvlinkConnected(const std::string& node, const TopoMatrix& matrix, const Profile& profile);
 
 // Every GPU has nvlink.links_per_gpu links active at >= nvlink.link_bandwidth_gb_per_s and,
 // where the source says where a link leads (NVML), to an NVSwitch. Ports a GPU lists beyond
 // that count may be inactive (an H100 NVL bridged pair lists 18 and uses 12); ports within it
 // may not.
-inline constexpr char kAllLinksActive[] = "AllLinksActive";
+GPUCONFORM_CHECK_NAME(AllLinksActive);
 CheckResult CheckAllLinksActive(const std::string& node, const NvlinkStatus& status, const Profile& profile);
 
 // Every GPU that reports an NVLink fabric state (Hopper and later, driver r530+) has state
 // Completed and status Success: the fabric manager registered it with the NVSwitch fabric.
 // Skipped, saying so, where no GPU of the node reports one.
-inline constexpr char kFabricRegistered[] = "FabricRegistered";
+GPUCONFORM_CHECK_NAME(FabricRegistered);
 CheckResult CheckFabricRegistered(const std::string& node, const nvidia_smi::GpuInventory& inventory,
                                   const Profile& profile);
 

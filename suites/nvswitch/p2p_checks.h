@@ -20,7 +20,7 @@ using namespace gpuconform::cuda_p2p;
 inline constexpr double kUniformMinFractionOfMedian = 0.8;
 
 // cudaDeviceCanAccessPeer is 1 for every ordered pair.
-inline constexpr char kPeerAccessAllPairs[] = "PeerAccessAllPairs";
+GPUCONFORM_CHECK_NAME(PeerAccessAllPairs);
 CheckResult CheckPeerAccessAllPairs(const std::string& node, const P2pReport& report, const Profile& profile);
 
 // Every ordered pair with peer access copies at >= nvlink.p2p_bandwidth_floor_gb_per_s one way.

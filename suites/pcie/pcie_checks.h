@@ -30,9 +30,9 @@ using namespace gpuconform::nic_pcie;
 using namespace gpuconform::nvidia_smi;
 
 inline constexpr char kSuite[] = "Pcie";
-inline constexpr char kLinksAtMaxGenAndWidth[] = "LinksAtMaxGenAndWidth";
-inline constexpr char kNicLinksAtMaxGenAndWidth[] = "NicLinksAtMaxGenAndWidth";
-inline constexpr char kAerErrorsWithinLimits[] = "AerErrorsWithinLimits";
+GPUCONFORM_CHECK_NAME(LinksAtMaxGenAndWidth);
+GPUCONFORM_CHECK_NAME(NicLinksAtMaxGenAndWidth);
+GPUCONFORM_CHECK_NAME(AerErrorsWithinLimits);
 
 // The limits of AerErrorsWithinLimits: any fatal or non-fatal error fails; correctable errors
 // (the link layer replayed what went wrong) fail above `correctable` since boot.

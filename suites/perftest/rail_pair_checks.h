@@ -23,8 +23,8 @@
 namespace gpuconform::perftest {
 
 inline constexpr char kSuite[] = "Perftest";
-inline constexpr char kRailPairsAtFloor[] = "RailPairsAtFloor";
-inline constexpr char kRailLatencyConsistent[] = "RailLatencyConsistent";
+GPUCONFORM_CHECK_NAME(RailPairsAtFloor);
+GPUCONFORM_CHECK_NAME(RailLatencyConsistent);
 
 // Latency is judged against the rail's own pairs, not a fixed number: what a healthy pair
 // measures depends on the hops between the two nodes, the cables and the link generation, which

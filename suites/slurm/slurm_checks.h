@@ -20,14 +20,14 @@ inline constexpr char kGresSuite[] = "SlurmGres";
 inline constexpr char kNodesSuite[] = "SlurmNodes";
 
 // The checks' names (both suites judge every node the controller lists).
-inline constexpr char kGresMatchesProfile[] = "GresMatchesProfile";
-inline constexpr char kGresRegistered[] = "GresRegistered";
-inline constexpr char kGresConfMatchesSlurmConf[] = "GresConfMatchesSlurmConf";
-inline constexpr char kGresMatchesHardware[] = "GresMatchesHardware";
-inline constexpr char kAllocationGivesGpus[] = "AllocationGivesGpus";
-inline constexpr char kNodeUsable[] = "NodeUsable";
-inline constexpr char kSlurmdReachable[] = "SlurmdReachable";
-inline constexpr char kNoJobsPendingOnBrokenNodes[] = "NoJobsPendingOnBrokenNodes";
+GPUCONFORM_CHECK_NAME(GresMatchesProfile);
+GPUCONFORM_CHECK_NAME(GresRegistered);
+GPUCONFORM_CHECK_NAME(GresConfMatchesSlurmConf);
+GPUCONFORM_CHECK_NAME(GresMatchesHardware);
+GPUCONFORM_CHECK_NAME(AllocationGivesGpus);
+GPUCONFORM_CHECK_NAME(NodeUsable);
+GPUCONFORM_CHECK_NAME(SlurmdReachable);
+GPUCONFORM_CHECK_NAME(NoJobsPendingOnBrokenNodes);
 
 // The GPUs a node has, as the hardware (driver or device files) says.
 struct HardwareGpus {

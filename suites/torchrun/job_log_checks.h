@@ -14,7 +14,7 @@
 
 namespace gpuconform::torchrun {
 
-inline constexpr char kJobLogLaunch[] = "JobLogLaunch";
+GPUCONFORM_CHECK_NAME(JobLogLaunch);
 
 // `origin` names the log in messages ("cluster/job.log").
 CheckResult CheckJobLogLaunch(const JobLogDiagnosis& log, const std::string& origin);

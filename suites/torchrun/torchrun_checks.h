@@ -23,15 +23,15 @@
 namespace gpuconform::torchrun {
 
 inline constexpr char kSuite[] = "Torchrun";
-inline constexpr char kLauncherStarted[] = "LauncherStarted";
-inline constexpr char kOneLauncherPerNode[] = "OneLauncherPerNode";
-inline constexpr char kMasterPortOpen[] = "MasterPortOpen";
-inline constexpr char kRanksConsistent[] = "RanksConsistent";
-inline constexpr char kDevicesDistinct[] = "DevicesDistinct";
-inline constexpr char kCollectiveCorrect[] = "CollectiveCorrect";
+GPUCONFORM_CHECK_NAME(LauncherStarted);
+GPUCONFORM_CHECK_NAME(OneLauncherPerNode);
+GPUCONFORM_CHECK_NAME(MasterPortOpen);
+GPUCONFORM_CHECK_NAME(RanksConsistent);
+GPUCONFORM_CHECK_NAME(DevicesDistinct);
+GPUCONFORM_CHECK_NAME(CollectiveCorrect);
 inline constexpr char kSamplerShards[] = "SamplerShardsDisjoint";
-inline constexpr char kDataLoaderThroughput[] = "DataLoaderThroughput";
-inline constexpr char kCheckpointRankZero[] = "CheckpointRankZero";
+GPUCONFORM_CHECK_NAME(DataLoaderThroughput);
+GPUCONFORM_CHECK_NAME(CheckpointRankZero);
 
 // The same run's own allreduce sweep, to compare the backend's busbw with: gpuconform's NCCL
 // run where the workers use NCCL (judged: the same library on the same GPUs should match it),

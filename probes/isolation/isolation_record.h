@@ -1,0 +1,44 @@
+// cluster/isolation.txt: the isolation planner's input and every round it ran, as record lines
+// (harness/util/record_lines.h), so a replay re-judges the same findings:
+//   plan round_budget=20 split_rounds=7 node_cap=0 first_split_groups=0 nodes=node1,node2,...
+//   group name=sw1 parent=spine1 nodes=node1,node2,...
+//   known_good nodes=node9,...
+//   test round=1 test=0 purpose=screen size=8 nodes=node[1-8] busbw_gb_per_s=41.200 outcome=pass
+//        [intra_node=pass inter_node=fail]
+// The plan's and groups' nodes are comma lists (their order steers the splits); a test's nodes
+// are a Slurm hostlist. Contract: FormatPlan + FormatRound write what ParseIsolationRecords
+// reads back (errors name origin:line); Replay drives a planner with the recorded results and
+// fails when a recorded round is not the round the planner plans.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/util/result.h"
+#include "probes/isolation/isolation_planner.h"
+
+namespace gpuconform::isolation {
+
+struct RecordedTest {
+  int round = 0;
+  int test = 0;
+  Test planned;
+  TestResult result;
+};
+
+struct IsolationRecord {
+  PlannerInput input;
+  std::vector<RecordedTest> tests;  // in file order
+};
+
+std::string FormatPlan(const PlannerInput& input);
+// One line per test of `round`; `results` in the round's order.
+std::string FormatRound(const Round& round, const std::vector<TestResult>& results);
+
+Result<IsolationRecord> ParseIsolationRecords(const std::string& text, const std::string& origin);
+
+// The findings a planner reaches from the recorded results. A record that stops early (a
+// deadline) gives the findings so far, inconclusive for what was still open.
+Result<std::vector<Finding>> Replay(const IsolationRecord& record, const std::string& origin);
+
+}  // namespace gpuconform::isolation

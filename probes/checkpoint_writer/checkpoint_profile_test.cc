@@ -20,7 +20,7 @@ TEST(CheckpointProfile, ReadsTheTargetAndNumbersAndDefaultsTheRest) {
   EXPECT_EQ(checkpoint->torture_kills, 200);
   EXPECT_EQ(checkpoint->test_file_bytes, 4LL << 20);
   EXPECT_EQ(checkpoint->source, "measured");
-  EXPECT_FALSE(SectionOfProfile<CheckpointExpectation>("name: n\n"));
+  EXPECT_FALSE(ParsedSection<CheckpointExpectation>("name: n\n"));
 }
 
 TEST(CheckpointProfile, RefusesNumbersWithoutSourceUnknownKeysAndBadCounts) {

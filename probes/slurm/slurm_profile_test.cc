@@ -16,7 +16,7 @@ TEST(SlurmProfile, AcceptsTypedGresAndAPartition) {
   EXPECT_EQ(slurm->gres, "gpu:h100:8");
   EXPECT_EQ(slurm->gpus_per_node, 8);
   EXPECT_EQ(slurm->partition, "batch");
-  EXPECT_FALSE(SectionOfProfile<SlurmExpectation>("name: minimal\n"))
+  EXPECT_FALSE(ParsedSection<SlurmExpectation>("name: minimal\n"))
       << "a profile without the section says nothing of Slurm";
 }
 

@@ -19,7 +19,7 @@ TEST(TorchrunProfile, ReadsTheLauncherBackendAndFloorsAndDefaultsTheRest) {
   EXPECT_EQ(torchrun->nproc_per_node, 0);
   EXPECT_EQ(torchrun->timeout_s, 60);
   EXPECT_EQ(torchrun->allreduce_size_bytes, 16LL << 20);
-  EXPECT_FALSE(SectionOfProfile<TorchrunExpectation>("name: n\n"));
+  EXPECT_FALSE(ParsedSection<TorchrunExpectation>("name: n\n"));
 }
 
 TEST(TorchrunProfile, RefusesAnUnknownBackendFloorsWithoutSourceAndUnknownKeys) {

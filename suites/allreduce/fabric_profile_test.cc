@@ -17,7 +17,7 @@ TEST(FabricProfile, ReadsTheNodeBandwidthAndFloorAndDefaultsTheSlowPairFraction)
   EXPECT_DOUBLE_EQ(fabric->allreduce_efficiency_floor_fraction, 0.49);
   EXPECT_DOUBLE_EQ(fabric->slow_pair_fraction, 0.5);
   EXPECT_EQ(fabric->source, "datasheet");
-  EXPECT_FALSE(SectionOfProfile<FabricExpectation>("name: n\n"));
+  EXPECT_FALSE(ParsedSection<FabricExpectation>("name: n\n"));
 }
 
 TEST(FabricProfile, RefusesAMissingBandwidthASlowPairFractionOfOneAndNoSource) {

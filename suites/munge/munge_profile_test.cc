@@ -16,7 +16,7 @@ TEST(MungeProfile, ReadsTheClockSkewLimitWithItsSource) {
   EXPECT_TRUE(munge->present);
   EXPECT_EQ(munge->max_clock_skew_s, 60);
   EXPECT_EQ(munge->source, "our site policy");
-  EXPECT_FALSE(SectionOfProfile<MungeExpectation>("name: minimal\n"))
+  EXPECT_FALSE(ParsedSection<MungeExpectation>("name: minimal\n"))
       << "a profile without the section does not say whether MUNGE is expected";
 }
 

@@ -1,6 +1,6 @@
 // Profile YAML written in a test, for the tests of the profile's frame and of each section's
 // reader (harness/core/profile_section.h) beside the code that owns it: the text (Lines), what
-// parsing it gives (ParseError, ParsedSection, SectionOfProfile), a built-in profile's section
+// parsing it gives (ParseError, ParsedSection), a built-in profile's section
 // (BuiltinSection, ForEachGpuProfileSection), and the names a section's test uses (`using
 // namespace test_support::profile_tests;`). Header-only.
 #pragma once
@@ -36,18 +36,18 @@ inline std::string ParseError(const std::string& yaml_text) {
 // The section of the profile the text parses to (read as t.yaml), or nullopt where the profile
 // has none. A text that does not parse records a failure naming the error.
 template <typename Section>
-std::optional<Section> SectionOfProfile(const std::string& yaml_text) {
+std::optional<Section> ParsedSection(const std::string& yaml_text) {
   Result<Profile> profile = ParseProfile(yaml_text, kProfileFile);
   EXPECT_TRUE(profile) << profile.error();
   const Section* section = profile ? profile->Get<Section>() : nullptr;
   return section ? std::optional<Section>(*section) : std::nullopt;
 }
 
-// The section read from `lines` (indented, as under its key) in a profile of its own: the
-// lines follow "name: n" and the section's key, so a profile that reads them is just that.
+// The same for a profile of the section alone: `lines` (indented, as under its key) follow
+// "name: n" and the section's key.
 template <typename Section>
 std::optional<Section> ParsedSection(std::initializer_list<const char*> lines) {
-  return SectionOfProfile<Section>("name: n\n" + std::string(Section::kKey) + ":\n" + Lines(lines));
+  return ParsedSection<Section>("name: n\n" + std::string(Section::kKey) + ":\n" + Lines(lines));
 }
 
 // The section of the built-in profile `name`, or nullopt where that profile has none.
@@ -88,7 +88,6 @@ using test_support::kGpuProfiles;
 using test_support::Lines;
 using test_support::ParsedSection;
 using test_support::ParseError;
-using test_support::SectionOfProfile;
 }  // namespace profile_tests
 
 }  // namespace gpuconform::test_support

@@ -159,12 +159,7 @@ TEST(GpuDirectRdmaAvailable, SkippedWithoutInfinibandGpusOrTheAsk) {
 TEST(GpuDirectRdmaAvailable, SnapshotsOfAHealthyNodeAndOfOneWithoutPeermem) {
   const Profile profile = test_support::BuiltinProfile("h100-sxm-8");
   auto verdict_of = [&](const std::string& snapshot) {
-    for (const auto& result :
-         test_support::EvaluateSuiteOnSnapshot(kSuite, test_support::FixtureDir(snapshot), profile)) {
-      if (result.check == kGpuDirectRdmaAvailable) return result;
-    }
-    ADD_FAILURE() << "no " << kGpuDirectRdmaAvailable << " on " << snapshot;
-    return CheckResult{};
+    return test_support::CheckOnFixture(kSuite, kGpuDirectRdmaAvailable, snapshot, profile);
   };
   const CheckResult healthy = verdict_of("topo-h100-healthy");
   EXPECT_EQ(healthy.verdict, Verdict::kPass) << test_support::Describe({healthy});

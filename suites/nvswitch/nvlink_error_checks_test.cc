@@ -87,12 +87,8 @@ TEST(NvlinkErrorCounters, AProfileCountLimitReplacesTheDefault) {
 // TopoFixtures table), the edited one fails on its retrained link; the local profile skips.
 TEST(NvlinkErrorCounters, SnapshotsOfAHealthyNodeAndOfAFailingOne) {
   auto judged = [](const std::string& snapshot, const std::string& profile) {
-    for (const auto& result : test_support::EvaluateSuiteOnSnapshot("NvSwitch", test_support::FixtureDir(snapshot),
-                                                                    test_support::BuiltinProfile(profile))) {
-      if (result.check == kNvlinkErrorCounters) return result;
-    }
-    ADD_FAILURE() << "no " << kNvlinkErrorCounters << " on " << snapshot;
-    return CheckResult{};
+    return test_support::CheckOnFixture("NvSwitch", kNvlinkErrorCounters, snapshot,
+                                        test_support::BuiltinProfile(profile));
   };
   EXPECT_EQ(judged("topo-h100-healthy", "h100-sxm-8").verdict, Verdict::kPass);
   const CheckResult failing = judged("topo-h100-nvlink-errors", "h100-sxm-8");

@@ -342,12 +342,7 @@ TEST(PcieAerErrorsWithinLimits, NoAerAnywhereSkipsAndAProfileWithoutGpusOrRailsS
 TEST(PcieAerErrorsWithinLimits, SnapshotsOfAHealthyNodeAndOfAGpuWithErrors) {
   const Profile profile = test_support::BuiltinProfile("h100-sxm-8");
   auto judged = [&](const std::string& snapshot) {
-    for (const auto& result :
-         test_support::EvaluateSuiteOnSnapshot(kSuite, test_support::FixtureDir(snapshot), profile)) {
-      if (result.check == kAerErrorsWithinLimits) return result;
-    }
-    ADD_FAILURE() << "no " << kAerErrorsWithinLimits << " on " << snapshot;
-    return CheckResult{};
+    return test_support::CheckOnFixture(kSuite, kAerErrorsWithinLimits, snapshot, profile);
   };
   const CheckResult healthy = judged("topo-h100-healthy");
   EXPECT_EQ(healthy.verdict, Verdict::kPass) << AllMessages(healthy);

@@ -182,12 +182,7 @@ TEST(FirmwareIdentical, RealdataVersionsAreReadAndAMixedModelNodePasses) {
 // naming the RMA'd GPU and the HCA that missed the roll-out, not the other HCA model.
 TEST(FirmwareIdentical, SnapshotsOfHealthyAndDriftedFleets) {
   auto judged = [](const std::string& snapshot, const std::string& check) {
-    for (const auto& result : test_support::EvaluateSuiteOnSnapshot("Software", test_support::FixtureDir(snapshot),
-                                                                    test_support::BuiltinProfile("h100-sxm-8"))) {
-      if (result.check == check) return result;
-    }
-    ADD_FAILURE() << "no " << check << " on " << snapshot;
-    return CheckResult{};
+    return test_support::CheckOnFixture("Software", check, snapshot, test_support::BuiltinProfile("h100-sxm-8"));
   };
   for (const char* check : {"VbiosVersionIdentical", "InforomVersionIdentical", "HcaFirmwareIdentical"}) {
     EXPECT_EQ(judged("topo-h100-healthy", check).verdict, Verdict::kPass) << check;

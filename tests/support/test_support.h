@@ -178,6 +178,18 @@ inline std::vector<CheckResult> EvaluateSuiteOnSnapshot(const std::string& suite
   return EvaluateOneSuite(*suite, SuiteContext{raw, profile, ranks, false, ""});
 }
 
+// The first result of `check` when suite `suite_name` is judged on the fixture snapshot
+// `fixture` (FixtureDir) against `profile`; where the suite gives none, a failure and an
+// empty result.
+inline CheckResult CheckOnFixture(const std::string& suite_name, const std::string& check, const std::string& fixture,
+                                  const Profile& profile) {
+  for (const CheckResult& result : EvaluateSuiteOnSnapshot(suite_name, FixtureDir(fixture), profile)) {
+    if (result.check == check) return result;
+  }
+  ADD_FAILURE() << "no " << check << " on " << fixture;
+  return CheckResult{};
+}
+
 // Verdict of each test case in `results`, keyed by case name (the check, and the node where
 // the check is per node).
 inline std::map<std::string, Verdict> VerdictsByCase(const std::vector<CheckResult>& results) {

@@ -17,22 +17,21 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string Describe(const Result<KernelLog>& result) {
-  if (!result) return "error: " + result.error();
-  std::ostringstream out;
-  out << "lines " << result->lines << "\n";
-  for (const auto& e : result->events) {
-    out << "xid " << e.line << " " << e.xid << " " << e.bus_id << " " << e.timestamp << " " << e.from_bus_message
-        << " " << e.message << "\n";
-  }
-  for (const auto& e : result->aer_events) {
-    out << "aer " << e.line << " " << e.device.address << " " << e.device.driver << " " << e.reported_by << " "
-        << AerSeverityName(e.severity) << " " << e.layer << " " << e.timestamp << " |";
-    for (const auto& error : e.errors) out << " " << error;
-    out << " |";
-    for (const auto& device : e.affected) out << " " << device.address << "/" << device.driver;
-    out << "\n";
-  }
-  return out.str();
+  return test_support::DescribedParse(result, [](std::ostream& out, const KernelLog& log) {
+    out << "lines " << log.lines << "\n";
+    for (const auto& e : log.events) {
+      out << "xid " << e.line << " " << e.xid << " " << e.bus_id << " " << e.timestamp << " " << e.from_bus_message
+          << " " << e.message << "\n";
+    }
+    for (const auto& e : log.aer_events) {
+      out << "aer " << e.line << " " << e.device.address << " " << e.device.driver << " " << e.reported_by << " "
+          << AerSeverityName(e.severity) << " " << e.layer << " " << e.timestamp << " |";
+      for (const auto& error : e.errors) out << " " << error;
+      out << " |";
+      for (const auto& device : e.affected) out << " " << device.address << "/" << device.driver;
+      out << "\n";
+    }
+  });
 }
 
 void ExpectStreamedFactsEqualWholeText(const fs::path& path) {

@@ -26,44 +26,46 @@ std::string Describe(const Source& s) {
 
 // Every fact the checks read, one per line, so a difference shows where it is.
 std::string Describe(const Result<NcclLog>& result) {
-  if (!result) return "error: " + result.error();
-  const NcclLog& log = *result;
-  std::ostringstream out;
-  out << "lines " << log.lines << " nccl " << log.nccl_lines << " dropped " << log.dropped << " cut "
-      << log.cut_last_line << " nvls " << log.nvls_connected << " collnet " << log.collnet_connected << "\n";
-  for (const auto& v : log.versions) out << "version " << v << "\n";
-  for (const auto& c : log.channels) {
-    out << "channel " << Describe(c.source) << " " << c.channel << " " << c.from_rank << "->" << c.to_rank << " "
-        << c.direction << " " << c.via << " " << TransportKindName(c.kind) << " " << c.net << " " << c.gdr << "\n";
-  }
-  for (const auto& init : log.net_inits) {
-    out << "init " << Describe(init.source) << " " << init.net << " oob " << init.oob_ifname;
-    for (const auto& d : init.devices) out << " [" << d.name << "|" << d.port << "|" << d.link_layer << "|" << d.address << "]";
-    out << "\n";
-  }
-  auto texts = [&](const char* kind, const std::vector<SourcedText>& list) {
-    for (const auto& t : list) out << kind << " " << Describe(t.source) << " " << t.text << "\n";
-  };
-  texts("network", log.networks);
-  texts("no-device", log.no_device);
-  texts("bootstrap", log.bootstraps);
-  for (const auto& g : log.gdr) {
-    out << "gdr " << Describe(g.source) << " " << g.hca << " " << g.enabled << " " << g.mechanism << " " << g.reason << "\n";
-  }
-  for (const auto& p : log.gdr_paths) {
-    out << "gdr-path " << Describe(p.source) << " " << p.gpu << " " << p.hca << " " << p.enabled << " " << p.distance
-        << " " << p.threshold << "\n";
-  }
-  for (const auto& p : log.gpu_net_paths) out << "gpu-net " << Describe(p.source) << " " << p.gpu << " " << p.net << " " << p.type << "\n";
-  for (const auto& e : log.env) out << "env " << Describe(e.source) << " " << e.name << "=" << e.value << "\n";
-  for (const auto& r : log.ranks) out << "rank " << Describe(r.source) << " " << r.rank << "/" << r.nranks << "/" << r.nnodes << "\n";
-  for (const auto& p : log.problems) {
-    out << "problem " << Describe(p.source) << " " << (p.rank ? std::to_string(*p.rank) : "-") << " " << p.kind << " "
-        << p.text << "\n";
-  }
-  for (const auto& [key, rank] : log.rank_by_source) out << "rank-of " << key << " " << rank << "\n";
-  for (const auto& [rank, host] : log.host_by_rank) out << "host-of " << rank << " " << host << "\n";
-  return out.str();
+  return test_support::DescribedParse(result, [](std::ostream& out, const NcclLog& log) {
+    out << "lines " << log.lines << " nccl " << log.nccl_lines << " dropped " << log.dropped << " cut "
+        << log.cut_last_line << " nvls " << log.nvls_connected << " collnet " << log.collnet_connected << "\n";
+    for (const auto& v : log.versions) out << "version " << v << "\n";
+    for (const auto& c : log.channels) {
+      out << "channel " << Describe(c.source) << " " << c.channel << " " << c.from_rank << "->" << c.to_rank << " "
+          << c.direction << " " << c.via << " " << TransportKindName(c.kind) << " " << c.net << " " << c.gdr << "\n";
+    }
+    for (const auto& init : log.net_inits) {
+      out << "init " << Describe(init.source) << " " << init.net << " oob " << init.oob_ifname;
+      for (const auto& d : init.devices)
+        out << " [" << d.name << "|" << d.port << "|" << d.link_layer << "|" << d.address << "]";
+      out << "\n";
+    }
+    auto texts = [&](const char* kind, const std::vector<SourcedText>& list) {
+      for (const auto& t : list) out << kind << " " << Describe(t.source) << " " << t.text << "\n";
+    };
+    texts("network", log.networks);
+    texts("no-device", log.no_device);
+    texts("bootstrap", log.bootstraps);
+    for (const auto& g : log.gdr) {
+      out << "gdr " << Describe(g.source) << " " << g.hca << " " << g.enabled << " " << g.mechanism << " " << g.reason
+          << "\n";
+    }
+    for (const auto& p : log.gdr_paths) {
+      out << "gdr-path " << Describe(p.source) << " " << p.gpu << " " << p.hca << " " << p.enabled << " " << p.distance
+          << " " << p.threshold << "\n";
+    }
+    for (const auto& p : log.gpu_net_paths)
+      out << "gpu-net " << Describe(p.source) << " " << p.gpu << " " << p.net << " " << p.type << "\n";
+    for (const auto& e : log.env) out << "env " << Describe(e.source) << " " << e.name << "=" << e.value << "\n";
+    for (const auto& r : log.ranks)
+      out << "rank " << Describe(r.source) << " " << r.rank << "/" << r.nranks << "/" << r.nnodes << "\n";
+    for (const auto& p : log.problems) {
+      out << "problem " << Describe(p.source) << " " << (p.rank ? std::to_string(*p.rank) : "-") << " " << p.kind << " "
+          << p.text << "\n";
+    }
+    for (const auto& [key, rank] : log.rank_by_source) out << "rank-of " << key << " " << rank << "\n";
+    for (const auto& [rank, host] : log.host_by_rank) out << "host-of " << rank << " " << host << "\n";
+  });
 }
 
 void ExpectStreamedFactsEqualWholeText(const fs::path& path) {
@@ -82,10 +84,7 @@ TEST(NcclLogStream, EveryFixtureLogGivesTheSameFactsStreamedAsWhole) {
 }
 
 TEST(NcclLogStream, EveryPublishedLogGivesTheSameFactsStreamedAsWhole) {
-  GPUCONFORM_REALDATA_OR_SKIP(dir, "nccl-debug-logs");
-  const auto logs = test_support::PublishedOutputs(dir);
-  EXPECT_FALSE(logs.empty());
-  for (const auto& path : logs) ExpectStreamedFactsEqualWholeText(path);
+  test_support::ForEachPublishedOutput("nccl-debug-logs", ExpectStreamedFactsEqualWholeText);
 }
 
 TEST(NcclLogStream, TheEdgesOfSplittingGiveTheSameFacts) {

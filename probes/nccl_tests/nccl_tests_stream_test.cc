@@ -19,15 +19,14 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string Describe(const Result<BandwidthTable>& result) {
-  if (!result) return "error: " + result.error();
-  std::ostringstream out;
-  out << result->origin << " " << result->tool << " ranks " << result->ranks << " nodes " << result->nodes
-      << " summary " << result->ended_with_summary << " avg " << result->reported_avg_busbw_gb_per_s << "\n";
-  for (const auto& row : result->rows) {
-    out << row.size_bytes << " " << row.time_us << " " << row.algbw_gb_per_s << " " << row.busbw_gb_per_s << " "
-        << row.checked << " " << row.correct << " " << row.wrong_elements << "\n";
-  }
-  return out.str();
+  return test_support::DescribedParse(result, [](std::ostream& out, const BandwidthTable& table) {
+    out << table.origin << " " << table.tool << " ranks " << table.ranks << " nodes " << table.nodes << " summary "
+        << table.ended_with_summary << " avg " << table.reported_avg_busbw_gb_per_s << "\n";
+    for (const auto& row : table.rows) {
+      out << row.size_bytes << " " << row.time_us << " " << row.algbw_gb_per_s << " " << row.busbw_gb_per_s << " "
+          << row.checked << " " << row.correct << " " << row.wrong_elements << "\n";
+    }
+  });
 }
 
 // The run to judge chosen from every run of the whole text: the last that reached its summary,
@@ -56,10 +55,7 @@ TEST(NcclTestsStream, EveryFixtureOutputChoosesTheSameRunStreamedAsWhole) {
 }
 
 TEST(NcclTestsStream, EveryPublishedOutputChoosesTheSameRunStreamedAsWhole) {
-  GPUCONFORM_REALDATA_OR_SKIP(dir, "nccl-tests-output");
-  const auto outputs = test_support::PublishedOutputs(dir);
-  EXPECT_FALSE(outputs.empty());
-  for (const auto& path : outputs) ExpectStreamedRunEqualsWholeText(path);
+  test_support::ForEachPublishedOutput("nccl-tests-output", ExpectStreamedRunEqualsWholeText);
 }
 
 TEST(NcclTestsStream, ALongSweepKeepsTheRunTheWholeTextWouldJudge) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "harness/core/raw_lines.h"
+#include "tests/support/test_support.h"
 
 namespace gpuconform::test_support {
 
@@ -22,6 +23,16 @@ inline std::string ReadWhole(const std::filesystem::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// What a parse gave, as the text a whole and a streamed parse are compared by: "error: " and the
+// error for a refused input, else what `describe(out, value)` writes of the value.
+template <typename T, typename Describe>
+std::string DescribedParse(const Result<T>& result, Describe describe) {
+  if (!result) return "error: " + result.error();
+  std::ostringstream out;
+  describe(out, *result);
+  return out.str();
 }
 
 // Expects `streamed(lines)` to describe the facts `whole(text)` describes, for the file read in
@@ -57,6 +68,16 @@ inline std::vector<std::filesystem::path> PublishedOutputs(const std::filesystem
     const std::string name = path.filename().string();
     return name.ends_with(".txt") && !name.ends_with(".source.txt");
   });
+}
+
+// Runs `expect` on each published output of the realdata folder `folder`, of which there must be
+// some; skips the test where the folder is absent.
+inline void ForEachPublishedOutput(const std::string& folder,
+                                   const std::function<void(const std::filesystem::path&)>& expect) {
+  GPUCONFORM_REALDATA_OR_SKIP(dir, folder);
+  const std::vector<std::filesystem::path> outputs = PublishedOutputs(dir);
+  EXPECT_FALSE(outputs.empty()) << folder;
+  for (const auto& path : outputs) expect(path);
 }
 
 inline std::string FixturesDir() { return std::string(GPUCONFORM_SOURCE_DIR) + "/fixtures"; }

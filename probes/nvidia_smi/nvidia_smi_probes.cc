@@ -1,14 +1,25 @@
 #include "probes/nvidia_smi/nvidia_smi_probes.h"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "harness/core/live_source.h"
 
 namespace gpuconform::nvidia_smi {
 
-ProbeSpec NvidiaSmiQueryXml() {
-  return TalksToDevices(
-      CommandProbe("nvidia-smi-q", ProbeScope::kNode, "nvidia-smi-q.xml", {"nvidia-smi", "-q", "-x"}, 60000),
-      kNvidiaDriverLoaded);
+namespace {
+
+// nvidia-smi run on each node with `argv` into `file`, given a minute: it talks to the GPUs,
+// so it runs where the NVIDIA driver is loaded.
+ProbeSpec NvidiaSmiRun(std::string id, std::string file, std::vector<std::string> argv) {
+  return TalksToDevices(CommandProbe(std::move(id), ProbeScope::kNode, std::move(file), std::move(argv), 60000),
+                        kNvidiaDriverLoaded);
 }
+
+}  // namespace
+
+ProbeSpec NvidiaSmiQueryXml() { return NvidiaSmiRun("nvidia-smi-q", "nvidia-smi-q.xml", {"nvidia-smi", "-q", "-x"}); }
 
 // The text form carries the same facts as -x, so a live run does not pay for nvidia-smi twice;
 // it exists for snapshots made by other tools or by hand, where only `nvidia-smi -q` was kept.
@@ -20,24 +31,18 @@ ProbeSpec NvidiaSmiQueryText() {
 }
 
 ProbeSpec NvidiaSmiTopoMatrix() {
-  return TalksToDevices(
-      CommandProbe("nvidia-smi-topo-m", ProbeScope::kNode, "nvidia-smi-topo-m.txt", {"nvidia-smi", "topo", "-m"}, 60000),
-      kNvidiaDriverLoaded);
+  return NvidiaSmiRun("nvidia-smi-topo-m", "nvidia-smi-topo-m.txt", {"nvidia-smi", "topo", "-m"});
 }
 
 const ProbeSpec& NvlinkStatusProbe() {
   static const ProbeSpec kSpec =
-      TalksToDevices(CommandProbe("nvidia-smi-nvlink-s", ProbeScope::kNode, "nvidia-smi-nvlink-s.txt",
-                                  {"nvidia-smi", "nvlink", "-s"}, 60000),
-                     kNvidiaDriverLoaded);
+      NvidiaSmiRun("nvidia-smi-nvlink-s", "nvidia-smi-nvlink-s.txt", {"nvidia-smi", "nvlink", "-s"});
   return kSpec;
 }
 
 const ProbeSpec& NvlinkErrorsProbe() {
   static const ProbeSpec kSpec =
-      TalksToDevices(CommandProbe("nvidia-smi-nvlink-e", ProbeScope::kNode, "nvidia-smi-nvlink-e.txt",
-                                  {"nvidia-smi", "nvlink", "-e"}, 60000),
-                     kNvidiaDriverLoaded);
+      NvidiaSmiRun("nvidia-smi-nvlink-e", "nvidia-smi-nvlink-e.txt", {"nvidia-smi", "nvlink", "-e"});
   return kSpec;
 }
 

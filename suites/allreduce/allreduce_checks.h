@@ -31,16 +31,16 @@ inline constexpr char kSuite[] = "AllreduceBandwidth";
 
 // The checks, each cluster-wide, in report order: the MPI backend's sweep, gpuconform's own
 // NCCL run, and an operator's nccl-tests output.
-inline constexpr char kMpiFloors[] = "MpiBusbwAtFloors";
-inline constexpr char kMpiCorrect[] = "MpiResultsCorrect";
-inline constexpr char kMpiBlame[] = "MpiNoSlowNode";
-inline constexpr char kMpiEfficiency[] = "MpiEfficiencyAgainstFabric";
-inline constexpr char kNcclFloors[] = "NcclBusbwAtFloors";
-inline constexpr char kNcclCorrect[] = "NcclResultsCorrect";
-inline constexpr char kNcclEfficiency[] = "NcclEfficiencyAgainstFabric";
-inline constexpr char kNcclTestsFloors[] = "NcclTestsBusbwAtFloors";
-inline constexpr char kNcclTestsCorrect[] = "NcclTestsResultsCorrect";
-inline constexpr char kNcclTestsEfficiency[] = "NcclTestsEfficiencyAgainstFabric";
+GPUCONFORM_CHECK_NAME(MpiBusbwAtFloors);
+GPUCONFORM_CHECK_NAME(MpiResultsCorrect);
+GPUCONFORM_CHECK_NAME(MpiNoSlowNode);
+GPUCONFORM_CHECK_NAME(MpiEfficiencyAgainstFabric);
+GPUCONFORM_CHECK_NAME(NcclBusbwAtFloors);
+GPUCONFORM_CHECK_NAME(NcclResultsCorrect);
+GPUCONFORM_CHECK_NAME(NcclEfficiencyAgainstFabric);
+GPUCONFORM_CHECK_NAME(NcclTestsBusbwAtFloors);
+GPUCONFORM_CHECK_NAME(NcclTestsResultsCorrect);
+GPUCONFORM_CHECK_NAME(NcclTestsEfficiencyAgainstFabric);
 
 // busbw at each of the profile's floors for table.nodes (when the table does not know its
 // node count, the profile's only floor, if it has exactly one). Measurements: busbw at

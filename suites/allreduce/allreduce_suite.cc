@@ -111,7 +111,7 @@ template <typename Judge>
 CheckJudge MpiSweepCheck(const char* check, Judge judge) {
   return [check, judge](const SuiteContext& context, const std::string&) {
     if (!context.world_problem.empty()) return Errored("world-stalled", context.world_problem);
-    return AfterDeaths(judge(context), check, kMpiBlame, ReadSweepDeaths(context.raw));
+    return AfterDeaths(judge(context), check, kMpiNoSlowNode, ReadSweepDeaths(context.raw));
   };
 }
 
@@ -171,7 +171,7 @@ CheckJudge NcclRunCheck(const char* check, TableJudge judge) {
     CheckResult judgement = JudgeTable(context, nccl_run::NcclAllreduceProbe().id, judge, [](const RawOutput& out) {
       return Errored(NotGiven(out) ? ProbeStatusReason(out.status) : ReasonCode("not-measured"), out.detail);
     });
-    return AfterDeaths(std::move(judgement), check, kNcclFloors, ReadNcclRunDeaths(context.raw));
+    return AfterDeaths(std::move(judgement), check, kNcclBusbwAtFloors, ReadNcclRunDeaths(context.raw));
   };
 }
 
@@ -200,39 +200,39 @@ SuiteDefinition Definition() {
     .summary =
         "allreduce busbw at the profile's named sizes meets its floors (NCCL and MPI backends, nccl-tests output)",
     .checks = {
-        {.name = kMpiFloors,
+        {.name = kMpiBusbwAtFloors,
          .requirement = "MPI_Allreduce busbw across the world is at or above the profile's floor at each named size",
-         .judge = MpiTableCheck(kMpiFloors, JudgeMpiFloors)},
-        {.name = kMpiCorrect,
+         .judge = MpiTableCheck(kMpiBusbwAtFloors, JudgeMpiFloors)},
+        {.name = kMpiResultsCorrect,
          .requirement = "every MPI_Allreduce result was correct",
-         .judge = MpiTableCheck(kMpiCorrect, JudgeCorrect)},
-        {.name = kMpiBlame,
+         .judge = MpiTableCheck(kMpiResultsCorrect, JudgeCorrect)},
+        {.name = kMpiNoSlowNode,
          .requirement = "no node's pairs run at under fabric.slow_pair_fraction (default half) of the fastest pair's "
                         "busbw (the slow node is named)",
-         .judge = MpiSweepCheck(kMpiBlame, JudgeMpiBlame)},
-        {.name = kMpiEfficiency,
+         .judge = MpiSweepCheck(kMpiNoSlowNode, JudgeMpiBlame)},
+        {.name = kMpiEfficiencyAgainstFabric,
          .requirement = "busbw is at least the profile's fraction of the declared per-node fabric bandwidth",
-         .judge = MpiTableCheck(kMpiEfficiency, JudgeMpiEfficiency, "no measurement: ")},
-        {.name = kNcclFloors,
+         .judge = MpiTableCheck(kMpiEfficiencyAgainstFabric, JudgeMpiEfficiency, "no measurement: ")},
+        {.name = kNcclBusbwAtFloors,
          .requirement = "gpuconform's NCCL allreduce busbw across all GPUs is at or above the profile's floor at each "
                         "named size",
-         .judge = NcclRunCheck(kNcclFloors, JudgeFloors),
+         .judge = NcclRunCheck(kNcclBusbwAtFloors, JudgeFloors),
          .not_applicable = NcclRunNotApplicable},
-        {.name = kNcclCorrect,
+        {.name = kNcclResultsCorrect,
          .requirement = "every element of every NCCL allreduce result was correct",
-         .judge = NcclRunCheck(kNcclCorrect, JudgeCorrect),
+         .judge = NcclRunCheck(kNcclResultsCorrect, JudgeCorrect),
          .not_applicable = NcclRunNotApplicable},
-        {.name = kNcclEfficiency,
+        {.name = kNcclEfficiencyAgainstFabric,
          .requirement = "NCCL busbw is at least the profile's fraction of the declared per-node fabric bandwidth",
-         .judge = NcclRunCheck(kNcclEfficiency, JudgeEfficiency),
+         .judge = NcclRunCheck(kNcclEfficiencyAgainstFabric, JudgeEfficiency),
          .not_applicable = NcclRunNotApplicable},
-        {.name = kNcclTestsFloors,
+        {.name = kNcclTestsBusbwAtFloors,
          .requirement = "nccl-tests all_reduce_perf busbw is at or above the profile's floor at each named size",
          .judge = NcclTestsCheck(JudgeFloors)},
-        {.name = kNcclTestsCorrect,
+        {.name = kNcclTestsResultsCorrect,
          .requirement = "nccl-tests reported no wrong results (#wrong = 0)",
          .judge = NcclTestsCheck(JudgeCorrect)},
-        {.name = kNcclTestsEfficiency,
+        {.name = kNcclTestsEfficiencyAgainstFabric,
          .requirement = "nccl-tests busbw is at least the profile's fraction of the declared per-node fabric bandwidth",
          .judge = NcclTestsCheck(JudgeEfficiency)},
     },

@@ -78,7 +78,7 @@ std::string Node3ShmTable(bool with_death_lines) {
 
 TEST(AllreduceMpiSweepDeaths, AWorkerDeadOfShmFailsItsNodeWithTheResourceAndTheRestSkip) {
   const auto results = Judge(Node3ShmTable(true));
-  const CheckResult& blame = results.at(kMpiBlame);
+  const CheckResult& blame = results.at(kMpiNoSlowNode);
   ASSERT_EQ(blame.verdict, Verdict::kFail) << test_support::Describe({blame});
   ASSERT_EQ(blame.findings.size(), 1u) << test_support::Describe({blame});
   EXPECT_EQ(blame.findings[0].code, "shm-exhausted");
@@ -86,7 +86,7 @@ TEST(AllreduceMpiSweepDeaths, AWorkerDeadOfShmFailsItsNodeWithTheResourceAndTheR
   EXPECT_TRUE(blame.findings[0].message.starts_with("node3: /dev/shm ran out (/dev/shm is 64 KiB (60 KiB free))"))
       << blame.findings[0].message;
   EXPECT_NE(blame.findings[0].message.find("--shm-size"), std::string::npos) << "the fix";
-  for (const char* check : {kMpiFloors, kMpiCorrect, kMpiEfficiency}) {
+  for (const char* check : {kMpiBusbwAtFloors, kMpiResultsCorrect, kMpiEfficiencyAgainstFabric}) {
     const CheckResult& result = results.at(check);
     EXPECT_EQ(result.verdict, Verdict::kSkip) << check << ": " << test_support::Describe({result});
     ASSERT_FALSE(result.findings.empty()) << check;
@@ -102,10 +102,10 @@ TEST(AllreduceMpiSweepDeaths, AWorkerDeadOfShmFailsItsNodeWithTheResourceAndTheR
 // failed pairs blame node3 under another code, and the sweep is not measured.
 TEST(AllreduceMpiSweepDeaths, ATableWithoutDeathLinesIsJudgedAsBefore) {
   const auto results = Judge(Node3ShmTable(false));
-  EXPECT_EQ(results.at(kMpiBlame).verdict, Verdict::kFail);
-  EXPECT_NE(results.at(kMpiBlame).findings.at(0).code, "shm-exhausted");
-  EXPECT_EQ(results.at(kMpiFloors).verdict, Verdict::kError);
-  EXPECT_EQ(results.at(kMpiFloors).findings.at(0).code, "not-measured");
+  EXPECT_EQ(results.at(kMpiNoSlowNode).verdict, Verdict::kFail);
+  EXPECT_NE(results.at(kMpiNoSlowNode).findings.at(0).code, "shm-exhausted");
+  EXPECT_EQ(results.at(kMpiBusbwAtFloors).verdict, Verdict::kError);
+  EXPECT_EQ(results.at(kMpiBusbwAtFloors).findings.at(0).code, "not-measured");
 }
 
 // Where the ranks stalled, that is every MPI case's verdict, even with a worker's death in the
@@ -114,24 +114,24 @@ TEST(AllreduceMpiSweepDeaths, RanksThatStalledAreEveryMpiCaseAndNoDeathIsApplied
   const std::string stalled = "MPI_Init did not complete within 60 s: rank 2 (node3) never joined";
   const auto results = JudgeRun(mpi_sweep::MpiAllreduceProbe().id, Node3ShmTable(true), "the sweep failed", "local",
                                 stalled);
-  for (const char* check : {kMpiFloors, kMpiCorrect, kMpiBlame, kMpiEfficiency}) {
+  for (const char* check : {kMpiBusbwAtFloors, kMpiResultsCorrect, kMpiNoSlowNode, kMpiEfficiencyAgainstFabric}) {
     const CheckResult& result = results.at(check);
     EXPECT_EQ(result.verdict, Verdict::kError) << check << ": " << test_support::Describe({result});
     ASSERT_EQ(result.findings.size(), 1u) << check;
     EXPECT_EQ(result.findings[0].code, "world-stalled") << check;
     EXPECT_EQ(result.findings[0].message, stalled) << check;
   }
-  EXPECT_EQ(results.at(kNcclTestsFloors).verdict, Verdict::kSkip) << "no nccl-tests output was given";
+  EXPECT_EQ(results.at(kNcclTestsBusbwAtFloors).verdict, Verdict::kSkip) << "no nccl-tests output was given";
 }
 
 // A sweep that was not run is skipped by each MPI case, saying what is missing.
 TEST(AllreduceMpiSweepDeaths, ASweepNotRunIsSkippedSayingWhatIsMissing) {
   const auto results = JudgeRun(nccl_run::NcclAllreduceProbe().id, "", "the NCCL run failed", "local");
   const std::map<std::string, std::string> expected = {
-      {kMpiFloors, "not run"},
-      {kMpiCorrect, "not run"},
-      {kMpiBlame, "no pairwise measurement: not run"},
-      {kMpiEfficiency, "no measurement: not run"},
+      {kMpiBusbwAtFloors, "not run"},
+      {kMpiResultsCorrect, "not run"},
+      {kMpiNoSlowNode, "no pairwise measurement: not run"},
+      {kMpiEfficiencyAgainstFabric, "no measurement: not run"},
   };
   for (const auto& [check, message] : expected) {
     const CheckResult& result = results.at(check);
@@ -171,7 +171,7 @@ std::string Node3NcclShmTable(bool with_records) {
 
 TEST(AllreduceNcclRunDeaths, AWorkerDeadOfShmFailsItsNodeWithTheResourceAndTheRestSkip) {
   const auto results = JudgeNccl(Node3NcclShmTable(true));
-  const CheckResult& floors = results.at(kNcclFloors);
+  const CheckResult& floors = results.at(kNcclBusbwAtFloors);
   ASSERT_EQ(floors.verdict, Verdict::kFail) << test_support::Describe({floors});
   ASSERT_EQ(floors.findings.size(), 1u) << test_support::Describe({floors});
   EXPECT_EQ(floors.findings[0].code, "shm-exhausted");
@@ -180,7 +180,7 @@ TEST(AllreduceNcclRunDeaths, AWorkerDeadOfShmFailsItsNodeWithTheResourceAndTheRe
       << floors.findings[0].message;
   EXPECT_NE(floors.findings[0].message.find("failed to extend /dev/shm/nccl-qJ7dMa"), std::string::npos);
   EXPECT_NE(floors.findings[0].message.find("--shm-size"), std::string::npos) << "the fix";
-  for (const char* check : {kNcclCorrect, kNcclEfficiency}) {
+  for (const char* check : {kNcclResultsCorrect, kNcclEfficiencyAgainstFabric}) {
     const CheckResult& result = results.at(check);
     EXPECT_EQ(result.verdict, Verdict::kSkip) << check << ": " << test_support::Describe({result});
     ASSERT_FALSE(result.findings.empty()) << check;
@@ -195,7 +195,7 @@ TEST(AllreduceNcclRunDeaths, AWorkerDeadOfShmFailsItsNodeWithTheResourceAndTheRe
 // Without the records (a table from before them) the failed run is judged as before: not measured.
 TEST(AllreduceNcclRunDeaths, ATableWithoutDeathRecordsIsJudgedAsBefore) {
   const auto results = JudgeNccl(Node3NcclShmTable(false));
-  for (const char* check : {kNcclFloors, kNcclCorrect, kNcclEfficiency}) {
+  for (const char* check : {kNcclBusbwAtFloors, kNcclResultsCorrect, kNcclEfficiencyAgainstFabric}) {
     EXPECT_EQ(results.at(check).verdict, Verdict::kError) << check;
     EXPECT_EQ(results.at(check).findings.at(0).code, "not-measured") << check;
   }

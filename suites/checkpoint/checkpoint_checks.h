@@ -21,15 +21,15 @@ namespace gpuconform::checkpoint {
 
 inline constexpr char kSuite[] = "Checkpoint";
 GPUCONFORM_CHECK_NAME(TargetShared);
-inline constexpr char kSameFilesystem[] = "TempOnSameFilesystem";
+GPUCONFORM_CHECK_NAME(TempOnSameFilesystem);
 GPUCONFORM_CHECK_NAME(AtomicPublish);
-inline constexpr char kCrashTorture[] = "CrashTortureLeavesValidCheckpoint";
-inline constexpr char kNegativeControl[] = "NegativeControlDetected";
-inline constexpr char kVisibility[] = "CrossNodeVisibility";
+GPUCONFORM_CHECK_NAME(CrashTortureLeavesValidCheckpoint);
+GPUCONFORM_CHECK_NAME(NegativeControlDetected);
+GPUCONFORM_CHECK_NAME(CrossNodeVisibility);
 GPUCONFORM_CHECK_NAME(SingleWriter);
 GPUCONFORM_CHECK_NAME(Capacity);
 GPUCONFORM_CHECK_NAME(ReadThroughput);
-inline constexpr char kCleanedUp[] = "RunDirectoryRemoved";
+GPUCONFORM_CHECK_NAME(RunDirectoryRemoved);
 
 // Why the profile makes every check not apply (no checkpoint section), or nullopt.
 std::optional<std::string> NotApplicable(const Profile& profile);

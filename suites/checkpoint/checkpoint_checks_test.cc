@@ -174,11 +174,11 @@ TEST(CheckpointProbe, RealRunOnALocalDirectoryConformsAndLeavesNothing) {
   const std::string text = RunProbe(SmallOptions(target.path()));
   const auto results = Judge({{"node1", text}}, ProfileWith(SmallExpectation()));
   const auto verdicts = VerdictsByCheck(results);
-  for (const char* check : {kTargetShared, kSameFilesystem, kAtomicPublish, kCrashTorture, kNegativeControl,
-                            kSingleWriter, kCapacity, kCleanedUp}) {
+  for (const char* check : {kTargetShared, kTempOnSameFilesystem, kAtomicPublish, kCrashTortureLeavesValidCheckpoint, kNegativeControlDetected,
+                            kSingleWriter, kCapacity, kRunDirectoryRemoved}) {
     EXPECT_EQ(verdicts.at(check), Verdict::kPass) << check << "\n" << Describe(results) << text;
   }
-  EXPECT_EQ(verdicts.at(kVisibility), Verdict::kSkip) << "one node";
+  EXPECT_EQ(verdicts.at(kCrossNodeVisibility), Verdict::kSkip) << "one node";
   EXPECT_EQ(verdicts.at(kReadThroughput), Verdict::kSkip) << "no floor: recorded";
   // Every phase was killed at, and the in-place control tore.
   for (const char* phase : {"before-write", "mid-write", "after-fsync", "after-rename", "random"}) {
@@ -202,7 +202,7 @@ TEST(CheckpointProbe, TempLocationOnAnotherFilesystemFailsWithExdev) {
   options.expect.temp_dir = other.path();
   options.expect.torture_kills = 5;
   const auto results = Judge({{"node1", RunProbe(options)}}, ProfileWith(options.expect));
-  const auto exdev = std::find_if(results.begin(), results.end(), [](const auto& r) { return r.check == kSameFilesystem; });
+  const auto exdev = std::find_if(results.begin(), results.end(), [](const auto& r) { return r.check == kTempOnSameFilesystem; });
   ASSERT_NE(exdev, results.end());
   EXPECT_EQ(exdev->verdict, Verdict::kFail) << Describe(results);
   ASSERT_FALSE(exdev->findings.empty());
@@ -235,7 +235,7 @@ TEST(CheckpointProbe, SweepsOnlyRunDirectoriesOfKilledRunsOnThisHost) {
   EXPECT_TRUE(fs::exists(target.path() + "/gpuconform-run-node1-" + std::to_string(::getppid()) + "-alive"));
   EXPECT_TRUE(fs::exists(target.path() + "/gpuconform-run-othernode-1-x"));
   EXPECT_TRUE(fs::exists(target.path() + "/experiments"));
-  const auto cleaned = std::find_if(results.begin(), results.end(), [](const auto& r) { return r.check == kCleanedUp; });
+  const auto cleaned = std::find_if(results.begin(), results.end(), [](const auto& r) { return r.check == kRunDirectoryRemoved; });
   ASSERT_NE(cleaned, results.end());
   bool reported = false;
   for (const auto& m : cleaned->measurements) reported |= m.name == "swept_run_directories" && m.value == "1";
@@ -365,7 +365,7 @@ struct BrokenReport {
 };
 
 constexpr BrokenReport kBrokenReports[] = {
-    {"ExdevFromTheTempLocationFails", kSameFilesystem, "node2",
+    {"ExdevFromTheTempLocationFails", kTempOnSameFilesystem, "node2",
      "temp path=/shared/ckpt/gpuconform-run-node1-1-a fs=nfs same_device=yes rename=ok",
      "temp path=/tmp fs=tmpfs target_fs=nfs same_device=no rename=EXDEV problem=x",
      "node2: rename from the temporary location /tmp (tmpfs) into the checkpoint directory (nfs) fails "
@@ -374,21 +374,21 @@ constexpr BrokenReport kBrokenReports[] = {
      "complete=38 missing=0 torn=2", "node2: 2 of 40 reads"},
     {"StaleVersionDuringPublishFails", kAtomicPublish, "node3", "last_version=5", "last_version=3",
      "node3: saw versions only up to 3 of 5"},
-    {"TornFileAfterAnAtomicKillFailsNamingNodeKillAndPhase", kCrashTorture, "node2",
+    {"TornFileAfterAnAtomicKillFailsNamingNodeKillAndPhase", kCrashTortureLeavesValidCheckpoint, "node2",
      "verify mode=atomic index=2 state=complete version=0 size=1048632",
      "verify mode=atomic index=2 state=torn size=524288 problem=\"524288 of 1048632 bytes (truncated)\"",
      "node2: after kill #2 (mid-write) the final path is torn: 524288 of 1048632 bytes"},
-    {"OldVersionAfterACompletedRenameFails", kCrashTorture, "node3", "verify mode=atomic index=4 state=complete version=4",
+    {"OldVersionAfterACompletedRenameFails", kCrashTortureLeavesValidCheckpoint, "node3", "verify mode=atomic index=4 state=complete version=4",
      "verify mode=atomic index=4 state=complete version=0", "holds version 0, expected 4"},
-    {"MissingVerificationsFail", kCrashTorture, "node3",
+    {"MissingVerificationsFail", kCrashTortureLeavesValidCheckpoint, "node3",
      "verify mode=atomic index=5 state=complete version=5 size=1048632\n", "",
      "node3: verified the final path after 4 of 5 kills"},
-    {"FileNotVisibleOnAnotherNodeFails", kVisibility, "node3", "seen_ms=25.0", "seen_ms=timeout state=missing",
+    {"FileNotVisibleOnAnotherNodeFails", kCrossNodeVisibility, "node3", "seen_ms=25.0", "seen_ms=timeout state=missing",
      "node3: a checkpoint renamed into place on node1 was not visible"},
     {"TooLittleSpaceFailsWithTheNumbers", kCapacity, "node2", "avail_bytes=5000000000000", "avail_bytes=1500000000000",
      "node2: the checkpoint directory has 1500.0 GB free; a checkpoint of 980.0 GB with 1 kept "
      "needs 1960.0 GB"},
-    {"RunDirectoryLeftBehindFails", kCleanedUp, "node1", "cleanup removed=yes",
+    {"RunDirectoryLeftBehindFails", kRunDirectoryRemoved, "node1", "cleanup removed=yes",
      "cleanup removed=no problem=\"Permission denied\"", "could not be removed: Permission denied"},
 };
 
@@ -421,7 +421,7 @@ TEST(CheckpointChecks, NodeThatDoesNotSeeTheTokenFailsTargetSharedAndStopsTheRes
   const auto results = Judge(texts, ProfileWith(ClusterExpectation()));
   const auto verdicts = VerdictsByCheck(results);
   EXPECT_EQ(verdicts.at(kTargetShared), Verdict::kFail);
-  EXPECT_EQ(verdicts.at(kCrashTorture), Verdict::kError);
+  EXPECT_EQ(verdicts.at(kCrashTortureLeavesValidCheckpoint), Verdict::kError);
   EXPECT_NE(Describe(results).find("node3: does not see rank 0's token"), std::string::npos) << Describe(results);
 }
 
@@ -484,7 +484,7 @@ TEST(CheckpointChecks, InPlaceControlThatNeverTearsFails) {
                               "state=complete version=0 size=1048632");
   }
   for (const auto& result : Judge(texts, ProfileWith(ClusterExpectation()))) {
-    if (result.check != kNegativeControl) continue;
+    if (result.check != kNegativeControlDetected) continue;
     EXPECT_EQ(result.verdict, Verdict::kFail);
     EXPECT_NE(Messages(result).find("no node saw a torn file"), std::string::npos) << Messages(result);
   }
@@ -573,7 +573,7 @@ TEST(CheckpointParse, TruncatedOutputGivesErrorsOrFailuresNeverPasses) {
   auto texts = HealthyCluster();
   texts["node2"] = cut;
   const auto verdicts = VerdictsByCheck(Judge(texts, ProfileWith(ClusterExpectation())));
-  for (const char* check : {kCrashTorture, kNegativeControl, kSingleWriter, kReadThroughput}) {
+  for (const char* check : {kCrashTortureLeavesValidCheckpoint, kNegativeControlDetected, kSingleWriter, kReadThroughput}) {
     EXPECT_NE(verdicts.at(check), Verdict::kPass) << check;
   }
 }

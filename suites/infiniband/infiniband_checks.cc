@@ -251,7 +251,7 @@ CheckResult CheckPortErrorCounters(const std::string& node, const ib_counters::C
   if (report.ports.empty()) {
     return Skipped(node + ": no RDMA port counters (" + report.origin + "): RailNicsPresent judges the NICs");
   }
-  const std::string check = std::string(kSuite) + "." + kPortErrorCounters;
+  const std::string check = std::string(kSuite) + "." + kPortErrorCountersWithinLimits;
   std::vector<Finding> findings;
   std::vector<Measurement> measurements;
   for (const auto& port : report.ports) {

@@ -28,7 +28,7 @@ inline constexpr char kSuite[] = "InfiniBand";
 GPUCONFORM_CHECK_NAME(RailNicsPresent);
 GPUCONFORM_CHECK_NAME(PortsActiveAtRate);
 GPUCONFORM_CHECK_NAME(GpuHasLocalRailNic);
-inline constexpr char kPortErrorCounters[] = "PortErrorCountersWithinLimits";
+GPUCONFORM_CHECK_NAME(PortErrorCountersWithinLimits);
 
 // Why the checks do not apply: the profile has no InfiniBand. nullopt when they apply.
 std::optional<std::string> InfinibandSkipReason(const Profile& profile);

@@ -477,7 +477,7 @@ TEST(PortErrorCounterRates, ACounterThatWentDownOrSaturatedIsNotJudgedAsARate) {
 TEST(PortErrorCounters, SnapshotsOfAHealthyNodeAndOfAMarginalRail) {
   const Profile profile = test_support::BuiltinProfile("h100-sxm-8");
   auto verdict_of = [&](const std::string& snapshot) {
-    return test_support::CheckOnFixture(kSuite, kPortErrorCounters, snapshot, profile);
+    return test_support::CheckOnFixture(kSuite, kPortErrorCountersWithinLimits, snapshot, profile);
   };
   EXPECT_EQ(verdict_of("topo-h100-healthy").verdict, Verdict::kPass);
   const CheckResult marginal = verdict_of("topo-h100-ib-link-errors");

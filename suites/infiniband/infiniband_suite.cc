@@ -68,7 +68,7 @@ SuiteDefinition Definition() {
                return CheckGpuHasLocalRailNic(node, matrix, ports ? &*ports : nullptr, c.profile);
              }),
          .not_applicable = [](const SuiteContext& c, const std::string&) { return GpuLocalNicSkipReason(c.profile); }},
-        {.name = kPortErrorCounters,
+        {.name = kPortErrorCountersWithinLimits,
          .requirement = "every RDMA port's error counters are within their limits (signal, link downs, discards; "
                         "saturated counters named)",
          .per_node = true,

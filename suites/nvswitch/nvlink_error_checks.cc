@@ -31,7 +31,7 @@ CheckResult CheckNvlinkErrorCounters(const std::string& node, const nvidia_smi::
                    " lists no NVLink error counters (no NVLink, or a GPU that keeps none): AllLinksActive judges the "
                    "links");
   }
-  const std::string check = std::string(kSuite) + "." + kNvlinkErrorCounters;
+  const std::string check = std::string(kSuite) + "." + kNvlinkErrorCountersWithinLimits;
   std::vector<Finding> findings;
   std::vector<Measurement> measurements;
   for (const auto& gpu : report.gpus) {

@@ -16,7 +16,7 @@
 
 namespace gpuconform::nvswitch {
 
-inline constexpr char kNvlinkErrorCounters[] = "NvlinkErrorCountersWithinLimits";
+GPUCONFORM_CHECK_NAME(NvlinkErrorCountersWithinLimits);
 
 // The count limits: at most this many since the driver loaded.
 struct NvlinkErrorLimits {

@@ -87,7 +87,7 @@ TEST(NvlinkErrorCounters, AProfileCountLimitReplacesTheDefault) {
 // TopoFixtures table), the edited one fails on its retrained link; the local profile skips.
 TEST(NvlinkErrorCounters, SnapshotsOfAHealthyNodeAndOfAFailingOne) {
   auto judged = [](const std::string& snapshot, const std::string& profile) {
-    return test_support::CheckOnFixture("NvSwitch", kNvlinkErrorCounters, snapshot,
+    return test_support::CheckOnFixture("NvSwitch", kNvlinkErrorCountersWithinLimits, snapshot,
                                         test_support::BuiltinProfile(profile));
   };
   EXPECT_EQ(judged("topo-h100-healthy", "h100-sxm-8").verdict, Verdict::kPass);

@@ -86,7 +86,7 @@ SuiteDefinition Definition() {
         LinkCheck(kAllLinksActive,
                   "every GPU has nvlink.links_per_gpu links, each active at >= link_bandwidth_gb_per_s, to an NVSwitch",
                   ReadNvlinkStatus, CheckAllLinksActive),
-        {.name = kNvlinkErrorCounters,
+        {.name = kNvlinkErrorCountersWithinLimits,
          .requirement = "every NVLink's CRC and replay errors <= 100 and no recovery since the driver loaded (NVML's "
                         "DL counters, else nvidia-smi nvlink -e); "
                         "with --history, none rising faster than link_counters.nvlink_errors_per_hour",

@@ -29,7 +29,7 @@ GPUCONFORM_CHECK_NAME(MasterPortOpen);
 GPUCONFORM_CHECK_NAME(RanksConsistent);
 GPUCONFORM_CHECK_NAME(DevicesDistinct);
 GPUCONFORM_CHECK_NAME(CollectiveCorrect);
-inline constexpr char kSamplerShards[] = "SamplerShardsDisjoint";
+GPUCONFORM_CHECK_NAME(SamplerShardsDisjoint);
 GPUCONFORM_CHECK_NAME(DataLoaderThroughput);
 GPUCONFORM_CHECK_NAME(CheckpointRankZero);
 

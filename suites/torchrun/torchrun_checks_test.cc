@@ -77,7 +77,7 @@ std::vector<CheckResult> EveryCaseAfterDeaths(const NodeFacts<NodeTorchrunReport
       WithWorkerDeaths(CheckMasterPortOpen(facts), kMasterPortOpen, "", deaths),
       WithWorkerDeaths(CheckRanksConsistent(facts), kRanksConsistent, "", deaths),
       WithWorkerDeaths(CheckCollectiveCorrect(facts, Local()), kCollectiveCorrect, "", deaths),
-      WithWorkerDeaths(CheckSamplerShards(facts), kSamplerShards, "", deaths),
+      WithWorkerDeaths(CheckSamplerShards(facts), kSamplerShardsDisjoint, "", deaths),
       WithWorkerDeaths(CheckCheckpointRankZero(facts), kCheckpointRankZero, "", deaths),
   };
   for (const auto& node : kNodes) {

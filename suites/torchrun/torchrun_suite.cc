@@ -162,7 +162,7 @@ SuiteDefinition Definition() {
                           .judge = [](const SuiteContext& context, const std::string&) {
                             return CheckCollectiveCorrect(EveryReport(context), context.profile, RunsOwnSweep(context));
                           }}),
-              ProbeCheck({.name = kSamplerShards,
+              ProbeCheck({.name = kSamplerShardsDisjoint,
                           .requirement = "DistributedSampler shards are disjoint, cover the dataset, and set_epoch "
                                          "reshuffles",
                           .per_node = false,

@@ -27,7 +27,7 @@ int StageOrder(const std::string& stage) {
 // (the ports, the ranks and devices each worker states before it does anything).
 std::optional<int> CheckStage(const std::string& check) {
   if (check == kCollectiveCorrect) return 1;
-  if (check == kSamplerShards) return 3;
+  if (check == kSamplerShardsDisjoint) return 3;
   if (check == kDataLoaderThroughput) return 4;
   if (check == kCheckpointRankZero) return 5;
   if (check == kLauncherStarted) return 7;  // the launcher ends when every stage has

@@ -35,10 +35,11 @@
 //   (docs/benchmarks.md). The first split's tests are paid once, the lower levels' per fault.
 // - A single node is tested with a partner known good (one that passed a test); it is named
 //   only after a second failing test with a different good partner.
-// - A failing set whose parts each pass alone holds a pair or a boundary: unions of halves of its
-//   parts find the two sides, then both sides are halved together each round (A1+B1 and A2+B2
+// - A failing set whose parts each pass alone holds a pair or a boundary (or a flaky node: so its
+//   union is tested once more first, and must fail again): unions of halves of its parts find
+//   the two sides, then both sides are halved together each round (A1+B1 and A2+B2
 //   tested; when both pass, (A1, B2) and (A2, B1) are next round's candidates, all disjoint) down
-//   to two nodes (a `pair`, confirmed three times: failing together, then each passing with a good
+//   to two nodes (a `pair`, confirmed six times: failing together, then each passing with a good
 //   node) or to two sets whose crossed halves all fail too (a `boundary`, named by the seed groups
 //   the sides lie in and the parent those groups share).
 // - Slow (completed below the floor) is judged like a failure; a node whose every isolating
@@ -77,7 +78,7 @@ struct PlannerInput {
 
 // ceil(log2(N) / 2) + 3 rounds: 7 at 232 nodes (the published figure), 10 at 10,000.
 int DefaultSplitRounds(int node_count);
-// 2*ceil(log2 N) + 10: a pair search (both sides halved each round) and its confirmation fit.
+// 2*ceil(log2 N) + 16: a pair search (both sides halved each round) and its six confirmations fit.
 int DefaultRoundBudget(int node_count);
 
 enum class Outcome { kPass, kFail, kSlow };  // slow: completed, busbw below the floor

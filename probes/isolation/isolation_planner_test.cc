@@ -276,6 +276,18 @@ TEST(IsolationPlanner, FlakyResultsEndInconclusiveAndNameNoHealthyNode) {
   EXPECT_FALSE(OfKind(run, FindingKind::kInconclusive).empty());
 }
 
+TEST(IsolationPlanner, AFailureThatDoesNotComeBackIsNotSearchedForAPair) {
+  int calls = 0;
+  const Oracle once = [&calls](const std::vector<std::string>&) { return calls++ == 0 ? Fail() : Pass(); };
+  const Search run = Drive(Input(16), once);
+  ASSERT_EQ(run.rounds.size(), 3u);  // screen, its parts, the screen's nodes again
+  EXPECT_EQ(run.rounds[2].tests[0].purpose, "recheck");
+  EXPECT_EQ(run.rounds[2].tests[0].nodes.size(), 16u);
+  ASSERT_EQ(run.findings.size(), 1u);
+  EXPECT_EQ(run.findings[0].kind, FindingKind::kInconclusive);
+  EXPECT_NE(run.findings[0].detail.find("then passed"), std::string::npos) << run.findings[0].detail;
+}
+
 TEST(IsolationPlanner, IsDeterministic) {
   const auto once = Drive(Input(232), BadNodes({"node3", "node100", "node101"}));
   const auto again = Drive(Input(232), BadNodes({"node3", "node100", "node101"}));

@@ -3,21 +3,37 @@
 # collect-logs.
 
 cmd_up() {
-  local n bad=${FAULT_MUNGE_NODE:-} t0 specs=()
+  local n bad=${FAULT_MUNGE_NODE:-} t0 specs=() count=${UP_NODE_COUNT:-$DEFAULT_NODE_COUNT}
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --nodes) [ $# -ge 2 ] || die "--nodes needs a count"; count=$2; shift 2 ;;
+      --nodes=*) count=${1#--nodes=}; shift ;;
+      *) die "up: unknown argument '$1' (usage: ci/cluster up [--nodes N])" ;;
+    esac
+  done
+  # Checked before anything is torn down: a bad count leaves a running cluster as it is.
+  valid_node_count "$count" || die "the node count must be a whole number from 2 to $MAX_NODE_COUNT, got '$count'"
   need_root; need_tools
   [ -x "$NODE_INIT" ] || die "missing helper $NODE_INIT"
   GPUS=${GPUS:-8} GPU_TYPE=${GPU_TYPE:-} MGMT_RATE=${MGMT_RATE:-100mbit}
   [[ $GPUS =~ ^[1-9][0-9]?$ ]] || die "GPUS must be 1..99, got '$GPUS'"
   [[ $GPU_TYPE =~ ^[A-Za-z0-9_-]*$ ]] || die "GPU_TYPE must be alphanumeric, got '$GPU_TYPE'"
   [[ $MGMT_RATE =~ ^[0-9.]+[a-zA-Z]*$ ]] || die "bad MGMT_RATE '$MGMT_RATE'"
-  [ -z "$bad" ] || valid_node "$bad"
+  [ -z "$bad" ] || valid_node "$bad" "$count"
   t0=$(now)
 
+  # The leftovers are the recorded cluster's nodes (NODES still lists them); from here on the
+  # new count's.
   teardown quiet
+  set_nodes "$count"
+  drop_other_node_dirs
   # Fresh logs: checks below grep them, and stale lines would mislead.
   rm -f "$LC/head"/slurmctld.{log,stderr} "$HEAD_MUNGE"/munged.{log,stderr} \
     "$LC"/nodes/node*/{slurmd.log,slurmd.stderr,holder.log} "$LC"/nodes/node*/munge/munged.{log,stderr}
   make_dirs
+  # Recorded before any namespace exists, so a bring-up that fails half way is still torn
+  # down whole.
+  echo "$count" >"$LC/etc/nodes.count"
   write_configs
   rm -f "$LC/faults"
   note_netns_dir
@@ -57,6 +73,18 @@ cmd_up() {
   fi
   log "up in $(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }') s: ${NODES[*]}${bad:+ ($bad has a wrong munge key: never registers, shown as unk)}"
   log "use: eval \"\$($0 env)\""
+}
+
+# A larger cluster before this one left the state directories of nodes that are no longer part
+# of it; their stale logs would otherwise end up in show_logs and collect-logs. Teardown has just
+# checked that nothing is mounted below $LC.
+drop_other_node_dirs() {
+  local d
+  [ -e "$MARKER" ] || return 0
+  for d in "$LC"/nodes/node*; do
+    [ -d "$d" ] || continue
+    [[ " ${NODES[*]} " == *" ${d##*/} "* ]] || rm -rf "$d"
+  done
 }
 
 # teardown [quiet]: stop by PID what this script started, in dependency order.
@@ -178,6 +206,8 @@ cmd_env() {
   # paths inside its mount namespace (%n is the node name).
   printf 'export GPUCONFORM_MUNGE_KEY=%q\n' "$LC/run/munge/munge.key"
   printf 'export GPUCONFORM_DEV_DIR=%q\n' "$LC/nodes/%n/dev"
+  # How many nodes are up (node1..nodeN), for callers that size their jobs to the cluster.
+  printf 'export GPUCONFORM_LC_NODES=%q\n' "${#NODES[@]}"
   # The nodes' image: its patched torchrun (ci/image/torchrun) first on PATH, as a site's
   # module or profile.d would put it.
   printf 'export PATH=%q:"$PATH"\n' "$LC/shared/bin"
@@ -232,7 +262,7 @@ cmd_collect_logs() {
   [ -n "$dir" ] || die "usage: ci/cluster collect-logs DIR"
   mkdir -p "$dir"
   # An explicit list: key and seed files must never end up in CI artifacts.
-  for f in "$LC"/etc/slurm/*.conf "$LC/etc/hosts" "$LC/etc/cluster.env" "$LC/faults" \
+  for f in "$LC"/etc/slurm/*.conf "$LC/etc/hosts" "$LC/etc/cluster.env" "$LC/etc/nodes.count" "$LC/faults" \
     "$LC/head/slurmctld.log" "$LC/head/slurmctld.stderr" \
     "$HEAD_MUNGE/munged.log" "$HEAD_MUNGE/munged.stderr" \
     "$LC"/nodes/node*/slurmd.log "$LC"/nodes/node*/slurmd.stderr "$LC"/nodes/node*/holder.log \

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Sourced by ci/cluster: messages (log, die), the checks every command starts with, wall-clock
-# deadlines, node names, and the PID helpers that guard every kill (alive, ours, pid_of,
-# stop_pids). Uses NODES, LC and HEAD_MUNGE from ci/cluster.
+# deadlines, node names and the node count, and the PID helpers that guard every kill (alive,
+# ours, pid_of, stop_pids). Uses NODES, LC and HEAD_MUNGE from ci/cluster.
 
 log() { echo "cluster: $*" >&2; }
 die() { echo "cluster: error: $*" >&2; exit 1; }
@@ -30,10 +30,36 @@ now() { date +%s.%N; }
 past() { awk -v d="$1" -v n="$(now)" 'BEGIN { exit !(n > d) }'; }
 deadline_in() { awk -v s="$1" -v n="$(now)" 'BEGIN { printf "%.3f", n + s }'; }
 
+# The node count. `up --nodes N` (or NODES=N) chooses it and records it in $LC/etc/nodes.count,
+# so that every later command (down, heal, fault, ...) acts on the nodes that are up without
+# being told again. At least 2: the cluster is there to test what crosses nodes, and the pair
+# faults need two. At most MAX_NODE_COUNT: the addresses would allow 253, but every node runs a
+# munged and a slurmd on the same few cores, and bring-up grows with the count.
+DEFAULT_NODE_COUNT=3
+MAX_NODE_COUNT=32
+
+valid_node_count() { [[ $1 =~ ^[1-9][0-9]*$ ]] && [ "$1" -ge 2 ] && [ "$1" -le "$MAX_NODE_COUNT" ]; }
+
+# The count `up` recorded, or the default when there is none (nothing was ever up here).
+recorded_node_count() {
+  local c=""
+  [ -r "$LC/etc/nodes.count" ] && c=$(tr -dc 0-9 <"$LC/etc/nodes.count")
+  if valid_node_count "$c"; then echo "$c"; else echo "$DEFAULT_NODE_COUNT"; fi
+}
+
+node_names() { # COUNT: node1 .. nodeCOUNT, one a line
+  local i
+  for ((i = 1; i <= $1; i++)); do echo "node$i"; done
+}
+
+set_nodes() { mapfile -t NODES < <(node_names "$1"); } # COUNT
+
+# valid_node NODE [COUNT]: NODE is one of the cluster's nodes (of COUNT nodes, default the
+# nodes that are up).
 valid_node() {
-  local n
-  for n in "${NODES[@]}"; do [ "$n" = "$1" ] && return 0; done
-  die "unknown node '$1' (expected one of ${NODES[*]})"
+  local names
+  names=$(node_names "${2:-${#NODES[@]}}" | paste -sd' ' -)
+  [[ $1 =~ ^node[1-9][0-9]*$ && " $names " == *" $1 "* ]] || die "unknown node '$1' (expected one of $names)"
 }
 
 node_dir() { echo "$LC/nodes/$1"; }

@@ -3,7 +3,12 @@
 # ci/faults/FAMILY/KIND (see ci/faults/README.md); this finds, lists, injects and undoes them,
 # and heal's generic repair puts every node back as `up` left it.
 
-record_fault() { echo "$1 $2" >>"$LC/faults"; }
+record_fault() { echo "$*" >>"$LC/faults"; } # KIND NODE [PEER]
+
+# faulted NODE: a recorded fault names NODE (as its node or its peer).
+faulted() {
+  awk -v n="$1" '{ for (i = 2; i <= NF; i++) if ($i == n) f = 1 } END { exit !f }' "$LC/faults" 2>/dev/null
+}
 
 # fault_file KIND: the file that defines the fault.
 fault_file() {
@@ -36,33 +41,44 @@ cmd_faults() {
 }
 
 cmd_fault() {
-  local kind=${1:-} node=${2:-} file
+  local kind=${1:-} node=${2:-} peer=${3:-} file
+  [ $# -le 3 ] || die "usage: ci/cluster fault KIND [NODE [PEER]]"
   need_root
   load_settings
   pid_of "$LC/head/slurmctld.pid" >/dev/null || die "the cluster is not up"
   file=$(fault_file "$kind") || die "unknown fault '$kind' ($(all_faults | xargs -n1 basename | paste -sd, -))"
   (
+    FAULT_PEER=0
     # shellcheck source=/dev/null
     . "$file"
-    node=${node:-$FAULT_NODE}
+    # A default node past the last one (node3 on a 2-node cluster) means the last node.
+    if [ -z "$node" ]; then
+      node=$FAULT_NODE
+      [ "$(node_idx "$node")" -le ${#NODES[@]} ] || node=${NODES[-1]}
+    fi
     valid_node "$node"
-    record_fault "$kind" "$node"
-    inject "$node"
-    log "fault $kind injected on $node"
+    if [ -n "$peer" ]; then
+      [ "${FAULT_PEER:-0}" = 1 ] || die "fault $kind takes one node, not a peer"
+      valid_node "$peer"
+      [ "$peer" != "$node" ] || die "fault $kind: the peer must be another node than $node"
+    fi
+    record_fault "$kind" "$node" ${peer:+"$peer"}
+    inject "$node" ${peer:+"$peer"}
+    log "fault $kind injected on $node${peer:+ and $peer}"
   )
 }
 
 # Each recorded fault's own undo, where its file has one (mounts, stopped daemons); the
 # generic repair in cmd_heal does the rest.
 heal_recorded_faults() {
-  local kind node file
+  local kind node peer file
   [ -f "$LC/faults" ] || return 0
-  while read -r kind node; do
+  while read -r kind node peer; do
     file=$(fault_file "$kind") || continue
     (
       # shellcheck source=/dev/null
       . "$file"
-      if declare -F heal >/dev/null; then heal "$node"; fi
+      if declare -F heal >/dev/null; then heal "$node" ${peer:+"$peer"}; fi
     ) || log "could not undo $kind on $node"
   done <"$LC/faults"
 }
@@ -91,7 +107,7 @@ cmd_heal() {
     restart=0
     # A faulted node is restarted even if it looks fine now: its slurmd then
     # re-registers at once instead of waiting for the next controller ping.
-    grep -q " $n\$" "$LC/faults" 2>/dev/null && restart=1
+    faulted "$n" && restart=1
     if ! key_is_good "$n" || ! pid_of "$d/munge/munged.pid" >/dev/null; then
       good_key_to "$d/munge"
       restart_munged_node "$n" || { show_logs; die "could not restart munged on $n"; }

@@ -257,6 +257,13 @@ std::string NamedAs(const Cell& cell, const Summary& s) {
   return text;
 }
 
+void PrintHeader() {
+  std::printf("| N | faults | trials | tests mean | tests max | rounds mean | rounds max | wall mean min | wall max "
+              "min | healthy named | false pair/boundary | missed | inconclusive | named as such | published "
+              "tests / rounds / wall |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+}
+
 void PrintRow(int n, const Cell& cell, const Summary& s, const char* note = "") {
   std::printf("| %d | %s%s | %d | %.1f | %d | %.2f | %d | %.1f | %.1f | %d | %d | %d | %d | %s | %s |\n", n, cell.name,
               note, s.trials, s.TestsMean(), s.tests_max, s.RoundsMean(), s.rounds_max, s.wall_sum / s.trials / 60,
@@ -280,10 +287,7 @@ int main(int argc, char** argv) {
               "%.2f s per node. Boundary model: seed groups are blocks of %d nodes (4 at N=8), boundary between "
               "two random blocks; other models have no seed groups. Trials per cell: %d (%d at N=10000).\n\n",
               kLaunchSeconds, kMeasureSeconds, kSecondsPerNode, BlockSize(64), trials, trials_at_10000);
-  std::printf("| N | faults | trials | tests mean | tests max | rounds mean | rounds max | wall mean min | wall max "
-              "min | healthy named | false pair/boundary | missed | inconclusive | named as such | published "
-              "tests / rounds / wall |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  PrintHeader();
   bool at_232_met = true;
   bool at_10000_met = true;
   int misnamed = 0, false_kinds = 0;
@@ -311,6 +315,7 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("\nThe issue's default first split, ceil(sqrt(N)) groups, at N=232 (same trials):\n\n");
+  PrintHeader();
   for (const Cell& cell : cells) {
     if (cell.model != Model::kBadNodes) continue;
     PrintRow(232, cell, RunCell(232, cell, trials, static_cast<int>(std::ceil(std::sqrt(232.0)))), " sqrt(N) groups");

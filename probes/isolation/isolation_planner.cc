@@ -4,24 +4,14 @@
 #include <array>
 #include <cmath>
 #include <map>
-#include <set>
 #include <utility>
+
+#include "probes/isolation/isolation_findings.h"
+#include "probes/isolation/isolation_search.h"
 
 namespace gpuconform::isolation {
 
 namespace {
-
-// Node sets are internal indices, ascending; the internal order puts each seed group's nodes
-// together (in the group's order) and then the ungrouped nodes in allocation order, so cutting a
-// set into contiguous runs follows the groups.
-using Nodes = std::vector<int>;
-
-bool Bad(Outcome outcome) { return outcome != Outcome::kPass; }
-
-struct TestId {
-  int round = 0;
-  int index = 0;
-};
 
 enum class ItemKind {
   kScreen,         // the whole allocation
@@ -55,44 +45,6 @@ struct Planned {
   Nodes nodes;
   std::string purpose;
 };
-
-struct DoneTest {
-  Nodes nodes;
-  std::string purpose;
-  TestResult result;
-};
-
-struct Named {
-  FindingKind kind = FindingKind::kInconclusive;
-  Nodes nodes;
-  Nodes side_a, side_b;  // boundary
-  std::vector<TestId> evidence;
-  std::string detail;
-};
-
-Nodes Union(const Nodes& a, const Nodes& b) {
-  Nodes out;
-  std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return out;
-}
-
-Nodes UnionOf(const std::vector<Nodes>& parts, std::size_t from, std::size_t to) {
-  Nodes out;
-  for (std::size_t i = from; i < to; ++i) out = Union(out, parts[i]);
-  return out;
-}
-
-bool Contains(const Nodes& set, int node) { return std::binary_search(set.begin(), set.end(), node); }
-
-bool Intersects(const Nodes& a, const Nodes& b) {
-  auto i = a.begin();
-  auto j = b.begin();
-  while (i != a.end() && j != b.end()) {
-    if (*i == *j) return true;
-    if (*i < *j) ++i; else ++j;
-  }
-  return false;
-}
 
 // ceil(s^(1/levels)) parts, at least 2, at most s: the split that reaches single nodes in
 // `levels` rounds.
@@ -134,6 +86,8 @@ std::optional<Outcome> ParseOutcome(const std::string& text) {
 const char* FindingKindName(FindingKind kind) { return kFindingKindNames[static_cast<int>(kind)]; }
 
 struct Planner::State {
+  std::vector<Finding> Findings() const;
+
   PlannerInput input;
   std::vector<std::string> names;  // internal order
   std::vector<int> group_of;       // seed group index, -1 for none
@@ -157,6 +111,11 @@ struct Planner::State {
   std::string stopped;
 
   int RoundNumber() const { return static_cast<int>(history.size()) + 1; }
+  std::vector<std::string> Names(const Nodes& nodes) const {
+    std::vector<std::string> out;
+    for (const int node : nodes) out.push_back(names[node]);
+    return out;
+  }
   const DoneTest& At(TestId id) const { return history[id.round - 1][id.index]; }
 
   // ---- splitting -------------------------------------------------------------------------
@@ -717,156 +676,25 @@ struct Planner::State {
     }
   }
 
-  // ---- findings --------------------------------------------------------------------------
-
-  bool Explains(const Named& finding, const Nodes& test) const {
-    switch (finding.kind) {
-      case FindingKind::kNode:
-      case FindingKind::kSlowNode:
-        return Contains(test, finding.nodes[0]);
-      case FindingKind::kPair:
-        return Contains(test, finding.nodes[0]) && Contains(test, finding.nodes[1]);
-      case FindingKind::kBoundary:
-        return Intersects(test, finding.side_a) && Intersects(test, finding.side_b);
-      case FindingKind::kInconclusive:
-        return Intersects(test, finding.nodes);
-    }
-    return false;
-  }
-
-  std::vector<std::string> Names(const Nodes& nodes) const {
-    std::vector<std::string> out;
-    out.reserve(nodes.size());
-    for (const int node : nodes) out.push_back(names[node]);
-    return out;
-  }
-
-  std::string Scope(const std::vector<TestId>& evidence) const {
-    bool intra = false;
-    bool inter = false;
-    for (const TestId id : evidence) {
-      const TestResult& result = At(id).result;
-      if (!Bad(result.outcome)) continue;
-      intra = intra || (result.intra_node && Bad(*result.intra_node));
-      inter = inter || (result.inter_node && Bad(*result.inter_node));
-    }
-    if (intra && !inter) return "intra-node";
-    if (inter && !intra) return "inter-node";
-    return "";
-  }
-
-  std::vector<std::string> GroupsOf(const Nodes& nodes) const {
-    std::vector<std::string> out;
-    for (const int node : nodes) {
-      const std::string name = group_of[node] < 0 ? "" : input.seed_groups[group_of[node]].name;
-      if (!name.empty() && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
-    }
-    return out;
-  }
-
-  std::string SharedParent(const Nodes& nodes) const {
-    std::string parent;
-    for (const int node : nodes) {
-      if (group_of[node] < 0) return "";
-      const std::string& mine = input.seed_groups[group_of[node]].parent;
-      if (mine.empty() || (!parent.empty() && mine != parent)) return "";
-      parent = mine;
-    }
-    return parent;
-  }
-
-  Finding Convert(const Named& named_finding) const {
-    Finding finding;
-    finding.kind = named_finding.kind;
-    finding.nodes = Names(named_finding.nodes);
-    finding.detail = named_finding.detail;
-    for (const TestId id : named_finding.evidence) {
-      const TestResult& result = At(id).result;
-      finding.evidence.push_back({id.round, id.index, result.outcome, result.busbw_gb_per_s});
-    }
-    if (named_finding.kind != FindingKind::kInconclusive) finding.scope = Scope(named_finding.evidence);
-    if (named_finding.kind == FindingKind::kBoundary) {
-      finding.side_a = Names(named_finding.side_a);
-      finding.side_b = Names(named_finding.side_b);
-      finding.groups = GroupsOf(named_finding.side_a);
-      for (const std::string& group : GroupsOf(named_finding.side_b)) finding.groups.push_back(group);
-      finding.shared = SharedParent(named_finding.nodes);
-    }
-    return finding;
-  }
-
-  std::vector<Finding> Findings() const {
-    // A name stands only while no recorded result contradicts it: a test that passed with a named
-    // node (or pair, or both sides of a boundary) in it turns the name into a question.
-    std::vector<Named> kept;
-    std::vector<Named> questions = open_questions;
-    for (const Named& finding : named) {
-      std::optional<TestId> contradiction;
-      for (std::size_t r = 0; r < history.size() && !contradiction; ++r) {
-        for (std::size_t i = 0; i < history[r].size(); ++i) {
-          const DoneTest& test = history[r][i];
-          // A pair also contradicts a failure of one of its nodes without the other, unless another
-          // name explains it: a pair's nodes pass with every other node.
-          const bool one_of_pair = finding.kind == FindingKind::kPair &&
-                                   Contains(test.nodes, finding.nodes[0]) != Contains(test.nodes, finding.nodes[1]);
-          const bool explained_otherwise = std::any_of(named.begin(), named.end(), [&](const Named& other) {
-            return &other != &finding && Explains(other, test.nodes);
-          });
-          if ((!Bad(test.result.outcome) && Explains(finding, test.nodes)) ||
-              (Bad(test.result.outcome) && one_of_pair && !explained_otherwise)) {
-            contradiction = TestId{static_cast<int>(r) + 1, static_cast<int>(i)};
-            break;
-          }
-        }
-      }
-      if (!contradiction) {
-        kept.push_back(finding);
-        continue;
-      }
-      Named question = finding;
-      question.kind = FindingKind::kInconclusive;
-      question.evidence.push_back(*contradiction);
-      question.detail = std::string("looked like a ") + FindingKindName(finding.kind) + ", but test " +
-                        std::to_string(contradiction->round) + "." + std::to_string(contradiction->index) +
-                        (Bad(At(*contradiction).result.outcome) ? " failed without it being the cause"
-                                                                : " passed with it") +
-                        ": results contradict each other (a flaky node?)";
-      questions.push_back(std::move(question));
-    }
-    if (!stopped.empty()) {
-      for (const std::vector<Item>* list : {&items, &round_items, &deferred}) {
-        for (const Item& item : *list) {
-          Nodes nodes = item.nodes;
-          for (const Nodes& part : item.parts) nodes = Union(nodes, part);
-          nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-          if (nodes.empty()) continue;
-          questions.push_back({FindingKind::kInconclusive, nodes, {}, {}, item.evidence,
-                               stopped + "; still open: these nodes hold a fault not yet isolated"});
-        }
-      }
-    }
-    // Every failing test must be explained by a finding; one that is not is said, not guessed.
-    std::vector<Named> all = kept;
-    all.insert(all.end(), questions.begin(), questions.end());
-    for (std::size_t r = 0; r < history.size(); ++r) {
-      for (std::size_t i = 0; i < history[r].size(); ++i) {
-        const DoneTest& test = history[r][i];
-        if (!Bad(test.result.outcome)) continue;
-        const bool explained = std::any_of(all.begin(), all.end(), [&](const Named& f) { return Explains(f, test.nodes); });
-        if (explained) continue;
-        const TestId id{static_cast<int>(r) + 1, static_cast<int>(i)};
-        Named question{FindingKind::kInconclusive, test.nodes, {}, {}, {id},
-                       "failed, and no finding explains it: results contradict each other (a flaky node?)"};
-        all.push_back(question);
-        questions.push_back(std::move(question));
-      }
-    }
-    std::vector<Finding> out;
-    for (const Named& finding : kept) out.push_back(Convert(finding));
-    for (const Named& finding : questions) out.push_back(Convert(finding));
-    return out;
-  }
 };
+
+std::vector<Finding> Planner::State::Findings() const {
+  SearchOutcome outcome{names, group_of, input.seed_groups, history, named, open_questions};
+  if (!stopped.empty()) {
+    for (const std::vector<Item>* list : {&items, &round_items, &deferred}) {
+      for (const Item& item : *list) {
+        Nodes nodes = item.nodes;
+        for (const Nodes& part : item.parts) nodes = Union(nodes, part);
+        for (const auto& [a, b] : item.candidates) nodes = Union(nodes, Union(a, b));
+        nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+        if (nodes.empty()) continue;
+        outcome.questions.push_back({FindingKind::kInconclusive, nodes, {}, {}, item.evidence,
+                                     stopped + "; still open: these nodes hold a fault not yet isolated"});
+      }
+    }
+  }
+  return JudgeFindings(outcome);
+}
 
 Planner::Planner(PlannerInput input) : state_(std::make_unique<State>()) {
   State& s = *state_;

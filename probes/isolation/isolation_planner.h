@@ -73,7 +73,7 @@ struct PlannerInput {
   int round_budget = 0;                  // hard limit of rounds; 0: DefaultRoundBudget
   int split_rounds = 0;                  // plan for node faults, confirmation included; 0: DefaultSplitRounds
   int node_cap = 0;                      // largest test, in nodes; 0: no cap
-  int first_split_groups = 0;            // groups of the first split without seed groups; 0: budgeted k
+  int first_split_groups = 0;            // groups of the first split without seed groups; 0: see above
 };
 
 // ceil(log2(N) / 2) + 3 rounds: 7 at 232 nodes (the published figure), 10 at 10,000.

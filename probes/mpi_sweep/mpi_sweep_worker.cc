@@ -16,6 +16,7 @@
 #include "probes/allreduce_sweep/sweep.h"
 #include "probes/mpi_sweep/pair_results.h"
 #include "probes/mpi_sweep/step_deaths.h"
+#include "probes/mpi_sweep/sweep_world.h"
 #include "probes/nccl_tests/bandwidth_table.h"
 #include "probes/resource_limits/node_limits.h"
 
@@ -26,27 +27,6 @@ using namespace gpuconform::nccl_tests;
 
 namespace {
 
-// What the worker knows of its world: MPI's, plus every rank's short host name.
-struct SweepWorld {
-  int rank = 0;
-  int size = 1;
-  std::string host;
-  std::vector<std::string> rank_hosts;  // by rank
-  std::chrono::seconds timeout{60};
-};
-
-std::string StallProblem(const SweepWorld& world, const std::string& what) {
-  return world.host + ": " + what + " did not complete within " + std::to_string(world.timeout.count()) +
-         " s: a rank stopped progressing (stopped process, hung node, or a dead link); the measurement was "
-         "abandoned (GPUCONFORM_COLLECTIVE_TIMEOUT_S sets the deadline)";
-}
-
-struct SizeResult {
-  long long size_bytes = 0;
-  double time_us = 0;  // slowest rank's mean per iteration
-  long long wrong = 0;
-};
-
 // One size: warm-up, timed iterations, then the result checked on every element (each
 // rank contributes RankContribution(rank), so every element must be ExpectedAllreduceSum(n)).
 // The timed collective is the blocking MPI_Allreduce that applications (and IMB) call, so
@@ -55,42 +35,17 @@ SizeResult MeasureSize(const SweepWorld& world, long long size_bytes, int config
   const auto count = static_cast<int>(size_bytes / static_cast<long long>(sizeof(float)));
   std::vector<float> send(count, RankContribution(world.rank));
   std::vector<float> receive(count, 0.0f);
-  // Up to 5 of each, as nccl-tests' -w 5 -n 5, fewer for large sizes so that a sweep over a
-  // slow fabric (eth0) still ends within the deadline. Warm-up matters most where a collective
-  // takes milliseconds (connections, TCP windows), so it tapers off sooner.
-  const int warmups = static_cast<int>(std::clamp<long long>(16 * kMiB / size_bytes, 1, 5));
-  const int iterations =
-      TimedIterations(static_cast<int>(std::clamp<long long>(64 * kMiB / size_bytes, 1, 5)), configured_iters);
-  const CollectiveDeadline deadline(world.timeout,
-                                    StallProblem(world, "MPI_Allreduce of " + std::to_string(size_bytes) + " B"));
-  for (int i = 0; i < warmups; ++i) {  // warm-up: connections, TCP windows, pages
-    MPI_Allreduce(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-  }
-  // As IMB-MPI1 times it: each collective alone, from a barrier, so one iteration's rank skew
-  // does not leak into the next one's time; the barriers are not timed.
-  double total_us = 0;
-  for (int i = 0; i < iterations; ++i) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    const auto start = std::chrono::steady_clock::now();
-    MPI_Allreduce(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-    total_us += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-  }
-  double mean_us = total_us / iterations;
-  const float expected = ExpectedAllreduceSum(world.size);
-  long long wrong = std::count_if(receive.begin(), receive.end(), [&](float v) { return v != expected; });
-  // The slowest rank's time is the collective's time; wrong counts add up.
-  SizeResult result{size_bytes, 0, 0};
-  MPI_Allreduce(&mean_us, &result.time_us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Allreduce(&wrong, &result.wrong, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-  return result;
+  return MeasureBlocking(
+      world, "MPI_Allreduce of " + std::to_string(size_bytes) + " B", size_bytes, configured_iters,
+      [&] { MPI_Allreduce(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD); },
+      [&]() -> long long {
+        const float expected = ExpectedAllreduceSum(world.size);
+        return std::count_if(receive.begin(), receive.end(), [&](float v) { return v != expected; });
+      });
 }
 
 std::string Header(const SweepWorld& world) {
-  std::set<std::string> hosts(world.rank_hosts.begin(), world.rank_hosts.end());
-  std::vector<SweepRank> ranks;
-  for (const auto& host : world.rank_hosts) ranks.push_back({host, -1, "[host] CPU memory"});
-  return SweepTableHeader("gpuconform MPI_Allreduce (float, sum) on host buffers", ranks,
-                          static_cast<int>(hosts.size()));
+  return HostBufferHeader(world, "gpuconform MPI_Allreduce (float, sum) on host buffers");
 }
 
 // Blame: the full-world number says the cluster is slow, not which node. Each neighbour

@@ -48,12 +48,20 @@ std::string SweepTableHeader(const std::string& title, const std::vector<SweepRa
   return text;
 }
 
-std::string SweepTableRow(long long size_bytes, double time_us, int ranks, long long wrong_elements) {
-  const double algbw = time_us > 0 ? static_cast<double>(size_bytes) / (time_us * 1e-6) / 1e9 : 0;
-  const double busbw = AllreduceBusBandwidth(algbw, ranks);
+double AlgorithmBandwidth(long long size_bytes, double time_us) {
+  return time_us > 0 ? static_cast<double>(size_bytes) / (time_us * 1e-6) / 1e9 : 0;
+}
+
+std::string FormattedRow(long long size_bytes, double time_us, double algbw_gb_per_s, double busbw_gb_per_s,
+                         const std::string& redop, long long wrong_elements) {
   return fmt::format("{:>13} {:>13} {:>9} {:>7} {:>7} {:>8.1f} {:>7.3f} {:>7.3f} {:>6}\n", size_bytes,
-                     size_bytes / static_cast<long long>(sizeof(float)), "float", "sum", -1, time_us, algbw, busbw,
-                     wrong_elements);
+                     size_bytes / static_cast<long long>(sizeof(float)), "float", redop, -1, time_us, algbw_gb_per_s,
+                     busbw_gb_per_s, wrong_elements);
+}
+
+std::string SweepTableRow(long long size_bytes, double time_us, int ranks, long long wrong_elements) {
+  const double algbw = AlgorithmBandwidth(size_bytes, time_us);
+  return FormattedRow(size_bytes, time_us, algbw, AllreduceBusBandwidth(algbw, ranks), "sum", wrong_elements);
 }
 
 }  // namespace gpuconform::allreduce_sweep

@@ -45,4 +45,10 @@ std::string SweepTableHeader(const std::string& title, const std::vector<SweepRa
 // One row: size, count, type float, redop sum, root -1, time, algbw, busbw (over `ranks`), #wrong.
 std::string SweepTableRow(long long size_bytes, double time_us, int ranks, long long wrong_elements);
 
+// algbw = bytes / time (0 for a time of 0), and any collective's row from its figures: size,
+// count (of floats), type float, `redop`, root -1, time, algbw, busbw, #wrong.
+double AlgorithmBandwidth(long long size_bytes, double time_us);
+std::string FormattedRow(long long size_bytes, double time_us, double algbw_gb_per_s, double busbw_gb_per_s,
+                         const std::string& redop, long long wrong_elements);
+
 }  // namespace gpuconform::allreduce_sweep

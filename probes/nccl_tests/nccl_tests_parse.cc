@@ -136,14 +136,14 @@ std::optional<Half> ParseHalf(const std::vector<std::string_view>& words, std::s
 }
 
 std::optional<BandwidthRow> ParseRow(const std::vector<std::string_view>& words, bool in_place_columns,
-                                     std::string& problem) {
+                                     RowsOf rows, std::string& problem) {
   const std::size_t needed = in_place_columns ? 13 : 9;
   if (words.size() < needed) {
     problem = "expected " + std::to_string(needed) + " columns (size count type redop root time algbw busbw #wrong" +
               (in_place_columns ? " time algbw busbw #wrong" : "") + "), got " + std::to_string(words.size());
     return std::nullopt;
   }
-  if (words[3] == "none") {
+  if (words[3] == "none" && rows == RowsOf::kAllreduce) {
     problem = "redop 'none': the table is not an allreduce (all_gather_perf or similar?)";
     return std::nullopt;
   }
@@ -413,7 +413,8 @@ enum class Keep { kAllRuns, kJudgedOnly };
 
 class TextParser {
  public:
-  TextParser(std::string origin, Keep keep) : origin_(std::move(origin)), keep_(keep) {}
+  TextParser(std::string origin, Keep keep, RowsOf rows = RowsOf::kAllreduce)
+      : origin_(std::move(origin)), keep_(keep), rows_(rows) {}
 
   Result<std::vector<BandwidthTable>> Parse(LineSource& lines) {
     int last_line = 0;  // an output without a table is faulted at its last line
@@ -473,7 +474,7 @@ class TextParser {
   std::optional<Error> AddRow(const std::vector<std::string_view>& words, std::string_view content, int number) {
     if (!open_) OpenTable(words.size() >= 13);
     std::string problem;
-    auto row = ParseRow(words, in_place_columns_, problem);
+    auto row = ParseRow(words, in_place_columns_, rows_, problem);
     if (!row) return ErrorAt(origin_, number, problem + ": " + QuoteForMessage(content));
     // A size that does not ascend is the next cycle (-N) or a run pasted without its header.
     if (!current_.rows.empty() && row->size_bytes <= current_.rows.back().size_bytes) {
@@ -514,6 +515,7 @@ class TextParser {
 
   std::string origin_;
   Keep keep_;
+  RowsOf rows_;
   std::map<long long, std::string> devices_;  // rank -> host, of the run being read
   std::vector<BandwidthTable> tables_;
   BandwidthTable current_;
@@ -528,18 +530,26 @@ Result<std::vector<BandwidthTable>> ParseNcclTestsRuns(const std::string& text, 
   return TextParser(origin, Keep::kAllRuns).Parse(lines);
 }
 
-Result<BandwidthTable> ParseNcclTestsOutput(const std::string& text, const std::string& origin) {
-  TextLines lines(text);
-  return ParseNcclTestsOutput(lines, origin);
-}
+namespace {
 
-Result<BandwidthTable> ParseNcclTestsOutput(LineSource& lines, const std::string& origin) {
-  auto runs = TextParser(origin, Keep::kJudgedOnly).Parse(lines);
+Result<BandwidthTable> RunToJudge(LineSource& lines, const std::string& origin, RowsOf rows) {
+  auto runs = TextParser(origin, Keep::kJudgedOnly, rows).Parse(lines);
   if (!runs) return Error{runs.error()};
   for (auto run = runs->rbegin(); run != runs->rend(); ++run) {
     if (run->ended_with_summary) return *run;
   }
   return runs->back();
+}
+
+}  // namespace
+
+Result<BandwidthTable> ParseNcclTestsOutput(const std::string& text, const std::string& origin, RowsOf rows) {
+  TextLines lines(text);
+  return RunToJudge(lines, origin, rows);
+}
+
+Result<BandwidthTable> ParseNcclTestsOutput(LineSource& lines, const std::string& origin) {
+  return RunToJudge(lines, origin, RowsOf::kAllreduce);
 }
 
 Result<BandwidthTable> ParseNcclTestsJson(const std::string& text, const std::string& origin) {

@@ -27,10 +27,17 @@ namespace gpuconform::nccl_tests {
 // table is malformed.
 Result<std::vector<BandwidthTable>> ParseNcclTestsRuns(const std::string& text, const std::string& origin);
 
+// Which tables a text may hold. kAllreduce refuses a row with redop "none" (all_gather_perf or
+// alltoall_perf output given where an allreduce is judged); kAnyCollective takes it, for a table
+// whose collective the caller already knows (gpuconform's own tables of the collectives beyond
+// allreduce, probes/mpi_sweep/collective_tables.h).
+enum class RowsOf { kAllreduce, kAnyCollective };
+
 // The run to judge: the last one that reached the tool's closing summary, or the last
 // run when none did (excerpts often drop the summary).
 Result<BandwidthTable> ParseNcclTestsOutput(LineSource& lines, const std::string& origin);
-Result<BandwidthTable> ParseNcclTestsOutput(const std::string& text, const std::string& origin);
+Result<BandwidthTable> ParseNcclTestsOutput(const std::string& text, const std::string& origin,
+                                            RowsOf rows = RowsOf::kAllreduce);
 
 // The -J JSON file of one nccl-tests run.
 Result<BandwidthTable> ParseNcclTestsJson(const std::string& text, const std::string& origin);

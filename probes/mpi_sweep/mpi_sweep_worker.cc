@@ -13,7 +13,9 @@
 #include "harness/util/child_verbs.h"
 #include "harness/util/text_util.h"
 #include "harness/world/collective_deadline.h"
+#include "probes/allreduce_sweep/collectives.h"
 #include "probes/allreduce_sweep/sweep.h"
+#include "probes/mpi_sweep/collective_measure.h"
 #include "probes/mpi_sweep/pair_results.h"
 #include "probes/mpi_sweep/step_deaths.h"
 #include "probes/mpi_sweep/sweep_world.h"
@@ -173,6 +175,12 @@ int SweepWorkerMain(const std::vector<std::string>& args) {
     const CollectiveDeadline deadline(world.timeout, StallProblem(world, "the exchange of host names"));
     world.rank_hosts = RankHosts(world.host, world.size);
   }
+  if (!options.collectives.empty()) {
+    // The collectives beyond allreduce, measured on their own (mpi_collectives_probe.h).
+    MeasureCollectiveTables(world, options.collectives, options.sizes_bytes, options.iterations);
+    MPI_Finalize();
+    return 0;
+  }
   std::string table = Header(world);
   for (long long size : options.sizes_bytes) {
     const SizeResult result = MeasureSize(world, size, options.iterations);
@@ -211,8 +219,14 @@ std::vector<long long> NumberList(const std::string& text) {
 std::vector<std::string> SweepWorkerArgs(const SweepWorkerOptions& options) {
   std::vector<std::string> sizes;
   for (long long size : options.sizes_bytes) sizes.push_back(std::to_string(size));
-  return {"--sizes", Join(sizes, ","), "--iters", std::to_string(options.iterations), "--timeout-s",
-          std::to_string(options.timeout_s), "--pair-bytes", std::to_string(options.pair_bytes)};
+  std::vector<std::string> args = {"--sizes", Join(sizes, ","), "--iters", std::to_string(options.iterations),
+                                   "--timeout-s", std::to_string(options.timeout_s), "--pair-bytes",
+                                   std::to_string(options.pair_bytes)};
+  if (!options.collectives.empty()) {
+    args.push_back("--collectives");
+    args.push_back(Join(options.collectives, ","));
+  }
+  return args;
 }
 
 SweepWorkerArgsResult ParseSweepWorkerArgs(const std::vector<std::string>& args) {
@@ -241,6 +255,14 @@ SweepWorkerArgsResult ParseSweepWorkerArgs(const std::vector<std::string>& args)
       result.options.timeout_s = static_cast<int>(number(name, value, 1));
     } else if (name == "--pair-bytes") {
       result.options.pair_bytes = number(name, value, 0);
+    } else if (name == "--collectives") {
+      result.options.collectives = SplitOn(value, ',');
+      for (const auto& collective : result.options.collectives) {
+        if (!allreduce_sweep::FindCollective(collective)) {
+          result.error = "--collectives: unknown collective '" + collective + "'; known: " +
+                         allreduce_sweep::CollectiveNames();
+        }
+      }
     } else {
       result.error = "unknown argument " + name;
     }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <initializer_list>
 
+#include "harness/util/text_util.h"
 #include "probes/mpi_sweep/mpi_sweep_worker.h"
 #include "probes/mpi_sweep/sweep_gate.h"
 #include "probes/mpi_sweep/sweep_step.h"
@@ -107,6 +108,17 @@ TEST(SweepWorkerArgs, ReadBackWhatTheProbeWrites) {
   EXPECT_EQ(parsed.options.iterations, 3);
   EXPECT_EQ(parsed.options.timeout_s, 45);
   EXPECT_EQ(parsed.options.pair_bytes, 8388608);
+}
+
+TEST(SweepWorkerArgs, CollectivesAreWrittenOnlyWhenSet) {
+  SweepWorkerOptions options{{67108864}, 0, 60, 0};
+  EXPECT_EQ(Join(SweepWorkerArgs(options), " "), "--sizes 67108864 --iters 0 --timeout-s 60 --pair-bytes 0");
+  options.collectives = {"alltoall", "reduce_scatter"};
+  const auto parsed = ParseSweepWorkerArgs(SweepWorkerArgs(options));
+  ASSERT_EQ(parsed.error, "");
+  EXPECT_EQ(parsed.options.collectives, options.collectives);
+  EXPECT_EQ(ParseSweepWorkerArgs({"--sizes", "1", "--collectives", "alltoall,allreduce"}).error,
+            "--collectives: unknown collective 'allreduce'; known: alltoall, allgather, reduce_scatter");
 }
 
 TEST(SweepWorkerArgs, BadArgumentsAreNamed) {

@@ -43,8 +43,8 @@ TEST(HealthCheck, NeverRunsTheActiveProbes) {
     if (probe.active) active.insert(probe.id);
   }
   EXPECT_EQ(active, (std::set<std::string>{"checkpoint", "cuda-p2p", "dcgmi-diag-json", "dcgmi-diag-text",
-                                           "fabric-reach", "mpi-allreduce", "nccl-allreduce", "nccl-topo",
-                                           "nvbandwidth-json", "nvbandwidth-text"}));
+                                           "fabric-reach", "mpi-allreduce", "mpi-collectives", "nccl-allreduce",
+                                           "nccl-topo", "nvbandwidth-json", "nvbandwidth-text"}));
   const auto quick = QuickProbes(probes, "node7");
   EXPECT_FALSE(quick.empty());
   for (const auto& probe : quick) EXPECT_FALSE(active.count(probe.id)) << probe.id;

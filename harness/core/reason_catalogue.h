@@ -225,6 +225,13 @@ inline constexpr ReasonEntry kReasons[] = {
      "drain the node (scontrol update nodename=N state=drain) and check its HCAs with ibstat"},
     {"allreduce-results-wrong", reason_detail::kHw, "the allreduce returned wrong sums",
      "drain the nodes involved and run dcgmi diag -r 3; wrong sums point at a faulty GPU or NIC"},
+    {"collective-busbw-below-floor", reason_detail::kHw,
+     "alltoall, allgather or reduce_scatter bus bandwidth is below the profile's floor for that collective",
+     "check the NIC the ranks used (OMPI_MCA_btl_tcp_if_include); if AllreduceBandwidth passes, look at the "
+     "cross-rail and spine links that these collectives cross and rings inside a rail do not"},
+    {"collective-results-wrong", reason_detail::kHw,
+     "alltoall, allgather or reduce_scatter delivered wrong elements (a block missing, swapped or corrupted)",
+     "drain the nodes involved and run dcgmi diag -r 3; check the NICs' error counters (ethtool -S, ibstat)"},
     {"device-tool-hung", reason_detail::kHw,
      "a tool that talks to the node's own GPUs or HCAs hung while their driver is loaded: a wedged device",
      "drain the node; read dmesg for Xid or mlx5 errors, try nvidia-smi -r (GPU) or a reboot, RMA if it repeats"},

@@ -194,5 +194,24 @@ TEST(CollectivesSuite, AMalformedTableIsUnparseableAtItsLine) {
                    Verdict::kError, "unparseable", std::string(kOrigin) + ":10:");
 }
 
+// The two runs recorded on the local cluster (3 nodes, one rank each): over ens1 every collective
+// is above its floor; pinned to the 100 Mbit management NIC (OMPI_MCA_btl_tcp_if_include=eth0)
+// every busbw check fails naming eth0, and the elements are still right.
+TEST(CollectivesSuite, TheRecordedLocalRunsPassOverTheFabricAndFailOverEth0) {
+  for (const char* check : kChecks) {
+    const CheckResult fabric = test_support::CheckOnFixture(kSuite, check, "local-3node-collectives-ens1", Local());
+    EXPECT_EQ(fabric.verdict, Verdict::kPass) << check;
+  }
+  for (const char* check : {kMpiAlltoallBusbwAtFloors, kMpiAllgatherBusbwAtFloors, kMpiReduceScatterBusbwAtFloors}) {
+    const CheckResult eth0 = test_support::CheckOnFixture(kSuite, check, "local-3node-collectives-eth0", Local());
+    EXPECT_EQ(eth0.verdict, Verdict::kFail) << check;
+    ASSERT_FALSE(eth0.findings.empty()) << check;
+    EXPECT_EQ(eth0.findings[0].code, "collective-busbw-below-floor") << check;
+    EXPECT_THAT(eth0.findings[0].message, HasSubstr("eth0")) << check;
+  }
+  EXPECT_EQ(test_support::CheckOnFixture(kSuite, kMpiCollectivesCorrect, "local-3node-collectives-eth0", Local()).verdict,
+            Verdict::kPass);
+}
+
 }  // namespace
 }  // namespace gpuconform::collectives

@@ -1,6 +1,7 @@
 #include "harness/util/hostlist.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <set>
 #include <string_view>
@@ -87,6 +88,20 @@ std::string CompressHostlist(const std::vector<std::string>& names) {
 
 namespace {
 
+// How many names "03-07" stands for (5); 1 for a single number, and for anything that is not a
+// range of numbers: a name that itself holds '[' or ',' (a hand-edited snapshot) renders
+// brackets CompressHostlist did not write, and a count must not throw on them.
+std::size_t RangeSize(std::string_view range) {
+  const std::size_t dash = range.find('-');
+  if (dash == std::string_view::npos) return 1;
+  unsigned long long low = 0, high = 0;
+  const auto [low_end, low_error] = std::from_chars(range.data(), range.data() + dash, low);
+  const auto [high_end, high_error] = std::from_chars(range.data() + dash + 1, range.data() + range.size(), high);
+  const bool numbers = low_error == std::errc() && high_error == std::errc() && low_end == range.data() + dash &&
+                       high_end == range.data() + range.size();
+  return numbers && high >= low ? static_cast<std::size_t>(high - low + 1) : 1;
+}
+
 // How many names a hostlist written by CompressHostlist stands for: "a,gpu[01-03,07]" is 5.
 std::size_t CountHostlistNames(std::string_view hostlist) {
   std::size_t count = 0;
@@ -98,11 +113,7 @@ std::size_t CountHostlistNames(std::string_view hostlist) {
       in_brackets = true;
       entry_start = i + 1;
     } else if (c == ']' || (c == ',' && in_brackets)) {
-      const std::string_view range = hostlist.substr(entry_start, i - entry_start);
-      const std::size_t dash = range.find('-');
-      count += dash == std::string_view::npos ? 1
-                                              : std::stoull(std::string(range.substr(dash + 1))) -
-                                                    std::stoull(std::string(range.substr(0, dash))) + 1;
+      count += RangeSize(hostlist.substr(entry_start, i - entry_start));
       entry_start = i + 1;
       if (c == ']') in_brackets = false;
     } else if (c == ',' && !in_brackets) {

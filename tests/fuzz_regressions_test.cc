@@ -20,6 +20,7 @@
 #include "probes/ib_tools/ib_tools_parse.h"
 #include "probes/ibverbs/ibverbs_parse.h"
 #include "probes/iproute/iproute_parse.h"
+#include "probes/isolation/isolation_record.h"
 #include "probes/kernel_log/kernel_log_parse.h"
 #include "probes/mpi_sweep/pair_results.h"
 #include "probes/munge/munge_parse.h"
@@ -60,6 +61,10 @@ const std::map<std::string, std::function<void(const std::string&)>>& Parsers() 
       {"ib_tools", [](const std::string& t) { (void)ib_tools::ParseIbPorts(t, kOrigin); }},
       {"ibverbs", [](const std::string& t) { (void)ibverbs::ParseIbverbs(t, kOrigin); }},
       {"iproute", [](const std::string& t) { (void)iproute::ParseIpLink(t, kOrigin), (void)iproute::ParseIpAddr(t, kOrigin); }},
+      {"isolation_record", [](const std::string& t) {
+         const auto record = isolation::ParseIsolationRecords(t, kOrigin);
+         if (record) (void)isolation::Replay(*record, kOrigin);
+       }},
       {"mpi_sweep", [](const std::string& t) { (void)mpi_sweep::ConfirmationPairs(mpi_sweep::ParsePairResults(t)); }},
       {"munge_decode", [](const std::string& t) { (void)munge::ParseDecodeReport(t, kOrigin); }},
       {"munge_files", [](const std::string& t) { (void)munge::ParseKeyDigest(t, kOrigin), (void)munge::ParseKeyStat(t, kOrigin), (void)munge::ParseClockReading(t, kOrigin); }},

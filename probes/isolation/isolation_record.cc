@@ -75,6 +75,18 @@ std::string FormatPlan(const PlannerInput& input) {
   return out;
 }
 
+std::string FormatMeasure(const IsolationMeasure& measure) {
+  std::vector<std::pair<std::string, std::string>> fields = {{"collective", measure.collective},
+                                                             {"size_bytes", std::to_string(measure.size_bytes)}};
+  if (measure.floor_gb_per_s > 0) {
+    fields.emplace_back("floor_gb_per_s", Number(measure.floor_gb_per_s));
+    fields.emplace_back("floor_source", measure.floor_source);
+  }
+  return FormatRecord("measure", fields) + "\n";
+}
+
+std::string FormatStopped(const std::string& why) { return FormatRecord("stopped", {{"why", why}}) + "\n"; }
+
 std::string FormatRound(const Round& round, const std::vector<TestResult>& results) {
   std::string out;
   for (std::size_t i = 0; i < round.tests.size() && i < results.size(); ++i) {
@@ -167,13 +179,26 @@ Result<IsolationRecord> ParseIsolationRecords(const std::string& text, const std
       record.input.seed_groups.push_back({*name, SplitCommas(line.Get("nodes")), line.Get("parent")});
     } else if (line.kind == "known_good") {
       record.input.known_good = SplitCommas(line.Get("nodes"));
+    } else if (line.kind == "measure") {
+      record.measure.collective = line.Get("collective");
+      const auto size = IntegerField(line, "size_bytes", origin);
+      if (!size) return Error{size.error()};
+      record.measure.size_bytes = size->value_or(0);
+      const auto floor = NumberField(line, "floor_gb_per_s", origin);
+      if (!floor) return Error{floor.error()};
+      record.measure.floor_gb_per_s = floor->value_or(0);
+      record.measure.floor_source = line.Get("floor_source");
+    } else if (line.kind == "stopped") {
+      const auto why = RequiredField(line, "why", origin);
+      if (!why) return Error{why.error()};
+      record.stopped_why = *why;
     } else if (line.kind == "test") {
       auto test = ReadTest(line, origin);
       if (!test) return Error{test.error()};
       record.tests.push_back(std::move(test).value());
     } else {
       return ErrorAt(origin, line.line, "unknown record " + QuoteForMessage(line.kind) +
-                                            " (an isolation record has plan, group, known_good and test lines)");
+                                            " (an isolation record has plan, group, known_good, measure, test and stopped lines)");
     }
   }
   if (plans == 0 && !record.tests.empty()) return Error{origin + ": test lines without a plan line"};
@@ -190,7 +215,8 @@ Result<std::vector<Finding>> Replay(const IsolationRecord& record, const std::st
     for (std::size_t i = 0; i < round.tests.size(); ++i, ++next) {
       if (next >= record.tests.size()) {
         if (i == 0) {
-          planner.Stop("the record ends after round " + std::to_string(round.number - 1));
+          planner.Stop(record.stopped_why.empty() ? "the record ends after round " + std::to_string(round.number - 1)
+                                                  : record.stopped_why);
           return planner.Findings();
         }
         return Error{origin + ": round " + std::to_string(round.number) + " ends after " + std::to_string(i) +

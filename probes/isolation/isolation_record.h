@@ -5,6 +5,10 @@
 //   known_good nodes=node9,...
 //   test round=1 test=0 purpose=screen size=8 nodes=node[1-8] busbw_gb_per_s=41.200 outcome=pass
 //        [intra_node=pass inter_node=fail]
+//   measure collective=MPI_Allreduce size_bytes=8388608 floor_gb_per_s=0.050 floor_source="..."
+//   stopped why="the isolation's deadline (600 s) would pass before another round ended"
+// `measure` says what each test measured and the floor a slow test fell below (for messages; a
+// replay does not need it); `stopped` says why the search ended before the planner was done.
 // The plan's and groups' nodes are comma lists (their order steers the splits); a test's nodes
 // are a Slurm hostlist. Contract: FormatPlan + FormatRound write what ParseIsolationRecords
 // reads back (errors name origin:line); Replay drives a planner with the recorded results and
@@ -26,12 +30,25 @@ struct RecordedTest {
   TestResult result;
 };
 
+// What every test measured: the collective, its message size and the busbw floor (0: none, so
+// only a test that did not complete fails).
+struct IsolationMeasure {
+  std::string collective;
+  long long size_bytes = 0;
+  double floor_gb_per_s = 0;
+  std::string floor_source;
+};
+
 struct IsolationRecord {
   PlannerInput input;
+  IsolationMeasure measure;
   std::vector<RecordedTest> tests;  // in file order
+  std::string stopped_why;          // empty: the search ran until the planner was done
 };
 
 std::string FormatPlan(const PlannerInput& input);
+std::string FormatMeasure(const IsolationMeasure& measure);
+std::string FormatStopped(const std::string& why);
 // One line per test of `round`; `results` in the round's order.
 std::string FormatRound(const Round& round, const std::vector<TestResult>& results);
 

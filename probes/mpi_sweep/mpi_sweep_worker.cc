@@ -130,6 +130,20 @@ std::string MeasurePairs(const SweepWorld& world, long long size_bytes) {
   return lines;
 }
 
+// Every ordered pair of ranks exchanges one int: at offset k, rank r sends to r+k and receives
+// from r-k, so after size-1 steps every pair has connected both ways. Open MPI connects lazily,
+// and an allreduce talks only to ring or tree neighbours; this is what makes a test fail where
+// any two of its nodes cannot reach each other.
+void ConnectEveryPair(const SweepWorld& world) {
+  const CollectiveDeadline deadline(world.timeout, StallProblem(world, "the exchange between every pair of ranks"));
+  for (int offset = 1; offset < world.size; ++offset) {
+    int sent = world.rank;
+    int received = -1;
+    MPI_Sendrecv(&sent, 1, MPI_INT, (world.rank + offset) % world.size, offset, &received, 1, MPI_INT,
+                 (world.rank - offset + world.size) % world.size, offset, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+}
+
 // Every rank's short host name, by rank (the names Slurm and the run use).
 std::vector<std::string> RankHosts(const std::string& mine, int size) {
   constexpr int kNameBytes = 256;
@@ -175,6 +189,7 @@ int SweepWorkerMain(const std::vector<std::string>& args) {
     const CollectiveDeadline deadline(world.timeout, StallProblem(world, "the exchange of host names"));
     world.rank_hosts = RankHosts(world.host, world.size);
   }
+  if (options.connect_every_pair) ConnectEveryPair(world);
   if (!options.collectives.empty()) {
     // The collectives beyond allreduce, measured on their own (mpi_collectives_probe.h).
     MeasureCollectiveTables(world, options.collectives, options.sizes_bytes, options.iterations);
@@ -226,6 +241,10 @@ std::vector<std::string> SweepWorkerArgs(const SweepWorkerOptions& options) {
     args.push_back("--collectives");
     args.push_back(Join(options.collectives, ","));
   }
+  if (options.connect_every_pair) {
+    args.push_back("--connect-every-pair");
+    args.push_back("1");
+  }
   return args;
 }
 
@@ -255,6 +274,8 @@ SweepWorkerArgsResult ParseSweepWorkerArgs(const std::vector<std::string>& args)
       result.options.timeout_s = static_cast<int>(number(name, value, 1));
     } else if (name == "--pair-bytes") {
       result.options.pair_bytes = number(name, value, 0);
+    } else if (name == "--connect-every-pair") {
+      result.options.connect_every_pair = number(name, value, 0) != 0;
     } else if (name == "--collectives") {
       result.options.collectives = SplitOn(value, ',');
       for (const auto& collective : result.options.collectives) {

@@ -25,10 +25,15 @@ struct SweepWorkerOptions {
   // Set: the worker measures these collectives beyond allreduce (collectives.h) at the sizes
   // instead of the allreduce sweep and its pairs (collective_measure.h). Empty: the sweep.
   std::vector<std::string> collectives;
+  // Set: before anything else, every rank exchanges a few bytes with every other rank, so that
+  // a test of the isolation (mpi_isolation.h) fails where any pair of its nodes cannot talk,
+  // which an allreduce ring, touching only neighbours, would not show.
+  bool connect_every_pair = false;
 };
 
 // The worker's arguments after the verb: "--sizes 1048576,2097152 --iters 0 --timeout-s 60
-// --pair-bytes 8388608", then "--collectives alltoall,allgather" where collectives are set.
+// --pair-bytes 8388608", then "--collectives alltoall,allgather" where collectives are set and
+// "--connect-every-pair 1" where that is.
 std::vector<std::string> SweepWorkerArgs(const SweepWorkerOptions& options);
 
 // Reads them back; an error names the argument.

@@ -121,6 +121,18 @@ TEST(SweepWorkerArgs, CollectivesAreWrittenOnlyWhenSet) {
             "--collectives: unknown collective 'allreduce'; known: alltoall, allgather, reduce_scatter");
 }
 
+TEST(SweepWorkerArgs, TheIsolationsEveryPairExchangeIsWrittenOnlyWhenSet) {
+  SweepWorkerOptions options{{8388608}, 0, 15, 0};
+  EXPECT_EQ(Join(SweepWorkerArgs(options), " ").find("--connect-every-pair"), std::string::npos);
+  options.connect_every_pair = true;
+  EXPECT_EQ(Join(SweepWorkerArgs(options), " "),
+            "--sizes 8388608 --iters 0 --timeout-s 15 --pair-bytes 0 --connect-every-pair 1");
+  const auto parsed = ParseSweepWorkerArgs(SweepWorkerArgs(options));
+  ASSERT_EQ(parsed.error, "");
+  EXPECT_TRUE(parsed.options.connect_every_pair);
+  EXPECT_FALSE(ParseSweepWorkerArgs({"--sizes", "1"}).options.connect_every_pair);
+}
+
 TEST(SweepWorkerArgs, BadArgumentsAreNamed) {
   EXPECT_EQ(ParseSweepWorkerArgs({"--sizes", "1,x"}).error, "--sizes must list positive byte counts, got '1,x'");
   EXPECT_EQ(ParseSweepWorkerArgs({"--sizes", "1", "--timeout-s", "0"}).error,

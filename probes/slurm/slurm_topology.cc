@@ -38,14 +38,14 @@ std::optional<std::string> Field(const std::map<std::string, std::string, std::l
 struct Record {
   int line = 0;
   std::size_t length = 0;
-  isolation::SeedGroup group;
+  TopologyGroup group;
   std::vector<std::string> children;  // an inner switch's Switches=, expanded
   bool leaf = false;
 };
 
 }  // namespace
 
-Result<std::vector<isolation::SeedGroup>> ParseSlurmTopology(const std::string& text, const std::string& origin) {
+Result<std::vector<TopologyGroup>> ParseSlurmTopology(const std::string& text, const std::string& origin) {
   std::vector<Record> records;
   TextLines lines(text);
   while (const auto next = lines.Next()) {
@@ -98,7 +98,7 @@ Result<std::vector<isolation::SeedGroup>> ParseSlurmTopology(const std::string& 
   for (const auto& record : records) {
     for (const auto& child : record.children) parent_of.emplace(child, record.group.name);
   }
-  std::vector<isolation::SeedGroup> groups;
+  std::vector<TopologyGroup> groups;
   for (auto& record : records) {
     if (!record.leaf) continue;
     if (const auto parent = parent_of.find(record.group.name); parent != parent_of.end()) {

@@ -28,7 +28,6 @@
 #include <vector>
 
 #include "harness/util/result.h"
-#include "probes/isolation/isolation_planner.h"
 
 namespace gpuconform::slurm {
 
@@ -39,6 +38,13 @@ namespace gpuconform::slurm {
 // Unknown Key=value fields are ignored (Slurm adds fields across versions); a line that is
 // neither a switch nor a block nor the no-topology message, a record without a name, a leaf
 // without Nodes= or a hostlist that does not expand is an error naming origin:line.
-Result<std::vector<isolation::SeedGroup>> ParseSlurmTopology(const std::string& text, const std::string& origin);
+// A leaf switch or a block and its nodes (the isolation planner takes these as its seed groups).
+struct TopologyGroup {
+  std::string name;                // "leaf1", "block2"
+  std::vector<std::string> nodes;  // expanded, in Slurm's order
+  std::string parent;              // the switch whose Switches= names it; empty for a block or the top
+};
+
+Result<std::vector<TopologyGroup>> ParseSlurmTopology(const std::string& text, const std::string& origin);
 
 }  // namespace gpuconform::slurm

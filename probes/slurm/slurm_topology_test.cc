@@ -5,15 +5,13 @@
 namespace gpuconform::slurm {
 namespace {
 
-using isolation::SeedGroup;
-
-std::vector<SeedGroup> Parse(const std::string& text) {
+std::vector<TopologyGroup> Parse(const std::string& text) {
   auto groups = ParseSlurmTopology(text, "topo.txt");
   EXPECT_TRUE(groups.ok()) << groups.error();
-  return groups.ok() ? groups.value() : std::vector<SeedGroup>{};
+  return groups.ok() ? groups.value() : std::vector<TopologyGroup>{};
 }
 
-void ExpectGroup(const SeedGroup& group, const std::string& name, const std::vector<std::string>& nodes,
+void ExpectGroup(const TopologyGroup& group, const std::string& name, const std::vector<std::string>& nodes,
                  const std::string& parent) {
   EXPECT_EQ(group.name, name);
   EXPECT_EQ(group.nodes, nodes) << name;

@@ -43,7 +43,7 @@ TEST(HealthCheck, NeverRunsTheActiveProbes) {
     if (probe.active) active.insert(probe.id);
   }
   EXPECT_EQ(active, (std::set<std::string>{"checkpoint", "cuda-p2p", "dcgmi-diag-json", "dcgmi-diag-text",
-                                           "fabric-reach", "mpi-allreduce", "mpi-collectives", "nccl-allreduce",
+                                           "fabric-reach", "mpi-allreduce", "mpi-collectives", "mpi-isolation", "nccl-allreduce",
                                            "nccl-topo", "nvbandwidth-json", "nvbandwidth-text"}));
   const auto quick = QuickProbes(probes, "node7");
   EXPECT_FALSE(quick.empty());

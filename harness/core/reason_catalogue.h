@@ -80,8 +80,11 @@ inline constexpr ReasonEntry kReasons[] = {
      "missing), so the pair counts neither as slow (nor high) nor as healthy",
      "check that the two nodes the message names reach each other by host name with no firewall on perftest's TCP "
      "port (18515 and up), then run the perftest server and client the message names by hand on them"},
-    {"size-not-measured", reason_detail::kTool, "the allreduce sweep has no row for a size the profile judges",
-     "rerun the sweep up to the profile's largest allreduce size (allreduce.size_bytes)"},
+    {"size-not-measured", reason_detail::kTool,
+     "a bandwidth table (the allreduce sweep, or a collective's table in the Collectives suite) has no row for a "
+     "size the profile judges",
+     "rerun up to the profile's largest size for that collective (allreduce.size_bytes, collectives[].size_bytes); "
+     "GPUCONFORM_ALLREDUCE_MAX_BYTES caps both"},
     {"node-count-unknown", reason_detail::kTool, "the number of nodes in the allreduce run is not known",
      "capture the snapshot with gpuconform capture under srun so the node list is recorded"},
     {"tool-error", reason_detail::kTool, "the listing tool reported an error, so devices may be missing from it",
@@ -223,6 +226,27 @@ inline constexpr ReasonEntry kReasons[] = {
      "run ibstat on both nodes and check the cable and switch ports between them"},
     {"slow-node", reason_detail::kHw, "every pair a node is in is slow",
      "drain the node (scontrol update nodename=N state=drain) and check its HCAs with ibstat"},
+    {"isolated-node", reason_detail::kHw,
+     "a collective fails in every test that holds this node and passes without it, confirmed with two different "
+     "good nodes (the isolation's search, cluster/isolation.txt)",
+     "drain the node; check its fabric NIC (ibstat, ethtool -S, ip -s link), cable and switch port"},
+    {"isolated-slow-node", reason_detail::kHw,
+     "a collective completes below its floor in every test that holds this node and meets it without, confirmed "
+     "with two different good nodes",
+     "drain the node; check its fabric NIC's link rate and errors (ibstat, ethtool), cable and switch port"},
+    {"isolated-pair", reason_detail::kHw,
+     "two nodes fail a collective together while each passes with other nodes: the path between them",
+     "check the route, firewall and switch ports between the two nodes (both work with every other node, so "
+     "neither is drained); ib_write_bw between them shows the link"},
+    {"isolated-boundary", reason_detail::kHw,
+     "two groups of nodes each pass a collective alone but fail or fall below the floor together: what joins them",
+     "check the links the two groups share (spine uplinks, the switch or block trunk the finding names); no node "
+     "is drained"},
+    {"isolation-inconclusive", reason_detail::kHw,
+     "a collective over the allocation fails or falls below its floor, but the isolation could not name the "
+     "cause: results contradicted each other (a flaky node) or its deadline or round budget ran out",
+     "read cluster/isolation.txt for the tests that failed; rerun with a longer isolation.deadline_s, or run the "
+     "suspects' collective again by hand"},
     {"allreduce-results-wrong", reason_detail::kHw, "the allreduce returned wrong sums",
      "drain the nodes involved and run dcgmi diag -r 3; wrong sums point at a faulty GPU or NIC"},
     {"collective-busbw-below-floor", reason_detail::kHw,

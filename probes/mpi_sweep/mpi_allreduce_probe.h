@@ -9,7 +9,9 @@
 // table is in nccl-tests' all_reduce_perf format, so one parser and one judge serve both
 // tools. Each collective has a deadline (GPUCONFORM_COLLECTIVE_TIMEOUT_S, default 60 s); a
 // step that dies, aborts or hangs is a kFailed output quoting what it printed, and the run
-// and its report go on.
+// and its report go on. A sweep that fails or falls below its floor is followed by the
+// isolation (mpi_isolation.h), which replaces the neighbour-pair steps this probe ran after a
+// failed sweep: those cost one step per node, in sequence.
 #pragma once
 
 #include <vector>
@@ -21,6 +23,10 @@ namespace gpuconform::mpi_sweep {
 
 // cluster/mpi-allreduce.txt
 ProbeSpec MpiAllreduceProbe();
+// cluster/isolation.txt: the isolation that follows the sweep (mpi_isolation.h); its first
+// round is the sweep itself where the sweep ran on every node, so a healthy run records one
+// round and runs no other step. Measured together with the sweep, once per run.
+ProbeSpec MpiIsolationProbe();
 
 // Sizes to measure (sweep.h): doubling from 1 MiB up to the largest floor size the profile
 // names, capped at 1 GiB (host memory) and by options.allreduce_max_bytes when positive.

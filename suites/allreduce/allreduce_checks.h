@@ -34,6 +34,7 @@ inline constexpr char kSuite[] = "AllreduceBandwidth";
 GPUCONFORM_CHECK_NAME(MpiBusbwAtFloors);
 GPUCONFORM_CHECK_NAME(MpiResultsCorrect);
 GPUCONFORM_CHECK_NAME(MpiNoSlowNode);
+GPUCONFORM_CHECK_NAME(MpiFaultIsolation);
 GPUCONFORM_CHECK_NAME(MpiEfficiencyAgainstFabric);
 GPUCONFORM_CHECK_NAME(NcclBusbwAtFloors);
 GPUCONFORM_CHECK_NAME(NcclResultsCorrect);

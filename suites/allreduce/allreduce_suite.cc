@@ -23,6 +23,7 @@
 #include "probes/resource_limits/death_verdicts.h"
 #include "suites/allreduce/allreduce_checks.h"
 #include "suites/allreduce/blame.h"
+#include "suites/allreduce/isolation_checks.h"
 
 namespace gpuconform::allreduce {
 
@@ -144,12 +145,29 @@ CheckResult JudgeMpiBlame(const SuiteContext& context) {
   const auto& excluded = ReadExcludedNodes(context.raw);
   const FabricExpectation* fabric = context.profile.Get<FabricExpectation>();
   const double slow_fraction = fabric != nullptr ? fabric->slow_pair_fraction : mpi_sweep::kSlowPairFraction;
-  if (mpi.ok()) return CheckNoSlowNode(pairs, excluded, slow_fraction);
+  const auto& isolated = ReadIsolation(context.raw);
+  const auto traced = isolated ? NodesTracedToLinks(isolated->findings) : std::map<std::string, std::string>{};
+  if (mpi.ok()) return CheckNoSlowNode(pairs, excluded, slow_fraction, traced);
   if (!NotGiven(mpi) && (!excluded.empty() || pairs.size() >= 3)) {
-    CheckResult blame = CheckNoSlowNode(pairs, excluded, slow_fraction);
+    CheckResult blame = CheckNoSlowNode(pairs, excluded, slow_fraction, traced);
     if (blame.verdict == Verdict::kFail) return blame;
   }
   return NotMeasured(mpi, "no pairwise measurement: ");
+}
+
+// The isolation after the sweep, from its record. A snapshot taken before the isolation existed
+// has no record: skipped, saying so.
+CheckResult JudgeMpiIsolation(const SuiteContext& context) {
+  const RawOutput out = context.raw.ClusterOutput(MpiIsolationProbe().id);
+  if (NotGiven(out)) {
+    return Skipped("no isolation record: " +
+                   (out.detail.empty() ? std::string("the snapshot has no cluster/isolation.txt (taken before the "
+                                                     "isolation existed, or without this suite's probes)")
+                                       : out.detail));
+  }
+  const auto& isolated = ReadIsolation(context.raw);
+  if (!isolated) return Errored("not-measured", isolated.error());
+  return CheckFaultIsolation(isolated->record, isolated->findings);
 }
 
 // --- gpuconform's own NCCL run (nccl_run_probe.h) ---
@@ -210,6 +228,11 @@ SuiteDefinition Definition() {
          .requirement = "no node's pairs run at under fabric.slow_pair_fraction (default half) of the fastest pair's "
                         "busbw (the slow node is named)",
          .judge = MpiSweepCheck(kMpiNoSlowNode, JudgeMpiBlame)},
+        {.name = kMpiFaultIsolation,
+         .requirement = "a failing or below-floor MPI_Allreduce over the allocation is traced to the node, the pair or "
+                        "the boundary between two groups that causes it (adaptive group testing, "
+                        "cluster/isolation.txt); a healthy run passes its screen in one round",
+         .judge = MpiSweepCheck(kMpiFaultIsolation, JudgeMpiIsolation)},
         {.name = kMpiEfficiencyAgainstFabric,
          .requirement = "busbw is at least the profile's fraction of the declared per-node fabric bandwidth",
          .judge = MpiTableCheck(kMpiEfficiencyAgainstFabric, JudgeMpiEfficiency, "no measurement: ")},
@@ -236,7 +259,8 @@ SuiteDefinition Definition() {
          .requirement = "nccl-tests busbw is at least the profile's fraction of the declared per-node fabric bandwidth",
          .judge = NcclTestsCheck(JudgeEfficiency)},
     },
-    .probes = {nccl_run::NcclAllreduceProbe(), MpiAllreduceProbe(), NcclTestsOutputProbe(), nccl_log::DebugLogProbe()},
+    .probes = {nccl_run::NcclAllreduceProbe(), MpiAllreduceProbe(), MpiIsolationProbe(), NcclTestsOutputProbe(),
+               nccl_log::DebugLogProbe()},
   };
 }
 

@@ -14,7 +14,14 @@ namespace {
 
 // A node the reachability gate left out of the sweep: it could not be measured with the
 // others because a peer cannot reach it (or it cannot reach one) over the fabric.
-Finding ExcludedFinding(const ExcludedNode& excluded) {
+Finding ExcludedFinding(const ExcludedNode& excluded, const std::map<std::string, std::string>& traced_to_links) {
+  if (const auto traced = traced_to_links.find(excluded.node); traced != traced_to_links.end()) {
+    return {"fabric-unreachable", traced->second,
+            excluded.node + ": left out of the MPI sweep, which ran on the other nodes: " + excluded.why +
+                "; the isolation traced it to " + traced->second +
+                " (AllreduceBandwidth.MpiFaultIsolation): the path, not the node, so the node is not drained; fix the "
+                "route, firewall or switch ports between them"};
+  }
   return {"fabric-unreachable", excluded.node,
           excluded.node + ": left out of the MPI sweep, which ran on the other nodes: " + excluded.why +
               "; Open MPI ends the whole job at the first peer it cannot reach, so training jobs that include " +
@@ -25,11 +32,11 @@ Finding ExcludedFinding(const ExcludedNode& excluded) {
 }  // namespace
 
 CheckResult CheckNoSlowNode(const std::vector<PairResult>& pairs, const std::vector<ExcludedNode>& excluded,
-                            double slow_fraction) {
+                            double slow_fraction, const std::map<std::string, std::string>& traced_to_links) {
   if (!excluded.empty()) {
     CheckResult result = CheckNoSlowNode(pairs, {}, slow_fraction);
     std::vector<Finding> findings;
-    for (const auto& node : excluded) findings.push_back(ExcludedFinding(node));
+    for (const auto& node : excluded) findings.push_back(ExcludedFinding(node, traced_to_links));
     if (result.verdict == Verdict::kFail) findings.insert(findings.end(), result.findings.begin(), result.findings.end());
     result.verdict = Verdict::kFail;
     result.findings = std::move(findings);

@@ -5,6 +5,7 @@
 // not include at all (unreachable over the fabric) fails here too, with the pairs named.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,11 @@ using namespace gpuconform::mpi_sweep;
 // `excluded`: nodes the sweep's reachability gate left out (sweep_gate.h); each is a failure
 // naming the pairs that could not connect, whatever the pairs measured say. A pair below
 // `slow_fraction` of the fastest pair is slow (the profile's fabric.slow_pair_fraction).
+// `traced_to_links`: excluded nodes that the isolation traced to a pair or a boundary (node ->
+// "node2<->node7"): their finding names that link, not the node, so no drain plan drains it.
 CheckResult CheckNoSlowNode(const std::vector<mpi_sweep::PairResult>& pairs,
                             const std::vector<mpi_sweep::ExcludedNode>& excluded,
-                            double slow_fraction = mpi_sweep::kSlowPairFraction);
+                            double slow_fraction = mpi_sweep::kSlowPairFraction,
+                            const std::map<std::string, std::string>& traced_to_links = {});
 
 }  // namespace gpuconform::allreduce

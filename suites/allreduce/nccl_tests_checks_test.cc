@@ -670,6 +670,7 @@ TEST(AllreduceFixtures, SlowRunsFailEfficiencyCitingWhatTheNcclLogShows) {
         {"AllreduceBandwidth.MpiBusbwAtFloors", Verdict::kSkip},
         {"AllreduceBandwidth.MpiResultsCorrect", Verdict::kSkip},
         {"AllreduceBandwidth.MpiNoSlowNode", Verdict::kSkip},
+        {"AllreduceBandwidth.MpiFaultIsolation", Verdict::kSkip},  // no cluster/isolation.txt either
         {"AllreduceBandwidth.MpiEfficiencyAgainstFabric", Verdict::kSkip},
         // The snapshot holds no gpuconform NCCL run: under a GPU profile that is an error.
         {"AllreduceBandwidth.NcclBusbwAtFloors", Verdict::kError},

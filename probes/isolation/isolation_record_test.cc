@@ -106,6 +106,35 @@ TEST(IsolationRecord, ARecordCutShortReplaysToInconclusive) {
   EXPECT_NE((*replayed)[0].detail.find("the record ends after round"), std::string::npos);
 }
 
+TEST(IsolationRecord, WhatWasMeasuredAndWhyTheSearchStoppedReadBack) {
+  const auto [text, findings] = Recorded(Input(32), {"gpu9"});
+  const std::string first_round = text.substr(0, text.find(" round=2 ") == std::string::npos
+                                                     ? text.size()
+                                                     : text.rfind('\n', text.find(" round=2 ")) + 1);
+  const std::string why = "the isolation's deadline (isolation.deadline_s = 60 s) would pass before round 2 ended";
+  const auto record = ParseIsolationRecords(
+      first_round + FormatMeasure({"MPI_Allreduce", 8388608, 0.05, "measured on the local cluster"}) +
+          FormatStopped(why),
+      "isolation.txt");
+  ASSERT_TRUE(record.ok()) << record.error();
+  EXPECT_EQ(record->measure.collective, "MPI_Allreduce");
+  EXPECT_EQ(record->measure.size_bytes, 8388608);
+  EXPECT_DOUBLE_EQ(record->measure.floor_gb_per_s, 0.05);
+  EXPECT_EQ(record->measure.floor_source, "measured on the local cluster");
+  EXPECT_EQ(record->stopped_why, why);
+  // The replay's inconclusive findings give the recorded reason, not a guess.
+  const auto replayed = Replay(*record, "isolation.txt");
+  ASSERT_TRUE(replayed.ok()) << replayed.error();
+  ASSERT_FALSE(replayed->empty());
+  EXPECT_EQ((*replayed)[0].kind, FindingKind::kInconclusive);
+  EXPECT_NE((*replayed)[0].detail.find(why), std::string::npos) << (*replayed)[0].detail;
+  // A measure without a floor writes none, and reads back as 0.
+  const auto no_floor = ParseIsolationRecords(FormatMeasure({"MPI_Allreduce", 1048576, 0, ""}), "isolation.txt");
+  ASSERT_TRUE(no_floor.ok()) << no_floor.error();
+  EXPECT_EQ(no_floor->measure.floor_gb_per_s, 0);
+  EXPECT_FALSE(ParseIsolationRecords("stopped\n", "isolation.txt").ok());
+}
+
 TEST(IsolationRecord, DamagedLinesAreErrorsNamingTheirLine) {
   const std::string plan = "plan round_budget=0 split_rounds=0 node_cap=0 first_split_groups=0 nodes=a1,a2,a3\n";
   const std::vector<std::pair<std::string, std::string>> cases = {

@@ -191,14 +191,21 @@ struct Planner::State {
     std::vector<int> free;  // in order; -1 once taken
     std::vector<std::pair<std::size_t, int>> taken;  // (position, node)
     std::size_t next = 0;
-    std::optional<int> Take(const Nodes& avoid) {
-      for (std::size_t i = next; i < free.size(); ++i) {
-        if (free[i] < 0 || Contains(avoid, free[i])) continue;
-        const int node = free[i];
-        free[i] = -1;
-        taken.emplace_back(i, node);
-        while (next < free.size() && free[next] < 0) ++next;
-        return node;
+    // The first free node not in `avoid`, preferring one whose seed group is `group` (>= 0) by
+    // `group_of`: a suspect tested with a partner from its own switch or block is tested on its
+    // own links, not on the links between groups, which a boundary fault slows for every node.
+    std::optional<int> Take(const Nodes& avoid, int group = -1, const std::vector<int>* group_of = nullptr) {
+      for (const bool same_group : {true, false}) {
+        if (same_group && (group < 0 || group_of == nullptr)) continue;
+        for (std::size_t i = next; i < free.size(); ++i) {
+          if (free[i] < 0 || Contains(avoid, free[i])) continue;
+          if (same_group && (*group_of)[free[i]] != group) continue;
+          const int node = free[i];
+          free[i] = -1;
+          taken.emplace_back(i, node);
+          while (next < free.size() && free[next] < 0) ++next;
+          return node;
+        }
       }
       return std::nullopt;
     }
@@ -216,7 +223,7 @@ struct Planner::State {
   bool Add(std::vector<Planned>& tests, int item, int role, Nodes nodes, const std::string& purpose, Pool& pool,
            const Nodes& avoid = {}) {
     if (nodes.size() == 1) {
-      const auto partner = pool.Take(avoid);
+      const auto partner = pool.Take(avoid, group_of[nodes[0]], &group_of);
       if (!partner) return false;
       nodes = Union(nodes, {*partner});
     }

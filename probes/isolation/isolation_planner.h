@@ -102,6 +102,7 @@ struct TestResult {
   // the caller measured the test as one collective.
   std::optional<Outcome> intra_node;
   std::optional<Outcome> inter_node;
+  std::string why = {};  // for the record and the report only: why a test failed, as its step said
 };
 
 enum class FindingKind { kNode, kSlowNode, kPair, kBoundary, kInconclusive };

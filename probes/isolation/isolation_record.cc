@@ -103,6 +103,7 @@ std::string FormatRound(const Round& round, const std::vector<TestResult>& resul
     };
     if (result.intra_node) fields.emplace_back("intra_node", OutcomeName(*result.intra_node));
     if (result.inter_node) fields.emplace_back("inter_node", OutcomeName(*result.inter_node));
+    if (!result.why.empty()) fields.emplace_back("why", result.why);
     out += FormatRecord("test", fields) + "\n";
   }
   return out;
@@ -151,6 +152,7 @@ Result<RecordedTest> ReadTest(const RecordLine& line, const std::string& origin)
   const auto busbw = NumberField(line, "busbw_gb_per_s", origin);
   if (!busbw) return Error{busbw.error()};
   test.result.busbw_gb_per_s = busbw->value_or(0);
+  test.result.why = line.Get("why");
   for (const auto& [key, target] :
        {std::pair{"intra_node", &test.result.intra_node}, std::pair{"inter_node", &test.result.inter_node}}) {
     if (!line.Has(key)) continue;

@@ -4,7 +4,7 @@
 //   group name=sw1 parent=spine1 nodes=node1,node2,...
 //   known_good nodes=node9,...
 //   test round=1 test=0 purpose=screen size=8 nodes=node[1-8] busbw_gb_per_s=41.200 outcome=pass
-//        [intra_node=pass inter_node=fail]
+//        [intra_node=pass inter_node=fail] [why="its step ended with exit status 3; ..."]
 //   measure collective=MPI_Allreduce size_bytes=8388608 floor_gb_per_s=0.050 floor_source="..."
 //   stopped why="the isolation's deadline (600 s) would pass before another round ended"
 // `measure` says what each test measured and the floor a slow test fell below (for messages; a

@@ -55,13 +55,18 @@ isolation::IsolationMeasure MeasureOf(const IsolationScale& scale, int screen_no
 
 TestResult JudgeIsolationTest(bool step_succeeded, const std::optional<nccl_tests::BandwidthTable>& table,
                               const IsolationScale& scale, int nodes) {
-  if (!step_succeeded || !table) return {Outcome::kFail, 0, std::nullopt, std::nullopt};
+  if (!step_succeeded) return {Outcome::kFail, 0, std::nullopt, std::nullopt, "its step did not succeed"};
+  if (!table) return {Outcome::kFail, 0, std::nullopt, std::nullopt, "its step printed no table"};
   const auto row = std::find_if(table->rows.begin(), table->rows.end(),
                                 [&](const nccl_tests::BandwidthRow& r) { return r.size_bytes == scale.size_bytes; });
-  if (row == table->rows.end()) return {Outcome::kFail, 0, std::nullopt, std::nullopt};
+  if (row == table->rows.end()) {
+    return {Outcome::kFail, 0, std::nullopt, std::nullopt,
+            "its table has no row for " + std::to_string(scale.size_bytes) + " bytes"};
+  }
   TestResult result{Outcome::kPass, row->busbw_gb_per_s, std::nullopt, std::nullopt};
   if (!row->correct || row->wrong_elements > 0) {
     result.outcome = Outcome::kFail;
+    result.why = std::to_string(row->wrong_elements) + " wrong elements";
   } else if (const auto floor = scale.FloorFor(nodes); floor && row->busbw_gb_per_s < floor->busbw_floor_gb_per_s) {
     result.outcome = Outcome::kSlow;
   }

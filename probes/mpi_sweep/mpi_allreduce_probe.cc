@@ -9,6 +9,7 @@
 #include "probes/mpi_sweep/mpi_sweep_worker.h"
 #include "probes/isolation/isolation_profile.h"
 #include "probes/mpi_sweep/mpi_isolation.h"
+#include "probes/mpi_sweep/pair_results.h"
 #include "probes/mpi_sweep/step_deaths.h"
 #include "probes/mpi_sweep/sweep_gate.h"
 #include "probes/mpi_sweep/sweep_run.h"
@@ -44,6 +45,53 @@ IsolationScale ScaleFor(const CollectiveContext& context, const std::vector<long
   return scale;
 }
 
+// The isolation needs nodes known good to confirm a suspect with, which on three or four nodes
+// a first split rarely leaves (a failing pair of a three-node allocation has no third node to
+// tell its two apart). There the neighbour pairs, one step each and each suspect once more
+// with a node known good, name the node in as many steps as the isolation would take rounds,
+// without needing good nodes beforehand: the pair blame is kept where it is the cheaper.
+constexpr std::size_t kFewestIsolationNodes = 5;
+
+// Blame after a failed sweep on fewer than kFewestIsolationNodes nodes: every neighbour pair of
+// the gated nodes runs an allreduce alone, as its own step, so that the node whose link drops or stalls traffic is named (a
+// node in every failed pair) rather than the whole sweep. Returns the pairs' lines.
+std::string BlamePairs(const CollectiveContext& context, const std::vector<std::string>& nodes, long long size_bytes,
+                       std::chrono::seconds pair_timeout, std::chrono::seconds pair_deadline) {
+  if (nodes.size() < 3) return "";  // one pair: nothing to compare it with
+  std::vector<PairResult> pairs;
+  // Each pair at the size the sweep's own pairs use, with the planned iterations: a link that
+  // drops a fraction of its packets then slows every pair it is in, not only some.
+  auto measure = [&](const std::string& a, const std::string& b) {
+    PairResult pair{a, b, size_bytes, 0, ""};
+    const StepRun run = RunSweepStep(context, {a, b}, {{size_bytes}, 0, static_cast<int>(pair_timeout.count()), 0},
+                                     pair_deadline);
+    auto table = ParseNcclTestsOutput(run.result.stdout_text, "the pair step");
+    if (run.result.Succeeded() && table && !table->rows.empty()) {
+      pair.busbw_gb_per_s = table->rows.back().busbw_gb_per_s;
+    } else {
+      pair.failure = "its step " + StepProblem(run);
+    }
+    pairs.push_back(pair);
+  };
+  for (std::size_t i = 0; i < nodes.size(); ++i) measure(nodes[i], nodes[(i + 1) % nodes.size()]);
+  // As in the sweep: a suspect is measured once more with a node known good.
+  for (const auto& [suspect, good] : ConfirmationPairs(pairs)) measure(suspect, good);
+  std::string lines;
+  for (const auto& pair : pairs) lines += PairLine(pair);
+  return lines;
+}
+
+// The isolation's output on an allocation too small for it: not run, saying what names the node.
+RawOutput TooFewToIsolate(const CollectiveContext& context, const std::string& origin, std::size_t nodes) {
+  RawOutput out;
+  out.origin = origin;
+  out.status = ProbeStatus::kToolMissing;
+  out.detail = context.host + ": " + std::to_string(nodes) + " node(s): the isolation runs on " +
+               std::to_string(kFewestIsolationNodes) +
+               " or more; on fewer, a failed sweep is followed by its neighbour pairs, and MpiNoSlowNode names the node";
+  return out;
+}
+
 struct MpiSweepOutputs {
   RawOutput sweep;      // cluster/mpi-allreduce.txt
   RawOutput isolation;  // cluster/isolation.txt
@@ -76,7 +124,11 @@ MpiSweepOutputs Measure(const CollectiveContext& context) {
   MpiIsolationPlan plan{nodes, ScaleFor(context, sizes, static_cast<int>(nodes.size())), std::nullopt,
                         limits.node_cap, std::chrono::seconds(limits.deadline_s),
                         std::min(timeout, std::chrono::seconds(15))};
-  const auto all_steps_deadline = step_deadline + plan.deadline + IsolationStepDeadline(plan.test_timeout);
+  // After the sweep: the isolation within its deadline, or on a small allocation the pair steps
+  // (each neighbour pair and a confirmation per node at most).
+  const auto blame_deadline = IsolationStepDeadline(plan.test_timeout) * static_cast<long>(2 * nodes.size());
+  const auto all_steps_deadline =
+      step_deadline + std::max(plan.deadline, blame_deadline) + IsolationStepDeadline(plan.test_timeout);
   if (context.world.is_root() && StartFromGate(out, context, mesh, gate)) {
     // Pairs at the sweep's largest size, capped at 8 MiB so a slow link costs seconds.
     const StepRun sweep =
@@ -90,24 +142,37 @@ MpiSweepOutputs Measure(const CollectiveContext& context) {
     } else {
       out.status = ProbeStatus::kFailed;
       out.detail = FailedStepDetail(context, "the MPI sweep step", sweep, gate) +
-                   "; AllreduceBandwidth.MpiFaultIsolation says which nodes it fails with";
+                   (nodes.size() < kFewestIsolationNodes
+                        ? (gate.included.size() >= 3 ? ", and each neighbour pair was measured alone to find the node" : "")
+                        : "; AllreduceBandwidth.MpiFaultIsolation says which nodes it fails with");
       // Each worker that ended the step, with what it said, for the one rule on deaths of a
       // node's resource (step_deaths.h).
       out.text += DeathLines(StepDeaths(sweep.result.stderr_text, gate.included,
                                         sweep.result.outcome == CommandOutcome::kTimedOut));
     }
-    // The sweep is the isolation's screen where it ran on every node; otherwise a screen runs.
-    if (gate.excluded.empty()) {
-      auto table = ParseNcclTestsOutput(sweep.result.stdout_text, "the MPI sweep");
-      std::optional<nccl_tests::BandwidthTable> parsed;
-      if (table) parsed = std::move(table).value();
-      plan.screen = JudgeIsolationTest(sweep.result.Succeeded(), parsed, plan.scale, static_cast<int>(nodes.size()));
+    if (nodes.size() < kFewestIsolationNodes) {
+      if (!sweep.result.Succeeded()) {
+        out.text += BlamePairs(context, gate.included, std::min(sizes.back(), 8 * kMiB), plan.test_timeout,
+                               IsolationStepDeadline(plan.test_timeout));
+      }
+      outputs.isolation = TooFewToIsolate(context, outputs.isolation.origin, nodes.size());
+    } else {
+      // The sweep is the isolation's screen where it ran on every node; otherwise a screen runs.
+      if (gate.excluded.empty()) {
+        auto table = ParseNcclTestsOutput(sweep.result.stdout_text, "the MPI sweep");
+        std::optional<nccl_tests::BandwidthTable> parsed;
+        if (table) parsed = std::move(table).value();
+        plan.screen =
+            JudgeIsolationTest(sweep.result.Succeeded(), parsed, plan.scale, static_cast<int>(nodes.size()));
+      }
+      outputs.isolation = RunMpiIsolation(context, plan);
     }
-    outputs.isolation = RunMpiIsolation(context, plan);
-  } else if (context.world.is_root()) {
+  } else if (context.world.is_root() && nodes.size() >= kFewestIsolationNodes) {
     // Fewer than two nodes reach each other: a test of every node fails at once, and the
     // isolation still says which nodes or pairs.
     outputs.isolation = RunMpiIsolation(context, plan);
+  } else if (context.world.is_root()) {
+    outputs.isolation = TooFewToIsolate(context, outputs.isolation.origin, nodes.size());
   }
   // The other ranks wait without spinning: the step's workers need the cores.
   context.world.SleepingBarrier({"the MPI sweep step and its isolation", all_steps_deadline + std::chrono::seconds(30),

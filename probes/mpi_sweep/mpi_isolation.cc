@@ -63,6 +63,9 @@ std::vector<TestResult> RunRound(const CollectiveContext& context, const Round& 
     if (table) parsed = std::move(table).value();
     results.push_back(JudgeIsolationTest(runs[i].result.Succeeded(), parsed, plan.scale,
                                          static_cast<int>(round.tests[i].nodes.size())));
+    // What the step said, for the record: a test that fails for a reason of its own (a launch
+    // refused, a node's resource) is told from one that fails for the fault searched for.
+    if (!runs[i].result.Succeeded()) results.back().why = "its step " + StepProblem(runs[i]);
   }
   return results;
 }

@@ -33,6 +33,11 @@ std::string EvidenceText(const IsolationRecord& record, const Finding& finding) 
     std::string part = fmt::format("round {}: {} {}", evidence.round, CompressHostlist(test->planned.nodes),
                                    isolation::OutcomeName(evidence.outcome));
     if (evidence.outcome != isolation::Outcome::kFail) part += fmt::format(" {:.3f} GB/s", evidence.busbw_gb_per_s);
+    if (evidence.outcome == isolation::Outcome::kFail && !test->result.why.empty()) {
+      constexpr std::size_t kWhyChars = 120;  // the whole of it is in cluster/isolation.txt
+      const std::string& why = test->result.why;
+      part += " (" + (why.size() > kWhyChars ? why.substr(0, kWhyChars) + "..." : why) + ")";
+    }
     parts.push_back(part);
   }
   constexpr std::size_t kShown = 6;  // the rest is in cluster/isolation.txt

@@ -177,3 +177,85 @@ wait_for_state() {
   done
   return 1
 }
+
+# ensure_nodes N: the cluster has N nodes; otherwise it is brought down and up again with N (a
+# few seconds). The cases that need 8 nodes run last, so the others keep the default 3.
+ensure_nodes() {
+  local want=$1 have
+  have=$(tr -dc 0-9 <"$LC/etc/nodes.count" 2>/dev/null || true)
+  [ "${have:-3}" = "$want" ] && return 0
+  "$cluster" down >/dev/null
+  "$cluster" up --nodes "$want"
+}
+
+# run_isolation_case NAME: the MPI sweep and its isolation on all 8 nodes (profile local-8mib,
+# which floors 8 nodes), keeping the snapshot, the JSON report and a dry-run drain plan under
+# $work/NAME. Passes or fails "ended in under 5 minutes"; sets $isolation_seconds.
+run_isolation_case() {
+  local name=$1 started
+  rm -rf "${work:?}/$name" && mkdir -p "$work/$name"
+  started=$(date +%s.%N)
+  PROFILE="$LC/shared/local-8mib.yaml" RUN_LIMIT_S=330 run_gpuconform "$name" -N8 -- \
+    --filter 'AllreduceBandwidth.Mpi*' --keep-snapshot "$work/$name/snap" --json "$work/$name/live.json" \
+    --drain-plan "$work/$name/plan.json"
+  isolation_seconds=$(seconds_between "$started")
+  echo "isolation case $name: ${isolation_seconds} s (cluster/isolation.txt below)"
+  cat "$work/$name/snap/cluster/isolation.txt" 2>/dev/null || true
+  if awk -v s="$isolation_seconds" 'BEGIN { exit !(s < 300) }'; then
+    pass "ended in ${isolation_seconds} s, under 5 minutes"
+  else
+    fail "took ${isolation_seconds} s, over 5 minutes"
+  fi
+}
+
+# expect_isolation_record LINE ROUNDS: the case's cluster/isolation.txt has a test line holding
+# LINE, and its last test is of round ROUNDS.
+expect_isolation_record() {
+  local file="$work/$case_name/snap/cluster/isolation.txt" rounds
+  [ -f "$file" ] || { fail "no cluster/isolation.txt in the snapshot"; return; }
+  grep -qF -- "$1" "$file" && pass "isolation.txt has '$1'" || fail "isolation.txt lacks '$1'"
+  rounds=$(sed -n 's/^test round=\([0-9]*\) .*/\1/p' "$file" | sort -n | tail -1)
+  [ "$rounds" = "$2" ] && pass "the isolation ran $2 round(s)" || fail "the isolation ran ${rounds:-no} round(s), expected $2"
+}
+
+# expect_isolation_codes TESTCASE CODES: every finding of TESTCASE in the JSON report has one of
+# the comma-separated CODES, and there is one at least.
+expect_isolation_codes() {
+  local codes
+  codes=$(jq -r --arg c "$1" '[.results[] | select(.check == $c) | .reasons[]?.code] | unique | join(",")' \
+    "$work/$case_name/live.json" 2>/dev/null || true)
+  [ "$codes" = "$2" ] && pass "$1's findings are all $2" || fail "$1's findings are '$codes', expected $2"
+}
+
+# expect_isolation_metric NAME VALUE: MpiFaultIsolation's metric NAME in the JSON report is VALUE.
+expect_isolation_metric() {
+  local value
+  value=$(jq -r --arg m "$1" '[.results[] | select(.check == "MpiFaultIsolation") | .metrics[] |
+    select(.name == $m) | .value] | first // "none"' "$work/$case_name/live.json" 2>/dev/null || echo none)
+  [ "$value" = "$2" ] && pass "MpiFaultIsolation's $1 is $2" || fail "MpiFaultIsolation's $1 is $value, expected $2"
+}
+
+# expect_drained HOSTLIST: the dry-run drain plan drains exactly these nodes ("" for none).
+expect_drained() {
+  local drained
+  drained=$(jq -r '[.nodes[] | select(.action == "drain") | .node] | join(",")' "$work/$case_name/plan.json" \
+    2>/dev/null || echo "no plan")
+  [ "$drained" = "$1" ] && pass "the drain plan drains '${1:-no node}'" || fail "the drain plan drains '$drained', expected '$1'"
+}
+
+# expect_replay_verdicts: the case's snapshot, replayed under the same profile, gives every case
+# the live run's verdict and exits as it did.
+expect_replay_verdicts() {
+  local replay_status=0 live_status=$status
+  "$LC/shared/bin/gpuconform" run --profile "$LC/shared/local-8mib.yaml" --snapshot "$work/$case_name/snap" \
+    --filter 'AllreduceBandwidth.Mpi*' --color never --json "$work/$case_name/replay.json" \
+    >"$work/$case_name/replay.out" 2>&1 || replay_status=$?
+  [ "$replay_status" -eq "$live_status" ] && pass "the replay exits $replay_status as the live run did" ||
+    fail "the replay exits $replay_status, the live run $live_status"
+  if "$repo/tests/cluster/judge_cell" "$work/$case_name/replay.json" "$work/$case_name/live.json" "" none \
+    "$replay_status" >/dev/null; then
+    pass "every case of the replay has the live run's verdict"
+  else
+    fail "the replay's verdicts differ from the live run's"
+  fi
+}

@@ -126,7 +126,9 @@ MpiSweepOutputs Measure(const CollectiveContext& context) {
                         std::min(timeout, std::chrono::seconds(15))};
   // After the sweep: the isolation within its deadline, or on a small allocation the pair steps
   // (each neighbour pair and a confirmation per node at most).
-  const auto blame_deadline = IsolationStepDeadline(plan.test_timeout) * static_cast<long>(2 * nodes.size());
+  const auto blame_deadline = nodes.size() < kFewestIsolationNodes
+                                  ? IsolationStepDeadline(plan.test_timeout) * static_cast<long>(2 * nodes.size())
+                                  : std::chrono::seconds(0);
   const auto all_steps_deadline =
       step_deadline + std::max(plan.deadline, blame_deadline) + IsolationStepDeadline(plan.test_timeout);
   if (context.world.is_root() && StartFromGate(out, context, mesh, gate)) {

@@ -53,8 +53,9 @@ IsolationScale ScaleFor(const CollectiveContext& context, const std::vector<long
 constexpr std::size_t kFewestIsolationNodes = 5;
 
 // Blame after a failed sweep on fewer than kFewestIsolationNodes nodes: every neighbour pair of
-// the gated nodes runs an allreduce alone, as its own step, so that the node whose link drops or stalls traffic is named (a
-// node in every failed pair) rather than the whole sweep. Returns the pairs' lines.
+// the gated nodes runs an allreduce alone, as its own step, so that the node whose link drops
+// or stalls traffic is named (a node in every failed pair) rather than the whole sweep. Returns
+// the pairs' lines.
 std::string BlamePairs(const CollectiveContext& context, const std::vector<std::string>& nodes, long long size_bytes,
                        std::chrono::seconds pair_timeout, std::chrono::seconds pair_deadline) {
   if (nodes.size() < 3) return "";  // one pair: nothing to compare it with

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 #include "harness/util/dynamic_library.h"
 #include "probes/cuda_driver/cuda_driver.h"
 
@@ -40,6 +42,20 @@ std::string Nccl::ErrorText(const char* call, NcclResult code) const {
   const char* last = last_error ? last_error(nullptr) : nullptr;
   if (last != nullptr && *last != '\0') words += std::string(": ") + last;
   return words;
+}
+
+std::string Nccl::MissingFor(const std::string& collective) const {
+  std::vector<std::string> missing;
+  if (collective == "allgather" && all_gather == nullptr) missing.push_back("ncclAllGather");
+  if (collective == "reduce_scatter" && reduce_scatter == nullptr) missing.push_back("ncclReduceScatter");
+  if (collective == "alltoall") {
+    if (send == nullptr) missing.push_back("ncclSend");
+    if (recv == nullptr) missing.push_back("ncclRecv");
+  }
+  if (missing.empty()) return "";
+  std::string words = (library_name.empty() ? std::string("NCCL") : library_name) + " lacks " + missing.front();
+  for (std::size_t i = 1; i < missing.size(); ++i) words += ", " + missing[i];
+  return words + (collective == "alltoall" ? " (NCCL older than 2.7)" : "");
 }
 
 Result<NcclLibraries> LoadNcclLibraries(const std::string& library_dir) {
@@ -84,6 +100,11 @@ Result<NcclLibraries> LoadNcclLibraries(const std::string& library_dir) {
   Resolve(*nccl, "ncclGetErrorString", n.error_string, missing);
   if (!missing.empty()) return Error(nccl->name() + " lacks " + missing + " (NCCL older than 2.12?)");
   n.last_error = nccl->Symbol<decltype(n.last_error)>("ncclGetLastError");
+  n.all_gather = nccl->Symbol<decltype(n.all_gather)>("ncclAllGather");
+  n.reduce_scatter = nccl->Symbol<decltype(n.reduce_scatter)>("ncclReduceScatter");
+  n.send = nccl->Symbol<decltype(n.send)>("ncclSend");
+  n.recv = nccl->Symbol<decltype(n.recv)>("ncclRecv");
+  n.library_name = nccl->name();
   return libraries;
 }
 

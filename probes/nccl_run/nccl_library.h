@@ -61,6 +61,18 @@ struct Nccl {
                            CudaStream) = nullptr;  // ncclAllReduce
   const char* (*error_string)(NcclResult) = nullptr;  // ncclGetErrorString
   const char* (*last_error)(NcclComm) = nullptr;      // ncclGetLastError (2.13+; may be null)
+  // The collectives beyond allreduce (probes/allreduce_sweep/collectives.h); null where this
+  // NCCL lacks them (ncclSend and ncclRecv arrived in 2.7), which only that collective reports.
+  NcclResult (*all_gather)(const void*, void*, std::size_t, int, NcclComm, CudaStream) = nullptr;  // ncclAllGather
+  NcclResult (*reduce_scatter)(const void*, void*, std::size_t, int, int, NcclComm,
+                               CudaStream) = nullptr;                                 // ncclReduceScatter
+  NcclResult (*send)(const void*, std::size_t, int, int, NcclComm, CudaStream) = nullptr;  // ncclSend
+  NcclResult (*recv)(void*, std::size_t, int, int, NcclComm, CudaStream) = nullptr;        // ncclRecv
+  std::string library_name;  // "libnccl.so.2", for MissingFor's words
+
+  // Why `collective` ("allreduce", "alltoall", "allgather", "reduce_scatter") cannot run with
+  // this NCCL: "libnccl.so.2 lacks ncclSend, ncclRecv (NCCL older than 2.7)"; empty where it can.
+  std::string MissingFor(const std::string& collective) const;
 
   // "ncclCommInitRank: remote process exited or there was a network error (ncclResult 6):
   // <ncclGetLastError's words>"

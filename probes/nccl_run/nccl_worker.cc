@@ -13,6 +13,7 @@
 #include "harness/util/record_lines.h"
 #include "harness/util/text_util.h"
 #include "probes/allreduce_sweep/sweep.h"
+#include "probes/nccl_run/nccl_collective_layout.h"
 #include "probes/nccl_run/nccl_library.h"
 #include "probes/nccl_run/nccl_worker_protocol.h"
 
@@ -93,25 +94,26 @@ void FreeBuffers(const NcclLibraries& lib, const std::vector<Gpu>& gpus, std::ve
 // Host staging in chunks, so a 16 GiB buffer does not need 16 GiB of host memory.
 constexpr std::size_t kChunkFloats = std::size_t{16} << 20;  // 64 MiB
 
-std::string Fill(const NcclLibraries& lib, void* device_buffer, std::size_t count, float value) {
+std::string Fill(const NcclLibraries& lib, float* device_buffer, std::size_t count, float value) {
   std::vector<float> chunk(std::min(count, kChunkFloats), value);
   for (std::size_t done = 0; done < count; done += chunk.size()) {
     const std::size_t n = std::min(chunk.size(), count - done);
-    const CudaError code = lib.cuda.memcpy(static_cast<float*>(device_buffer) + done, chunk.data(),
-                                           n * sizeof(float), kCudaMemcpyHostToDevice);
+    const CudaError code =
+        lib.cuda.memcpy(device_buffer + done, chunk.data(), n * sizeof(float), kCudaMemcpyHostToDevice);
     if (code != kCudaSuccess) return lib.cuda.ErrorText("cudaMemcpy (fill)", code);
   }
   return "";
 }
 
-// Elements of the result that are not `expected` (nccl-tests' #wrong), or -1 on a copy error.
-long long CountWrong(const NcclLibraries& lib, const void* device_buffer, std::size_t count, float expected) {
+// Elements that are not `expected` (nccl-tests' #wrong), or -1 on a copy error.
+long long CountWrong(const NcclLibraries& lib, const float* device_buffer, std::size_t count, float expected) {
   std::vector<float> chunk(std::min(count, kChunkFloats));
   long long wrong = 0;
   for (std::size_t done = 0; done < count; done += chunk.size()) {
     const std::size_t n = std::min(chunk.size(), count - done);
-    if (lib.cuda.memcpy(chunk.data(), static_cast<const float*>(device_buffer) + done, n * sizeof(float),
-                        kCudaMemcpyDeviceToHost) != kCudaSuccess) {
+    const CudaError code =
+        lib.cuda.memcpy(chunk.data(), device_buffer + done, n * sizeof(float), kCudaMemcpyDeviceToHost);
+    if (code != kCudaSuccess) {
       return -1;
     }
     for (std::size_t i = 0; i < n; ++i) wrong += chunk[i] != expected ? 1 : 0;
@@ -119,21 +121,72 @@ long long CountWrong(const NcclLibraries& lib, const void* device_buffer, std::s
   return wrong;
 }
 
-// One group of allreduces (one per GPU), then every stream drained.
-std::string AllReduceOnce(const NcclLibraries& lib, const std::vector<Gpu>& gpus, const std::vector<Buffers>& buffers,
-                          std::size_t count) {
+// Every block of `blocks` written with its value.
+std::string FillBlocks(const NcclLibraries& lib, void* device_buffer, const Blocks& blocks) {
+  for (std::size_t i = 0; i < blocks.count; ++i) {
+    auto problem = Fill(lib, static_cast<float*>(device_buffer) + i * blocks.floats, blocks.floats,
+                        blocks.value(static_cast<int>(i)));
+    if (!problem.empty()) return problem;
+  }
+  return "";
+}
+
+// Wrong elements over every block, or -1 on a copy error.
+long long CountWrongInBlocks(const NcclLibraries& lib, const void* device_buffer, const Blocks& blocks) {
+  long long wrong = 0;
+  for (std::size_t i = 0; i < blocks.count; ++i) {
+    const long long in_block = CountWrong(lib, static_cast<const float*>(device_buffer) + i * blocks.floats,
+                                          blocks.floats, blocks.value(static_cast<int>(i)));
+    if (in_block < 0) return -1;
+    wrong += in_block;
+  }
+  return wrong;
+}
+
+// One GPU's share of `collective` on `comm`, as nccl-tests issues it: alltoall is a send and a
+// receive of one block to and from every rank (alltoall_perf), the others one NCCL call.
+NcclResult Issue(const NcclLibraries& lib, const std::string& collective, const Gpu& gpu, const Buffers& buffers,
+                 const CollectiveLayout& layout, int nranks) {
+  const Nccl& n = lib.nccl;
+  if (collective == "alltoall") {
+    const std::size_t block = layout.send.floats;
+    for (int peer = 0; peer < nranks; ++peer) {
+      const std::size_t offset = static_cast<std::size_t>(peer) * block;
+      NcclResult code = n.send(static_cast<const float*>(buffers.send) + offset, block, kNcclFloat32, peer, gpu.comm,
+                               gpu.stream);
+      if (code == kNcclSuccess) {
+        code = n.recv(static_cast<float*>(buffers.receive) + offset, block, kNcclFloat32, peer, gpu.comm, gpu.stream);
+      }
+      if (code != kNcclSuccess) return code;
+    }
+    return kNcclSuccess;
+  }
+  if (collective == "allgather") {
+    return n.all_gather(buffers.send, buffers.receive, layout.send.floats, kNcclFloat32, gpu.comm, gpu.stream);
+  }
+  if (collective == "reduce_scatter") {
+    return n.reduce_scatter(buffers.send, buffers.receive, layout.receive.floats, kNcclFloat32, kNcclSum, gpu.comm,
+                            gpu.stream);
+  }
+  return n.all_reduce(buffers.send, buffers.receive, layout.send.floats, kNcclFloat32, kNcclSum, gpu.comm, gpu.stream);
+}
+
+// One group of the collective (every GPU's share), as NCCL requires when one thread drives
+// several devices.
+std::string RunOnce(const NcclLibraries& lib, const std::string& collective, const std::vector<Gpu>& gpus,
+                    const std::vector<Buffers>& buffers, const std::vector<CollectiveLayout>& layouts, int nranks) {
+  const std::string call = collective == "allreduce" ? "ncclAllReduce" : "nccl " + collective;
   NcclResult code = lib.nccl.group_start();
   if (code != kNcclSuccess) return lib.nccl.ErrorText("ncclGroupStart", code);
   for (std::size_t g = 0; g < gpus.size(); ++g) {
-    code = lib.nccl.all_reduce(buffers[g].send, buffers[g].receive, count, kNcclFloat32, kNcclSum, gpus[g].comm,
-                               gpus[g].stream);
+    code = Issue(lib, collective, gpus[g], buffers[g], layouts[g], nranks);
     if (code != kNcclSuccess) {
       lib.nccl.group_end();
-      return lib.nccl.ErrorText("ncclAllReduce", code);
+      return lib.nccl.ErrorText(call.c_str(), code);
     }
   }
   code = lib.nccl.group_end();
-  if (code != kNcclSuccess) return lib.nccl.ErrorText("ncclAllReduce (group end)", code);
+  if (code != kNcclSuccess) return lib.nccl.ErrorText((call + " (group end)").c_str(), code);
   return "";
 }
 
@@ -147,51 +200,58 @@ std::string Synchronize(const NcclLibraries& lib, const std::vector<Gpu>& gpus) 
   return "";
 }
 
-// One size: every rank contributes RankContribution(rank), so every element of the sum is
-// ExpectedAllreduceSum(n) (probes/allreduce_sweep/sweep.h). Out-of-place, warm-up, timed
-// iterations, then every element checked.
-std::string MeasureSize(const NcclLibraries& lib, const std::vector<Gpu>& gpus, int nranks, const RecordLine& line,
-                        std::string& row) {
-  const auto size_bytes = WholeInteger(line.Get("size_bytes"));
-  const auto warmup = WholeInteger(line.Get("warmup"));
-  const auto iterations = WholeInteger(line.Get("iterations"));
-  if (!size_bytes || !warmup || !iterations || *size_bytes < 4 || *iterations < 1) {
-    return "malformed measure line from the parent";
+// One collective at one size: every GPU's buffers filled as its layout says
+// (nccl_collective_layout.h), out of place, warm-up, timed iterations, then every element
+// of every result checked.
+std::string MeasureSize(const NcclLibraries& lib, const std::vector<Gpu>& gpus, int nranks,
+                        const MeasureRequest& request, std::string& row) {
+  std::vector<CollectiveLayout> layouts;
+  for (const auto& gpu : gpus) {
+    auto layout = LayoutOf(request.collective, gpu.rank, nranks, request.size_bytes);
+    if (!layout || layout->send.floats == 0) return "cannot lay out " + request.collective + " of " +
+                                                    std::to_string(request.size_bytes) + " B over " +
+                                                    std::to_string(nranks) + " ranks";
+    layouts.push_back(std::move(*layout));
   }
-  const auto count = static_cast<std::size_t>(*size_bytes) / sizeof(float);
   std::vector<Buffers> buffers(gpus.size());
   for (std::size_t g = 0; g < gpus.size(); ++g) {
     lib.cuda.set_device(gpus[g].device);
-    CudaError code = lib.cuda.malloc(&buffers[g].send, count * sizeof(float));
-    if (code == kCudaSuccess) code = lib.cuda.malloc(&buffers[g].receive, count * sizeof(float));
-    const float contribution = allreduce_sweep::RankContribution(gpus[g].rank);
-    std::string problem = code == kCudaSuccess ? Fill(lib, buffers[g].send, count, contribution)
+    const std::size_t send_bytes = layouts[g].send.TotalFloats() * sizeof(float);
+    const std::size_t receive_bytes = layouts[g].receive.TotalFloats() * sizeof(float);
+    CudaError code = lib.cuda.malloc(&buffers[g].send, send_bytes);
+    if (code == kCudaSuccess) code = lib.cuda.malloc(&buffers[g].receive, receive_bytes);
+    std::string problem = code == kCudaSuccess ? FillBlocks(lib, buffers[g].send, layouts[g].send)
                                                : lib.cuda.ErrorText("cudaMalloc", code);
     if (!problem.empty()) {
       FreeBuffers(lib, gpus, buffers);
-      return problem + " (GPU " + std::to_string(gpus[g].device) + ", 2 x " + std::to_string(*size_bytes) + " B)";
+      return problem + " (GPU " + std::to_string(gpus[g].device) + ", " + std::to_string(send_bytes) + " + " +
+             std::to_string(receive_bytes) + " B)";
     }
   }
+  const std::string& collective = request.collective;
   std::string problem;
-  for (long long i = 0; i < *warmup && problem.empty(); ++i) problem = AllReduceOnce(lib, gpus, buffers, count);
+  for (int i = 0; i < request.iterations.warmup && problem.empty(); ++i) {
+    problem = RunOnce(lib, collective, gpus, buffers, layouts, nranks);
+  }
   if (problem.empty()) problem = Synchronize(lib, gpus);
   const auto start = std::chrono::steady_clock::now();
-  for (long long i = 0; i < *iterations && problem.empty(); ++i) problem = AllReduceOnce(lib, gpus, buffers, count);
+  for (int i = 0; i < request.iterations.iterations && problem.empty(); ++i) {
+    problem = RunOnce(lib, collective, gpus, buffers, layouts, nranks);
+  }
   if (problem.empty()) problem = Synchronize(lib, gpus);
   const double time_us =
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
-      static_cast<double>(*iterations);
+      static_cast<double>(request.iterations.iterations);
   long long wrong = 0;
-  const float expected = allreduce_sweep::ExpectedAllreduceSum(nranks);
   for (std::size_t g = 0; g < gpus.size() && problem.empty(); ++g) {
     lib.cuda.set_device(gpus[g].device);
-    const long long on_gpu = CountWrong(lib, buffers[g].receive, count, expected);
+    const long long on_gpu = CountWrongInBlocks(lib, buffers[g].receive, layouts[g].receive);
     if (on_gpu < 0) problem = "cudaMemcpy (check) failed on GPU " + std::to_string(gpus[g].device);
     wrong += on_gpu;
   }
   FreeBuffers(lib, gpus, buffers);
   if (!problem.empty()) return problem;
-  row = FormatRecord("row", {{"size_bytes", std::to_string(*size_bytes)},
+  row = FormatRecord("row", {{"size_bytes", std::to_string(request.size_bytes)},
                              {"time_us", std::to_string(time_us)},
                              {"wrong", std::to_string(wrong)}});
   return "";
@@ -266,8 +326,14 @@ int NcclWorkerMain(const std::vector<std::string>& args) {
       Say(FormatRecord("initialized", {{"seconds", std::to_string(seconds)}}));
     } else if (line.kind == "measure") {
       if (nranks == 0) return SayError("measure", "measure before init");
+      const auto request = ParseMeasureLine(text);
+      if (!request) return SayError("measure", request.error());
+      if (const std::string missing = lib.nccl.MissingFor(request->collective); !missing.empty()) {
+        Say(NotMeasuredLine(request->collective, missing));
+        continue;
+      }
       std::string row;
-      if (auto problem = MeasureSize(lib, gpus, nranks, line, row); !problem.empty()) {
+      if (auto problem = MeasureSize(lib, gpus, nranks, *request, row); !problem.empty()) {
         return SayError("measure", problem);
       }
       Say(row);

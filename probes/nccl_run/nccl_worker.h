@@ -1,7 +1,8 @@
 // The NCCL worker: the child process (`gpuconform __nccl-worker --work-dir DIR [--root]`)
 // that drives all of its node's GPUs in one NCCL communicator spanning every node, as
-// nccl-tests' all_reduce_perf -g <gpus> does with one process per node. It speaks the
-// protocol in nccl_worker_protocol.h on stdin/stdout.
+// nccl-tests' all_reduce_perf -g <gpus> does with one process per node, and measures allreduce,
+// alltoall, allgather and reduce_scatter on it (nccl_collective_layout.h: what each GPU sends
+// and must receive). It speaks the protocol in nccl_worker_protocol.h on stdin/stdout.
 // Why a child: NCCL reads NCCL_DEBUG, NCCL_DEBUG_FILE and NCCL_TOPO_DUMP_FILE once, at its
 // first use, so the parent puts them in this child's environment (WorkerNcclEnvironment in
 // nccl_worker_protocol.h) before NCCL starts; and a collective that hangs on the GPU cannot

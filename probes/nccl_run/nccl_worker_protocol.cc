@@ -6,6 +6,7 @@
 
 #include "harness/util/record_lines.h"
 #include "harness/util/text_util.h"
+#include "probes/allreduce_sweep/collectives.h"
 #include "probes/nccl_run/nccl_worker.h"
 
 namespace gpuconform::nccl_run {
@@ -108,10 +109,42 @@ std::string InitLine(const RunPlan& plan, int first_rank) {
                                {"first_rank", std::to_string(first_rank)}});
 }
 
-std::string MeasureLine(long long size_bytes, const IterationPlan& iterations) {
-  return FormatRecord("measure", {{"size_bytes", std::to_string(size_bytes)},
-                                  {"warmup", std::to_string(iterations.warmup)},
-                                  {"iterations", std::to_string(iterations.iterations)}});
+std::string MeasureLine(long long size_bytes, const IterationPlan& iterations, const std::string& collective) {
+  std::vector<std::pair<std::string, std::string>> fields = {{"size_bytes", std::to_string(size_bytes)},
+                                                             {"warmup", std::to_string(iterations.warmup)},
+                                                             {"iterations", std::to_string(iterations.iterations)}};
+  if (!collective.empty() && collective != "allreduce") fields.push_back({"collective", collective});
+  return FormatRecord("measure", fields);
+}
+
+Result<MeasureRequest> ParseMeasureLine(const std::string& line) {
+  auto records = ParseRecordLines(line, "the parent");
+  if (!records || records->size() != 1 || records->front().kind != "measure") {
+    return Error{"malformed measure line from the parent"};
+  }
+  const RecordLine& record = records->front();
+  const auto size_bytes = WholeInteger(record.Get("size_bytes"));
+  const auto warmup = WholeInteger(record.Get("warmup"));
+  const auto iterations = WholeInteger(record.Get("iterations"));
+  if (!size_bytes || !warmup || !iterations || *size_bytes < 4 || *warmup < 0 || *iterations < 1) {
+    return Error{"malformed measure line from the parent"};
+  }
+  MeasureRequest request;
+  request.size_bytes = *size_bytes;
+  request.iterations = {static_cast<int>(*warmup), static_cast<int>(*iterations)};
+  const std::string collective = record.Get("collective");
+  if (!collective.empty() && collective != "allreduce") {
+    if (!allreduce_sweep::FindCollective(collective)) {
+      return Error{"measure line names an unknown collective '" + collective + "' (known: allreduce, " +
+                   allreduce_sweep::CollectiveNames() + ")"};
+    }
+    request.collective = collective;
+  }
+  return request;
+}
+
+std::string NotMeasuredLine(const std::string& collective, const std::string& reason) {
+  return FormatRecord("not-measured", {{"collective", collective}, {"reason", reason}});
 }
 
 }  // namespace gpuconform::nccl_run

@@ -8,7 +8,9 @@
 //                                                     init unique_id=HEX nranks=16 first_rank=8
 //   initialized seconds=4.2
 //                                                     measure size_bytes=S warmup=W iterations=I
+//                                                       [collective=alltoall|allgather|reduce_scatter]
 //   row size_bytes=S time_us=T wrong=0
+//   not-measured collective=NAME reason="..."         (this NCCL lacks its calls; the worker goes on)
 //   error stage=init|measure reason="..."             (then exits)
 //                                                     quit
 // Contract: pure (formatting, parsing and planning); the I/O is in the worker and the probe.
@@ -88,6 +90,21 @@ struct PlanOrProblem {
 PlanOrProblem PlanRun(const std::vector<WorkerReady>& nodes);
 
 std::string InitLine(const RunPlan& plan, int first_rank);
-std::string MeasureLine(long long size_bytes, const IterationPlan& iterations);
+// No `collective` (or "allreduce") is allreduce, so a worker and a parent of before the other
+// collectives still agree.
+std::string MeasureLine(long long size_bytes, const IterationPlan& iterations, const std::string& collective = "");
+
+// A measure line as the worker reads it: an error for a missing or malformed number, a size
+// under one float, no timed iteration, or a collective neither allreduce nor one of
+// collectives.h. `collective` is "allreduce" where the line names none.
+struct MeasureRequest {
+  std::string collective = "allreduce";
+  long long size_bytes = 0;
+  IterationPlan iterations;
+};
+Result<MeasureRequest> ParseMeasureLine(const std::string& line);
+
+// The worker's answer where its NCCL lacks the collective's calls (Nccl::MissingFor).
+std::string NotMeasuredLine(const std::string& collective, const std::string& reason);
 
 }  // namespace gpuconform::nccl_run

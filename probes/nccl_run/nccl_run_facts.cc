@@ -12,4 +12,17 @@ const std::vector<resource_limits::ClassifiedDeath>& ReadNcclRunDeaths(const Clu
   });
 }
 
+const Result<NcclCollectiveResults>& ReadNcclCollectives(const ClusterRaw& raw) {
+  return raw.facts.Get<Result<NcclCollectiveResults>>("nccl-collectives", "", [&]() -> Result<NcclCollectiveResults> {
+    return facts::ParseOutput(raw.ClusterOutput(NcclCollectivesProbe().id), ParseNcclCollectives);
+  });
+}
+
+const Result<std::vector<NodeInit>>& ReadNcclInit(const ClusterRaw& raw) {
+  return raw.facts.Get<Result<std::vector<NodeInit>>>("nccl-init", "", [&]() -> Result<std::vector<NodeInit>> {
+    const RawOutput out = raw.ClusterOutput(NcclInitProbe().id);
+    return ParseNcclInit(out.text, out.origin.empty() ? "cluster/" + NcclInitProbe().file : out.origin);
+  });
+}
+
 }  // namespace gpuconform::nccl_run

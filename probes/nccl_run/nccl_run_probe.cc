@@ -6,11 +6,13 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/process.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -19,7 +21,11 @@
 
 #include "harness/core/process_runner.h"
 #include "harness/util/record_lines.h"
+#include "probes/allreduce_sweep/collectives.h"
 #include "probes/allreduce_sweep/sweep.h"
+#include "probes/mpi_sweep/collective_tables.h"
+#include "probes/nccl_run/nccl_run_profile.h"
+#include "probes/nccl_run/nccl_run_records.h"
 #include "probes/nccl_run/nccl_worker.h"
 #include "probes/nccl_run/nccl_worker_death.h"
 #include "probes/nccl_run/nccl_worker_protocol.h"
@@ -173,11 +179,18 @@ class Worker {
   bool closed_ = false;  // it closed its output: it died or is leaving
 };
 
+using Rows = std::vector<std::pair<long long, std::pair<double, long long>>>;  // size -> (time_us, wrong)
+
 // What one node reports after its part of the run, gathered to every rank.
 struct NodeReport {
   std::string host;
   std::string problem;  // empty when the sweep ran to its end
-  std::vector<std::pair<long long, std::pair<double, long long>>> rows;  // size -> (time_us, wrong)
+  Rows rows;
+  std::optional<double> init_seconds;  // ncclCommInitRank's time on this node, where it completed
+  std::vector<std::string> started;                // the collectives beyond allreduce begun, in order
+  std::map<std::string, Rows> collective_rows;     // each one's rows so far
+  std::map<std::string, std::string> not_measured;  // the collectives this node's NCCL lacks, and why
+  std::string collectives_problem;                 // where and why the collectives stopped
   std::string log;
   std::vector<std::string> bus_ids;
   std::string nccl_version;
@@ -185,21 +198,43 @@ struct NodeReport {
   std::string deaths;  // its limits and, where its worker died, how (death_records.h lines)
 };
 
+nlohmann::json RowsJson(const Rows& rows) {
+  nlohmann::json json = nlohmann::json::array();
+  for (const auto& [size, result] : rows) json.push_back({size, result.first, result.second});
+  return json;
+}
+
+Rows RowsFromJson(const nlohmann::json& json) {
+  Rows rows;
+  for (const auto& row : json) {
+    rows.push_back({row[0].get<long long>(), {row[1].get<double>(), row[2].get<long long>()}});
+  }
+  return rows;
+}
+
 nlohmann::json ToJson(const NodeReport& report) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (const auto& [size, result] : report.rows) rows.push_back({size, result.first, result.second});
-  return {{"host", report.host}, {"problem", report.problem}, {"rows", rows}, {"log", report.log},
+  nlohmann::json collective_rows = nlohmann::json::object();
+  for (const auto& [name, rows] : report.collective_rows) collective_rows[name] = RowsJson(rows);
+  return {{"host", report.host}, {"problem", report.problem}, {"rows", RowsJson(report.rows)}, {"log", report.log},
           {"bus_ids", report.bus_ids}, {"nccl", report.nccl_version}, {"cuda", report.cuda_runtime},
-          {"deaths", report.deaths}};
+          {"deaths", report.deaths},
+          {"init_s", report.init_seconds ? nlohmann::json(*report.init_seconds) : nlohmann::json()},
+          {"started", report.started}, {"collective_rows", collective_rows}, {"not_measured", report.not_measured},
+          {"collectives_problem", report.collectives_problem}};
 }
 
 NodeReport FromJson(const nlohmann::json& j) {
   NodeReport report;
   report.host = j.at("host").get<std::string>();
   report.problem = j.at("problem").get<std::string>();
-  for (const auto& row : j.at("rows")) {
-    report.rows.push_back({row[0].get<long long>(), {row[1].get<double>(), row[2].get<long long>()}});
+  report.rows = RowsFromJson(j.at("rows"));
+  if (j.contains("init_s") && j.at("init_s").is_number()) report.init_seconds = j.at("init_s").get<double>();
+  report.started = j.value("started", std::vector<std::string>());
+  if (j.contains("collective_rows")) {
+    for (const auto& [name, rows] : j.at("collective_rows").items()) report.collective_rows[name] = RowsFromJson(rows);
   }
+  report.not_measured = j.value("not_measured", std::map<std::string, std::string>());
+  report.collectives_problem = j.value("collectives_problem", std::string());
   report.log = j.at("log").get<std::string>();
   report.bus_ids = j.at("bus_ids").get<std::vector<std::string>>();
   report.nccl_version = j.at("nccl").get<std::string>();
@@ -216,36 +251,173 @@ std::vector<std::string> GuardedAllGather(const CollectiveContext& context, cons
   return context.world.AllGather(mine, {"the NCCL run's " + step + " exchange", timeout});
 }
 
-// The sweep table, from every node's rows: the slowest node's time is the collective's,
-// wrong elements add up; only sizes every node measured are rows.
-std::string TableText(const std::vector<NodeReport>& reports, int nranks) {
+// A table's header: every node's GPUs as ranks, node by node, under `what` ("allreduce (float, sum)").
+std::string TableHeader(const std::vector<NodeReport>& reports, const std::string& what) {
   std::vector<allreduce_sweep::SweepRank> ranks;
   for (const auto& report : reports) {
     for (std::size_t g = 0; g < report.bus_ids.size(); ++g) {
       ranks.push_back({report.host, static_cast<int>(g), "[" + report.bus_ids[g] + "]"});
     }
   }
-  const std::string title = fmt::format("gpuconform NCCL allreduce (float, sum) on GPU buffers, NCCL {}, CUDA {}",
+  const std::string title = fmt::format("gpuconform NCCL {} on GPU buffers, NCCL {}, CUDA {}", what,
                                         reports.front().nccl_version, reports.front().cuda_runtime);
-  std::string text = allreduce_sweep::SweepTableHeader(title, ranks, static_cast<int>(reports.size()));
-  for (std::size_t i = 0; i < reports.front().rows.size(); ++i) {
-    const long long size = reports.front().rows[i].first;
+  return allreduce_sweep::SweepTableHeader(title, ranks, static_cast<int>(reports.size()));
+}
+
+// A table's rows, from every node's rows (`rows_of` picks them): the slowest node's time is the
+// collective's, wrong elements add up; only sizes every node measured are rows.
+template <typename RowsOf, typename FormatRow>
+std::string TableRows(const std::vector<NodeReport>& reports, RowsOf rows_of, FormatRow format_row) {
+  std::string text;
+  const Rows& first = rows_of(reports.front());
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    const long long size = first[i].first;
     double time_us = 0;
     long long wrong = 0;
-    bool everyone = true;
     for (const auto& report : reports) {
-      if (i >= report.rows.size() || report.rows[i].first != size) {
-        everyone = false;
-        break;
-      }
-      time_us = std::max(time_us, report.rows[i].second.first);
-      wrong += report.rows[i].second.second;
+      const Rows& rows = rows_of(report);
+      if (i >= rows.size() || rows[i].first != size) return text;
+      time_us = std::max(time_us, rows[i].second.first);
+      wrong += rows[i].second.second;
     }
-    if (!everyone) break;
-    text += allreduce_sweep::SweepTableRow(size, time_us, nranks, wrong);
+    text += format_row(size, time_us, wrong);
   }
+  return text;
+}
+
+// The sweep table (cluster/nccl-allreduce.txt), with every node's limits and deaths.
+std::string TableText(const std::vector<NodeReport>& reports, int nranks) {
+  std::string text = TableHeader(reports, "allreduce (float, sum)");
+  text += TableRows(
+      reports, [](const NodeReport& report) -> const Rows& { return report.rows; },
+      [nranks](long long size, double time_us, long long wrong) {
+        return allreduce_sweep::SweepTableRow(size, time_us, nranks, wrong);
+      });
   for (const auto& report : reports) text += report.deaths;
   return text;
+}
+
+// cluster/nccl-collectives.txt (nccl_run_records.h): what was not measured and why, then a
+// table for each collective the run began.
+std::string CollectivesText(const std::vector<NodeReport>& reports, const std::vector<std::string>& collectives,
+                            int nranks) {
+  std::string text;
+  std::set<std::string> said;
+  for (const auto& report : reports) {
+    for (const auto& [name, reason] : report.not_measured) {
+      if (said.insert(name).second) text += NotMeasuredComment(name, report.host + ": " + reason);
+    }
+  }
+  const double busbw_factor = allreduce_sweep::CollectiveBusBandwidth(1.0, nranks);
+  static const Rows kNone;
+  for (const std::string& name : collectives) {
+    const auto definition = allreduce_sweep::FindCollective(name);
+    const bool begun = std::any_of(reports.begin(), reports.end(), [&](const NodeReport& report) {
+      return std::find(report.started.begin(), report.started.end(), name) != report.started.end();
+    });
+    if (!definition || !begun || said.count(name) > 0) continue;
+    // A collective that stopped before its first row has no table; the output's detail says where.
+    const std::string rows = TableRows(
+        reports,
+        [&](const NodeReport& report) -> const Rows& {
+          const auto found = report.collective_rows.find(name);
+          return found == report.collective_rows.end() ? kNone : found->second;
+        },
+        [&](long long size, double time_us, long long wrong) {
+          return allreduce_sweep::CollectiveTableRow(size, time_us, definition->redop, busbw_factor, wrong);
+        });
+    if (!rows.empty()) text += mpi_sweep::CollectiveMarkerLine(name) + TableHeader(reports, name + " (float)") + rows;
+  }
+  return text;
+}
+
+// The collectives beyond allreduce, after the sweep, each at the profile's sizes rounded to a
+// whole block per rank; a collective this NCCL lacks is noted and skipped. Stops at the first
+// error or deadline, saying which collective and size.
+void MeasureCollectives(Worker& worker, const CollectiveContext& context, int nranks, NodeReport& report,
+                        std::string& error_reason) {
+  const std::chrono::seconds timeout(context.options.collective_timeout_s);
+  const std::string origin = context.host + ": gpuconform's NCCL run";
+  const std::vector<long long> sizes = NcclCollectiveSizes(context.profile, context.options);
+  for (const std::string& name : NcclCollectivesWithFloors(context.profile)) {
+    report.started.push_back(name);
+    long long previous = 0;
+    for (long long requested : sizes) {
+      const long long size = allreduce_sweep::CollectiveSizeBytes(requested, nranks);
+      if (size == previous) continue;
+      previous = size;
+      IterationPlan iterations = PlanIterations(size);
+      iterations.iterations = allreduce_sweep::TimedIterations(iterations.iterations, context.options.allreduce_iters);
+      worker.Send(MeasureLine(size, iterations, name));
+      std::string lines;
+      const auto said = worker.ReadUntil({"row", "error", "not-measured"}, timeout, lines);
+      const auto records = ParseRecordLines(lines, origin);
+      const RecordLine* last = records && !records->empty() ? &records->back() : nullptr;
+      if (said && *said == "row" && last != nullptr) {
+        report.collective_rows[name].push_back(
+            {size, {WholeNumber(last->Get("time_us")).value_or(0), WholeInteger(last->Get("wrong")).value_or(0)}});
+        continue;
+      }
+      if (said && *said == "not-measured" && last != nullptr) {
+        report.not_measured[name] = last->Get("reason");
+        break;
+      }
+      if (said && last != nullptr) {
+        error_reason = last->Get("reason");
+        report.collectives_problem =
+            fmt::format("{}: the NCCL {} of {} B failed: {}", context.host, name, size, error_reason);
+      } else {
+        report.collectives_problem = fmt::format(
+            "{}: the NCCL {} of {} B did not complete within {} s: a node stopped progressing, a link is down, or "
+            "the fabric is far slower than expected (GPUCONFORM_COLLECTIVE_TIMEOUT_S sets the deadline)",
+            context.host, name, size, timeout.count());
+      }
+      return;
+    }
+  }
+}
+
+// cluster/nccl-collectives.txt: failed where the run stopped before or during the collectives
+// (with the tables so far), not measured where the profile names none.
+RawOutput CollectivesOutput(const CollectiveContext& context, const std::vector<NodeReport>& reports, int nranks,
+                            const std::string& sweep_problems) {
+  const std::string origin = context.host + ": gpuconform's NCCL run (collectives)";
+  const std::vector<std::string> collectives = NcclCollectivesWithFloors(context.profile);
+  if (collectives.empty()) {
+    return {ProbeStatus::kToolMissing, "", origin,
+            context.host + ": not measured: the profile sets no nccl_collectives floor"};
+  }
+  RawOutput out{ProbeStatus::kOk, CollectivesText(reports, collectives, nranks), origin, ""};
+  std::string problems;
+  for (const auto& report : reports) {
+    if (!report.collectives_problem.empty()) problems += (problems.empty() ? "" : "; ") + report.collectives_problem;
+  }
+  if (!sweep_problems.empty()) {
+    problems = "not measured: the NCCL run stopped in its allreduce sweep, before the collectives: " + sweep_problems;
+  }
+  out.status = problems.empty() ? ProbeStatus::kOk : ProbeStatus::kFailed;
+  out.detail = problems;
+  return out;
+}
+
+// cluster/nccl-init.txt: every node's ncclCommInitRank time, or why it has none.
+RawOutput InitOutput(const CollectiveContext& context, const std::vector<NodeReport>& reports) {
+  RawOutput out;
+  out.origin = context.host + ": gpuconform's NCCL run (communicator init)";
+  std::vector<NodeInit> nodes;
+  std::string problems;
+  for (const auto& report : reports) {
+    NodeInit node{report.host, report.init_seconds, ""};
+    if (!node.seconds) {
+      node.problem = report.problem.empty() ? "the worker said no init time" : report.problem;
+      problems += (problems.empty() ? "" : "; ") + node.problem;
+    }
+    nodes.push_back(std::move(node));
+  }
+  out.text = FormatNcclInit(nodes);
+  out.status = problems.empty() ? ProbeStatus::kOk : ProbeStatus::kFailed;
+  out.detail = problems;
+  return out;
 }
 
 NcclRunOutputs Unavailable(const CollectiveContext& context, ProbeStatus status, const std::string& detail,
@@ -254,6 +426,8 @@ NcclRunOutputs Unavailable(const CollectiveContext& context, ProbeStatus status,
   const std::string origin = context.host + ": gpuconform's NCCL run";
   outputs.allreduce = {status, "", origin, detail};
   outputs.debug_log = {status, "", origin, detail};
+  outputs.collectives = {status, "", origin, detail};
+  outputs.init = {status, "", origin, detail};
   outputs.topology = {status, "", origin, context.host + ": " + node_reason};
   return outputs;
 }
@@ -347,6 +521,10 @@ NcclRunOutputs RunNccl(const CollectiveContext& context, const std::string& exec
     const auto init_deadline = timeout * 2;  // NCCL's bootstrap and IB setup across many nodes
     auto said = worker->ReadUntil({"initialized", "error"}, init_deadline, lines);
     if (said && *said == "error") error_reason = ParseRecordLines(lines, origin).value().back().Get("reason");
+    if (said && *said == "initialized") {
+      const auto records = ParseRecordLines(lines, origin);
+      if (records && !records->empty()) report.init_seconds = WholeNumber(records->back().Get("seconds"));
+    }
     if (!said || *said == "error") {
       report.problem = said ? context.host + ": " + error_reason
                             : context.host + ": NCCL communicator init (ncclCommInitRank on " +
@@ -378,7 +556,8 @@ NcclRunOutputs RunNccl(const CollectiveContext& context, const std::string& exec
                                      context.host, size, timeout.count());
       }
     }
-    if (report.problem.empty()) {
+    if (report.problem.empty()) MeasureCollectives(*worker, context, plan.nranks, report, error_reason);
+    if (report.problem.empty() && report.collectives_problem.empty()) {
       worker->Stop();
     } else {
       worker->Kill();
@@ -421,6 +600,8 @@ NcclRunOutputs RunNccl(const CollectiveContext& context, const std::string& exec
   outputs.allreduce.text = TableText(reports, plan.nranks);
   outputs.allreduce.status = problems.empty() ? ProbeStatus::kOk : ProbeStatus::kFailed;
   outputs.allreduce.detail = problems;
+  outputs.collectives = CollectivesOutput(context, reports, plan.nranks, problems);
+  outputs.init = InitOutput(context, reports);
   outputs.debug_log.origin = context.host + ": NCCL_DEBUG_FILE of gpuconform's NCCL run (every node)";
   outputs.debug_log.text = log;
   outputs.debug_log.status = log.empty() ? ProbeStatus::kFailed : ProbeStatus::kOk;
@@ -435,6 +616,20 @@ const NcclRunOutputs& SharedNcclRun(const CollectiveContext& context) {
     outputs = RunNccl(context, fs::read_symlink("/proc/self/exe", error).string());
   }
   return *outputs;
+}
+
+ProbeSpec NcclCollectivesProbe() {
+  ProbeSpec spec = CollectiveProbe("nccl-collectives", "nccl-collectives.txt",
+                                   [](const CollectiveContext& context) { return SharedNcclRun(context).collectives; });
+  spec.scope = ProbeScope::kCluster;
+  return Active(spec);
+}
+
+ProbeSpec NcclInitProbe() {
+  ProbeSpec spec = CollectiveProbe("nccl-init", "nccl-init.txt",
+                                   [](const CollectiveContext& context) { return SharedNcclRun(context).init; });
+  spec.scope = ProbeScope::kCluster;
+  return Active(spec);
 }
 
 ProbeSpec NcclAllreduceProbe() {

@@ -13,7 +13,10 @@
 #include "harness/util/text_util.h"
 #include "harness/world/world.h"
 #include "probes/allreduce_sweep/sweep.h"
+#include "probes/allreduce_sweep/collectives.h"
+#include "probes/nccl_run/nccl_collective_layout.h"
 #include "probes/nccl_run/nccl_run_probe.h"
+#include "probes/nccl_run/nccl_run_records.h"
 #include "probes/nccl_run/nccl_worker_protocol.h"
 #include "probes/nccl_tests/nccl_tests_parse.h"
 #include "probes/resource_limits/death_records.h"
@@ -75,6 +78,97 @@ TEST(NcclWorkerProtocol, ReadyLinesParseAndSilenceIsAnErrorNamingTheHost) {
   EXPECT_NE(silent.error().find("node3"), std::string::npos);
   EXPECT_FALSE(ParseWorkerReady("ready gpus=eight\n", "node4"));
   EXPECT_FALSE(ParseWorkerReady("\x01\x02garbage\n", "node5"));
+}
+
+TEST(NcclWorkerProtocol, MeasureLinesNameTheirCollectiveAndReadBack) {
+  const IterationPlan plan{5, 20};
+  EXPECT_EQ(MeasureLine(8388608, plan), "measure size_bytes=8388608 warmup=5 iterations=20") << "allreduce as before";
+  EXPECT_EQ(MeasureLine(8388608, plan, "allreduce"), MeasureLine(8388608, plan));
+  const std::string alltoall = MeasureLine(8388608, plan, "alltoall");
+  EXPECT_EQ(alltoall, "measure size_bytes=8388608 warmup=5 iterations=20 collective=alltoall");
+  const auto read = test_support::Parsed(ParseMeasureLine(alltoall));
+  EXPECT_EQ(read.collective, "alltoall");
+  EXPECT_EQ(read.size_bytes, 8388608);
+  EXPECT_EQ(read.iterations.warmup, 5);
+  EXPECT_EQ(read.iterations.iterations, 20);
+  EXPECT_EQ(test_support::Parsed(ParseMeasureLine(MeasureLine(4096, plan))).collective, "allreduce")
+      << "a line without collective= is allreduce";
+  for (const char* collective : {"allgather", "reduce_scatter"}) {
+    EXPECT_EQ(test_support::Parsed(ParseMeasureLine(MeasureLine(4096, plan, collective))).collective, collective);
+  }
+  auto unknown = ParseMeasureLine("measure size_bytes=4096 warmup=5 iterations=20 collective=broadcast");
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().find("unknown collective 'broadcast'"), std::string::npos) << unknown.error();
+  EXPECT_FALSE(ParseMeasureLine("measure size_bytes=2 warmup=5 iterations=20"));
+  EXPECT_FALSE(ParseMeasureLine("measure size_bytes=4096 warmup=5 iterations=0"));
+  EXPECT_FALSE(ParseMeasureLine("measure size_bytes=4096"));
+  EXPECT_FALSE(ParseMeasureLine("row size_bytes=4096 warmup=5 iterations=20"));
+  EXPECT_EQ(NotMeasuredLine("alltoall", "libnccl.so.2 lacks ncclSend"),
+            "not-measured collective=alltoall reason=\"libnccl.so.2 lacks ncclSend\"");
+}
+
+// Every rank's layout, run through each collective's definition on the host: what rank r
+// receives is what the collective delivers from every rank's send blocks.
+TEST(NcclCollectiveLayout, EveryRankReceivesWhatTheCollectiveDeliversFromTheOthersSendBlocks) {
+  constexpr int n = 5;
+  const long long size = allreduce_sweep::CollectiveSizeBytes(1 << 20, n);
+  std::vector<CollectiveLayout> layouts;
+  for (const char* collective : {"allreduce", "alltoall", "allgather", "reduce_scatter"}) {
+    SCOPED_TRACE(collective);
+    layouts.clear();
+    for (int rank = 0; rank < n; ++rank) layouts.push_back(*LayoutOf(collective, rank, n, size));
+    const std::string name = collective;
+    for (int r = 0; r < n; ++r) {
+      const CollectiveLayout& mine = layouts[static_cast<std::size_t>(r)];
+      if (name == "allreduce") {
+        EXPECT_EQ(mine.send.TotalFloats() * sizeof(float), static_cast<std::size_t>(size));
+        float sum = 0;
+        for (const auto& other : layouts) sum += other.send.value(0);
+        EXPECT_EQ(mine.receive.value(0), sum);
+      } else if (name == "alltoall") {
+        EXPECT_EQ(mine.send.TotalFloats() * sizeof(float), static_cast<std::size_t>(size)) << "S is one send buffer";
+        EXPECT_EQ(mine.receive.count, static_cast<std::size_t>(n));
+        for (int from = 0; from < n; ++from) {
+          EXPECT_EQ(mine.receive.value(from), layouts[static_cast<std::size_t>(from)].send.value(r));
+        }
+      } else if (name == "allgather") {
+        EXPECT_EQ(mine.receive.TotalFloats() * sizeof(float), static_cast<std::size_t>(size)) << "S is the output";
+        EXPECT_EQ(mine.receive.floats, mine.send.floats);
+        for (int from = 0; from < n; ++from) {
+          EXPECT_EQ(mine.receive.value(from), layouts[static_cast<std::size_t>(from)].send.value(0));
+        }
+      } else {
+        EXPECT_EQ(mine.send.TotalFloats() * sizeof(float), static_cast<std::size_t>(size)) << "S is the input";
+        float sum = 0;
+        for (const auto& other : layouts) sum += other.send.value(r);
+        EXPECT_EQ(mine.receive.value(0), sum);
+        EXPECT_EQ(mine.receive.floats, mine.send.floats);
+      }
+    }
+    // A block delivered to another rank or slot differs from the one expected there.
+    if (name == "alltoall") EXPECT_NE(layouts[1].receive.value(2), layouts[2].receive.value(1));
+  }
+  EXPECT_FALSE(LayoutOf("broadcast", 0, n, size));
+}
+
+TEST(NcclRunRecords, InitLinesAndNotMeasuredLinesReadBack) {
+  const std::string init = FormatNcclInit({{"gpu-node-01", 4.25, ""}, {"gpu-node-02", std::nullopt, "gpu-node-02: timed out"}});
+  EXPECT_EQ(init, "node host=gpu-node-01 seconds=4.250\nnode host=gpu-node-02 problem=\"gpu-node-02: timed out\"\n");
+  const auto nodes = test_support::Parsed(ParseNcclInit(init, "cluster/nccl-init.txt"));
+  ASSERT_EQ(nodes.size(), 2u);
+  EXPECT_EQ(nodes[0].seconds, 4.25);
+  EXPECT_FALSE(nodes[1].seconds);
+  EXPECT_EQ(nodes[1].problem, "gpu-node-02: timed out");
+  auto bad = ParseNcclInit("node host=a seconds=fast\n", "cluster/nccl-init.txt");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("cluster/nccl-init.txt:1"), std::string::npos) << bad.error();
+  EXPECT_FALSE(ParseNcclInit("node seconds=1\n", "f"));
+  EXPECT_FALSE(ParseNcclInit("node host=a\n", "f"));
+
+  const auto results = test_support::Parsed(
+      ParseNcclCollectives(NotMeasuredComment("alltoall", "node1: libnccl.so.2 lacks ncclSend"), "f"));
+  EXPECT_TRUE(results.tables.empty());
+  EXPECT_EQ(results.not_measured.at("alltoall"), "node1: libnccl.so.2 lacks ncclSend");
 }
 
 WorkerReady Ready(const std::string& host, int gpus, const std::string& id = "") {
@@ -193,7 +287,10 @@ TEST(NcclRun, WorkerThatNeverAnswersIsKilledAtTheDeadlineAndNamed) {
 
 // Stands in for GPUs: speaks the worker protocol, checks what the parent tells it, and
 // leaves recorded NCCL output (a fixture's log and topology dump) where NCCL would.
-std::string ReplayingWorker(const std::string& dir, const std::string& hang_at = "") {
+// `hang_at`: a line kind it hangs at; `hang_on`: text of a line it hangs at (a collective);
+// `lacks`: a collective it answers not-measured for, as a worker whose NCCL lacks its calls.
+std::string ReplayingWorker(const std::string& dir, const std::string& hang_at = "", const std::string& hang_on = "",
+                            const std::string& lacks = "") {
   const std::string fixture = test_support::FixtureDir("nccl-h100-2node-healthy");
   return WriteScript(dir, R"sh(dir="$3"
 seen=")sh" + dir + R"sh(/seen.txt"
@@ -202,7 +299,13 @@ echo 'ready gpus=2 nccl_version=2.21.5 cuda_runtime=12.4 devices="0000:18:00.0 0
 while read kind rest; do
   echo "$kind $rest" >> "$seen"
   [ "$kind" = ")sh" + hang_at + R"sh(" ] && exec sleep 60
-  case "$kind" in
+)sh" + (hang_on.empty() ? std::string() : "  case \"$rest\" in *" + hang_on + "*) exec sleep 60 ;; esac\n") +
+                              (lacks.empty() ? std::string()
+                                             : "  case \"$rest\" in *collective=" + lacks +
+                                                   "*) echo 'not-measured collective=" + lacks +
+                                                   " reason=\"libnccl.so.2 lacks ncclSend, ncclRecv (NCCL older than "
+                                                   "2.7)\"'; continue ;; esac\n") +
+                              R"sh(  case "$kind" in
     init) echo "env NCCL_DEBUG=$NCCL_DEBUG NCCL_DEBUG_SUBSYS=$NCCL_DEBUG_SUBSYS NCCL_DEBUG_FILE=$NCCL_DEBUG_FILE" >> "$seen"
           cp ")sh" + fixture + R"sh(/cluster/nccl-debug.log" "$dir/nccl-debug.log"
           cp ")sh" + fixture + R"sh(/nodes/gpu-node-01/nccl-topo.xml" "$dir/nccl-topo.xml"
@@ -325,6 +428,96 @@ kill -BUS $$
   EXPECT_EQ(deaths[0].who, "the NCCL worker on node1");
   EXPECT_NE(deaths[0].exhaustion.evidence.find("failed to extend /dev/shm/nccl-qJ7dMa"), std::string::npos);
   EXPECT_TRUE(EmptyDirectory(scratch.work.path()));
+}
+
+// A profile of NCCL floors for alltoall (8 and 16 MiB) and allgather (8 MiB) on one node.
+Profile NcclFloorsProfile() {
+  Result<Profile> profile = ParseProfile(
+      "name: floors\nnccl_collectives:\n"
+      "  - {collective: alltoall, nodes: 1, size_bytes: 8388608, busbw_floor_gb_per_s: 1, source: a test}\n"
+      "  - {collective: alltoall, nodes: 1, size_bytes: 16777216, busbw_floor_gb_per_s: 1, source: a test}\n"
+      "  - {collective: allgather, nodes: 1, size_bytes: 8388608, busbw_floor_gb_per_s: 1, source: a test}\n",
+      "floors.yaml");
+  EXPECT_TRUE(profile) << profile.error();
+  return profile ? *profile : Profile{};
+}
+
+// After the sweep, the collectives the profile names, at its sizes, each as its own table in
+// mpi-collectives.txt's format; every node's init time in its own file.
+TEST(NcclRun, ReplayedCollectivesBecomeTablesAndInitTimesARecord) {
+  WorkerScratch scratch;
+  scratch.options.allreduce_max_bytes = 8 * allreduce_sweep::kMiB;
+  const Profile profile = NcclFloorsProfile();
+  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(scratch.scripts.path()), &profile, scratch.options);
+  ASSERT_EQ(outputs.allreduce.status, ProbeStatus::kOk) << outputs.allreduce.detail;
+  ASSERT_EQ(outputs.collectives.status, ProbeStatus::kOk) << outputs.collectives.detail;
+  const std::string seen = test_support::ReadFile(scratch.scripts.path() + "/seen.txt");
+  EXPECT_NE(seen.find("measure size_bytes=8388608 warmup=5 iterations=20 collective=alltoall"), std::string::npos)
+      << seen;
+  EXPECT_NE(seen.find("measure size_bytes=8388608 warmup=5 iterations=20 collective=allgather"), std::string::npos)
+      << seen;
+  EXPECT_EQ(seen.find("collective=reduce_scatter"), std::string::npos) << "no floor, not measured";
+  // The 16 MiB floor is capped at --allreduce-max-bytes, as the sweep is: one alltoall row.
+  const auto results = test_support::Parsed(ParseNcclCollectives(outputs.collectives.text, outputs.collectives.origin));
+  ASSERT_EQ(results.tables.size(), 2u) << outputs.collectives.text;
+  const auto& alltoall = results.tables.at("alltoall");
+  EXPECT_EQ(alltoall.tool, "gpuconform NCCL alltoall");
+  EXPECT_EQ(alltoall.ranks, 2);
+  ASSERT_EQ(alltoall.rows.size(), 1u);
+  EXPECT_NEAR(alltoall.rows[0].busbw_gb_per_s, 8.389 / 2, 0.001);  // 8 MiB in 1000 us, factor 1/2 on 2 ranks
+  EXPECT_EQ(outputs.init.status, ProbeStatus::kOk) << outputs.init.detail;
+  EXPECT_EQ(outputs.init.text, "node host=node1 seconds=0.500\n");
+  EXPECT_TRUE(EmptyDirectory(scratch.work.path()));
+}
+
+TEST(NcclRun, ACollectiveThisNcclLacksIsNotedAndTheOthersStillRun) {
+  WorkerScratch scratch;
+  scratch.options.allreduce_max_bytes = 8 * allreduce_sweep::kMiB;
+  const Profile profile = NcclFloorsProfile();
+  const NcclRunOutputs outputs =
+      RunOnOneNode(ReplayingWorker(scratch.scripts.path(), "", "", "alltoall"), &profile, scratch.options);
+  ASSERT_EQ(outputs.collectives.status, ProbeStatus::kOk) << outputs.collectives.detail;
+  const auto results = test_support::Parsed(ParseNcclCollectives(outputs.collectives.text, outputs.collectives.origin));
+  EXPECT_EQ(results.not_measured.at("alltoall"), "node1: libnccl.so.2 lacks ncclSend, ncclRecv (NCCL older than 2.7)");
+  EXPECT_EQ(results.tables.count("alltoall"), 0u);
+  EXPECT_EQ(results.tables.count("allgather"), 1u);
+}
+
+// A worker that hangs in the second collective: killed at the deadline, the first collective's
+// table kept, and the output says which collective and size it stopped at.
+TEST(NcclRun, ACollectiveThatHangsKeepsTheTablesSoFarAndSaysWhereItStopped) {
+  WorkerScratch scratch;
+  scratch.options.collective_timeout_s = 1;
+  scratch.options.allreduce_max_bytes = 8 * allreduce_sweep::kMiB;
+  const Profile profile = NcclFloorsProfile();
+  const auto start = std::chrono::steady_clock::now();
+  const NcclRunOutputs outputs =
+      RunOnOneNode(ReplayingWorker(scratch.scripts.path(), "", "collective=allgather"), &profile, scratch.options);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+  EXPECT_EQ(outputs.allreduce.status, ProbeStatus::kOk) << "the sweep before it stands";
+  EXPECT_EQ(outputs.collectives.status, ProbeStatus::kFailed);
+  EXPECT_NE(outputs.collectives.detail.find("node1: the NCCL allgather of 8388608 B did not complete within 1 s"),
+            std::string::npos)
+      << outputs.collectives.detail;
+  const auto results = test_support::Parsed(ParseNcclCollectives(outputs.collectives.text, outputs.collectives.origin));
+  ASSERT_EQ(results.tables.count("alltoall"), 1u) << outputs.collectives.text;
+  EXPECT_EQ(results.tables.at("alltoall").rows.size(), 1u);
+  EXPECT_EQ(results.tables.count("allgather"), 0u);
+  EXPECT_EQ(outputs.init.status, ProbeStatus::kOk);
+  EXPECT_TRUE(EmptyDirectory(scratch.work.path()));
+}
+
+TEST(NcclRun, ASweepThatFailedLeavesTheCollectivesNotMeasuredAndTheInitFailed) {
+  WorkerScratch scratch;
+  scratch.options.collective_timeout_s = 1;
+  const Profile profile = NcclFloorsProfile();
+  const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(scratch.scripts.path(), "init"), &profile, scratch.options);
+  EXPECT_EQ(outputs.collectives.status, ProbeStatus::kFailed);
+  EXPECT_NE(outputs.collectives.detail.find("not measured: the NCCL run stopped in its allreduce sweep"),
+            std::string::npos)
+      << outputs.collectives.detail;
+  EXPECT_EQ(outputs.init.status, ProbeStatus::kFailed);
+  EXPECT_NE(outputs.init.text.find("node host=node1 problem="), std::string::npos) << outputs.init.text;
 }
 
 }  // namespace

@@ -44,7 +44,8 @@ TEST(HealthCheck, NeverRunsTheActiveProbes) {
   }
   EXPECT_EQ(active, (std::set<std::string>{"checkpoint", "cuda-p2p", "dcgmi-diag-json", "dcgmi-diag-text",
                                            "fabric-reach", "mpi-allreduce", "mpi-collectives", "mpi-isolation", "nccl-allreduce",
-                                           "nccl-topo", "nvbandwidth-json", "nvbandwidth-text"}));
+                                           "nccl-collectives", "nccl-init", "nccl-topo", "nvbandwidth-json",
+                                           "nvbandwidth-text"}));
   const auto quick = QuickProbes(probes, "node7");
   EXPECT_FALSE(quick.empty());
   for (const auto& probe : quick) EXPECT_FALSE(active.count(probe.id)) << probe.id;

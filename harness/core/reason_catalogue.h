@@ -251,7 +251,8 @@ inline constexpr ReasonEntry kReasons[] = {
      "drain the nodes involved and run dcgmi diag -r 3; wrong sums point at a faulty GPU or NIC"},
     {"collective-busbw-below-floor", reason_detail::kHw,
      "alltoall, allgather or reduce_scatter bus bandwidth is below the profile's floor for that collective",
-     "check the NIC the ranks used (OMPI_MCA_btl_tcp_if_include); if AllreduceBandwidth passes, look at the "
+     "check the NIC the ranks used (OMPI_MCA_btl_tcp_if_include for MPI, NCCL_IB_HCA and NCCL_SOCKET_IFNAME for "
+     "NCCL); if AllreduceBandwidth passes, look at the "
      "cross-rail and spine links that these collectives cross and rings inside a rail do not"},
     {"collective-results-wrong", reason_detail::kHw,
      "alltoall, allgather or reduce_scatter delivered wrong elements (a block missing, swapped or corrupted)",
@@ -525,6 +526,10 @@ inline constexpr ReasonEntry kReasons[] = {
     {"nccl-crash", reason_detail::kConf, "a process in the NCCL job crashed",
      "read the crashing rank's log and dmesg on its node; its peers only report remote errors"},
     {"nccl-error", reason_detail::kConf, "NCCL reported an error", "read the NCCL error line in the message"},
+    {"nccl-init-slow", reason_detail::kConf,
+     "NCCL communicator init (ncclCommInitRank) took longer than the profile's ceiling on at least one node",
+     "check the bootstrap interface (NCCL_SOCKET_IFNAME on the fabric NIC, not a slow or wrong one), name "
+     "resolution (DNS) on every node, and whether one node started late; the slowest node is named"},
     {"duplicate-address", reason_detail::kConf, "two nodes have the same address on the fabric interface",
      "give each node its own fabric address (ip -br addr on both)"},
     {"mtu-mismatch", reason_detail::kConf,

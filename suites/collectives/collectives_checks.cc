@@ -53,33 +53,58 @@ std::string NodeCounts(const std::vector<CollectiveFloor>& floors) {
 // Why the collective is slow, as far as the number says: a busbw no higher than twice the
 // management NIC's line rate is that NIC's signature (the fabric is tens of times faster);
 // otherwise the links these collectives cross and allreduce rings do not.
-std::string LikelyCause(const std::string& collective, double busbw_gb_per_s, const Profile& profile) {
+std::string LikelyCause(const std::string& collective, double busbw_gb_per_s, const Profile& profile,
+                        const CollectiveBackend& backend) {
   const std::string fabric =
       profile.nccl && !profile.nccl->socket_ifname.empty() ? profile.nccl->socket_ifname : "the fabric interface";
+  // What makes the ranks use the fabric: Open MPI's TCP interface, or NCCL's NICs.
+  const std::string pin = backend.nccl ? "NCCL_IB_HCA and NCCL_SOCKET_IFNAME (NcclTransport says which transport "
+                                         "NCCL chose)"
+                                       : "OMPI_MCA_btl_tcp_if_include";
   if (profile.nccl && profile.nccl->management_rate_gbit_per_s > 0) {
     const double rate_gb_per_s = profile.nccl->management_rate_gbit_per_s / 8;
     if (busbw_gb_per_s <= 2 * rate_gb_per_s) {
       const std::string management = profile.nccl->forbidden_ifnames.empty() ? "the management interface"
                                                                               : profile.nccl->forbidden_ifnames.front();
       return "busbw is at most the " + management + " rate (" + FormatGbPerS(rate_gb_per_s) + " GB/s): the ranks " +
-             "probably sent over " + management + "; set OMPI_MCA_btl_tcp_if_include=" + fabric;
+             "probably sent over " + management + "; " +
+             (backend.nccl ? "set NCCL_SOCKET_IFNAME=" + fabric + " and check NCCL_IB_HCA"
+                           : "set OMPI_MCA_btl_tcp_if_include=" + fabric);
     }
   }
   return collective + " sends every rank's blocks to every other rank, across rails and through the spine, where " +
          "allreduce rings stay inside a rail: if AllreduceBandwidth passes, look at the cross-rail and spine links "
-         "(switch port counters, ibstat on every node) and check that the ranks used " + fabric +
-         " (OMPI_MCA_btl_tcp_if_include)";
+         "(switch port counters, ibstat on every node) and check that the ranks used " + fabric + " (" + pin + ")";
 }
 
 }  // namespace
 
+const CollectiveBackend& MpiBackend() {
+  static const CollectiveBackend kMpi{"the MPI collectives step", CollectiveFloors::kKey, false};
+  return kMpi;
+}
+
+const CollectiveBackend& NcclBackend() {
+  static const CollectiveBackend kNccl{"gpuconform's NCCL run", nccl_run::NcclCollectiveFloors::kKey, true};
+  return kNccl;
+}
+
 CheckResult CheckCollectiveBusbwAtFloors(const std::string& collective, const CollectiveTables& tables,
                                          const Profile& profile) {
-  const std::vector<CollectiveFloor> floors = FloorsOf(profile.GetOrDefault<CollectiveFloors>(), collective);
-  if (floors.empty()) return Skipped("profile " + profile.name + " sets no " + collective + " busbw floor");
+  return CheckCollectiveBusbwAtFloors(collective, FloorsOf(profile.GetOrDefault<CollectiveFloors>(), collective),
+                                      tables, profile, MpiBackend());
+}
+
+CheckResult CheckCollectiveBusbwAtFloors(const std::string& collective, const std::vector<CollectiveFloor>& floors,
+                                         const CollectiveTables& tables, const Profile& profile,
+                                         const CollectiveBackend& backend) {
+  if (floors.empty()) {
+    return Skipped("profile " + profile.name + " sets no " + collective + " busbw floor (" + backend.section +
+                   " section)");
+  }
   const auto found = tables.find(collective);
   if (found == tables.end()) {
-    return Errored("not-measured", "the MPI collectives step printed no " + collective +
+    return Errored("not-measured", backend.run + " printed no " + collective +
                                        " table although the profile has floors for it");
   }
   const BandwidthTable& table = found->second;
@@ -122,7 +147,7 @@ CheckResult CheckCollectiveBusbwAtFloors(const std::string& collective, const Co
                          Plural(table.nodes, "node") + ", " + Plural(table.ranks, "rank") +
                          ", is below the floor of " + fmt::format("{:g}", floor.busbw_floor_gb_per_s) +
                          " GB/s (source: " + floor.source + "); " +
-                         LikelyCause(collective, row->busbw_gb_per_s, profile)});
+                         LikelyCause(collective, row->busbw_gb_per_s, profile, backend)});
   }
   // A size not measured is an error unless a measured one already fails.
   CheckResult result = below.empty() && !missing.empty()
@@ -136,8 +161,8 @@ CheckResult CheckCollectiveBusbwAtFloors(const std::string& collective, const Co
   return result;
 }
 
-CheckResult CheckCollectivesCorrect(const CollectiveTables& tables) {
-  if (tables.empty()) return Errored("not-measured", "the MPI collectives step printed no table");
+CheckResult CheckCollectivesCorrect(const CollectiveTables& tables, const CollectiveBackend& backend) {
+  if (tables.empty()) return Errored("not-measured", backend.run + " printed no table");
   std::vector<Finding> wrong;
   long long verified = 0;
   long long rows = 0;
@@ -159,11 +184,55 @@ CheckResult CheckCollectivesCorrect(const CollectiveTables& tables) {
   }
   CheckResult result = wrong.empty() ? Passed() : Failed(std::move(wrong));
   if (verified < rows && result.verdict == Verdict::kPass) {
-    result = Errored("not-measured", Plural(rows - verified, "row") + " of the MPI collectives tables were not "
-                                                                       "verified (#wrong N/A)");
+    result = Errored("not-measured", Plural(rows - verified, "row") + " of the tables of " + backend.run +
+                                         " were not verified (#wrong N/A)");
   }
   result.measurements.push_back(
       {"rows_verified", std::to_string(verified), "rows", "== " + std::to_string(rows), "the worker's #wrong column"});
+  return result;
+}
+
+CheckResult CheckNcclInitWithinCeiling(const std::vector<nccl_run::NodeInit>& nodes,
+                                       const nccl_run::NcclInitCeiling& ceiling) {
+  if (nodes.empty()) return Errored("not-measured", "gpuconform's NCCL run recorded no node's init time");
+  std::vector<const nccl_run::NodeInit*> timed;
+  std::vector<std::string> failed;
+  std::vector<Measurement> measurements;
+  for (const auto& node : nodes) {
+    if (!node.seconds) {
+      failed.push_back(node.host + ": NCCL communicator init did not complete: " + node.problem);
+      continue;
+    }
+    timed.push_back(&node);
+    measurements.push_back({node.host + ".init_s", fmt::format("{:.2f}", *node.seconds), "s", "", ""});
+  }
+  std::sort(timed.begin(), timed.end(), [](const auto* a, const auto* b) { return *a->seconds > *b->seconds; });
+  const std::string ceiling_text = fmt::format("{:g}", ceiling.ceiling_s);
+  if (!timed.empty()) {
+    measurements.insert(measurements.begin(), {"slowest_init_s", fmt::format("{:.2f}", *timed.front()->seconds), "s",
+                                               "<= " + ceiling_text, ceiling.source});
+  }
+  std::vector<Finding> slow;
+  for (const auto* node : timed) {
+    if (*node->seconds <= ceiling.ceiling_s) break;
+    slow.push_back({"nccl-init-slow", node->host,
+                    fmt::format("{}: NCCL communicator init (ncclCommInitRank on every GPU of the node) took {:.1f} s, "
+                                "above the ceiling of {} s (source: {}){}; check that NCCL_SOCKET_IFNAME names a fast "
+                                "NIC that reaches every node (the bootstrap), that every node resolves the others' "
+                                "names quickly (DNS), and whether this node started late",
+                                node->host, *node->seconds, ceiling_text, ceiling.source,
+                                node == timed.front() && timed.size() > 1
+                                    ? fmt::format(", the slowest of {} nodes (fastest {:.1f} s)", timed.size(),
+                                                  *timed.back()->seconds)
+                                    : std::string())});
+  }
+  CheckResult result = Passed();
+  if (!slow.empty()) {
+    result = Failed(std::move(slow));
+  } else if (!failed.empty()) {
+    result = ErroredEach("not-measured", failed);
+  }
+  result.measurements = std::move(measurements);
   return result;
 }
 

@@ -257,6 +257,11 @@ inline constexpr ReasonEntry kReasons[] = {
     {"collective-results-wrong", reason_detail::kHw,
      "alltoall, allgather or reduce_scatter delivered wrong elements (a block missing, swapped or corrupted)",
      "drain the nodes involved and run dcgmi diag -r 3; check the NICs' error counters (ethtool -S, ibstat)"},
+    {"collective-latency-high", reason_detail::kHw,
+     "a small allreduce (8 B to 64 KiB, latency-bound) took longer than the profile's ceiling",
+     "check that the ranks use the fabric and not a TCP fallback or the management NIC (NCCL's NET/ lines, "
+     "OMPI_MCA_btl_tcp_if_include), the NICs' interrupt moderation (ethtool -c), and the switches' congestion; "
+     "if busbw at large sizes passes, the path's per-message cost is at fault"},
     {"device-tool-hung", reason_detail::kHw,
      "a tool that talks to the node's own GPUs or HCAs hung while their driver is loaded: a wedged device",
      "drain the node; read dmesg for Xid or mlx5 errors, try nvidia-smi -r (GPU) or a reboot, RMA if it repeats"},

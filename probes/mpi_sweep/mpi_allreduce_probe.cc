@@ -4,6 +4,7 @@
 #include <chrono>
 #include <set>
 
+#include "probes/allreduce_sweep/latency_profile.h"
 #include "probes/allreduce_sweep/sweep.h"
 #include "probes/fabric_reach/reachability_probe.h"
 #include "probes/mpi_sweep/mpi_sweep_worker.h"
@@ -116,7 +117,10 @@ MpiSweepOutputs Measure(const CollectiveContext& context) {
   // Every collective of the worker has this deadline: the sizes, the pairs (a ring and its
   // confirmations), MPI_Init; the step as a whole gets their sum and a margin.
   const std::vector<std::string> nodes = AllocationNodes(context);
-  const auto step_deadline = timeout * static_cast<long>(sizes.size() + 2 * nodes.size() + 3) + std::chrono::seconds(30);
+  // (The latency band's sizes take milliseconds together: one deadline covers them.)
+  const auto bandwidth_sizes = std::count_if(sizes.begin(), sizes.end(), [](long long s) { return s > kLargestLatencyBytes; });
+  const auto step_deadline =
+      timeout * static_cast<long>(bandwidth_sizes + 1 + 2 * nodes.size() + 3) + std::chrono::seconds(30);
   // A failed or slow sweep is followed by the isolation: rounds of concurrent tests, each
   // collective under a shorter deadline, all within the profile's isolation deadline.
   const isolation::IsolationLimits limits =
@@ -192,8 +196,13 @@ const MpiSweepOutputs& SharedMpiSweep(const CollectiveContext& context) {
 }  // namespace
 
 std::vector<long long> MpiSweepSizes(const Profile* profile, const RunOptions& options) {
-  // Host buffers: keep a node's memory safe whatever a profile says.
-  return SweepSizes(profile, kMiB, kGiB, options.allreduce_max_bytes);
+  // The latency band first (8 B to 64 KiB, a few milliseconds in all), then the bandwidth
+  // sizes from 1 MiB; host buffers: keep a node's memory safe whatever a profile says.
+  std::vector<long long> sizes = LatencySizes();
+  for (long long size : SweepSizes(profile, kMiB, kGiB, options.allreduce_max_bytes)) {
+    if (size > sizes.back()) sizes.push_back(size);
+  }
+  return sizes;
 }
 
 ProbeSpec MpiAllreduceProbe() {

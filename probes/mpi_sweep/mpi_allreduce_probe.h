@@ -28,8 +28,9 @@ ProbeSpec MpiAllreduceProbe();
 // round and runs no other step. Measured together with the sweep, once per run.
 ProbeSpec MpiIsolationProbe();
 
-// Sizes to measure (sweep.h): doubling from 1 MiB up to the largest floor size the profile
-// names, capped at 1 GiB (host memory) and by options.allreduce_max_bytes when positive.
+// Sizes to measure: the latency band (8 B to 64 KiB, latency_profile.h), then (sweep.h)
+// doubling from 1 MiB up to the largest floor size the profile names, capped at 1 GiB (host
+// memory) and by options.allreduce_max_bytes when positive.
 std::vector<long long> MpiSweepSizes(const Profile* profile, const RunOptions& options);
 
 }  // namespace gpuconform::mpi_sweep

@@ -15,6 +15,7 @@
 #include "harness/util/text_util.h"
 #include "harness/world/collective_deadline.h"
 #include "probes/allreduce_sweep/collectives.h"
+#include "probes/allreduce_sweep/latency_profile.h"
 #include "probes/allreduce_sweep/sweep.h"
 #include "probes/mpi_sweep/collective_measure.h"
 #include "probes/mpi_sweep/pair_results.h"
@@ -204,8 +205,13 @@ int SweepWorkerMain(const std::vector<std::string>& args) {
     return 0;
   }
   std::string table = Header(world);
+  double band_spent_us = 0;  // the latency band's, agreed by every rank (sweep_world.h)
   for (long long size : options.sizes_bytes) {
+    // A band past its budget leaves its remaining rows out, on every rank alike: the
+    // check then names the sizes not measured, beside the slow one it did measure.
+    if (size <= kLargestLatencyBytes && band_spent_us > kLatencyBandBudgetUs) continue;
     const SizeResult result = MeasureSize(world, size, options.iterations);
+    if (size <= kLargestLatencyBytes) band_spent_us += result.spent_us;
     table += SweepTableRow(size, result.time_us, world.size, result.wrong);
     // Each row as soon as it is measured: a step that dies later still leaves these.
     if (world.rank == 0) {

@@ -22,6 +22,7 @@
 #include "harness/core/process_runner.h"
 #include "harness/util/record_lines.h"
 #include "probes/allreduce_sweep/collectives.h"
+#include "probes/allreduce_sweep/latency_profile.h"
 #include "probes/allreduce_sweep/sweep.h"
 #include "probes/mpi_sweep/collective_tables.h"
 #include "probes/nccl_run/nccl_run_profile.h"
@@ -533,8 +534,14 @@ NcclRunOutputs RunNccl(const CollectiveContext& context, const std::string& exec
                                   " s: another node failed, or the bootstrap network cannot reach the root "
                                   "(NCCL_SOCKET_IFNAME?)";
     }
+    // The latency band (8 B to 64 KiB, AllreduceBandwidth's NcclSmallMessageLatency), then
+    // the bandwidth sizes from 8 MiB.
+    std::vector<long long> sizes = allreduce_sweep::LatencySizes();
     for (long long size : allreduce_sweep::SweepSizes(context.profile, kSmallestSweepBytes, kLargestSweepBytes,
-                                                            context.options.allreduce_max_bytes)) {
+                                                      context.options.allreduce_max_bytes)) {
+      if (size > sizes.back()) sizes.push_back(size);
+    }
+    for (long long size : sizes) {
       if (!report.problem.empty()) break;
       lines.clear();
       IterationPlan iterations = PlanIterations(size);

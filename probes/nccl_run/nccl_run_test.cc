@@ -340,10 +340,13 @@ TEST(NcclRun, ReplayedRunBecomesAJudgedTableWithItsLogAndTopology) {
   ASSERT_TRUE(table) << table.error() << "\n" << outputs.allreduce.text;
   EXPECT_EQ(table->ranks, 2);
   EXPECT_EQ(table->nodes, 1);
-  ASSERT_EQ(table->rows.size(), 2u) << outputs.allreduce.text;
-  EXPECT_EQ(table->rows[0].size_bytes, 8 * allreduce_sweep::kMiB);
-  EXPECT_NEAR(table->rows[0].algbw_gb_per_s, 8.389, 0.001);  // 8 MiB in 1000 us
-  EXPECT_NEAR(table->rows[0].busbw_gb_per_s, 8.389, 0.001);  // 2 ranks: factor 1
+  // The latency band (8 B to 64 KiB: 6 sizes), then 8 and 16 MiB.
+  ASSERT_EQ(table->rows.size(), 8u) << outputs.allreduce.text;
+  EXPECT_EQ(table->rows[0].size_bytes, 8);
+  EXPECT_EQ(table->rows[5].size_bytes, 64 * 1024);
+  EXPECT_EQ(table->rows[6].size_bytes, 8 * allreduce_sweep::kMiB);
+  EXPECT_NEAR(table->rows[6].algbw_gb_per_s, 8.389, 0.001);  // 8 MiB in 1000 us
+  EXPECT_NEAR(table->rows[6].busbw_gb_per_s, 8.389, 0.001);  // 2 ranks: factor 1
   // The wrong elements the worker found fail the correctness check, naming the size.
   const auto correct = allreduce::CheckResultsCorrect(*table);
   ASSERT_EQ(correct.verdict, Verdict::kFail);
@@ -384,7 +387,7 @@ TEST(NcclRun, CollectiveThatHangsIsAbandonedAtTheDeadlineKeepingTheLog) {
   const NcclRunOutputs outputs = RunOnOneNode(ReplayingWorker(scratch.scripts.path(), "measure"), nullptr, scratch.options);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
   EXPECT_EQ(outputs.allreduce.status, ProbeStatus::kFailed);
-  EXPECT_NE(outputs.allreduce.detail.find("node1: the NCCL allreduce of 8388608 B did not complete within 1 s"),
+  EXPECT_NE(outputs.allreduce.detail.find("node1: the NCCL allreduce of 8 B did not complete within 1 s"),
             std::string::npos)
       << outputs.allreduce.detail;
   EXPECT_EQ(outputs.debug_log.status, ProbeStatus::kOk) << "the log up to the hang is kept, to say why";

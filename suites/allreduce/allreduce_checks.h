@@ -36,12 +36,15 @@ GPUCONFORM_CHECK_NAME(MpiResultsCorrect);
 GPUCONFORM_CHECK_NAME(MpiNoSlowNode);
 GPUCONFORM_CHECK_NAME(MpiFaultIsolation);
 GPUCONFORM_CHECK_NAME(MpiEfficiencyAgainstFabric);
+GPUCONFORM_CHECK_NAME(MpiSmallMessageLatency);
 GPUCONFORM_CHECK_NAME(NcclBusbwAtFloors);
 GPUCONFORM_CHECK_NAME(NcclResultsCorrect);
 GPUCONFORM_CHECK_NAME(NcclEfficiencyAgainstFabric);
+GPUCONFORM_CHECK_NAME(NcclSmallMessageLatency);
 GPUCONFORM_CHECK_NAME(NcclTestsBusbwAtFloors);
 GPUCONFORM_CHECK_NAME(NcclTestsResultsCorrect);
 GPUCONFORM_CHECK_NAME(NcclTestsEfficiencyAgainstFabric);
+GPUCONFORM_CHECK_NAME(NcclTestsSmallMessageLatency);
 
 // busbw at each of the profile's floors for table.nodes (when the table does not know its
 // node count, the profile's only floor, if it has exactly one). Measurements: busbw at

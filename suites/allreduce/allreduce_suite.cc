@@ -24,6 +24,7 @@
 #include "suites/allreduce/allreduce_checks.h"
 #include "suites/allreduce/blame.h"
 #include "suites/allreduce/isolation_checks.h"
+#include "suites/allreduce/latency_checks.h"
 
 namespace gpuconform::allreduce {
 
@@ -132,6 +133,16 @@ CheckResult JudgeMpiFloors(const BandwidthTable& table, const SuiteContext& cont
                               " states NCCL floors for GPUs; the MPI host path is recorded only");
 }
 
+CheckResult JudgeMpiLatency(const BandwidthTable& table, const SuiteContext& context) {
+  return JudgedOrRecorded(CheckSmallMessageLatency(table, context.profile), !context.profile.ExpectsGpus(),
+                          "profile " + context.profile.name +
+                              " states NCCL latency ceilings for GPUs; the MPI host path is recorded only");
+}
+
+CheckResult JudgeLatency(const BandwidthTable& table, const SuiteContext& context) {
+  return CheckSmallMessageLatency(table, context.profile);
+}
+
 CheckResult JudgeMpiEfficiency(const BandwidthTable& table, const SuiteContext& context) {
   return JudgedOrRecorded(CheckEfficiencyAgainstFabric(table, context.profile), !context.profile.ExpectsGpus(),
                           "the fabric bound is for NCCL on GPUs; the MPI host path is recorded only");
@@ -236,6 +247,10 @@ SuiteDefinition Definition() {
         {.name = kMpiEfficiencyAgainstFabric,
          .requirement = "busbw is at least the profile's fraction of the declared per-node fabric bandwidth",
          .judge = MpiTableCheck(kMpiEfficiencyAgainstFabric, JudgeMpiEfficiency, "no measurement: ")},
+        {.name = kMpiSmallMessageLatency,
+         .requirement = "one small MPI_Allreduce (8 B to 64 KiB) takes no longer than the profile's ceiling "
+                        "(allreduce_latency) at each named size",
+         .judge = MpiTableCheck(kMpiSmallMessageLatency, JudgeMpiLatency)},
         {.name = kNcclBusbwAtFloors,
          .requirement = "gpuconform's NCCL allreduce busbw across all GPUs is at or above the profile's floor at each "
                         "named size",
@@ -249,6 +264,11 @@ SuiteDefinition Definition() {
          .requirement = "NCCL busbw is at least the profile's fraction of the declared per-node fabric bandwidth",
          .judge = NcclRunCheck(kNcclEfficiencyAgainstFabric, JudgeEfficiency),
          .not_applicable = NcclRunNotApplicable},
+        {.name = kNcclSmallMessageLatency,
+         .requirement = "one small NCCL allreduce (8 B to 64 KiB) takes no longer than the profile's ceiling at each "
+                        "named size",
+         .judge = NcclRunCheck(kNcclSmallMessageLatency, JudgeLatency),
+         .not_applicable = NcclRunNotApplicable},
         {.name = kNcclTestsBusbwAtFloors,
          .requirement = "nccl-tests all_reduce_perf busbw is at or above the profile's floor at each named size",
          .judge = NcclTestsCheck(JudgeFloors)},
@@ -258,6 +278,10 @@ SuiteDefinition Definition() {
         {.name = kNcclTestsEfficiencyAgainstFabric,
          .requirement = "nccl-tests busbw is at least the profile's fraction of the declared per-node fabric bandwidth",
          .judge = NcclTestsCheck(JudgeEfficiency)},
+        {.name = kNcclTestsSmallMessageLatency,
+         .requirement = "nccl-tests all_reduce_perf's time at 8 B to 64 KiB is within the profile's ceiling at each "
+                        "named size",
+         .judge = NcclTestsCheck(JudgeLatency)},
     },
     .probes = {nccl_run::NcclAllreduceProbe(), MpiAllreduceProbe(), MpiIsolationProbe(), NcclTestsOutputProbe(),
                nccl_log::DebugLogProbe()},

@@ -672,13 +672,16 @@ TEST(AllreduceFixtures, SlowRunsFailEfficiencyCitingWhatTheNcclLogShows) {
         {"AllreduceBandwidth.MpiNoSlowNode", Verdict::kSkip},
         {"AllreduceBandwidth.MpiFaultIsolation", Verdict::kSkip},  // no cluster/isolation.txt either
         {"AllreduceBandwidth.MpiEfficiencyAgainstFabric", Verdict::kSkip},
+        {"AllreduceBandwidth.MpiSmallMessageLatency", Verdict::kSkip},
         // The snapshot holds no gpuconform NCCL run: under a GPU profile that is an error.
         {"AllreduceBandwidth.NcclBusbwAtFloors", Verdict::kError},
         {"AllreduceBandwidth.NcclResultsCorrect", Verdict::kError},
         {"AllreduceBandwidth.NcclEfficiencyAgainstFabric", Verdict::kError},
+        {"AllreduceBandwidth.NcclSmallMessageLatency", Verdict::kError},
         {"AllreduceBandwidth.NcclTestsBusbwAtFloors", Verdict::kSkip},  // h100-sxm-8: no 2-node floor
         {"AllreduceBandwidth.NcclTestsResultsCorrect", Verdict::kPass},
         {"AllreduceBandwidth.NcclTestsEfficiencyAgainstFabric", Verdict::kFail},
+        {"AllreduceBandwidth.NcclTestsSmallMessageLatency", Verdict::kSkip},  // h100-sxm-8: no ceiling
     };
     EXPECT_EQ(verdicts, expected) << c.fixture;
     const auto found = results.find("AllreduceBandwidth.NcclTestsEfficiencyAgainstFabric");

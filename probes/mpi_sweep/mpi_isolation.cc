@@ -43,8 +43,15 @@ SiteGroups SlurmSeedGroups(const CollectiveContext& context) {
   return site;
 }
 
+// A round's results, or why it is no verdict: a test whose step Slurm refused (or whose
+// launcher could not start) never measured its nodes, and counting it as failed would blame them.
+struct RoundRun {
+  std::vector<TestResult> results;
+  std::optional<std::string> refused;
+};
+
 // Every test of the round as its own step, all at once (their nodes are disjoint).
-std::vector<TestResult> RunRound(const CollectiveContext& context, const Round& round, const MpiIsolationPlan& plan) {
+RoundRun RunRound(const CollectiveContext& context, const Round& round, const MpiIsolationPlan& plan) {
   const SweepWorkerOptions worker{{plan.scale.size_bytes}, 0, static_cast<int>(plan.test_timeout.count()), 0, {},
                                   true};
   std::vector<StepRun> runs(round.tests.size());
@@ -56,8 +63,14 @@ std::vector<TestResult> RunRound(const CollectiveContext& context, const Round& 
     });
   }
   for (auto& thread : threads) thread.join();
-  std::vector<TestResult> results;
+  RoundRun round_run;
+  std::vector<TestResult>& results = round_run.results;
   for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (const auto refusal = LaunchRefusal(runs[i])) {
+      round_run.refused = "round " + std::to_string(round.number) + "'s test on " + runs[i].where + " never ran: " +
+                          *refusal + "; the isolation stops rather than blame those nodes for a launch";
+      return round_run;
+    }
     auto table = nccl_tests::ParseNcclTestsOutput(runs[i].result.stdout_text, "isolation test " + runs[i].where);
     std::optional<nccl_tests::BandwidthTable> parsed;
     if (table) parsed = std::move(table).value();
@@ -67,7 +80,7 @@ std::vector<TestResult> RunRound(const CollectiveContext& context, const Round& 
     // refused, a node's resource) is told from one that fails for the fault searched for.
     if (!runs[i].result.Succeeded()) results.back().why = "its step " + StepProblem(runs[i]);
   }
-  return results;
+  return round_run;
 }
 
 }  // namespace
@@ -108,7 +121,13 @@ RawOutput RunMpiIsolation(const CollectiveContext& context, const MpiIsolationPl
         out.text += isolation::FormatStopped(why);
         break;
       }
-      results = RunRound(context, round, plan);
+      RoundRun run = RunRound(context, round, plan);
+      if (run.refused) {
+        planner.Stop(*run.refused);
+        out.text += isolation::FormatStopped(*run.refused);
+        break;
+      }
+      results = std::move(run.results);
     }
     out.text += isolation::FormatRound(round, results);
     planner.Record(results);

@@ -9,6 +9,7 @@
 #include "harness/util/record_lines.h"
 #include "harness/util/text_util.h"
 #include "probes/mpi_sweep/sweep_step.h"
+#include "probes/slurm/srun_parse.h"
 
 namespace gpuconform::mpi_sweep {
 
@@ -144,6 +145,19 @@ std::string StepProblem(const StepRun& run) {
   }
   const std::string said = OutputTail(run.result.stderr_text);
   return what + (said.empty() ? "" : "; it said: " + said);
+}
+
+std::optional<std::string> LaunchRefusal(const StepRun& run) {
+  if (run.result.outcome == CommandOutcome::kNotFound || run.result.outcome == CommandOutcome::kSpawnFailed) {
+    return "its step " + StepProblem(run);
+  }
+  if (run.result.Succeeded()) return std::nullopt;
+  const std::vector<RefusedNode> refused = slurm::ParseSrunLaunchRefusals(run.result.stderr_text);
+  if (!refused.empty()) return "Slurm refused its task launch: " + refused.front().slurm_error;
+  for (const auto line : SplitLines(run.result.stderr_text)) {
+    if (line.find("Unable to create step") != std::string_view::npos) return "Slurm refused its step: " + std::string(Trim(line));
+  }
+  return std::nullopt;
 }
 
 std::string FailedStepDetail(const CollectiveContext& context, const std::string& step_name, const StepRun& run,

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,12 @@ StepRun RunSweepStep(const CollectiveContext& context, const std::vector<std::st
 
 // How a step that did not succeed ended: "ended with exit status 255", with what it said.
 std::string StepProblem(const StepRun& run);
+
+// Where the step never ran its workers: the launcher was missing or could not be started,
+// or Slurm refused the step or a node's task launch ("srun: error: Unable to create step",
+// "Task launch for StepId=... failed on node node4: ..."): what happened, in srun's words.
+// Such a step says nothing of the fabric between its nodes, so it is no test's verdict.
+std::optional<std::string> LaunchRefusal(const StepRun& run);
 
 // "<host>: <step_name> on node[1-3] (the gate left out node4) ended with ...; the run and every
 // other check stand": the detail of a probe whose step did not succeed.

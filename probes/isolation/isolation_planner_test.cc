@@ -347,5 +347,25 @@ TEST(IsolationPlanner, KnownGoodNodesPartnerSuspectsOnASmallCluster) {
   EXPECT_NE(OfKind(one_good, FindingKind::kInconclusive)[0].detail.find("no node known good"), std::string::npos);
 }
 
+TEST(IsolationPlanner, ASuspectsPartnerComesFromItsOwnSeedGroupWhereOneIsFree) {
+  // node6 is bad; node1-4 and node5-8 are the seed groups. Taking the first good node free
+  // (node1) would test node6 across the boundary between the groups, which a boundary fault
+  // slows for every node: each confirmation of node6 takes its partner from node5, node7, node8.
+  const PlannerInput input = Blocks(8, 4);
+  const Search run = Drive(input, BadNodes({"node6"}));
+  int partnered = 0;
+  for (const Round& round : run.rounds) {
+    for (const auto& test : round.tests) {
+      // A confirmation: the suspect and one good partner (a halving may also hold two nodes).
+      if (test.purpose != "confirm" || test.nodes.size() != 2 || !Has(test.nodes, "node6")) continue;
+      ++partnered;
+      const std::string& partner = test.nodes[0] == "node6" ? test.nodes[1] : test.nodes[0];
+      EXPECT_TRUE(Has(input.seed_groups[1].nodes, partner)) << "round " << round.number << ": node6 with " << partner << " (" << test.purpose << ")";
+    }
+  }
+  EXPECT_GE(partnered, 1) << "node6 is confirmed with a good partner";
+  ASSERT_EQ(OfKind(run, FindingKind::kNode).size(), 1u);
+}
+
 }  // namespace
 }  // namespace gpuconform::isolation

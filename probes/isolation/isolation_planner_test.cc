@@ -360,7 +360,7 @@ TEST(IsolationPlanner, ASuspectsPartnerComesFromItsOwnSeedGroupWhereOneIsFree) {
       if (test.purpose != "confirm" || test.nodes.size() != 2 || !Has(test.nodes, "node6")) continue;
       ++partnered;
       const std::string& partner = test.nodes[0] == "node6" ? test.nodes[1] : test.nodes[0];
-      EXPECT_TRUE(Has(input.seed_groups[1].nodes, partner)) << "round " << round.number << ": node6 with " << partner << " (" << test.purpose << ")";
+      EXPECT_TRUE(Has(input.seed_groups[1].nodes, partner)) << "round " << round.number << ": node6 with " << partner;
     }
   }
   EXPECT_GE(partnered, 1) << "node6 is confirmed with a good partner";

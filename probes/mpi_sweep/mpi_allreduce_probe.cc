@@ -118,7 +118,8 @@ MpiSweepOutputs Measure(const CollectiveContext& context) {
   // confirmations), MPI_Init; the step as a whole gets their sum and a margin.
   const std::vector<std::string> nodes = AllocationNodes(context);
   // (The latency band's sizes take milliseconds together: one deadline covers them.)
-  const auto bandwidth_sizes = std::count_if(sizes.begin(), sizes.end(), [](long long s) { return s > kLargestLatencyBytes; });
+  const auto bandwidth_sizes =
+      std::count_if(sizes.begin(), sizes.end(), [](long long size) { return size > kLargestLatencyBytes; });
   const auto step_deadline =
       timeout * static_cast<long>(bandwidth_sizes + 1 + 2 * nodes.size() + 3) + std::chrono::seconds(30);
   // A failed or slow sweep is followed by the isolation: rounds of concurrent tests, each

@@ -155,7 +155,9 @@ std::optional<std::string> LaunchRefusal(const StepRun& run) {
   const std::vector<RefusedNode> refused = slurm::ParseSrunLaunchRefusals(run.result.stderr_text);
   if (!refused.empty()) return "Slurm refused its task launch: " + refused.front().slurm_error;
   for (const auto line : SplitLines(run.result.stderr_text)) {
-    if (line.find("Unable to create step") != std::string_view::npos) return "Slurm refused its step: " + std::string(Trim(line));
+    if (line.find("Unable to create step") != std::string_view::npos) {
+      return "Slurm refused its step: " + std::string(Trim(line));
+    }
   }
   return std::nullopt;
 }

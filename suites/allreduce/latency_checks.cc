@@ -23,7 +23,8 @@ std::string Microseconds(double value) {
 }
 
 std::string Nodes(int count) {
-  return count <= 0 ? std::string("an unknown number of nodes") : std::to_string(count) + (count == 1 ? " node" : " nodes");
+  if (count <= 0) return "an unknown number of nodes";
+  return std::to_string(count) + (count == 1 ? " node" : " nodes");
 }
 
 std::string CeilingNodeCounts(const std::vector<LatencyCeiling>& ceilings) {
@@ -38,7 +39,9 @@ std::string CeilingNodeCounts(const std::vector<LatencyCeiling>& ceilings) {
 
 CheckResult CheckSmallMessageLatency(const nccl_tests::BandwidthTable& table, const Profile& profile) {
   const std::vector<LatencyCeiling>& all = profile.GetOrDefault<LatencyCeilings>().ceilings;
-  if (all.empty()) return Skipped("profile " + profile.name + " states no allreduce latency ceiling (allreduce_latency)");
+  if (all.empty()) {
+    return Skipped("profile " + profile.name + " states no allreduce latency ceiling (allreduce_latency)");
+  }
   std::vector<LatencyCeiling> ceilings;
   for (const auto& ceiling : all) {
     // One ceiling at an unknown node count is still the one to judge by; several are not.

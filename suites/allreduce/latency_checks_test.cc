@@ -67,7 +67,8 @@ TEST(SmallMessageLatency, SkipsWithoutACeilingForTheNodeCount) {
   EXPECT_EQ(CheckSmallMessageLatency(Table(120), Profile{}).verdict, Verdict::kSkip);
   const CheckResult other = CheckSmallMessageLatency(Table(120), WithCeilings({{8, 8, 200, "s"}}));
   EXPECT_EQ(other.verdict, Verdict::kSkip);
-  EXPECT_NE(other.findings[0].message.find("for 3 nodes (it has ceilings for 8 nodes)"), std::string::npos) << other.findings[0].message;
+  EXPECT_NE(other.findings[0].message.find("for 3 nodes (it has ceilings for 8 nodes)"), std::string::npos)
+      << other.findings[0].message;
 }
 
 TEST(SmallMessageLatency, SkipsATableFromBeforeTheLatencyBand) {

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>  // program_invocation_name (glibc)
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -162,7 +163,8 @@ int SweepWorkerMain(const std::vector<std::string>& args) {
   // Open MPI's allocations are part of what is measured: with the program's jemalloc they
   // cost allgather a fifth of its bandwidth, so the worker measures with glibc's malloc, as
   // the applications it stands for (and IMB-MPI1) do (system_allocator.h).
-  std::vector<std::string> argv = {"gpuconform", kSweepWorkerVerb};
+  // The same argv[0] as this start, so the restarted process looks the same to ps and pgrep.
+  std::vector<std::string> argv = {program_invocation_name, kSweepWorkerVerb};
   argv.insert(argv.end(), args.begin(), args.end());
   RestartWithSystemMalloc(argv);
   const SweepWorkerArgsResult parsed = ParseSweepWorkerArgs(args);
